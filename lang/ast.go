@@ -1,0 +1,210 @@
+package lang
+
+// File is one parsed source: modern syntax or the Parasol I format, which
+// the parser turns into the same tree.
+type File struct {
+	Src      *Source
+	Legacy   bool       // written in the Parasol I line format
+	Stmts    []Stmt     // *Machine, *Import, and statements shared by every machine
+	Comments []*Comment // every comment, in source order, for the formatter
+}
+
+// Comment is a "#" or "//" comment.
+type Comment struct {
+	Pos  Pos
+	Text string // with its marker
+}
+
+// Stmt is a statement: a field, function, block, loop, condition, ….
+type Stmt interface{ StmtPos() Pos }
+
+// Machine is `machine "NAME" [extends "BASE"] { … }` or, in Parasol I, the
+// lines after `machinename = "NAME"`.
+type Machine struct {
+	Pos        Pos
+	Name       string
+	Extends    string
+	ExtendsPos Pos
+	Body       []Stmt
+	End        Pos // closing brace (modern syntax)
+}
+
+// Import is `import "path"`: the machines and shared statements of another
+// file become visible.
+type Import struct {
+	Pos  Pos
+	Path string
+}
+
+// Field is `name = value`, `param name = value`, or a function
+// `name(p, q) = body` when Params is non-nil.
+type Field struct {
+	Pos     Pos
+	Name    string
+	IsParam bool
+	Params  []*Param // nil for a value; non-nil (maybe empty) for a function
+	Value   Expr
+}
+
+// IsFunc reports whether f defines a function.
+func (f *Field) IsFunc() bool { return f.Params != nil }
+
+// Param is a function parameter, optionally with the unit a plain-number
+// argument is taken in: `send(n: B, dst)`.
+type Param struct {
+	Pos  Pos
+	Name string
+	Unit string
+}
+
+// Block is `kind [label] [= generator(args)] [(params)] { body }`: a
+// processor, switch, topology, link template, model section or subsection.
+type Block struct {
+	Pos      Pos
+	Kind     string
+	Label    string // "" when the block has none
+	LabelPos Pos
+	Gen      *Call    // topology generator: `topology t = torus(4, 4)`
+	Params   []*Param // link template parameters: `link(d) { … }`
+	Body     []Stmt
+	End      Pos
+}
+
+// Link is an explicit link in modern syntax, `link A -- B { … }`, or a
+// shared medium, `bus A, B, C { … }`.
+type Link struct {
+	Pos  Pos
+	Bus  bool
+	Ends []Expr
+	Body []Stmt
+}
+
+// Node is `node FROM [.. TO] = TYPE`: which processor or switch type nodes
+// FROM..TO of an explicit topology are.
+type Node struct {
+	Pos      Pos
+	From, To Expr // To is nil for a single node
+	Type     string
+	TypePos  Pos
+}
+
+// For is `for VAR in FROM .. TO { … }`, with inclusive bounds.
+type For struct {
+	Pos      Pos
+	Var      string
+	From, To Expr
+	Body     []Stmt
+}
+
+// If is `if COND { … } [else { … }]` at statement level.
+type If struct {
+	Pos  Pos
+	Cond Expr
+	Then []Stmt
+	Else []Stmt
+}
+
+func (s *Machine) StmtPos() Pos { return s.Pos }
+func (s *Import) StmtPos() Pos  { return s.Pos }
+func (s *Field) StmtPos() Pos   { return s.Pos }
+func (s *Block) StmtPos() Pos   { return s.Pos }
+func (s *Link) StmtPos() Pos    { return s.Pos }
+func (s *Node) StmtPos() Pos    { return s.Pos }
+func (s *For) StmtPos() Pos     { return s.Pos }
+func (s *If) StmtPos() Pos      { return s.Pos }
+
+// Expr is an expression.
+type Expr interface{ ExprPos() Pos }
+
+// NumberLit is a number with an optional unit suffix; Value holds it in SI
+// base units.
+type NumberLit struct {
+	Pos   Pos
+	Text  string
+	Value Value
+}
+
+// StringLit is a quoted string.
+type StringLit struct {
+	Pos   Pos
+	Value string
+}
+
+// BoolLit is true/false/yes/no.
+type BoolLit struct {
+	Pos   Pos
+	Value bool
+	Text  string
+}
+
+// Ident is a bare name.
+type Ident struct {
+	Pos  Pos
+	Name string
+}
+
+// Unary is `-x`, `+x` or `not x`.
+type Unary struct {
+	Pos Pos
+	Op  string
+	X   Expr
+}
+
+// Binary is `x OP y`.
+type Binary struct {
+	Pos  Pos // the operator
+	Op   string
+	X, Y Expr
+}
+
+// Cond is `if C then A else B`.
+type Cond struct {
+	Pos            Pos
+	If, Then, Else Expr
+}
+
+// Call is `f(args)`: a built-in or user function, or a reference step such
+// as `processor(1)` or `link(0)`.
+type Call struct {
+	Pos  Pos
+	Fn   Expr // *Ident or *Select
+	Args []Expr
+}
+
+// Select is `x.name`.
+type Select struct {
+	Pos  Pos // the name
+	X    Expr
+	Name string
+}
+
+// Sum is `sum(VAR in FROM .. TO, BODY)`, over an inclusive integer range.
+type Sum struct {
+	Pos      Pos
+	Var      string
+	From, To Expr
+	Body     Expr
+}
+
+func (e *NumberLit) ExprPos() Pos { return e.Pos }
+func (e *StringLit) ExprPos() Pos { return e.Pos }
+func (e *BoolLit) ExprPos() Pos   { return e.Pos }
+func (e *Ident) ExprPos() Pos     { return e.Pos }
+func (e *Unary) ExprPos() Pos     { return e.Pos }
+func (e *Binary) ExprPos() Pos    { return e.Pos }
+func (e *Cond) ExprPos() Pos      { return e.Pos }
+func (e *Call) ExprPos() Pos      { return e.Pos }
+func (e *Select) ExprPos() Pos    { return e.Pos }
+func (e *Sum) ExprPos() Pos       { return e.Pos }
+
+// Precedence gives binary operators' binding strength; higher binds tighter.
+var Precedence = map[string]int{
+	"or": 1, "and": 2,
+	"==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
+	"+": 4, "-": 4,
+	"*": 5, "/": 5,
+	"^": 7, // right associative, above unary minus: -2^2 = -4
+}
+
+// UnaryPrecedence is the binding strength of prefix operators.
+const UnaryPrecedence = 6

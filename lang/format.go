@@ -1,0 +1,297 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Format prints a file in canonical modern syntax: one statement per line,
+// tab indentation, minimal parentheses, comments kept where they stood.
+func Format(f *File) string {
+	p := &printer{comments: f.Comments}
+	p.stmts(f.Stmts, 0, true)
+	p.flushComments(1<<31-1, 0)
+	return strings.TrimLeft(p.b.String(), "\n")
+}
+
+// FormatExpr prints one expression.
+func FormatExpr(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e, 0)
+	return b.String()
+}
+
+type printer struct {
+	b        strings.Builder
+	comments []*Comment
+	next     int // first comment not yet printed
+}
+
+func (p *printer) indent(depth int) { p.b.WriteString(strings.Repeat("\t", depth)) }
+
+// flushComments prints the comments that stand before line.
+func (p *printer) flushComments(line, depth int) {
+	for p.next < len(p.comments) && p.comments[p.next].Pos.Line < line {
+		p.indent(depth)
+		p.b.WriteString(p.comments[p.next].Text)
+		p.b.WriteByte('\n')
+		p.next++
+	}
+}
+
+// trailing prints a comment on the same line as a statement.
+func (p *printer) trailing(line int) {
+	if p.next < len(p.comments) && p.comments[p.next].Pos.Line == line {
+		p.b.WriteString(" ")
+		p.b.WriteString(p.comments[p.next].Text)
+		p.next++
+	}
+}
+
+func (p *printer) stmts(list []Stmt, depth int, top bool) {
+	for i, s := range list {
+		if top && i > 0 {
+			if _, ok := s.(*Machine); ok {
+				p.b.WriteByte('\n')
+			}
+		}
+		p.stmt(s, depth)
+	}
+}
+
+func (p *printer) stmt(s Stmt, depth int) {
+	pos := s.StmtPos()
+	p.flushComments(pos.Line, depth)
+	p.indent(depth)
+	switch s := s.(type) {
+	case *Machine:
+		fmt.Fprintf(&p.b, "machine %s", strconv.Quote(s.Name))
+		if s.Extends != "" {
+			fmt.Fprintf(&p.b, " extends %s", strconv.Quote(s.Extends))
+		}
+		p.body(s.Body, depth, pos.Line, s.End.Line)
+	case *Import:
+		fmt.Fprintf(&p.b, "import %s", strconv.Quote(s.Path))
+		p.trailing(pos.Line)
+	case *Field:
+		if s.IsParam {
+			p.b.WriteString("param ")
+		}
+		p.b.WriteString(fieldName(s.Name))
+		if s.Params != nil {
+			writeParams(&p.b, s.Params)
+		}
+		p.b.WriteString(" = ")
+		writeExpr(&p.b, s.Value, 0)
+		p.trailing(pos.Line)
+	case *Block:
+		p.b.WriteString(s.Kind)
+		if s.Label != "" {
+			p.b.WriteString(" " + label(s.Label))
+		}
+		if s.Gen != nil {
+			p.b.WriteString(" = ")
+			writeExpr(&p.b, s.Gen, 0)
+		}
+		if s.Params != nil {
+			writeParams(&p.b, s.Params)
+		}
+		p.body(s.Body, depth, pos.Line, s.End.Line)
+	case *Link:
+		if s.Bus {
+			p.b.WriteString("bus ")
+			for i, e := range s.Ends {
+				if i > 0 {
+					p.b.WriteString(", ")
+				}
+				writeExpr(&p.b, e, 0)
+			}
+		} else {
+			p.b.WriteString("link ")
+			writeExpr(&p.b, s.Ends[0], 0)
+			p.b.WriteString(" -- ")
+			writeExpr(&p.b, s.Ends[1], 0)
+		}
+		p.body(s.Body, depth, pos.Line, 0)
+	case *Node:
+		p.b.WriteString("node ")
+		writeExpr(&p.b, s.From, 0)
+		if s.To != nil {
+			p.b.WriteString(" .. ")
+			writeExpr(&p.b, s.To, 0)
+		}
+		p.b.WriteString(" = " + s.Type)
+		p.trailing(pos.Line)
+	case *For:
+		fmt.Fprintf(&p.b, "for %s in ", s.Var)
+		writeExpr(&p.b, s.From, 0)
+		p.b.WriteString(" .. ")
+		writeExpr(&p.b, s.To, 0)
+		p.body(s.Body, depth, pos.Line, 0)
+	case *If:
+		p.b.WriteString("if ")
+		writeExpr(&p.b, s.Cond, 0)
+		p.body(s.Then, depth, pos.Line, 0)
+		if s.Else != nil {
+			p.b.WriteString(" else")
+			p.body(s.Else, depth, 0, 0)
+		}
+	default:
+		panic(fmt.Sprintf("lang.Format: unknown statement %T", s))
+	}
+	p.b.WriteByte('\n')
+}
+
+// body prints `{ … }`; an empty body prints as `{}`.
+func (p *printer) body(list []Stmt, depth, line, end int) {
+	if len(list) == 0 && !p.commentsBefore(end) {
+		p.b.WriteString(" {}")
+		p.trailing(line)
+		return
+	}
+	p.b.WriteString(" {")
+	p.trailing(line)
+	p.b.WriteByte('\n')
+	p.stmts(list, depth+1, false)
+	if end > 0 {
+		p.flushComments(end, depth+1)
+	}
+	p.indent(depth)
+	p.b.WriteString("}")
+}
+
+func (p *printer) commentsBefore(line int) bool {
+	return line > 0 && p.next < len(p.comments) && p.comments[p.next].Pos.Line < line
+}
+
+func writeParams(b *strings.Builder, params []*Param) {
+	b.WriteByte('(')
+	for i, prm := range params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prm.Name)
+		if prm.Unit != "" {
+			b.WriteString(": " + prm.Unit)
+		}
+	}
+	b.WriteByte(')')
+}
+
+// fieldName quotes names that are not identifiers (Parasol I "fp type").
+func fieldName(n string) string {
+	if IsIdent(n) {
+		return n
+	}
+	return strconv.Quote(n)
+}
+
+func label(l string) string {
+	if IsIdent(l) && !Keywords[l] {
+		return l
+	}
+	if _, err := strconv.ParseFloat(l, 64); err == nil && l[0] != '-' {
+		return l
+	}
+	return strconv.Quote(l)
+}
+
+// Keywords are reserved words of the modern syntax.
+var Keywords = map[string]bool{
+	"machine": true, "extends": true, "import": true, "param": true,
+	"if": true, "then": true, "else": true, "for": true, "in": true,
+	"and": true, "or": true, "not": true, "true": true, "false": true,
+	"sum": true, "node": true, "link": true, "bus": true,
+}
+
+// IsIdent reports whether s is a plain identifier.
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func writeExpr(b *strings.Builder, e Expr, prec int) {
+	switch e := e.(type) {
+	case *NumberLit:
+		b.WriteString(e.Text)
+	case *StringLit:
+		b.WriteString(strconv.Quote(e.Value))
+	case *BoolLit:
+		b.WriteString(strconv.FormatBool(e.Value))
+	case *Ident:
+		b.WriteString(e.Name)
+	case *Unary:
+		open(b, prec > UnaryPrecedence)
+		if e.Op == "not" {
+			b.WriteString("not ")
+		} else {
+			b.WriteString(e.Op)
+		}
+		writeExpr(b, e.X, UnaryPrecedence)
+		closeParen(b, prec > UnaryPrecedence)
+	case *Binary:
+		q := Precedence[e.Op]
+		open(b, prec > q)
+		left, right := q, q+1
+		if e.Op == "^" {
+			left, right = q+1, q
+		}
+		writeExpr(b, e.X, left)
+		b.WriteString(" " + e.Op + " ")
+		writeExpr(b, e.Y, right)
+		closeParen(b, prec > q)
+	case *Cond:
+		open(b, prec > 0)
+		b.WriteString("if ")
+		writeExpr(b, e.If, 0)
+		b.WriteString(" then ")
+		writeExpr(b, e.Then, 0)
+		b.WriteString(" else ")
+		writeExpr(b, e.Else, 0)
+		closeParen(b, prec > 0)
+	case *Call:
+		writeExpr(b, e.Fn, 100)
+		b.WriteByte('(')
+		for i, a := range e.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, a, 0)
+		}
+		b.WriteByte(')')
+	case *Select:
+		writeExpr(b, e.X, 100)
+		b.WriteString("." + e.Name)
+	case *Sum:
+		fmt.Fprintf(b, "sum(%s in ", e.Var)
+		writeExpr(b, e.From, 0)
+		b.WriteString(" .. ")
+		writeExpr(b, e.To, 0)
+		b.WriteString(", ")
+		writeExpr(b, e.Body, 0)
+		b.WriteByte(')')
+	default:
+		panic(fmt.Sprintf("lang.FormatExpr: unknown expression %T", e))
+	}
+}
+
+func open(b *strings.Builder, yes bool) {
+	if yes {
+		b.WriteByte('(')
+	}
+}
+
+func closeParen(b *strings.Builder, yes bool) {
+	if yes {
+		b.WriteByte(')')
+	}
+}

@@ -1,0 +1,79 @@
+// Package lang holds what every stage of Parasol shares: source text and
+// positions, diagnostics, the syntax tree, and values with units.
+//
+// Nothing here evaluates or parses; the parser produces the tree defined in
+// ast.go, the evaluator consumes it and reports problems as Diagnostics that
+// point back into a Source.
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Source is one named piece of text: a file, a REPL entry, a --set value.
+type Source struct {
+	Name  string
+	Text  string
+	lines []int // byte offset of each line start
+}
+
+// NewSource records text under a name for positions and snippets.
+func NewSource(name, text string) *Source {
+	s := &Source{Name: name, Text: text, lines: []int{0}}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			s.lines = append(s.lines, i+1)
+		}
+	}
+	return s
+}
+
+// Line returns the text of line n (1-based) without its newline.
+func (s *Source) Line(n int) string {
+	if s == nil || n < 1 || n > len(s.lines) {
+		return ""
+	}
+	start := s.lines[n-1]
+	end := len(s.Text)
+	if n < len(s.lines) {
+		end = s.lines[n] - 1
+	}
+	return strings.TrimRight(s.Text[start:end], "\r")
+}
+
+// PosAt converts a byte offset into a position.
+func (s *Source) PosAt(offset int) Pos {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(s.Text) {
+		offset = len(s.Text)
+	}
+	i := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
+	col := 1 + len([]rune(s.Text[s.lines[i]:offset]))
+	return Pos{Src: s, Offset: offset, Line: i + 1, Col: col}
+}
+
+// Pos is a position in a Source. The zero Pos means "no position".
+type Pos struct {
+	Src    *Source
+	Offset int
+	Line   int // 1-based
+	Col    int // 1-based, in runes
+}
+
+// IsValid reports whether p points somewhere.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+func (p Pos) String() string {
+	name := "<input>"
+	if p.Src != nil && p.Src.Name != "" {
+		name = p.Src.Name
+	}
+	if !p.IsValid() {
+		return name
+	}
+	return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Col)
+}

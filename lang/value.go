@@ -1,0 +1,276 @@
+package lang
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Dim is a physical dimension as exponents of seconds and bytes: a time is
+// {1,0}, a size {0,1}, a rate {-1,1}, a frequency {-1,0}.
+type Dim struct{ Time, Size int8 }
+
+// The dimensions Parasol names.
+var (
+	Dimensionless = Dim{}
+	TimeDim       = Dim{Time: 1}
+	SizeDim       = Dim{Size: 1}
+	RateDim       = Dim{Time: -1, Size: 1}
+	FreqDim       = Dim{Time: -1}
+)
+
+// Mul is the dimension of a product.
+func (d Dim) Mul(e Dim) Dim { return Dim{d.Time + e.Time, d.Size + e.Size} }
+
+// Div is the dimension of a quotient.
+func (d Dim) Div(e Dim) Dim { return Dim{d.Time - e.Time, d.Size - e.Size} }
+
+// Pow is the dimension of d raised to an integer power.
+func (d Dim) Pow(n int) Dim { return Dim{d.Time * int8(n), d.Size * int8(n)} }
+
+// Name describes the dimension for messages: "time", "size", "rate", ….
+func (d Dim) Name() string {
+	switch d {
+	case Dimensionless:
+		return "number"
+	case TimeDim:
+		return "time"
+	case SizeDim:
+		return "size"
+	case RateDim:
+		return "rate"
+	case FreqDim:
+		return "frequency"
+	}
+	return d.Unit()
+}
+
+// Unit is the SI base unit of d: "s", "B", "B/s", "Hz", "1", "s/B", ….
+func (d Dim) Unit() string {
+	switch d {
+	case Dimensionless:
+		return "1"
+	case RateDim:
+		return "B/s"
+	case FreqDim:
+		return "Hz"
+	}
+	var num, den []string
+	add := func(sym string, e int8) {
+		switch {
+		case e == 1:
+			num = append(num, sym)
+		case e > 1:
+			num = append(num, fmt.Sprintf("%s^%d", sym, e))
+		case e == -1:
+			den = append(den, sym)
+		case e < -1:
+			den = append(den, fmt.Sprintf("%s^%d", sym, -e))
+		}
+	}
+	add("s", d.Time)
+	add("B", d.Size)
+	n := strings.Join(num, "*")
+	if n == "" {
+		n = "1"
+	}
+	if len(den) > 0 {
+		return n + "/" + strings.Join(den, "/")
+	}
+	return n
+}
+
+// Kind says what a Value holds.
+type Kind uint8
+
+const (
+	Number Kind = iota
+	Bool
+	String
+)
+
+func (k Kind) String() string {
+	return [...]string{"number", "bool", "string"}[k]
+}
+
+// Value is a number with a dimension (in SI base units), a bool or a string.
+// It is a small value type: evaluation copies it and never allocates.
+type Value struct {
+	Num  float64
+	Dim  Dim
+	Kind Kind
+	Str  string
+}
+
+// Num returns a dimensionless number.
+func Num(f float64) Value { return Value{Num: f} }
+
+// Quantity returns f in SI base units of dimension d.
+func Quantity(f float64, d Dim) Value { return Value{Num: f, Dim: d} }
+
+// BoolValue returns a bool value.
+func BoolValue(b bool) Value {
+	if b {
+		return Value{Num: 1, Kind: Bool}
+	}
+	return Value{Kind: Bool}
+}
+
+// StringValue returns a string value.
+func StringValue(s string) Value { return Value{Kind: String, Str: s} }
+
+// Truth is the bool a Bool value holds.
+func (v Value) Truth() bool { return v.Num != 0 }
+
+// TypeName describes v's type for messages.
+func (v Value) TypeName() string {
+	if v.Kind == Number {
+		return v.Dim.Name()
+	}
+	return v.Kind.String()
+}
+
+// Equal reports whether two values are the same (numbers exactly).
+func (v Value) Equal(w Value) bool { return v == w }
+
+// String formats v for people: a number in the largest unit that keeps it at
+// or above 1 (940ns, 1.5us, 10MB/s), a string quoted.
+func (v Value) String() string {
+	switch v.Kind {
+	case Bool:
+		return strconv.FormatBool(v.Truth())
+	case String:
+		return strconv.Quote(v.Str)
+	}
+	return FormatQuantity(v.Num, v.Dim)
+}
+
+// FormatNumber prints f with up to 10 significant digits and no noise.
+func FormatNumber(f float64) string {
+	if math.IsInf(f, 1) {
+		return "inf"
+	}
+	if math.IsInf(f, -1) {
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'g', 10, 64)
+}
+
+var displayUnits = map[Dim][]unitDef{
+	TimeDim: {{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}},
+	SizeDim: {{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}},
+	RateDim: {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}},
+	FreqDim: {{"Hz", 1}, {"KHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}},
+}
+
+type unitDef struct {
+	name  string
+	scale float64
+}
+
+// FormatQuantity prints f (in SI base units of d) with a readable unit.
+func FormatQuantity(f float64, d Dim) string {
+	units, ok := displayUnits[d]
+	if !ok {
+		if d == Dimensionless {
+			return FormatNumber(f)
+		}
+		return FormatNumber(f) + " " + d.Unit()
+	}
+	u := units[0]
+	a := math.Abs(f)
+	for _, c := range units {
+		if a >= c.scale*(1-1e-12) {
+			u = c
+		}
+	}
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		u = units[0]
+		if d == TimeDim {
+			u = units[4]
+		}
+	}
+	return FormatNumber(roundSig(f/u.scale)) + u.name
+}
+
+// roundSig removes binary noise such as 1.2000000000000002.
+func roundSig(f float64) float64 {
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return f
+	}
+	s := strconv.FormatFloat(f, 'g', 12, 64)
+	g, _ := strconv.ParseFloat(s, 64)
+	return g
+}
+
+// Units maps every unit name the language accepts to its scale and dimension.
+var Units = map[string]Value{}
+
+func init() {
+	def := func(scale float64, d Dim, names ...string) {
+		for _, n := range names {
+			Units[n] = Quantity(scale, d)
+		}
+	}
+	def(1e-12, TimeDim, "ps")
+	def(1e-9, TimeDim, "ns")
+	def(1e-6, TimeDim, "us", "µs", "μs")
+	def(1e-3, TimeDim, "ms")
+	def(1, TimeDim, "s")
+	def(1, SizeDim, "B")
+	def(0.125, SizeDim, "bit")
+	for _, p := range []struct {
+		pre       string
+		dec, bin2 float64
+	}{{"K", 1e3, 1 << 10}, {"M", 1e6, 1 << 20}, {"G", 1e9, 1 << 30}} {
+		def(p.dec, SizeDim, p.pre+"B")
+		def(p.bin2, SizeDim, p.pre+"iB")
+		def(p.dec/8, SizeDim, p.pre+"bit")
+		def(p.dec, RateDim, p.pre+"B/s")
+		def(p.bin2, RateDim, p.pre+"iB/s")
+		def(p.dec/8, RateDim, p.pre+"bit/s")
+		def(p.dec, FreqDim, p.pre+"Hz")
+	}
+	def(1e3, FreqDim, "kHz")
+	def(1e3, SizeDim, "kB")
+	def(1e3, RateDim, "kB/s")
+	def(1e3/8, RateDim, "kbit/s")
+	def(1, RateDim, "B/s")
+	def(0.125, RateDim, "bit/s")
+	def(1, FreqDim, "Hz")
+	def(0.01, Dimensionless, "%")
+}
+
+// UnitNames lists the accepted unit names, for suggestions.
+func UnitNames() []string {
+	out := make([]string, 0, len(Units))
+	for k := range Units {
+		out = append(out, k)
+	}
+	return out
+}
+
+// ParseQuantity reads a number with an optional unit suffix ("1.2us",
+// "20Mbit/s", "30%", "1024").
+func ParseQuantity(s string) (Value, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || s[i] == '-' || s[i] == '+' ||
+		(s[i] == 'e' || s[i] == 'E') && i > 0 && i+1 < len(s) && (s[i+1] >= '0' && s[i+1] <= '9' || s[i+1] == '-' || s[i+1] == '+')) {
+		i++
+	}
+	f, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return Value{}, fmt.Errorf("%q is not a number", s)
+	}
+	unit := strings.TrimSpace(s[i:])
+	if unit == "" {
+		return Num(f), nil
+	}
+	u, ok := Units[unit]
+	if !ok {
+		return Value{}, fmt.Errorf("unknown unit %q%s", unit, DidYouMean(unit, UnitNames()))
+	}
+	return Quantity(f*u.Num, u.Dim), nil
+}
