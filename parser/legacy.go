@@ -1,0 +1,204 @@
+package parser
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// The Parasol I format (seed 002 §2.3) is line oriented: `key = value`
+// lines, `#` comments, and section headers that are either a bare word or a
+// header key (`machinename`, `processor`, `topology`, `linknumber`,
+// `modelsection`). Keys may contain spaces. Values are parsed with the
+// modern expression grammar, so model sections may hold expressions with
+// references; plain numbers take a fast path because files with many links
+// are mostly numbers.
+
+// subsections are the bare-word headers inside a processor.
+var subsections = map[string]bool{
+	"integer_timings": true, "long_integer_timings": true, "float_timings": true,
+	"double_timings": true, "processorcache": true, "combinations": true,
+}
+
+var legacyFunc = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)$`)
+
+type legacyReader struct {
+	src  *lang.Source
+	file *lang.File
+	errs lang.Diagnostics
+
+	mach  *lang.Machine
+	proc  *lang.Block // current processor, for its subsections
+	topo  *lang.Block // current topology, for its links
+	into  *[]lang.Stmt
+	where string // what the current section is, for messages
+}
+
+func parseLegacy(src *lang.Source) (*lang.File, error) {
+	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}}
+	text := src.Text
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		r.line(off, text[off:end])
+		off = end + 1
+	}
+	if r.mach == nil && len(r.errs) == 0 {
+		r.errs.Add(src.PosAt(0), `expected a machine header: machinename = "NAME"`)
+	}
+	return r.file, r.errs.Err()
+}
+
+func (r *legacyReader) line(off int, line string) {
+	if c := commentStart(line); c >= 0 {
+		r.file.Comments = append(r.file.Comments, &lang.Comment{Pos: r.src.PosAt(off + c), Text: "#" + strings.TrimRight(strings.TrimLeft(line[c:], `\#`), " \t\r")})
+		line = line[:c]
+	}
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" {
+		return
+	}
+	lead := strings.Index(line, trimmed)
+	pos := r.src.PosAt(off + lead)
+	eq := strings.IndexByte(trimmed, '=')
+	if eq < 0 {
+		r.header(pos, trimmed)
+		return
+	}
+	key := strings.TrimSpace(trimmed[:eq])
+	rawValue := trimmed[eq+1:]
+	value := strings.TrimSpace(rawValue)
+	valueOff := off + lead + eq + 1 + (len(rawValue) - len(strings.TrimLeft(rawValue, " \t")))
+	if key == "" {
+		r.errs.Add(pos, "expected a key before '='")
+		return
+	}
+	if value == "" {
+		r.errs.Add(r.src.PosAt(valueOff), "expected a value after %q", key+" =")
+		return
+	}
+	switch key {
+	case "machinename":
+		r.mach = &lang.Machine{Pos: pos, Name: unquoteName(value)}
+		r.file.Stmts = append(r.file.Stmts, r.mach)
+		r.proc, r.topo, r.into, r.where = nil, nil, &r.mach.Body, "machine"
+		return
+	case "processor", "topology", "modelsection":
+		if !r.needMachine(pos, key) {
+			return
+		}
+		b := &lang.Block{Pos: pos, Kind: key, Label: unquoteName(value), LabelPos: r.src.PosAt(valueOff)}
+		r.mach.Body = append(r.mach.Body, b)
+		r.proc, r.topo = nil, nil
+		if key == "processor" {
+			r.proc = b
+		} else if key == "topology" {
+			r.topo = b
+		}
+		r.into, r.where = &b.Body, key
+		return
+	case "linknumber":
+		if r.topo == nil {
+			r.errs.Add(pos, "linknumber outside a topology: expected topology = ID before it")
+			return
+		}
+		b := &lang.Block{Pos: pos, Kind: "link", Label: value, LabelPos: r.src.PosAt(valueOff)}
+		r.topo.Body = append(r.topo.Body, b)
+		r.into, r.where = &b.Body, "link"
+		return
+	}
+	if !r.needMachine(pos, key) {
+		return
+	}
+	f := &lang.Field{Pos: pos, Name: key}
+	if m := legacyFunc.FindStringSubmatch(key); m != nil {
+		f.Name, f.Params = m[1], []*lang.Param{}
+		for _, p := range strings.Split(m[2], ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				f.Params = append(f.Params, &lang.Param{Pos: pos, Name: p})
+			}
+		}
+	}
+	f.Value = r.value(valueOff, value)
+	if f.Value != nil {
+		*r.into = append(*r.into, f)
+	}
+}
+
+func (r *legacyReader) header(pos lang.Pos, word string) {
+	switch {
+	case subsections[word]:
+		if r.proc == nil {
+			r.errs.Add(pos, "%s outside a processor: expected processor = ID before it", word)
+			return
+		}
+		b := &lang.Block{Pos: pos, Kind: word}
+		r.proc.Body = append(r.proc.Body, b)
+		r.into, r.where = &b.Body, word
+	case word == "machinecombinations":
+		if !r.needMachine(pos, word) {
+			return
+		}
+		b := &lang.Block{Pos: pos, Kind: word}
+		r.mach.Body = append(r.mach.Body, b)
+		r.proc, r.topo, r.into, r.where = nil, nil, &b.Body, word
+	default:
+		known := []string{"machinecombinations"}
+		for k := range subsections {
+			known = append(known, k)
+		}
+		r.errs.Add(pos, "unknown section header %q: expected key = value or one of integer_timings, long_integer_timings, float_timings, double_timings, processorcache, combinations, machinecombinations%s",
+			word, lang.DidYouMean(word, known))
+	}
+}
+
+func (r *legacyReader) needMachine(pos lang.Pos, key string) bool {
+	if r.mach == nil {
+		r.errs.Add(pos, `%s before any machine: expected machinename = "NAME" first`, key)
+		return false
+	}
+	return true
+}
+
+func (r *legacyReader) value(off int, text string) lang.Expr {
+	pos := r.src.PosAt(off)
+	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {
+		return &lang.NumberLit{Pos: pos, Text: text, Value: lang.Num(f)}
+	}
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.ContainsAny(text[1:len(text)-1], `"\`) {
+		return &lang.StringLit{Pos: pos, Value: text[1 : len(text)-1]}
+	}
+	e, err := parseExprIn(r.src, off, text)
+	if err != nil {
+		r.errs.Append(err)
+		return nil
+	}
+	return e
+}
+
+// commentStart finds a '#' (or the "\#" of seed 002's typesetting) outside
+// a string, or -1.
+func commentStart(line string) int {
+	inStr := false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			inStr = !inStr
+		case '\\':
+			if !inStr && i+1 < len(line) && line[i+1] == '#' {
+				return i
+			}
+		case '#':
+			if !inStr {
+				return i
+			}
+		}
+	}
+	return -1
+}
