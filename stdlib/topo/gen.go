@@ -1,0 +1,268 @@
+package topo
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+)
+
+// maxNodes bounds generated graphs (about 2^27 nodes); beyond that int32
+// link indices of a torus would overflow.
+const maxNodes = 1 << 27
+
+// Generators lists the names Generate accepts, with their arguments.
+var Generators = map[string]string{
+	"hypercube":   "hypercube(d)",
+	"mesh":        "mesh(d1, d2, ...)",
+	"torus":       "torus(d1, d2, ...)",
+	"ring":        "ring(n)",
+	"chain":       "chain(n)",
+	"tree":        "tree(k, depth)",
+	"full":        "full(n)",
+	"hamiltonian": "hamiltonian(n, seed[, degree=4])",
+}
+
+// Generate builds a generated topology by name, as written in a machine
+// file: Generate("torus", []int{8, 8}).
+func Generate(name string, args []int) (*Graph, error) {
+	need := func(lo, hi int) error {
+		if len(args) < lo || len(args) > hi {
+			return fmt.Errorf("topo: %s takes %s, got %d arguments", name, Generators[name], len(args))
+		}
+		return nil
+	}
+	var err error
+	switch name {
+	case "hypercube":
+		if err = need(1, 1); err == nil {
+			return NewHypercube(args[0])
+		}
+	case "mesh", "torus":
+		if err = need(1, 16); err == nil {
+			return NewGrid(args, name == "torus")
+		}
+	case "ring", "chain":
+		if err = need(1, 1); err == nil {
+			return NewGrid(args, name == "ring")
+		}
+	case "tree":
+		if err = need(2, 2); err == nil {
+			return NewTree(args[0], args[1])
+		}
+	case "full":
+		if err = need(1, 1); err == nil {
+			return NewFull(args[0])
+		}
+	case "hamiltonian":
+		if err = need(2, 3); err == nil {
+			deg := 4
+			if len(args) == 3 {
+				deg = args[2]
+			}
+			return NewHamiltonian(args[0], uint64(args[1]), deg)
+		}
+	default:
+		names := make([]string, 0, len(Generators))
+		for n := range Generators {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("topo: unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
+	}
+	return nil, err
+}
+
+// NewHypercube builds a d-dimensional binary hypercube of 2^d processors.
+func NewHypercube(d int) (*Graph, error) {
+	if d < 0 || d > 26 {
+		return nil, fmt.Errorf("topo: hypercube dimension %d out of range 0..26", d)
+	}
+	n := 1 << d
+	g := &Graph{kind: Hypercube, dims: []int{d}, links: make([]Link, 0, n*d/2)}
+	for b := range d {
+		for v := range n {
+			if w := v ^ 1<<b; v < w {
+				g.links = append(g.links, Link{A: int32(v), B: int32(w), Dim: int32(b), Channels: 1})
+			}
+		}
+	}
+	g.finish(n)
+	return g, nil
+}
+
+// NewGrid builds a mesh (or, with wrap, a torus) of the given side lengths.
+// Sides of 1 are allowed; a side of 2 gets no wrap link since it would
+// duplicate the direct one.
+func NewGrid(dims []int, wrap bool) (*Graph, error) {
+	kind, name := Mesh, "mesh"
+	if wrap {
+		kind, name = Torus, "torus"
+	}
+	if len(dims) == 0 {
+		return nil, fmt.Errorf("topo: %s needs at least one dimension", name)
+	}
+	n := 1
+	for _, k := range dims {
+		if k < 1 {
+			return nil, fmt.Errorf("topo: %s side %d must be at least 1", name, k)
+		}
+		if n *= k; n > maxNodes {
+			return nil, fmt.Errorf("topo: %s%v has more than %d nodes", name, dims, maxNodes)
+		}
+	}
+	g := &Graph{kind: kind, dims: append([]int(nil), dims...)}
+	stride := 1
+	for axis, k := range dims {
+		for v := range n {
+			x := v / stride % k
+			switch {
+			case x+1 < k:
+				g.links = append(g.links, Link{A: int32(v), B: int32(v + stride), Dim: int32(axis), Channels: 1})
+			case wrap && k > 2:
+				g.links = append(g.links, Link{A: int32(v), B: int32(v - x*stride), Dim: int32(axis), Channels: 1})
+			}
+		}
+		stride *= k
+	}
+	g.finish(n)
+	return g, nil
+}
+
+// NewTree builds a complete k-ary tree with depth levels below the root.
+func NewTree(k, depth int) (*Graph, error) {
+	if k < 1 || depth < 0 {
+		return nil, fmt.Errorf("topo: tree(%d, %d): need k >= 1 and depth >= 0", k, depth)
+	}
+	n, level := 1, 1
+	for range depth {
+		if level *= k; level > maxNodes || n+level > maxNodes {
+			return nil, fmt.Errorf("topo: tree(%d, %d) has more than %d nodes", k, depth, maxNodes)
+		}
+		n += level
+	}
+	g := &Graph{kind: Tree, dims: []int{k, depth}}
+	for c := 1; c < n; c++ {
+		g.links = append(g.links, Link{A: int32((c - 1) / k), B: int32(c), Dim: int32((c - 1) % k), Channels: 1})
+	}
+	g.finish(n)
+	return g, nil
+}
+
+// NewFull builds a complete graph of n processors.
+func NewFull(n int) (*Graph, error) {
+	if n < 1 || n > 1<<14 {
+		return nil, fmt.Errorf("topo: full(%d): n must be in 1..%d", n, 1<<14)
+	}
+	g := &Graph{kind: Full, dims: []int{n}}
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			g.links = append(g.links, Link{A: int32(a), B: int32(b), Dim: -1, Channels: 1})
+		}
+	}
+	g.finish(n)
+	return g, nil
+}
+
+// NewHamiltonian builds a random Hamiltonian graph as in seed 003 §2.4.4:
+// a ring 0..n-1 whose remaining degree-2 ports per node are paired at
+// random, with no self or multiple links. Bad pairs from the initial shuffle
+// are repaired by random edge switches, so any feasible size succeeds.
+func NewHamiltonian(n int, seed uint64, degree int) (*Graph, error) {
+	switch {
+	case degree < 2 || degree > n-1:
+		return nil, fmt.Errorf("topo: hamiltonian(%d): degree %d must be in 2..n-1", n, degree)
+	case n < 3 || n > 1<<22:
+		return nil, fmt.Errorf("topo: hamiltonian(%d): n must be in 3..%d", n, 1<<22)
+	case n*(degree-2)%2 != 0:
+		return nil, fmt.Errorf("topo: hamiltonian(%d): n*(degree-2) must be even", n)
+	}
+	key := func(a, b int32) uint64 {
+		if a > b {
+			a, b = b, a
+		}
+		return uint64(a)<<32 | uint64(b)
+	}
+	edges := make(map[uint64]bool, n*degree/2)
+	g := &Graph{kind: Hamiltonian, dims: []int{n, degree}}
+	for v := range n {
+		a, b := int32(v), int32((v+1)%n)
+		g.links = append(g.links, Link{A: a, B: b, Dim: 0, Channels: 1})
+		edges[key(a, b)] = true
+	}
+	ports := make([]int32, 0, n*(degree-2))
+	for v := range n {
+		for range degree - 2 {
+			ports = append(ports, int32(v))
+		}
+	}
+	rng := NewRand(seed)
+	for i := len(ports) - 1; i > 0; i-- {
+		j := rng.Intn(i + 1)
+		ports[i], ports[j] = ports[j], ports[i]
+	}
+	// Pairs are (ports[2i], ports[2i+1]); add the good ones, then switch
+	// each bad pair with a random partner pair until both become good.
+	np := len(ports) / 2
+	good := make([]bool, np)
+	for i := range np {
+		a, b := ports[2*i], ports[2*i+1]
+		if a != b && !edges[key(a, b)] {
+			edges[key(a, b)], good[i] = true, true
+		}
+	}
+	for i := range np {
+		for tries := 0; !good[i]; tries++ {
+			if tries > 100000 {
+				return nil, fmt.Errorf("topo: hamiltonian(%d, %d, %d): could not pair the ports", n, seed, degree)
+			}
+			j := rng.Intn(np)
+			if j == i || !good[j] {
+				continue
+			}
+			a, b, c, d := ports[2*i], ports[2*i+1], ports[2*j], ports[2*j+1]
+			if rng.Intn(2) == 1 {
+				c, d = d, c
+			}
+			// (a,b),(c,d) -> (a,c),(b,d)
+			delete(edges, key(c, d))
+			if a != c && b != d && !edges[key(a, c)] && !edges[key(b, d)] && key(a, c) != key(b, d) {
+				edges[key(a, c)], edges[key(b, d)] = true, true
+				ports[2*i], ports[2*i+1], ports[2*j], ports[2*j+1] = a, c, b, d
+				good[i] = true
+			} else {
+				edges[key(c, d)] = true
+			}
+		}
+	}
+	for i := range np {
+		g.links = append(g.links, Link{A: ports[2*i], B: ports[2*i+1], Dim: 1, Channels: 1})
+	}
+	g.finish(n)
+	return g, nil
+}
+
+// Rand is a small deterministic generator (splitmix64): the same seed gives
+// the same graph and the same simulation on every platform and Go release.
+type Rand struct{ s uint64 }
+
+// NewRand seeds a Rand.
+func NewRand(seed uint64) *Rand { return &Rand{seed} }
+
+// Uint64 returns the next 64 random bits.
+func (r *Rand) Uint64() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Intn returns a uniform int in [0, n), n > 0.
+func (r *Rand) Intn(n int) int {
+	hi, _ := bits.Mul64(r.Uint64(), uint64(n))
+	return int(hi)
+}
+
+// Float64 returns a uniform float in [0, 1).
+func (r *Rand) Float64() float64 { return float64(r.Uint64()>>11) / (1 << 53) }

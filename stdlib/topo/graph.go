@@ -1,0 +1,217 @@
+// Package topo holds Parasol's network graphs: processors and switches joined
+// by full-duplex links, stored compactly enough (CSR adjacency, int32
+// indices) that a million-node torus fits in a few hundred megabytes.
+//
+// Nodes are numbered 0..N-1 (the node index). Each node also has an external
+// id: the Parasol I processornumber for explicit topologies (ids may be
+// sparse, e.g. 43 and 45), the label for generated ones (index == id).
+// Regular graphs made by the generators remember their Kind and Dims so that
+// routing and metrics can work by rule instead of by table.
+package topo
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Kind says how a graph was made; anything but Explicit is a regular family
+// whose node index encodes its coordinates.
+type Kind uint8
+
+const (
+	Explicit    Kind = iota // built link by link with a Builder
+	Hypercube               // Dims = [d]; node index = label, link Dim = bit
+	Mesh                    // Dims = [k0, k1, ...]; index = x0 + k0*(x1 + k1*(...)); link Dim = axis
+	Torus                   // as Mesh plus wrap-around links (none for a dimension of size <= 2)
+	Tree                    // Dims = [k, depth]; children of v are k*v+1..k*v+k; link Dim = child position
+	Full                    // Dims = [n]; every pair linked; link Dim = -1
+	Hamiltonian             // Dims = [n, degree]; ring links have Dim 0, random chords Dim 1
+)
+
+var kindNames = [...]string{"explicit", "hypercube", "mesh", "torus", "tree", "full", "hamiltonian"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// NodeKind distinguishes processors (which send, receive and may route in
+// software) from switches (routing chips such as the C104).
+type NodeKind uint8
+
+const (
+	Processor NodeKind = iota
+	Switch
+)
+
+func (k NodeKind) String() string {
+	if k == Switch {
+		return "switch"
+	}
+	return "processor"
+}
+
+// Link is one full-duplex link. A point-to-point link joins A and B; a
+// multi-point link (a shared medium such as Ethernet) has more members,
+// available from Graph.Members, with A and B its first two. An I/O link may
+// have a single member (B == -1): it leads out of the network.
+type Link struct {
+	A, B     int32
+	Dim      int32 // dimension or label; -1 when the link has none
+	Channels int32 // channels (lanes) sharing the wire, >= 1
+	IO       bool
+	Multi    bool // more than two members
+}
+
+// Adj is one adjacency entry: the neighbour reached and the link used.
+type Adj struct {
+	Node, Link int32
+}
+
+// Graph is an immutable network graph.
+type Graph struct {
+	kind   Kind
+	dims   []int
+	nodeK  []NodeKind
+	ids    []int         // external id per node; nil means id == index
+	byID   map[int]int32 // nil means id == index
+	procs  []int32       // processor node indices in index order (rank -> node); nil = all nodes
+	rank   []int32       // node -> rank, -1 for switches; nil = identity
+	links  []Link
+	multi  map[int32][]int32 // members of multi-point links
+	off    []int32           // CSR offsets, len N+1
+	adj    []Adj
+	nprocs int
+}
+
+// N is the number of nodes.
+func (g *Graph) N() int { return len(g.off) - 1 }
+
+// NumLinks is the number of links.
+func (g *Graph) NumLinks() int { return len(g.links) }
+
+// NumProcs is the number of processors.
+func (g *Graph) NumProcs() int { return g.nprocs }
+
+// Kind is the family the graph was generated from.
+func (g *Graph) Kind() Kind { return g.kind }
+
+// Dims are the generator arguments of a regular graph (see Kind).
+func (g *Graph) Dims() []int { return slices.Clone(g.dims) }
+
+// NodeKind tells a processor from a switch.
+func (g *Graph) NodeKind(v int32) NodeKind {
+	if g.nodeK == nil {
+		return Processor
+	}
+	return g.nodeK[v]
+}
+
+// ID is the external id of node v.
+func (g *Graph) ID(v int32) int {
+	if g.ids == nil {
+		return int(v)
+	}
+	return g.ids[v]
+}
+
+// Index maps an external id to a node index.
+func (g *Graph) Index(id int) (int32, bool) {
+	if g.byID == nil {
+		if id < 0 || id >= g.N() {
+			return -1, false
+		}
+		return int32(id), true
+	}
+	v, ok := g.byID[id]
+	return v, ok
+}
+
+// Proc is the node index of the processor of rank r (processors ranked in
+// node-index order, switches skipped).
+func (g *Graph) Proc(r int) int32 {
+	if g.procs == nil {
+		return int32(r)
+	}
+	return g.procs[r]
+}
+
+// Rank is the processor rank of node v, or -1 for a switch.
+func (g *Graph) Rank(v int32) int {
+	if g.rank == nil {
+		return int(v)
+	}
+	return int(g.rank[v])
+}
+
+// Link returns link l.
+func (g *Graph) Link(l int32) Link { return g.links[l] }
+
+// Members lists the nodes on link l (two for a point-to-point link).
+func (g *Graph) Members(l int32) []int32 {
+	if ms, ok := g.multi[l]; ok {
+		return ms
+	}
+	k := g.links[l]
+	if k.B < 0 {
+		return []int32{k.A}
+	}
+	return []int32{k.A, k.B}
+}
+
+// Adj lists the neighbours of v, in link order (for generated graphs that
+// is by dimension). The slice must not be modified.
+func (g *Graph) Adj(v int32) []Adj { return g.adj[g.off[v]:g.off[v+1]] }
+
+// Degree is the number of adjacency entries of v.
+func (g *Graph) Degree(v int32) int { return int(g.off[v+1] - g.off[v]) }
+
+// finish builds the CSR arrays from the link list; order within a node
+// follows link order, which the generators choose deliberately.
+func (g *Graph) finish(n int) {
+	deg := make([]int32, n+1)
+	each := func(f func(a, b, l int32)) {
+		for l := range g.links {
+			k := &g.links[l]
+			if k.Multi {
+				ms := g.multi[int32(l)]
+				for _, a := range ms {
+					for _, b := range ms {
+						if a != b {
+							f(a, b, int32(l))
+						}
+					}
+				}
+			} else if k.B >= 0 {
+				f(k.A, k.B, int32(l))
+				f(k.B, k.A, int32(l))
+			}
+		}
+	}
+	each(func(a, _, _ int32) { deg[a+1]++ })
+	for i := 1; i <= n; i++ {
+		deg[i] += deg[i-1]
+	}
+	g.off = deg
+	g.adj = make([]Adj, deg[n])
+	pos := slices.Clone(deg[:n])
+	each(func(a, b, l int32) { g.adj[pos[a]] = Adj{b, l}; pos[a]++ })
+	if g.nodeK != nil {
+		g.procs, g.rank = nil, make([]int32, n)
+		for v := range n {
+			g.rank[v] = -1
+			if g.nodeK[v] == Processor {
+				g.rank[v] = int32(len(g.procs))
+				g.procs = append(g.procs, int32(v))
+			}
+		}
+		g.nprocs = len(g.procs)
+		if g.nprocs == n {
+			g.procs, g.rank, g.nodeK = nil, nil, nil
+		}
+	} else {
+		g.nprocs = n
+	}
+}

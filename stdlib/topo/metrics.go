@@ -1,0 +1,285 @@
+package topo
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// BFS returns the hop distance from src to every node (-1 if unreachable).
+// Hops count links, so a path through a switch is two hops.
+func (g *Graph) BFS(src int32) []int32 {
+	dist := make([]int32, g.N())
+	for i := range dist {
+		dist[i] = -1
+	}
+	g.bfsInto(src, dist, make([]int32, 0, 64))
+	return dist
+}
+
+func (g *Graph) bfsInto(src int32, dist, queue []int32) []int32 {
+	dist[src] = 0
+	queue = append(queue[:0], src)
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		for _, a := range g.Adj(u) {
+			if dist[a.Node] < 0 {
+				dist[a.Node] = dist[u] + 1
+				queue = append(queue, a.Node)
+			}
+		}
+	}
+	return queue
+}
+
+// ShortestPath returns one shortest path from src to dst as node indices
+// (the first minimal neighbour at every step), or nil if unreachable.
+func (g *Graph) ShortestPath(src, dst int32) []int32 {
+	dist := g.BFS(dst)
+	if dist[src] < 0 {
+		return nil
+	}
+	path := []int32{src}
+	for u := src; u != dst; {
+		for _, a := range g.Adj(u) {
+			if dist[a.Node] == dist[u]-1 {
+				u = a.Node
+				break
+			}
+		}
+		path = append(path, u)
+	}
+	return path
+}
+
+// RuleDist is the hop distance between nodes u and v computed from the
+// graph's kind, without search; ok is false for kinds without a rule
+// (explicit and Hamiltonian graphs).
+func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
+	switch g.kind {
+	case Hypercube:
+		return bits.OnesCount32(uint32(u ^ v)), true
+	case Mesh, Torus:
+		stride := int32(1)
+		for _, k := range g.dims {
+			k32 := int32(k)
+			a, b := u/stride%k32, v/stride%k32
+			x := a - b
+			if x < 0 {
+				x = -x
+			}
+			if g.kind == Torus && k32-x < x {
+				x = k32 - x
+			}
+			d += int(x)
+			stride *= k32
+		}
+		return d, true
+	case Full:
+		if u == v {
+			return 0, true
+		}
+		return 1, true
+	case Tree:
+		k := int32(g.dims[0])
+		for u != v {
+			if u > v {
+				u = (u - 1) / k
+			} else {
+				v = (v - 1) / k
+			}
+			d++
+		}
+		return d, true
+	}
+	return 0, false
+}
+
+// Metrics are the distance-based indexes of a graph, over processors only.
+type Metrics struct {
+	Diameter       int     // D: largest processor-to-processor distance; -1 if disconnected
+	AvgDistance    float64 // μ: mean distance over ordered pairs of distinct processors
+	Bisection      int     // links cut by the best balanced split of the processors found
+	BisectionExact bool    // Bisection is the exact width (closed form for regular kinds); else an upper bound
+}
+
+var metricsCache sync.Map // *Graph -> Metrics
+
+// Metrics computes (once per graph) diameter, average distance and
+// bisection width. Regular kinds use closed forms, so a million-node torus
+// costs nothing; other graphs use one BFS per processor.
+func (g *Graph) Metrics() Metrics {
+	if m, ok := metricsCache.Load(g); ok {
+		return m.(Metrics)
+	}
+	var m Metrics
+	m.Diameter, m.AvgDistance = g.distances()
+	m.Bisection, m.BisectionExact = g.bisection()
+	metricsCache.Store(g, m)
+	return m
+}
+
+func (g *Graph) distances() (int, float64) {
+	n := float64(g.N())
+	pairs := n * (n - 1)
+	switch g.kind {
+	case Hypercube:
+		d := g.dims[0]
+		if d == 0 {
+			return 0, 0
+		}
+		return d, n * float64(d) * n / 2 / pairs
+	case Mesh, Torus:
+		diam, sum := 0, 0.0
+		for _, k := range g.dims {
+			kf := float64(k)
+			per := (kf*kf*kf - kf) / 3 // sum of |a-b| over ordered pairs of a line
+			if g.kind == Torus {
+				per, diam = kf*float64(k*k/4), diam+k/2
+			} else {
+				diam += k - 1
+			}
+			sum += per * (n / kf) * (n / kf)
+		}
+		if pairs == 0 {
+			return diam, 0
+		}
+		return diam, sum / pairs
+	case Full:
+		if g.N() == 1 {
+			return 0, 0
+		}
+		return 1, 1
+	case Tree:
+		return g.treeDistances()
+	}
+	np := g.NumProcs()
+	if np < 2 {
+		return 0, 0
+	}
+	dist := make([]int32, g.N())
+	queue := make([]int32, 0, g.N())
+	diam, sum := 0, 0.0
+	for r := range np {
+		for i := range dist {
+			dist[i] = -1
+		}
+		queue = g.bfsInto(g.Proc(r), dist, queue)
+		for q := range np {
+			d := dist[g.Proc(q)]
+			if d < 0 {
+				return -1, 0
+			}
+			diam = max(diam, int(d))
+			sum += float64(d)
+		}
+	}
+	return diam, sum / float64(np) / float64(np-1)
+}
+
+// treeDistances sums, over every edge, the ordered pairs it separates.
+func (g *Graph) treeDistances() (int, float64) {
+	k, depth := g.dims[0], g.dims[1]
+	n := g.N()
+	if n < 2 {
+		return 0, 0
+	}
+	size := make([]int64, n)
+	sum := 0.0
+	for v := n - 1; v >= 0; v-- {
+		size[v]++
+		if v > 0 {
+			sum += 2 * float64(size[v]) * float64(int64(n)-size[v])
+			size[(v-1)/k] += size[v]
+		}
+	}
+	diam := 2 * depth
+	if k == 1 {
+		diam = depth
+	}
+	return diam, sum / float64(n) / float64(n-1)
+}
+
+// bisection returns a closed form for regular kinds; otherwise the best of
+// several breadth-first splits (each a valid balanced split, so the result
+// is an upper bound on the true width, which is NP-hard to find).
+func (g *Graph) bisection() (int, bool) {
+	n := g.N()
+	switch g.kind {
+	case Hypercube:
+		return n / 2, true
+	case Mesh, Torus:
+		// A straight cut across one dimension of even side k is optimal;
+		// with only odd sides the best straight cut is an upper bound.
+		best, exact := -1, false
+		for _, k := range g.dims {
+			if k < 2 {
+				continue
+			}
+			w := n / k
+			if g.kind == Torus && k > 2 {
+				w *= 2
+			}
+			even := k%2 == 0
+			if best < 0 || (even && !exact) || (even == exact && w < best) {
+				best, exact = w, even
+			}
+		}
+		if best < 0 {
+			return 0, true
+		}
+		return best, exact
+	case Full:
+		return (n / 2) * ((n + 1) / 2), true
+	}
+	if g.NumProcs() < 2 {
+		return 0, true
+	}
+	best := -1
+	side := make([]bool, n)
+	dist := make([]int32, n)
+	queue := make([]int32, 0, n)
+	root := int32(0)
+	for try := 0; try < 8; try++ {
+		for i := range dist {
+			dist[i] = -1
+		}
+		queue = g.bfsInto(root, dist, queue)
+		for i := range side {
+			side[i] = false
+		}
+		half, taken := g.NumProcs()/2, 0
+		for _, v := range queue {
+			if taken == half {
+				break
+			}
+			side[v] = true
+			if g.NodeKind(v) == Processor {
+				taken++
+			}
+		}
+		cut := 0
+		for l := range g.links {
+			ms := g.Members(int32(l))
+			for _, m := range ms[1:] {
+				if side[m] != side[ms[0]] {
+					cut++
+					break
+				}
+			}
+		}
+		if best < 0 || cut < best {
+			best = cut
+		}
+		// Next root: the farthest node from this one (a peripheral node
+		// gives a flatter cut), then spread over the index range.
+		next := queue[len(queue)-1]
+		if try%2 == 1 {
+			next = int32((try + 1) * n / 9)
+		}
+		if next == root {
+			break
+		}
+		root = next
+	}
+	return best, false
+}
