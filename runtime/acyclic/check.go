@@ -1,0 +1,312 @@
+package acyclic
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Routing describes any routing function to [Check]: a network of channels
+// and, for a packet, the channels it may take next. Adaptive routing offers
+// several channels; Check follows all of them.
+type Routing struct {
+	Nodes, Channels int
+	// Ends returns the processors channel c leaves and enters.
+	Ends func(c int) (from, to int)
+	// Next appends to buf the channels a packet from src to dst may take
+	// next at processor at, having arrived on channel in (Local at src), and
+	// returns the extended slice. It is not called at dst.
+	Next func(buf []int, src, dst, at, in int) []int
+	// SourceFree says Next ignores src (table and rule routing usually
+	// does). Check then explores each destination once for all sources,
+	// which costs O(destinations × channels) instead of O(pairs × route).
+	SourceFree bool
+}
+
+// Report is the result of [Check].
+type Report struct {
+	// Acyclic is true when the channel dependency graph has no cycle, so
+	// the routing cannot deadlock.
+	Acyclic bool
+	// Cycle lists the channels of one dependency cycle c0 → c1 → … → c0
+	// (c0 is not repeated) when Acyclic is false.
+	Cycle []int
+	// Connected is true when every ordered pair of distinct processors
+	// has a route; PairsWithoutRoute counts the pairs that have none.
+	Connected         bool
+	PairsWithoutRoute int
+	// DeadEnds counts the reachable states (a packet on a channel for a
+	// destination it has not reached; per source too unless SourceFree)
+	// where Next offers nothing.
+	DeadEnds int
+	// Dependencies is the number of edges of the channel dependency graph.
+	Dependencies int
+}
+
+// ErrRouting reports a malformed Routing or a Next that returns a channel
+// which is out of range or does not leave the processor it was asked about.
+var ErrRouting = errors.New("acyclic: invalid routing function")
+
+// Check builds the channel dependency graph of r — an edge c → d whenever a
+// packet holding channel c may request channel d next — by following every
+// choice Next offers from every source to every destination, then reports
+// whether the graph is acyclic (one cycle if not) and which pairs have a route.
+func Check(r Routing) (Report, error) {
+	if r.Nodes < 1 || r.Channels < 0 || r.Ends == nil || r.Next == nil {
+		return Report{}, fmt.Errorf("%w: need Nodes ≥ 1, Channels ≥ 0, Ends and Next", ErrRouting)
+	}
+	ck := &checker{r: r, tail: make([]int32, r.Channels), head: make([]int32, r.Channels)}
+	for c := 0; c < r.Channels; c++ {
+		a, b := r.Ends(c)
+		if a < 0 || a >= r.Nodes || b < 0 || b >= r.Nodes {
+			return Report{}, fmt.Errorf("%w: channel %d joins %d→%d, outside 0..%d", ErrRouting, c, a, b, r.Nodes-1)
+		}
+		ck.tail[c], ck.head[c] = int32(a), int32(b)
+	}
+	ck.deps = make([][]int32, r.Channels)
+	ck.stamp = make([]uint32, r.Channels)
+	ck.local = make([]int32, r.Channels)
+	srcs := make([]int, 0, r.Nodes)
+	for dst := 0; dst < r.Nodes; dst++ {
+		if r.SourceFree {
+			srcs = srcs[:0]
+			for s := 0; s < r.Nodes; s++ {
+				if s != dst {
+					srcs = append(srcs, s)
+				}
+			}
+			if err := ck.explore(dst, srcs); err != nil {
+				return Report{}, err
+			}
+			continue
+		}
+		for s := 0; s < r.Nodes; s++ {
+			if s == dst {
+				continue
+			}
+			if err := ck.explore(dst, append(srcs[:0], s)); err != nil {
+				return Report{}, err
+			}
+		}
+	}
+	rep := Report{
+		PairsWithoutRoute: ck.noRoute,
+		Connected:         ck.noRoute == 0,
+		DeadEnds:          ck.deadEnds,
+	}
+	for _, d := range ck.deps {
+		rep.Dependencies += len(d)
+	}
+	rep.Cycle = findCycle(ck.deps)
+	rep.Acyclic = rep.Cycle == nil
+	return rep, nil
+}
+
+type checker struct {
+	r          Routing
+	tail, head []int32
+	deps       [][]int32
+	deadEnds   int
+	noRoute    int
+
+	// Per exploration, reused: visited channels get stamp == epoch and a
+	// local index into states.
+	epoch     uint32
+	stamp     []uint32
+	local     []int32
+	states    []int32
+	from, to  []int32 // transitions between local indices
+	good      []bool
+	revStart  []int32
+	rev       []int32
+	initStart []int32
+	init      []int32
+	queue     []int32
+	buf       []int
+}
+
+// resize returns s with length n and zero elements, reusing its storage.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// visit returns the local index of channel c, adding it if new.
+func (ck *checker) visit(c int32) (int32, bool) {
+	if ck.stamp[c] == ck.epoch {
+		return ck.local[c], false
+	}
+	ck.stamp[c] = ck.epoch
+	ck.local[c] = int32(len(ck.states))
+	ck.states = append(ck.states, c)
+	return ck.local[c], true
+}
+
+func (ck *checker) next(src, dst, at, in int) ([]int, error) {
+	ck.buf = ck.r.Next(ck.buf[:0], src, dst, at, in)
+	for _, c := range ck.buf {
+		if c < 0 || c >= len(ck.tail) || ck.tail[c] != int32(at) {
+			return nil, fmt.Errorf("%w: Next(src %d, dst %d, at %d, in %d) offered channel %d, which does not leave %d", ErrRouting, src, dst, at, in, c, at)
+		}
+	}
+	return ck.buf, nil
+}
+
+func (ck *checker) addDep(a, b int32) {
+	for _, x := range ck.deps[a] {
+		if x == b {
+			return
+		}
+	}
+	ck.deps[a] = append(ck.deps[a], b)
+}
+
+// explore follows every route to dst from the given sources, recording
+// dependencies, dead ends and the sources that cannot reach dst.
+func (ck *checker) explore(dst int, srcs []int) error {
+	ck.epoch++
+	if ck.epoch == 0 { // wrapped: forget all stamps
+		clear(ck.stamp)
+		ck.epoch = 1
+	}
+	ck.states, ck.from, ck.to = ck.states[:0], ck.from[:0], ck.to[:0]
+	ck.initStart, ck.init = append(ck.initStart[:0], 0), ck.init[:0]
+	for _, s := range srcs {
+		first, err := ck.next(s, dst, s, Local)
+		if err != nil {
+			return err
+		}
+		for _, c := range first {
+			i, _ := ck.visit(int32(c))
+			ck.init = append(ck.init, i)
+		}
+		ck.initStart = append(ck.initStart, int32(len(ck.init)))
+	}
+	src := srcs[0] // for SourceFree routing any source will do
+	for q := 0; q < len(ck.states); q++ {
+		c := ck.states[q]
+		at := int(ck.head[c])
+		if at == dst {
+			continue
+		}
+		nx, err := ck.next(src, dst, at, int(c))
+		if err != nil {
+			return err
+		}
+		if len(nx) == 0 {
+			ck.deadEnds++
+		}
+		for _, d := range nx {
+			ck.addDep(c, int32(d))
+			j, _ := ck.visit(int32(d))
+			ck.from = append(ck.from, int32(q))
+			ck.to = append(ck.to, j)
+		}
+	}
+	// Which states lead to dst: backwards over the transitions.
+	ns := len(ck.states)
+	ck.good = resize(ck.good, ns)
+	ck.revStart = resize(ck.revStart, ns+1)
+	for _, t := range ck.to {
+		ck.revStart[t+1]++
+	}
+	for i := 0; i < ns; i++ {
+		ck.revStart[i+1] += ck.revStart[i]
+	}
+	ck.rev = resize(ck.rev, len(ck.to))
+	fill := ck.revStart[:ns] // consumed below; rebuilt by shifting
+	for k, t := range ck.to {
+		ck.rev[fill[t]] = ck.from[k]
+		fill[t]++
+	}
+	// fill[i] now equals the old revStart[i+1]; shift back.
+	copy(ck.revStart[1:], ck.revStart[:ns])
+	ck.revStart[0] = 0
+	queue := ck.queue[:0]
+	for i, c := range ck.states {
+		if int(ck.head[c]) == dst {
+			ck.good[i] = true
+			queue = append(queue, int32(i))
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		t := queue[q]
+		for _, f := range ck.rev[ck.revStart[t]:ck.revStart[t+1]] {
+			if !ck.good[f] {
+				ck.good[f] = true
+				queue = append(queue, f)
+			}
+		}
+	}
+	ck.queue = queue
+	for k := range srcs {
+		ok := false
+		for _, i := range ck.init[ck.initStart[k]:ck.initStart[k+1]] {
+			ok = ok || ck.good[i]
+		}
+		if !ok {
+			ck.noRoute++
+		}
+	}
+	return nil
+}
+
+// findCycle returns one cycle of the graph, or nil: an iterative depth-first
+// search that stops at the first edge into a vertex still on the stack.
+func findCycle(adj [][]int32) []int {
+	const white, grey, black = 0, 1, 2
+	colour := make([]uint8, len(adj))
+	type frame struct{ v, i int32 }
+	var stack []frame
+	for s := range adj {
+		if colour[s] != white {
+			continue
+		}
+		colour[s] = grey
+		stack = append(stack[:0], frame{int32(s), 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if int(top.i) == len(adj[top.v]) {
+				colour[top.v] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			w := adj[top.v][top.i]
+			top.i++
+			switch colour[w] {
+			case white:
+				colour[w] = grey
+				stack = append(stack, frame{w, 0})
+			case grey:
+				k := len(stack) - 1
+				for stack[k].v != w {
+					k--
+				}
+				cycle := make([]int, 0, len(stack)-k)
+				for _, f := range stack[k:] {
+					cycle = append(cycle, int(f.v))
+				}
+				return cycle
+			}
+		}
+	}
+	return nil
+}
+
+// Routing returns the network's table routing in the form Check takes.
+func (nw *Network) Routing() Routing {
+	return Routing{
+		Nodes:    nw.n,
+		Channels: len(nw.tail),
+		Ends: func(c int) (int, int) {
+			return int(nw.tail[c]), int(nw.head[c])
+		},
+		Next: func(buf []int, _, dst, at, in int) []int {
+			return nw.Next(buf, at, dst, in)
+		},
+		SourceFree: true,
+	}
+}

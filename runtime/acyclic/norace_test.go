@@ -1,0 +1,5 @@
+//go:build !race
+
+package acyclic
+
+const raceEnabled = false
