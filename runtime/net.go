@@ -1,0 +1,349 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+type routeKind uint8
+
+const (
+	rStatic routeKind = iota
+	rLeastUsed
+	rRandom
+	rQuiet
+	rShortQueue
+	rFirstReady
+	rValiant
+	rTree
+	rCustom
+)
+
+// network is the read-only compiled form of a Spec, shared by all workers.
+type network struct {
+	g        *topo.Graph
+	spec     *Spec
+	sw       Switching
+	arb      Arbitration
+	rk       routeKind
+	custom   RouteFunc
+	dims     []int32
+	lanes    int32 // lanes per wire
+	dateline bool  // torus dimension-order routing with two lane classes
+	nprocs   int
+
+	// dist[rank(dst)][node] for graphs without a distance rule.
+	dist [][]int32
+	// BFS spanning tree from node 0, for "tree" routing.
+	parent, parentLink, depth []int32
+}
+
+// tableLimit bounds the routing tables of graphs without a rule
+// (processors × nodes entries).
+const tableLimit = 1 << 27
+
+var tableCache sync.Map // *topo.Graph -> [][]int32
+
+func compile(spec *Spec, routing, switching string) (*network, error) {
+	if spec == nil || spec.Graph == nil {
+		return nil, errors.New("runtime: spec has no graph")
+	}
+	g := spec.Graph
+	n := &network{g: g, spec: spec, sw: spec.Switching, arb: spec.Arbitration, nprocs: g.NumProcs()}
+	if switching != "" {
+		sw, err := ParseSwitching(switching)
+		if err != nil {
+			return nil, err
+		}
+		n.sw = sw
+	}
+	if n.sw > Circuit {
+		return nil, fmt.Errorf("runtime: invalid switching %d", n.sw)
+	}
+	if len(spec.Nodes) != 0 && len(spec.Nodes) != g.N() {
+		return nil, fmt.Errorf("runtime: %d node parameter sets for %d nodes", len(spec.Nodes), g.N())
+	}
+	if len(spec.Links) != 0 && len(spec.Links) != g.NumLinks() {
+		return nil, fmt.Errorf("runtime: %d link parameter sets for %d links", len(spec.Links), g.NumLinks())
+	}
+	checkLink := func(what string, p LinkParams) error {
+		if !(p.Bandwidth > 0) || p.Latency < 0 {
+			return fmt.Errorf("runtime: %s needs bandwidth > 0 and latency >= 0 (got %g B/s, %g s)", what, p.Bandwidth, p.Latency)
+		}
+		return nil
+	}
+	if len(spec.Links) == 0 {
+		if err := checkLink("default link", spec.DefaultLink); err != nil {
+			return nil, err
+		}
+	}
+	for i, p := range spec.Links {
+		if err := checkLink(fmt.Sprintf("link %d", i), p); err != nil {
+			return nil, err
+		}
+	}
+	pk := spec.Packet
+	if pk.Payload < 0 || pk.Header < 0 || pk.Trailer < 0 || pk.FlitBytes < 0 || pk.BufferFlits < 0 || pk.VirtualChannels < 0 || pk.AckBytes < 0 || pk.Window < 0 {
+		return nil, errors.New("runtime: packet parameters must not be negative")
+	}
+	for _, k := range g.Dims() {
+		n.dims = append(n.dims, int32(k))
+	}
+	n.lanes = int32(max(pk.VirtualChannels, 1))
+	for l := range int32(g.NumLinks()) {
+		n.lanes = max(n.lanes, g.Link(l).Channels)
+	}
+	if err := n.setRouting(routing); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *network) setRouting(name string) error {
+	if name == "" {
+		name = n.spec.Routing
+	}
+	if name == "" {
+		name = "shortest"
+	}
+	g := n.g
+	kind := g.Kind()
+	grid := kind == topo.Mesh || kind == topo.Torus
+	switch name {
+	case "shortest":
+		n.rk = rStatic
+	case "ecube":
+		if kind != topo.Hypercube {
+			return fmt.Errorf("runtime: routing ecube needs a hypercube, not a %s topology", kind)
+		}
+	case "xy":
+		if !grid || len(g.Dims()) != 2 {
+			return fmt.Errorf("runtime: routing xy needs a 2-D mesh or torus, not a %s topology", kind)
+		}
+	case "dor":
+		if !grid && kind != topo.Hypercube {
+			return fmt.Errorf("runtime: routing dor needs a mesh, torus or hypercube, not a %s topology", kind)
+		}
+	case "least-used":
+		n.rk = rLeastUsed
+	case "random":
+		n.rk = rRandom
+	case "quiet":
+		n.rk = rQuiet
+	case "short-queue":
+		n.rk = rShortQueue
+	case "first-ready":
+		n.rk = rFirstReady
+	case "valiant":
+		n.rk = rValiant
+	case "tree":
+		n.rk = rTree
+	default:
+		f, ok := n.spec.Routes[name]
+		if !ok {
+			have := make([]string, 0, len(Routings)+len(n.spec.Routes))
+			for k := range Routings {
+				have = append(have, k)
+			}
+			for k := range n.spec.Routes {
+				have = append(have, k)
+			}
+			sort.Strings(have)
+			return fmt.Errorf("runtime: unknown routing %q (have %s)", name, strings.Join(have, ", "))
+		}
+		n.rk, n.custom = rCustom, f
+	}
+	n.dateline = kind == topo.Torus && n.lanes >= 2 && (n.rk == rStatic || n.rk == rValiant)
+	if n.rk == rTree {
+		n.buildTree()
+	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom {
+		return n.buildTables()
+	}
+	return nil
+}
+
+func (n *network) buildTables() error {
+	g := n.g
+	if t, ok := tableCache.Load(g); ok {
+		n.dist = t.([][]int32)
+		return nil
+	}
+	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
+		return fmt.Errorf("runtime: %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
+	}
+	n.dist = make([][]int32, g.NumProcs())
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, min(8, g.NumProcs())) {
+		wg.Go(func() {
+			for r := range next {
+				n.dist[r] = g.BFS(g.Proc(r))
+			}
+		})
+	}
+	for r := range g.NumProcs() {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
+	tableCache.Store(g, n.dist)
+	return nil
+}
+
+func (n *network) buildTree() {
+	g := n.g
+	N := g.N()
+	n.parent, n.parentLink, n.depth = make([]int32, N), make([]int32, N), make([]int32, N)
+	for i := range n.depth {
+		n.depth[i], n.parent[i], n.parentLink[i] = -1, -1, -1
+	}
+	n.depth[0] = 0
+	queue := []int32{0}
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		for _, a := range g.Adj(u) {
+			if n.depth[a.Node] < 0 {
+				n.depth[a.Node] = n.depth[u] + 1
+				n.parent[a.Node], n.parentLink[a.Node] = u, a.Link
+				queue = append(queue, a.Node)
+			}
+		}
+	}
+}
+
+func (n *network) nodeP(v int32) *NodeParams {
+	if len(n.spec.Nodes) == 0 {
+		return &n.spec.DefaultNode
+	}
+	return &n.spec.Nodes[v]
+}
+
+func (n *network) linkP(l int32) *LinkParams {
+	if len(n.spec.Links) == 0 {
+		return &n.spec.DefaultLink
+	}
+	return &n.spec.Links[l]
+}
+
+// wire is the directed wire of link l leaving node from.
+func (n *network) wire(l, from int32) int32 {
+	k := n.g.Link(l)
+	if k.Multi || k.A == from {
+		return 2 * l
+	}
+	return 2*l + 1
+}
+
+// distance from u to processor node d, for minimality tests.
+func (n *network) distance(u, d int32) int32 {
+	if n.dist != nil {
+		return n.dist[n.g.Rank(d)][u]
+	}
+	x, _ := n.g.RuleDist(u, d)
+	return int32(x)
+}
+
+// candidates appends the adjacency entries a packet at `at` may take
+// toward dst: the minimal ones in dimension order for regular graphs (so
+// the first is the e-cube / XY / DOR choice), table-minimal ones otherwise.
+func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32) ([]topo.Adj, []int32) {
+	g := n.g
+	buf = buf[:0]
+	addNext := func(next int32) {
+		for _, a := range g.Adj(at) {
+			if a.Node == next {
+				buf = append(buf, a)
+			}
+		}
+	}
+	switch {
+	case n.rk == rCustom:
+		lbuf = n.custom(inLink, at, dst, lbuf[:0])
+		for _, l := range lbuf {
+			if l < 0 || int(l) >= g.NumLinks() {
+				continue
+			}
+			next := int32(-1)
+			for _, m := range g.Members(l) {
+				if m != at && (next < 0 || m == dst) {
+					next = m
+				}
+			}
+			if next >= 0 {
+				buf = append(buf, topo.Adj{Node: next, Link: l})
+			}
+		}
+		return buf, lbuf
+	case n.rk == rTree:
+		// Up to the common ancestor, then down.
+		v := dst
+		for n.depth[v] > n.depth[at] {
+			if n.parent[v] == at {
+				return append(buf, topo.Adj{Node: v, Link: n.parentLink[v]}), lbuf
+			}
+			v = n.parent[v]
+		}
+		return append(buf, topo.Adj{Node: n.parent[at], Link: n.parentLink[at]}), lbuf
+	}
+	switch g.Kind() {
+	case topo.Hypercube:
+		for x := uint32(at ^ dst); x != 0; x &= x - 1 {
+			addNext(at ^ int32(1)<<bits.TrailingZeros32(x))
+		}
+	case topo.Mesh, topo.Torus:
+		stride := int32(1)
+		torus := g.Kind() == topo.Torus
+		for _, k32 := range n.dims {
+			a, b := at/stride%k32, dst/stride%k32
+			if a != b {
+				fwd := (b - a + k32) % k32
+				plus, minus := at+stride, at-stride
+				if a == k32-1 {
+					plus = at - a*stride
+				}
+				if a == 0 {
+					minus = at + (k32-1)*stride
+				}
+				switch {
+				case !torus && b > a, torus && 2*fwd < k32:
+					addNext(plus)
+				case !torus, torus && 2*fwd > k32:
+					addNext(minus)
+				default: // exactly half way round: both are minimal
+					addNext(plus)
+					if minus != plus {
+						addNext(minus)
+					}
+				}
+			}
+			stride *= k32
+		}
+	case topo.Full:
+		addNext(dst)
+	case topo.Tree:
+		k := n.dims[0]
+		v := dst
+		for v > at {
+			if (v-1)/k == at {
+				addNext(v)
+				return buf, lbuf
+			}
+			v = (v - 1) / k
+		}
+		addNext((at - 1) / k)
+	default:
+		d := n.dist[g.Rank(dst)]
+		for _, a := range g.Adj(at) {
+			if d[a.Node] == d[at]-1 {
+				buf = append(buf, a)
+			}
+		}
+	}
+	return buf, lbuf
+}

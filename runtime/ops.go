@@ -1,0 +1,377 @@
+package runtime
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Ops lists the operations Simulate runs. Ranks are processors in node
+// index order (the hypercube label on a hypercube); messages to oneself are
+// not sent.
+var Ops = map[string]string{
+	"send":      "one message Src -> Dst",
+	"pingpong":  "Src -> Dst, then Dst -> Src once it has arrived",
+	"shuffle":   "bit permutation d_i = s_(i-1 mod b) (seed 004 §4.1; 2^b processors)",
+	"transpose": "bit permutation d_i = s_(i+b/2 mod b)",
+	"bitcomp":   "bit permutation d_i = not s_i",
+	"bitrev":    "bit permutation d_i = s_(b-i-1)",
+	"randperm":  "a random permutation, new each run",
+	"uniform":   "every processor to a uniformly random other processor",
+	"neighbor":  "every processor to its next neighbour (+1 along dimension 0; r xor 1 on a hypercube)",
+	"tornado":   "every processor to (x + ceil(k/2) - 1) mod k in every dimension (rank + ceil(P/2) - 1 off grids)",
+	"hotspot":   "every processor to Dst",
+	"alltoall":  "every processor to every other, each sender's messages in random order (seed 003 §3.4.3)",
+	"barrier":   "dimension exchange on a hypercube (seed 004 Algorithm 1); else binomial-tree reduce to rank 0 then broadcast",
+	"broadcast": "binomial tree from Src",
+	"reduce":    "binomial tree into Src: a node sends once all its children have",
+	"allgather": "recursive doubling with doubling sizes (2^b processors); else gather to rank 0 then broadcast of P×Size",
+	"exchange":  "rank r swaps a message with rank r xor 1",
+	"scatter":   "Src sends a message to every other processor, in rank order",
+	"gather":    "every other processor sends a message to Src",
+}
+
+// traffic holds the resolved parameters of an experiment.
+type traffic struct {
+	op               string
+	src, dst         int32 // node indices
+	size             int64
+	channels, links  int
+	payload, hdrTail int64
+	circuit          bool
+}
+
+func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
+	if src == dst {
+		return -1
+	}
+	m := int32(len(s.msgs))
+	nparts := int64(tr.channels * tr.links)
+	b := tr.payload
+	total := int64(1) // packets of the whole message
+	if b > 0 && size > 0 {
+		total = (size + b - 1) / b
+	}
+	if b == 0 {
+		total = max(1, min(size, nparts)) // whole-message packets: split bytes evenly
+	}
+	nparts = min(nparts, total)
+	s.msgs = append(s.msgs, message{src: src, dst: dst, size: size, part0: int32(len(s.parts)), parts: int32(nparts)})
+	var off int64
+	for j := range nparts {
+		var payload int64
+		if b > 0 {
+			pk := total/nparts + btoi(j < total%nparts)
+			payload = min(pk*b, size-off)
+		} else {
+			payload = size/nparts + btoi(j < size%nparts)
+		}
+		off += payload
+		pt := part{msg: m, src: src, dst: dst, j: int32(j), npk: 1, bytes: payload, last: payload}
+		if b > 0 && payload > b {
+			pt.npk = int32((payload + b - 1) / b)
+			pt.bytes, pt.last = b, payload-int64(pt.npk-1)*b
+		}
+		if tr.circuit { // one stream carrying every packet's header and trailer
+			pt.last = payload + int64(pt.npk-1)*tr.hdrTail
+			pt.npk, pt.bytes = 1, pt.last
+		}
+		s.parts = append(s.parts, pt)
+	}
+	return m
+}
+
+func btoi(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// after makes message post wait until pre has been delivered.
+func (s *sim) after(pre, post int32) {
+	if pre < 0 || post < 0 {
+		return
+	}
+	s.depPre = append(s.depPre, pre)
+	s.depPost = append(s.depPost, post)
+	s.msgs[post].deps++
+}
+
+// linkDeps turns the (pre, post) pairs into per-message dependent lists.
+func (s *sim) linkDeps() {
+	cnt := make([]int32, len(s.msgs)+1)
+	for _, p := range s.depPre {
+		cnt[p+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	s.depList = append(s.depList[:0], make([]int32, len(s.depPre))...)
+	pos := append([]int32(nil), cnt...)
+	for i, p := range s.depPre {
+		s.depList[pos[p]] = s.depPost[i]
+		pos[p]++
+	}
+	for i := range s.msgs {
+		s.msgs[i].dep0, s.msgs[i].dep1 = cnt[i], cnt[i+1]
+	}
+}
+
+// build creates the messages of one run.
+func (s *sim) build(tr *traffic) error {
+	g := s.net.g
+	P := s.net.nprocs
+	proc := g.Proc
+	size := tr.size
+	logP := bits.Len(uint(P)) - 1
+	pow2 := P > 0 && P&(P-1) == 0
+	bitPerm := func(f func(r, b int) int) error {
+		if !pow2 {
+			return fmt.Errorf("runtime: op %s needs a power-of-two number of processors, have %d", tr.op, P)
+		}
+		for r := range P {
+			s.addMsg(tr, proc(r), proc(f(r, logP)), size)
+		}
+		return nil
+	}
+	rot := func(r, b, k int) int { // rotate the b-bit r left by k
+		if b == 0 {
+			return r
+		}
+		k %= b
+		return (r<<k | r>>(b-k)) & (1<<b - 1)
+	}
+	srcRank, dstRank := g.Rank(tr.src), g.Rank(tr.dst)
+	switch tr.op {
+	case "send":
+		s.addMsg(tr, tr.src, tr.dst, size)
+	case "pingpong":
+		a := s.addMsg(tr, tr.src, tr.dst, size)
+		s.after(a, s.addMsg(tr, tr.dst, tr.src, size))
+	case "shuffle":
+		return bitPerm(func(r, b int) int { return rot(r, b, 1) })
+	case "transpose":
+		return bitPerm(func(r, b int) int { return rot(r, b, b/2) })
+	case "bitcomp":
+		return bitPerm(func(r, b int) int { return ^r & (1<<b - 1) })
+	case "bitrev":
+		return bitPerm(func(r, b int) int { return int(bits.Reverse(uint(r)) >> (bits.UintSize - b) & (1<<b - 1)) })
+	case "randperm":
+		perm := make([]int, P)
+		for i := range perm {
+			perm[i] = i
+		}
+		for i := P - 1; i > 0; i-- {
+			j := s.rng.Intn(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		for r := range P {
+			s.addMsg(tr, proc(r), proc(perm[r]), size)
+		}
+	case "uniform":
+		if P < 2 {
+			return nil
+		}
+		for r := range P {
+			d := s.rng.Intn(P - 1)
+			if d >= r {
+				d++
+			}
+			s.addMsg(tr, proc(r), proc(d), size)
+		}
+	case "neighbor", "tornado":
+		for r := range P {
+			s.addMsg(tr, proc(r), proc(s.pattern(tr.op, r)), size)
+		}
+	case "hotspot":
+		for r := range P {
+			s.addMsg(tr, proc(r), tr.dst, size)
+		}
+	case "alltoall":
+		order := make([]int, 0, P)
+		for r := range P {
+			order = order[:0]
+			for d := range P {
+				if d != r {
+					order = append(order, d)
+				}
+			}
+			for i := len(order) - 1; i > 0; i-- {
+				j := s.rng.Intn(i + 1)
+				order[i], order[j] = order[j], order[i]
+			}
+			for _, d := range order {
+				s.addMsg(tr, proc(r), proc(d), size)
+			}
+		}
+	case "exchange":
+		for r := range P {
+			if r^1 < P {
+				s.addMsg(tr, proc(r), proc(r^1), size)
+			}
+		}
+	case "scatter":
+		for r := range P {
+			s.addMsg(tr, tr.src, proc(r), size)
+		}
+	case "gather":
+		for r := range P {
+			s.addMsg(tr, proc(r), tr.src, size)
+		}
+	case "broadcast":
+		s.broadcast(tr, srcRank, size, nil)
+	case "reduce":
+		s.reduce(tr, srcRank, size)
+	case "barrier", "allgather":
+		if pow2 && (tr.op == "allgather" || g.Kind() == topo.Hypercube) {
+			s.dimensionExchange(tr, logP, size, tr.op == "allgather")
+			return nil
+		}
+		if tr.op == "barrier" {
+			s.broadcast(tr, 0, size, s.reduce(tr, 0, size))
+		} else {
+			pre := []int32{}
+			for r := 1; r < P; r++ {
+				pre = append(pre, s.addMsg(tr, proc(r), proc(0), size))
+			}
+			s.broadcast(tr, 0, size*int64(P), pre)
+		}
+	default:
+		return unknownOp(tr.op)
+	}
+	_ = dstRank
+	return nil
+}
+
+func unknownOp(op string) error {
+	names := make([]string, 0, len(Ops))
+	for k := range Ops {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return fmt.Errorf("runtime: unknown op %q (have %s)", op, strings.Join(names, ", "))
+}
+
+// pattern gives the destination rank of neighbor and tornado traffic.
+func (s *sim) pattern(op string, r int) int {
+	g := s.net.g
+	P := s.net.nprocs
+	switch g.Kind() {
+	case topo.Hypercube:
+		if op == "neighbor" {
+			return r ^ 1
+		}
+		return (r + P/2 - 1 + P) % P
+	case topo.Mesh, topo.Torus:
+		if op == "neighbor" {
+			k := int(s.net.dims[0])
+			x := r % k
+			switch {
+			case x+1 < k:
+				return r + 1
+			case g.Kind() == topo.Torus:
+				return r - x
+			default:
+				return r - 1
+			}
+		}
+		out, stride := 0, 1
+		for _, k32 := range s.net.dims {
+			k := int(k32)
+			x := r / stride % k
+			out += (x + (k+1)/2 - 1) % k * stride
+			stride *= k
+		}
+		return out
+	}
+	if op == "neighbor" {
+		v := g.Proc(r)
+		for _, a := range g.Adj(v) {
+			if g.Rank(a.Node) >= 0 {
+				return g.Rank(a.Node)
+			}
+		}
+		return (r + 1) % P
+	}
+	return (r + (P+1)/2 - 1) % P
+}
+
+// broadcast sends down a binomial tree rooted at rank root; every message
+// from the root's children onward waits for its sender to have received.
+// The root's messages wait for all of pre.
+func (s *sim) broadcast(tr *traffic, root int, size int64, pre []int32) {
+	P := s.net.nprocs
+	node := func(rel int) int32 { return s.net.g.Proc((rel + root) % P) }
+	in := make([]int32, P) // message into each relative rank
+	in[0] = -1
+	top := 1
+	for top < P {
+		top <<= 1
+	}
+	// Relative rank v receives from v - lowbit(v); larger subtrees first.
+	for step := top >> 1; step >= 1; step >>= 1 {
+		for v := 0; v < P; v += 2 * step {
+			c := v + step
+			if c >= P {
+				continue
+			}
+			m := s.addMsg(tr, node(v), node(c), size)
+			in[c] = m
+			if v == 0 {
+				for _, p := range pre {
+					s.after(p, m)
+				}
+			} else {
+				s.after(in[v], m)
+			}
+		}
+	}
+}
+
+// reduce sends up the binomial tree into rank root and returns the
+// messages into the root.
+func (s *sim) reduce(tr *traffic, root int, size int64) []int32 {
+	P := s.net.nprocs
+	node := func(rel int) int32 { return s.net.g.Proc((rel + root) % P) }
+	out := make([]int32, P) // message out of each relative rank
+	var kids [][]int32 = make([][]int32, P)
+	for step := 1; step < P; step <<= 1 {
+		for v := 0; v+step < P; v += 2 * step {
+			c := v + step
+			m := s.addMsg(tr, node(c), node(v), size)
+			out[c] = m
+			for _, k := range kids[c] {
+				s.after(k, m)
+			}
+			kids[v] = append(kids[v], m)
+		}
+	}
+	return kids[0]
+}
+
+// dimensionExchange is seed 004 Algorithm 1: in step i node m swaps a
+// message with m xor 2^i once it has received step i-1's. For allgather
+// the message doubles in size each step.
+func (s *sim) dimensionExchange(tr *traffic, d int, size int64, grow bool) {
+	P := s.net.nprocs
+	prev := make([]int32, P) // message node m received in the last step
+	cur := make([]int32, P)
+	for i := range d {
+		for m := range P {
+			n := m ^ 1<<i
+			msg := s.addMsg(tr, s.net.g.Proc(m), s.net.g.Proc(n), size)
+			cur[n] = msg
+			if i > 0 {
+				s.after(prev[m], msg)
+			}
+		}
+		prev, cur = cur, prev
+		if grow {
+			size *= 2
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"math"
+	"sort"
+)
+
+// Options choose the experiment run by Simulate.
+type Options struct {
+	Op   string // see Ops; "" means "send"
+	Size int    // message size in bytes (per block for allgather)
+	// Src and Dst are external node ids: the endpoints of send and
+	// pingpong, the root of broadcast, reduce, scatter and gather (Src), the
+	// hotspot (Dst). nil means the first and the last processor.
+	Src, Dst  *int
+	Runs      int    // repetitions, 0 means 1; run i uses a seed derived from Seed and i
+	Seed      uint64 // base seed
+	MaxEvents int64  // stop each run after this many events (0 = no limit); the result is partial
+	Routing   string // overrides Spec.Routing when not ""
+	Switching string // overrides Spec.Switching when not ""
+	Channels  int    // message channels per link (seed 000 c); 0 means 1
+	Links     int    // links a message is split over (seed 000 l); 0 means 1
+	Workers   int    // 0 means GOMAXPROCS
+	// Progress, if set, is called (from one goroutine at a time) as runs
+	// complete.
+	Progress func(done, total int)
+}
+
+// Node returns a pointer to id, for Options.Src and Options.Dst.
+func Node(id int) *int { return &id }
+
+// Result is the outcome of Simulate, aggregated over all runs. Times are
+// seconds. It marshals to the JSON of the `parasol sim --json` command.
+type Result struct {
+	Op       string `json:"op"`
+	Runs     int    `json:"runs"`
+	Messages int    `json:"messages"` // messages delivered, over all runs
+	Latency  Stats  `json:"latency"`
+	// Makespan is the mean over runs of the time until the last event,
+	// acknowledgements included; MakespanMax is the largest.
+	Makespan    float64   `json:"makespan"`
+	MakespanMax float64   `json:"makespan_max"`
+	Hops        HopStats  `json:"hops"`
+	LinkLoadMax int       `json:"link_load_max"` // messages over the busiest wire (largest over runs)
+	ProcLoadMax int       `json:"proc_load_max"` // messages through-routed by the busiest processor (largest over runs)
+	LinkLoadAvg float64   `json:"link_load_max_mean"`
+	ProcLoadAvg float64   `json:"proc_load_max_mean"`
+	LinkUtil    UtilStats `json:"link_util"`
+	Events      int64     `json:"events"`
+	Histogram   Histogram `json:"histogram"`
+	Deadlock    bool      `json:"deadlock"`
+	// DeadlockRuns counts deadlocked runs; Cycle is the cycle of waiting
+	// lanes of the first of them.
+	DeadlockRuns int       `json:"deadlock_runs,omitempty"`
+	Cycle        []Channel `json:"cycle,omitempty"`
+	// Partial is set when MaxEvents or cancellation stopped a run early;
+	// Undelivered counts the messages left in flight.
+	Partial     bool `json:"partial,omitempty"`
+	Undelivered int  `json:"undelivered,omitempty"`
+}
+
+// Stats summarise per-message latencies.
+type Stats struct {
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+}
+
+// HopStats summarise path lengths in links (μ and D for all-to-all).
+type HopStats struct {
+	Mean float64 `json:"mean"`
+	Max  int     `json:"max"`
+}
+
+// UtilStats is wire busy time over makespan: the mean over all wires and
+// the busiest wire, averaged over runs.
+type UtilStats struct {
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+}
+
+// Histogram of latencies: Counts[i] messages in [Edges[i], Edges[i+1]).
+type Histogram struct {
+	Edges  []float64 `json:"edges"`
+	Counts []int     `json:"counts"`
+}
+
+// Channel names one lane of a wire: From -> To (external ids; To is -1 on a
+// shared medium), lane VC.
+type Channel struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+	VC   int `json:"vc"`
+}
+
+// runResult is what one run reports back to the aggregator.
+type runResult struct {
+	lat         []float64
+	hopSum      int64
+	hopMax      int
+	makespan    float64
+	linkLoad    int
+	procLoad    int
+	utilMean    float64
+	utilMax     float64
+	events      int64
+	deadlock    bool
+	cycle       []Channel
+	partial     bool
+	undelivered int
+	err         error
+}
+
+const histBins = 32
+
+// aggregate folds run results in run order, so the outcome does not depend
+// on which worker ran which run.
+func aggregate(op string, runs []runResult) *Result {
+	r := &Result{Op: op, Runs: len(runs)}
+	var lat []float64
+	var hops int64
+	for i := range runs {
+		x := &runs[i]
+		lat = append(lat, x.lat...)
+		hops += x.hopSum
+		r.Hops.Max = max(r.Hops.Max, x.hopMax)
+		r.Makespan += x.makespan
+		r.MakespanMax = max(r.MakespanMax, x.makespan)
+		r.LinkLoadMax = max(r.LinkLoadMax, x.linkLoad)
+		r.ProcLoadMax = max(r.ProcLoadMax, x.procLoad)
+		r.LinkLoadAvg += float64(x.linkLoad)
+		r.ProcLoadAvg += float64(x.procLoad)
+		r.LinkUtil.Mean += x.utilMean
+		r.LinkUtil.Max += x.utilMax
+		r.Events += x.events
+		r.Undelivered += x.undelivered
+		r.Partial = r.Partial || x.partial
+		if x.deadlock {
+			if !r.Deadlock {
+				r.Cycle = x.cycle
+			}
+			r.Deadlock = true
+			r.DeadlockRuns++
+		}
+	}
+	if n := float64(len(runs)); n > 0 {
+		r.Makespan /= n
+		r.LinkLoadAvg /= n
+		r.ProcLoadAvg /= n
+		r.LinkUtil.Mean /= n
+		r.LinkUtil.Max /= n
+	}
+	r.Messages = len(lat)
+	if len(lat) == 0 {
+		r.Histogram = Histogram{Edges: []float64{}, Counts: []int{}}
+		return r
+	}
+	r.Hops.Mean = float64(hops) / float64(len(lat))
+	sort.Float64s(lat)
+	sum := 0.0
+	for _, v := range lat {
+		sum += v
+	}
+	pct := func(p float64) float64 { // nearest rank
+		k := int(math.Ceil(p*float64(len(lat)))) - 1
+		return lat[max(k, 0)]
+	}
+	r.Latency = Stats{Min: lat[0], Mean: sum / float64(len(lat)), Max: lat[len(lat)-1], P50: pct(.5), P90: pct(.9), P99: pct(.99)}
+	lo, hi := lat[0], lat[len(lat)-1]
+	bins := histBins
+	if hi <= lo*(1+1e-12) {
+		bins = 1
+	}
+	w := (hi - lo) / float64(bins)
+	r.Histogram.Edges = make([]float64, bins+1)
+	for i := range r.Histogram.Edges {
+		r.Histogram.Edges[i] = lo + w*float64(i)
+	}
+	r.Histogram.Edges[bins] = hi
+	r.Histogram.Counts = make([]int, bins)
+	for _, v := range lat {
+		i := bins - 1
+		if w > 0 {
+			i = min(int((v-lo)/w), bins-1)
+		}
+		r.Histogram.Counts[i]++
+	}
+	return r
+}

@@ -1,0 +1,680 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Event kinds.
+const (
+	evMsgReady  uint8 = iota // id = message: all prerequisites delivered
+	evPartStart              // id = part: sender software done, start packets
+	evRoute                  // id = packet: head ready for a routing decision
+	evArrive                 // id = packet: head reached the far end of its newest lane
+	evTail                   // id = packet, aux = path index: tail leaves that lane
+	evDeliver                // id = packet: last byte at the destination
+	evAckGen                 // id = part, aux = node: acknowledgement to send from node
+)
+
+// event is a small value (32 bytes): no pointers, no interfaces.
+type event struct {
+	t    float64
+	seq  uint64
+	id   int32
+	aux  int32
+	kind uint8
+}
+
+func (a *event) before(b *event) bool {
+	return a.t < b.t || a.t == b.t && a.seq < b.seq
+}
+
+type hop struct {
+	end float64 // when the tail has been sent over this lane
+	ch  int32
+}
+
+type packet struct {
+	part     int32
+	at       int32 // node the head is at or is travelling to
+	target   int32 // routing target: dst, or Valiant's intermediate node
+	dst      int32
+	inLink   int32
+	waitCh   int32 // lane waited for, -1 if none
+	waitNext int32 // node that lane leads to
+	next     int32 // next packet in the lane's queue
+	idx      int32 // packet number within its part (-1 for an acknowledgement)
+	bytes    int32
+	nhops    int32 // lanes acquired so far
+	tail     int32 // path index of the oldest lane still held
+	base     int32 // path index of hops[0]
+	k        int32 // lanes a blocked worm keeps
+	lastDim  int32
+	class    int32 // dateline lane class
+	ack      bool
+	arrived  bool
+	pending  bool // a tail event is scheduled
+	deferred bool // the tail waits for the blocked head
+	probe    bool // circuit set-up still under way
+	blocked  float64
+	tailOff  float64
+	shift    float64 // accumulated stall applied to tail releases
+	lastTx   float64 // transmission start on the newest lane
+	lastLat  float64 // latency of the newest lane
+	hops     []hop
+}
+
+type part struct {
+	msg, src, dst int32
+	j             int32 // index among its message's parts
+	npk, sent     int32
+	acked, recv   int32
+	bytes, last   int64 // payload of each packet but the last; of the last
+	waiting       bool  // next packet waits for the window
+}
+
+type message struct {
+	src, dst     int32
+	size         int64
+	ready        float64 // when it could be sent (all prerequisites delivered)
+	deps         int32
+	part0, parts int32
+	partsDone    int32
+	hops         int32
+	dep0, dep1   int32 // dependents: s.depList[dep0:dep1]
+	done         bool
+}
+
+// sim is one worker's simulation state, reused across runs.
+type sim struct {
+	net *network
+	sw  Switching
+	opt *Options
+
+	heap []event
+	seq  uint64
+	now  float64
+	last float64
+
+	owner, qHead, qTail, qLen, lastIn []int32 // per lane
+	wireFree, wireBusy                []float64
+	wireLoad                          []int32
+	cpuFree, vcpFree                  []float64
+	procLoad                          []int32
+
+	pkts  []packet
+	free  []int32
+	parts []part
+	msgs  []message
+
+	depPre, depPost []int32
+	depList         []int32
+
+	rng    topo.Rand
+	cand   []topo.Adj
+	lbuf   []int32
+	events int64
+	nDone  int
+	lat    []float64
+	err    error
+}
+
+func newSim(n *network, opt *Options) *sim {
+	g := n.g
+	wires := 2 * g.NumLinks()
+	lanes := wires * int(n.lanes)
+	s := &sim{net: n, sw: n.sw, opt: opt,
+		owner: make([]int32, lanes), qHead: make([]int32, lanes), qTail: make([]int32, lanes),
+		qLen: make([]int32, lanes), lastIn: make([]int32, lanes),
+		wireFree: make([]float64, wires), wireBusy: make([]float64, wires), wireLoad: make([]int32, wires),
+		cpuFree: make([]float64, g.N()), vcpFree: make([]float64, g.N()), procLoad: make([]int32, g.N()),
+	}
+	return s
+}
+
+func (s *sim) reset(seed uint64) {
+	for i := range s.owner {
+		s.owner[i], s.qHead[i], s.qTail[i], s.qLen[i], s.lastIn[i] = -1, -1, -1, 0, -1
+	}
+	clear(s.wireFree)
+	clear(s.wireBusy)
+	clear(s.wireLoad)
+	clear(s.cpuFree)
+	clear(s.vcpFree)
+	clear(s.procLoad)
+	s.heap, s.seq, s.now, s.last = s.heap[:0], 0, 0, 0
+	s.pkts, s.free, s.parts, s.msgs = s.pkts[:0], s.free[:0], s.parts[:0], s.msgs[:0]
+	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
+	s.rng = *topo.NewRand(seed)
+	s.events, s.nDone, s.lat, s.err = 0, 0, nil, nil
+}
+
+// push schedules an event; the heap is hand-rolled to keep events as plain
+// values and avoid container/heap's interface calls.
+func (s *sim) push(t float64, kind uint8, id, aux int32) {
+	s.seq++
+	e := event{t: t, seq: s.seq, id: id, aux: aux, kind: kind}
+	h := append(s.heap, e)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+	s.heap = h
+}
+
+func (s *sim) pop() event {
+	h := s.heap
+	top := h[0]
+	n := len(h) - 1
+	e := h[n]
+	h = h[:n]
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].before(&h[c]) {
+			c++
+		}
+		if !h[c].before(&e) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	if n > 0 {
+		h[i] = e
+	}
+	s.heap = h
+	return top
+}
+
+// run processes events until none are left, the event limit is hit or ctx
+// is cancelled.
+func (s *sim) run(ctx context.Context) (partial bool) {
+	for i := range s.msgs {
+		if s.msgs[i].deps == 0 {
+			s.push(0, evMsgReady, int32(i), 0)
+		}
+	}
+	for len(s.heap) > 0 && s.err == nil {
+		if s.opt.MaxEvents > 0 && s.events >= s.opt.MaxEvents {
+			return true
+		}
+		if s.events&0xffff == 0xffff && ctx.Err() != nil {
+			return true
+		}
+		e := s.pop()
+		s.events++
+		s.now = e.t
+		s.last = max(s.last, e.t)
+		switch e.kind {
+		case evMsgReady:
+			s.msgReady(e.id)
+		case evPartStart:
+			s.launch(e.id)
+		case evRoute:
+			s.route(e.id)
+		case evArrive:
+			s.arrive(e.id)
+		case evTail:
+			s.tailRelease(e.id, e.aux)
+		case evDeliver:
+			s.deliver(e.id)
+		case evAckGen:
+			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
+			s.route(p)
+		}
+	}
+	return false
+}
+
+func (s *sim) msgReady(m int32) {
+	msg := &s.msgs[m]
+	msg.ready = s.now
+	np := s.net.nodeP(msg.src)
+	for j := msg.part0; j < msg.part0+msg.parts; j++ {
+		start := max(s.now, s.cpuFree[msg.src])
+		s.cpuFree[msg.src] = start + np.SendOverhead
+		s.push(s.cpuFree[msg.src], evPartStart, j, 0)
+	}
+}
+
+// launch sends the next packet of a part if its window allows; the one
+// after it follows once this one holds its first lane.
+func (s *sim) launch(pi int32) {
+	pt := &s.parts[pi]
+	if pt.sent >= pt.npk {
+		return
+	}
+	if w := int32(s.net.spec.Packet.Window); w > 0 && s.sw != Circuit && pt.sent-pt.acked >= w {
+		pt.waiting = true
+		return
+	}
+	p := s.newPacket(pi, pt.src, pt.dst, false)
+	pt.sent++
+	s.route(p)
+}
+
+func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
+	var id int32
+	if n := len(s.free); n > 0 {
+		id = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		s.pkts = append(s.pkts, packet{})
+		id = int32(len(s.pkts) - 1)
+	}
+	p := &s.pkts[id]
+	hops := p.hops[:0]
+	pt := &s.parts[pi]
+	pk := &s.net.spec.Packet
+	*p = packet{part: pi, at: from, target: to, dst: to, inLink: -1, waitCh: -1, next: -1, idx: -1,
+		lastDim: -1, ack: ack, hops: hops}
+	var size int64
+	if ack {
+		size = int64(pk.AckBytes)
+	} else {
+		p.idx = pt.sent
+		size = pt.bytes + int64(pk.Header+pk.Trailer)
+		if p.idx == pt.npk-1 {
+			size = pt.last + int64(pk.Header+pk.Trailer)
+		}
+		if s.net.rk == rValiant {
+			p.target = s.net.g.Proc(s.rng.Intn(s.net.nprocs))
+		}
+	}
+	p.bytes = int32(min(size, math.MaxInt32))
+	p.probe = s.sw == Circuit
+	if s.sw == Wormhole {
+		flit, buf := int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
+		if buf == 0 {
+			buf = 16
+		}
+		flits := (size + flit - 1) / flit
+		p.k = int32(max(1, (flits+buf-1)/buf))
+	}
+	return id
+}
+
+// route makes the routing decision for the head of packet id at its node.
+func (s *sim) route(id int32) {
+	n := s.net
+	p := &s.pkts[id]
+	if p.at == p.target && p.target != p.dst { // Valiant: intermediate reached
+		p.target = p.dst
+		p.class, p.lastDim = 0, -1
+	}
+	s.cand, s.lbuf = n.candidates(p.at, p.target, p.inLink, s.cand, s.lbuf)
+	if len(s.cand) == 0 {
+		s.err = fmt.Errorf("runtime: no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
+		return
+	}
+	ci := 0
+	if len(s.cand) > 1 {
+		ci = s.choose(p)
+	}
+	a := s.cand[ci]
+	w := n.wire(a.Link, p.at)
+	class := p.class
+	if n.dateline {
+		d := n.g.Link(a.Link).Dim
+		if d != p.lastDim {
+			class = 0
+		}
+		if s.wraps(p.at, a.Node, d) {
+			class = 1
+		}
+	}
+	ch := s.pickLane(w, class)
+	p.class = class
+	p.lastDim = n.g.Link(a.Link).Dim
+	if s.owner[ch] < 0 {
+		s.acquire(id, ch, a.Node)
+		return
+	}
+	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
+	p.next = -1
+	if s.qTail[ch] < 0 {
+		s.qHead[ch] = id
+	} else {
+		s.pkts[s.qTail[ch]].next = id
+	}
+	s.qTail[ch] = id
+	s.qLen[ch]++
+}
+
+// wraps tells whether the hop from u to v along dimension d of a torus
+// crosses the wrap-around (dateline) link.
+func (s *sim) wraps(u, v, d int32) bool {
+	if d < 0 || int(d) >= len(s.net.dims) {
+		return false
+	}
+	stride := int32(1)
+	for _, k := range s.net.dims[:d] {
+		stride *= k
+	}
+	k := s.net.dims[d]
+	a, b := u/stride%k, v/stride%k
+	return k > 2 && (a == k-1 && b == 0 || a == 0 && b == k-1)
+}
+
+// pickLane chooses a lane of wire w in the packet's class: a free one if
+// any, else the one with the shortest queue.
+func (s *sim) pickLane(w, class int32) int32 {
+	V := s.net.lanes
+	lo, hi := w*V, w*V+V
+	if s.net.dateline {
+		if class == 0 {
+			hi = lo + V/2
+		} else {
+			lo += V / 2
+		}
+	}
+	best := lo
+	for c := lo; c < hi; c++ {
+		if s.owner[c] < 0 {
+			return c
+		}
+		if s.qLen[c] < s.qLen[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// choose applies the adaptive policy among the minimal candidates.
+func (s *sim) choose(p *packet) int {
+	n := s.net
+	switch n.rk {
+	case rStatic, rValiant, rTree, rCustom:
+		if p.nhops == 0 && !p.ack { // spread a message's parts over the source's links
+			return int(s.parts[p.part].j) % len(s.cand)
+		}
+		return 0
+	case rRandom:
+		return s.rng.Intn(len(s.cand))
+	}
+	best, bestScore := 0, math.Inf(1)
+	for i, a := range s.cand {
+		w := n.wire(a.Link, p.at)
+		var score float64
+		switch n.rk {
+		case rLeastUsed:
+			score = float64(s.wireLoad[w])
+		case rQuiet:
+			score = s.wireFree[w]
+		case rShortQueue, rFirstReady:
+			q := int32(math.MaxInt32)
+			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
+				l := s.qLen[c]
+				if s.owner[c] >= 0 {
+					l++
+				}
+				q = min(q, l)
+			}
+			score = float64(q)
+			if n.rk == rFirstReady && q > 0 {
+				score = 1 + s.wireFree[w] // all busy: the wire free soonest
+			}
+		}
+		if score < bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// acquire gives lane ch to packet id at the current time and sends the
+// packet (or, for a circuit probe, the header) over it.
+func (s *sim) acquire(id, ch, next int32) {
+	n := s.net
+	p := &s.pkts[id]
+	s.owner[ch] = id
+	if p.waitCh >= 0 {
+		p.waitCh = -1
+		if p.deferred {
+			p.deferred = false
+			p.shift += s.now - p.blocked
+			p.pending = true
+			s.push(s.now+p.tailOff, evTail, id, p.tail)
+		}
+	}
+	w := ch / n.lanes
+	l := w / 2
+	lp := n.linkP(l)
+	start := s.now
+	if p.nhops == 0 {
+		if beta := n.nodeP(p.at).PacketOverhead; beta > 0 {
+			vs := max(s.now, s.vcpFree[p.at])
+			s.vcpFree[p.at] = vs + beta
+			start = vs + beta
+		}
+	} else if !p.ack && p.idx == 0 && p.at != p.dst && n.g.NodeKind(p.at) == topo.Processor {
+		s.procLoad[p.at]++
+	}
+	if !p.ack && p.idx == 0 {
+		s.wireLoad[w]++
+	}
+	var end float64
+	if p.probe {
+		end = start // the probe is only a header; data timing is set when the circuit is up
+	} else {
+		start = max(start, s.wireFree[w])
+		dur := float64(p.bytes) / lp.Bandwidth
+		end = start + dur
+		if s.sw != SAF && p.nhops > 0 {
+			end = max(end, p.hops[len(p.hops)-1].end+p.lastLat)
+		}
+		s.wireFree[w] = end
+		s.wireBusy[w] += dur
+	}
+	p.hops = append(p.hops, hop{end: end, ch: ch})
+	p.nhops++
+	p.lastTx, p.lastLat = start, lp.Latency
+	p.inLink = l
+	p.at = next
+	switch {
+	case s.sw == SAF && !p.probe:
+		s.push(end+lp.Latency, evArrive, id, 0)
+	default:
+		s.push(start+lp.Latency, evArrive, id, 0)
+	}
+	if !p.pending && !p.probe {
+		p.pending = true
+		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
+	}
+	if p.nhops == 1 && !p.ack {
+		s.launch(p.part)
+	}
+}
+
+// arrive handles the head reaching node p.at.
+func (s *sim) arrive(id int32) {
+	n := s.net
+	p := &s.pkts[id]
+	if p.at == p.dst {
+		if p.probe {
+			s.circuitUp(id)
+			return
+		}
+		last := p.hops[len(p.hops)-1]
+		if !p.ack && n.spec.Packet.Window > 0 {
+			bw := n.linkP(last.ch / n.lanes / 2).Bandwidth
+			t := max(s.now, p.lastTx+p.lastLat+float64(n.spec.Packet.Header)/bw)
+			s.push(t, evAckGen, p.part, p.dst)
+		}
+		s.push(max(s.now, last.end+p.lastLat), evDeliver, id, 0)
+		return
+	}
+	np := n.nodeP(p.at)
+	ready := s.now + np.HopDelay
+	if (np.RouteFixed > 0 || np.RoutePerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
+		// Software routing: receive the whole packet, then the CPU routes it.
+		whole := max(s.now, p.hops[len(p.hops)-1].end+p.lastLat)
+		cs := max(whole, s.cpuFree[p.at])
+		s.cpuFree[p.at] = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
+		ready = max(ready, s.cpuFree[p.at]+np.HopDelay)
+	}
+	if ready > s.now {
+		s.push(ready, evRoute, id, 0)
+	} else {
+		s.route(id)
+	}
+}
+
+// circuitUp: the probe reached the destination; the confirmation returns
+// along the path, then the data streams and frees lanes behind its tail.
+func (s *sim) circuitUp(id int32) {
+	n := s.net
+	p := &s.pkts[id]
+	back := 0.0
+	for i, h := range p.hops {
+		back += n.linkP(h.ch / n.lanes / 2).Latency
+		if i > 0 {
+			// the hop delay of the node the lane leaves from
+			back += n.nodeP(s.fromNode(h.ch)).HopDelay
+		}
+	}
+	t := s.now + back
+	prevEnd, prevLat := 0.0, 0.0
+	for i := range p.hops {
+		h := &p.hops[i]
+		w := h.ch / n.lanes
+		lp := n.linkP(w / 2)
+		dur := float64(p.bytes) / lp.Bandwidth
+		h.end = max(t+dur, prevEnd+prevLat)
+		s.wireBusy[w] += dur
+		s.wireFree[w] = max(s.wireFree[w], h.end)
+		prevEnd, prevLat = h.end, lp.Latency
+		t += lp.Latency
+	}
+	p.probe = false
+	p.pending = true
+	s.push(p.hops[0].end, evTail, id, p.tail)
+	s.push(prevEnd+prevLat, evDeliver, id, 0)
+}
+
+func (s *sim) fromNode(ch int32) int32 {
+	w := ch / s.net.lanes
+	k := s.net.g.Link(w / 2)
+	if w%2 == 1 {
+		return k.B
+	}
+	return k.A
+}
+
+// tailRelease frees lane number i of packet id's path, unless the worm is
+// blocked and this lane is one of the last K behind its head.
+func (s *sim) tailRelease(id, i int32) {
+	p := &s.pkts[id]
+	p.pending = false
+	if s.sw == Wormhole && p.waitCh >= 0 && p.nhops-1-i < p.k {
+		p.deferred = true
+		p.tailOff = s.now - p.blocked
+		return
+	}
+	ch := p.hops[i-p.base].ch
+	p.tail++
+	if p.tail-p.base > 32 && int(p.tail-p.base) > len(p.hops)/2 { // drop released prefix
+		k := p.tail - p.base
+		p.hops = append(p.hops[:0], p.hops[k:]...)
+		p.base = p.tail
+	}
+	if p.tail < p.nhops {
+		p.pending = true
+		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
+	} else if p.arrived {
+		s.free = append(s.free, id)
+	}
+	s.release(ch)
+}
+
+// release frees lane ch and grants it to the next waiting packet.
+func (s *sim) release(ch int32) {
+	s.owner[ch] = -1
+	q := s.qHead[ch]
+	if q < 0 {
+		return
+	}
+	prev := int32(-1)
+	if s.net.arb == RoundRobin && s.qLen[ch] > 1 {
+		// The waiter whose input link follows the last one served.
+		last := s.lastIn[ch]
+		best, bestPrev, bestKey := q, int32(-1), int64(math.MaxInt64)
+		for x, px := q, int32(-1); x >= 0; px, x = x, s.pkts[x].next {
+			key := int64(s.pkts[x].inLink)
+			if key <= int64(last) {
+				key += 1 << 40
+			}
+			if key < bestKey {
+				best, bestPrev, bestKey = x, px, key
+			}
+		}
+		q, prev = best, bestPrev
+	}
+	nx := s.pkts[q].next
+	if prev < 0 {
+		s.qHead[ch] = nx
+	} else {
+		s.pkts[prev].next = nx
+	}
+	if s.qTail[ch] == q {
+		s.qTail[ch] = prev
+	}
+	s.qLen[ch]--
+	s.lastIn[ch] = s.pkts[q].inLink
+	s.acquire(q, ch, s.pkts[q].waitNext)
+}
+
+func (s *sim) deliver(id int32) {
+	p := &s.pkts[id]
+	p.arrived = true
+	pi := p.part
+	pt := &s.parts[pi]
+	if p.tail == p.nhops {
+		s.free = append(s.free, id)
+	}
+	if p.ack {
+		pt.acked++
+		if pt.waiting {
+			pt.waiting = false
+			s.launch(pi)
+		}
+		return
+	}
+	msg := &s.msgs[pt.msg]
+	if p.idx == 0 && pt.j == 0 {
+		msg.hops = p.nhops
+	}
+	if pt.recv++; pt.recv < pt.npk {
+		return
+	}
+	if msg.partsDone++; msg.partsDone < msg.parts {
+		return
+	}
+	cs := max(s.now, s.cpuFree[msg.dst])
+	done := cs + s.net.nodeP(msg.dst).RecvOverhead
+	s.cpuFree[msg.dst] = done
+	s.last = max(s.last, done)
+	msg.done = true
+	s.nDone++
+	s.lat = append(s.lat, done-msg.ready)
+	for _, d := range s.depList[msg.dep0:msg.dep1] {
+		dm := &s.msgs[d]
+		dm.ready = max(dm.ready, done)
+		if dm.deps--; dm.deps == 0 {
+			s.push(dm.ready, evMsgReady, d, 0)
+		}
+	}
+}

@@ -1,0 +1,261 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Simulate runs opts.Op on the network of spec opts.Runs times and returns
+// the aggregated result. Runs are independent (run i is seeded from
+// opts.Seed and i) and spread over opts.Workers goroutines; the result does
+// not depend on the number of workers. A deadlock, the MaxEvents limit or
+// cancellation of ctx end a run early: the result then reports what was
+// delivered (Deadlock with its Cycle, or Partial) and the error is nil,
+// except for cancellation, which also returns ctx.Err().
+func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
+	n, err := compile(spec, opts.Routing, opts.Switching)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := n.traffic(&opts)
+	if err != nil {
+		return nil, err
+	}
+	runs := max(opts.Runs, 1)
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, runs)
+	results := make([]runResult, runs)
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			s := newSim(n, &opts)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= runs || ctx.Err() != nil {
+					return
+				}
+				results[i] = s.once(ctx, tr, runSeed(opts.Seed, i))
+				d := int(done.Add(1))
+				if opts.Progress != nil {
+					mu.Lock()
+					opts.Progress(d, runs)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range results {
+		if results[i].err != nil {
+			return nil, results[i].err
+		}
+	}
+	// Cancelled runs that never started are left out of the aggregate.
+	finished := results[:0:0]
+	for i := range results {
+		if results[i].lat != nil || results[i].events > 0 {
+			finished = append(finished, results[i])
+		}
+	}
+	res := aggregate(tr.op, finished)
+	if ctx.Err() != nil {
+		res.Partial = true
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// runSeed derives run i's seed, so any run can be reproduced alone.
+func runSeed(seed uint64, i int) uint64 {
+	r := topo.NewRand(seed ^ uint64(i)*0x9e3779b97f4a7c15)
+	return r.Uint64()
+}
+
+// traffic checks the options against the network.
+func (n *network) traffic(o *Options) (*traffic, error) {
+	g := n.g
+	tr := &traffic{op: o.Op, channels: max(o.Channels, 1), links: max(o.Links, 1),
+		payload: int64(n.spec.Packet.Payload), hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer),
+		circuit: n.sw == Circuit}
+	if tr.op == "" {
+		tr.op = "send"
+	}
+	if _, ok := Ops[tr.op]; !ok {
+		return nil, unknownOp(tr.op)
+	}
+	if o.Size < 0 || o.Channels < 0 || o.Links < 0 || o.Runs < 0 || o.MaxEvents < 0 {
+		return nil, fmt.Errorf("runtime: size, channels, links, runs and max-events must not be negative")
+	}
+	tr.size = int64(o.Size)
+	if n.nprocs == 0 {
+		return nil, fmt.Errorf("runtime: the topology has no processors")
+	}
+	endpoint := func(p *int, what string, def int32) (int32, error) {
+		if p == nil {
+			return def, nil
+		}
+		v, ok := g.Index(*p)
+		if !ok {
+			return -1, fmt.Errorf("runtime: %s node %d does not exist", what, *p)
+		}
+		if g.NodeKind(v) != topo.Processor {
+			return -1, fmt.Errorf("runtime: %s node %d is a switch, not a processor", what, *p)
+		}
+		return v, nil
+	}
+	var err error
+	if tr.src, err = endpoint(o.Src, "source", g.Proc(0)); err != nil {
+		return nil, err
+	}
+	if tr.dst, err = endpoint(o.Dst, "destination", g.Proc(n.nprocs-1)); err != nil {
+		return nil, err
+	}
+	if (tr.op == "send" || tr.op == "pingpong") && tr.src == tr.dst {
+		return nil, fmt.Errorf("runtime: %s needs two different processors (both are %d)", tr.op, g.ID(tr.src))
+	}
+	return tr, nil
+}
+
+// once runs one repetition.
+func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
+	s.reset(seed)
+	if err := s.build(tr); err != nil {
+		return runResult{err: err}
+	}
+	s.linkDeps()
+	partial := s.run(ctx)
+	if s.err != nil {
+		return runResult{err: s.err}
+	}
+	r := runResult{lat: append([]float64{}, s.lat...), makespan: s.last, events: s.events, partial: partial}
+	for i := range s.msgs {
+		m := &s.msgs[i]
+		if m.done {
+			r.hopSum += int64(m.hops)
+			r.hopMax = max(r.hopMax, int(m.hops))
+		}
+	}
+	r.undelivered = len(s.msgs) - s.nDone
+	if !partial && r.undelivered > 0 {
+		r.deadlock = true
+		r.cycle = s.cycle()
+	}
+	for _, l := range s.wireLoad {
+		r.linkLoad = max(r.linkLoad, int(l))
+	}
+	for _, l := range s.procLoad {
+		r.procLoad = max(r.procLoad, int(l))
+	}
+	if s.last > 0 {
+		nw := 0
+		for w, b := range s.wireBusy {
+			if w%2 == 1 && s.net.g.Link(int32(w/2)).Multi {
+				continue
+			}
+			u := b / s.last
+			r.utilMean += u
+			r.utilMax = max(r.utilMax, u)
+			nw++
+		}
+		if nw > 0 {
+			r.utilMean /= float64(nw)
+		}
+	}
+	return r
+}
+
+// cycle follows waiting packets to the owners of the lanes they wait for
+// until a packet repeats: the lanes on that loop form the deadlock cycle.
+func (s *sim) cycle() []Channel {
+	start := int32(-1)
+	for i := range s.pkts {
+		if s.pkts[i].waitCh >= 0 {
+			start = int32(i)
+			break
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	seen := map[int32]int{}
+	var chans []int32
+	for p := start; ; {
+		if k, ok := seen[p]; ok {
+			chans = chans[k:]
+			break
+		}
+		seen[p] = len(chans)
+		ch := s.pkts[p].waitCh
+		if ch < 0 {
+			break
+		}
+		chans = append(chans, ch)
+		if p = s.owner[ch]; p < 0 {
+			break
+		}
+	}
+	out := make([]Channel, len(chans))
+	for i, ch := range chans {
+		out[i] = s.channel(ch)
+	}
+	return out
+}
+
+func (s *sim) channel(ch int32) Channel {
+	g := s.net.g
+	w := ch / s.net.lanes
+	k := g.Link(w / 2)
+	c := Channel{From: g.ID(k.A), To: -1, VC: int(ch % s.net.lanes)}
+	switch {
+	case k.Multi:
+	case w%2 == 0:
+		c.To = g.ID(k.B)
+	default:
+		c.From, c.To = g.ID(k.B), g.ID(k.A)
+	}
+	return c
+}
+
+// Route returns the path (external node ids, source first) that routing
+// would give a packet from src to dst on an idle network; adaptive
+// routings take their first choice, Valiant its minimal path.
+func Route(spec *Spec, routing string, src, dst int) ([]int, error) {
+	n, err := compile(spec, routing, "")
+	if err != nil {
+		return nil, err
+	}
+	tr, err := n.traffic(&Options{Op: "send", Src: &src, Dst: &dst})
+	if err != nil {
+		return nil, err
+	}
+	if n.rk == rValiant {
+		n.rk = rStatic
+	}
+	g := n.g
+	var cand []topo.Adj
+	var lbuf []int32
+	path := []int{g.ID(tr.src)}
+	in := int32(-1)
+	for at := tr.src; at != tr.dst; {
+		if len(path) > g.N()+1 {
+			return nil, fmt.Errorf("runtime: routing %q loops between %d and %d", routing, src, dst)
+		}
+		cand, lbuf = n.candidates(at, tr.dst, in, cand, lbuf)
+		if len(cand) == 0 {
+			return nil, fmt.Errorf("runtime: no route from node %d to node %d", g.ID(at), dst)
+		}
+		at, in = cand[0].Node, cand[0].Link
+		path = append(path, g.ID(at))
+	}
+	return path, nil
+}

@@ -1,0 +1,175 @@
+// Package runtime simulates communication on a Parasol machine: a network
+// of processors and switches joined by channels, driven by a discrete-event
+// kernel, so that contention, queueing, blocking and acknowledgements are
+// simulated rather than approximated.
+//
+// The input is a Spec: a topo.Graph plus plain numbers (seconds, bytes,
+// bytes per second) that the evaluator fills from a parsed machine. The
+// kernel is a hand-written binary heap of 32-byte value events ordered by
+// (time, sequence number), so equal seeds give identical results; packets,
+// channels and nodes live in preallocated slices indexed by int32, with no
+// goroutine per node or packet. Repetitions (Options.Runs) are spread over
+// GOMAXPROCS workers, each reusing its own state, and aggregated in run
+// order.
+//
+// # Model
+//
+// A full-duplex link is two wires (one per direction; a multi-point link is
+// one shared wire, one transmission at a time). Each wire carries V lanes
+// (virtual channels), V = max(Packet.VirtualChannels, the largest
+// topo.Link.Channels, 1); a lane is the unit a packet acquires, while the
+// wire's bandwidth is reserved packet by packet (lanes interleave at packet,
+// not flit, granularity).
+//
+// A message of n bytes from s to d: the sender's CPU pays SendOverhead per
+// channel used (Options.Channels × Options.Links parts, serialized, so c
+// channels cost cγ as in seed 000); each part is cut into packets of
+// Payload bytes plus Header and Trailer; before a packet leaves its source
+// the node's packet engine (the C104 VCP) spends PacketOverhead with the
+// output lane already held, so packet initialisation and transmission do
+// not overlap on one link but do across links. A packet on a wire of
+// latency L and bandwidth B that starts at t has its head at the next node
+// at t+L and its tail at t+L+size/B. At an intermediate node the head waits
+// HopDelay and then requests the next lane:
+//
+//   - SAF: only once the tail has arrived; the previous lane is free when
+//     its transmission ends.
+//   - VCT: at once; a blocked packet is buffered whole at the node (buffers
+//     are unbounded), so it holds nothing behind it.
+//   - Wormhole: at once; a packet holds each lane until its tail has left
+//     it, and while the head is blocked the last K = ceil(flits/BufferFlits)
+//     lanes behind it stay held (the worm compresses into K buffers).
+//   - Circuit: a probe reserves lanes hop by hop (HopDelay + L each), the
+//     confirmation returns along the path, then the whole part streams at
+//     the slowest bandwidth and each lane is freed as the tail passes.
+//
+// A processor with RouteFixed or RoutePerByte > 0 routes in software: the
+// packet is received whole, then the processor's CPU (shared, FIFO) spends
+// RouteFixed + RoutePerByte × size before forwarding. With Window W > 0
+// each part keeps at most W unacknowledged packets; the destination starts
+// an acknowledgement of AckBytes when the packet's header has arrived,
+// after its own PacketOverhead, so one C104 packet costs
+// max(β+(h+b+1)α, 2β+(2h+1)α+2sδ) (seed 000 Eq. 1). A message is delivered
+// when its last byte has arrived and the receiver's CPU has spent
+// RecvOverhead; its latency runs from the moment it could be sent.
+package runtime
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Spec is a compiled machine: the graph and its timing parameters. All times
+// are in seconds, sizes in bytes, bandwidths in bytes per second.
+type Spec struct {
+	Graph *topo.Graph
+
+	DefaultNode NodeParams
+	Nodes       []NodeParams // per node index; empty means DefaultNode everywhere
+
+	DefaultLink LinkParams
+	Links       []LinkParams // per link index; empty means DefaultLink everywhere
+
+	Switching   Switching
+	Arbitration Arbitration
+	Routing     string // see Routings; "" means "shortest"
+	Packet      PacketParams
+
+	// Routes adds named routing functions (for example the acyclic
+	// routing of runtime/acyclic) usable as Routing or Options.Routing.
+	Routes map[string]RouteFunc
+}
+
+// NodeParams are the per-node costs.
+type NodeParams struct {
+	HopDelay       float64 // switch or router delay when a packet passes through (C104 δ)
+	SendOverhead   float64 // sender software cost per message channel (γ)
+	RecvOverhead   float64 // receiver software cost per message
+	PacketOverhead float64 // packet initialisation at the sender, and before an acknowledgement at the receiver (β)
+	RouteFixed     float64 // software through-routing at a processor, per packet
+	RoutePerByte   float64 // software through-routing at a processor, per byte
+}
+
+// LinkParams are the per-link (both directions) wire parameters.
+type LinkParams struct {
+	Latency   float64 // seconds from the start of transmission to the head's arrival
+	Bandwidth float64 // bytes per second, > 0
+}
+
+// PacketParams describe packetization and flow control.
+type PacketParams struct {
+	Payload         int // payload bytes per packet; 0 = whole message in one packet
+	Header, Trailer int // bytes added to every packet
+	FlitBytes       int // wormhole flit size; 0 means 1
+	BufferFlits     int // wormhole buffer per lane, in flits; 0 means 16
+	VirtualChannels int // lanes per wire; 0 means 1 (or the link's own Channels)
+	AckBytes        int // size of an acknowledgement packet
+	Window          int // unacknowledged packets allowed per message channel; 0 = no acknowledgements
+}
+
+// RouteFunc is a routing function for arbitrary graphs: it appends to buf
+// the candidate output link indices at node `at` for a packet bound for
+// node dst that arrived over inLink (-1 at the source), best first. Only
+// the links it returns are used, so a deadlock-free function (such as
+// acyclic routing, which depends on the input link) stays deadlock-free.
+type RouteFunc func(inLink, at, dst int32, buf []int32) []int32
+
+// Switching is the switching technique.
+type Switching uint8
+
+const (
+	Wormhole Switching = iota
+	SAF
+	VCT
+	Circuit
+)
+
+var switchingNames = [...]string{"wormhole", "saf", "vct", "circuit"}
+
+func (s Switching) String() string {
+	if int(s) < len(switchingNames) {
+		return switchingNames[s]
+	}
+	return fmt.Sprintf("Switching(%d)", s)
+}
+
+// ParseSwitching accepts saf, vct, wormhole and circuit (and the long
+// names store-and-forward, cut-through, virtual-cut-through).
+func ParseSwitching(s string) (Switching, error) {
+	switch strings.ToLower(s) {
+	case "wormhole", "wh":
+		return Wormhole, nil
+	case "saf", "store-and-forward", "packet":
+		return SAF, nil
+	case "vct", "cut-through", "virtual-cut-through":
+		return VCT, nil
+	case "circuit":
+		return Circuit, nil
+	}
+	return 0, fmt.Errorf("runtime: unknown switching %q (want saf, vct, wormhole or circuit)", s)
+}
+
+// Arbitration is how a lane chooses among waiting packets.
+type Arbitration uint8
+
+const (
+	FIFO       Arbitration = iota // in order of request
+	RoundRobin                    // cycling over the input links of the waiting packets
+)
+
+// Routings lists the built-in routing functions and where they apply.
+var Routings = map[string]string{
+	"shortest":    "first minimal link (dimension order on regular graphs, BFS tables otherwise)",
+	"ecube":       "dimension order on hypercubes",
+	"xy":          "dimension order on 2-D meshes and tori",
+	"dor":         "dimension order on meshes, tori (dateline lanes when VirtualChannels >= 2) and hypercubes",
+	"least-used":  "minimal, the link that has carried fewest packets",
+	"random":      "minimal, uniformly at random",
+	"quiet":       "minimal, the link idle for longest",
+	"short-queue": "minimal, the lane with the shortest queue",
+	"first-ready": "minimal, a free lane if any, else the one ready soonest",
+	"valiant":     "shortest to a random processor, then shortest to the destination",
+	"tree":        "along a BFS spanning tree rooted at node 0 (deadlock-free)",
+}
