@@ -270,7 +270,7 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		b.WriteByte(')')
 	case *Select:
 		writeExpr(b, e.X, 100)
-		b.WriteString("." + e.Name)
+		b.WriteString("." + fieldName(e.Name))
 	case *Sum:
 		fmt.Fprintf(b, "sum(%s in ", e.Var)
 		writeExpr(b, e.From, 0)

@@ -194,7 +194,7 @@ func (c *converter) postfix(p *gPostfix) lang.Expr {
 			}
 			x = call
 		} else {
-			x = &lang.Select{Pos: c.pos(s.Pos), X: x, Name: s.Sel}
+			x = &lang.Select{Pos: c.pos(s.Pos), X: x, Name: unquoteName(s.Sel)}
 		}
 	}
 	return x

@@ -171,7 +171,7 @@ type gPostfix struct {
 type gSuffix struct {
 	Pos  lexer.Position
 	Call *gArgs `parser:"  \"(\" @@ \")\""`
-	Sel  string `parser:"| \".\" @Ident"`
+	Sel  string `parser:"| \".\" @(Ident | String)"`
 }
 
 type gArgs struct {

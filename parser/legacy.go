@@ -121,7 +121,8 @@ func (r *legacyReader) line(off int, line string) {
 		f.Name, f.Params = m[1], []*lang.Param{}
 		for _, p := range strings.Split(m[2], ",") {
 			if p = strings.TrimSpace(p); p != "" {
-				f.Params = append(f.Params, &lang.Param{Pos: pos, Name: p})
+				name, unit, _ := strings.Cut(p, ":")
+				f.Params = append(f.Params, &lang.Param{Pos: pos, Name: strings.TrimSpace(name), Unit: strings.TrimSpace(unit)})
 			}
 		}
 	}

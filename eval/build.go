@@ -1,0 +1,252 @@
+package eval
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+)
+
+// build assembles the object tree of a machine: its base machines first
+// (extends), then its own statements, then the overrides, each a layer that
+// may replace the values of the layers below. Values are not evaluated here.
+func build(l *loader, name string) (*Machine, error) {
+	m := &Machine{name: name, loader: l}
+	b := &builder{m: m, errs: &m.errs}
+	decl := l.machines[name]
+	m.root = newObject("machine", name, decl.ast.Pos, nil)
+	b.machine(decl, nil, 0)
+	if len(m.errs) == 0 {
+		b.overrides(l.opts.sets, b.layer+1)
+	}
+	if len(m.errs) == 0 {
+		m.evaluateAll()
+	}
+	if err := m.errs.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+type builder struct {
+	m     *Machine
+	errs  *lang.Diagnostics
+	layer int
+}
+
+// machine applies a machine declaration and, first, what it extends.
+func (b *builder) machine(d *machineDecl, chain []string, _ int) {
+	for _, c := range chain {
+		if c == d.ast.Name {
+			b.errs.Add(d.ast.ExtendsPos, "machine %q extends itself: %s → %s", d.ast.Name, strings.Join(chain, " → "), d.ast.Name)
+			return
+		}
+	}
+	chain = append(chain, d.ast.Name)
+	if d.ast.Extends != "" {
+		base := b.m.loader.machines[d.ast.Extends]
+		if base == nil {
+			var names []string
+			for n := range b.m.loader.machines {
+				names = append(names, n)
+			}
+			b.errs.Add(d.ast.ExtendsPos, "machine %q extends unknown machine %q%s", d.ast.Name, d.ast.Extends, lang.DidYouMean(d.ast.Extends, names))
+			return
+		}
+		b.machine(base, chain, 0)
+		b.layer++
+	}
+	b.apply(b.m.root, b.m.loader.shared[d.file], d.file.Legacy)
+	b.layer++
+	b.apply(b.m.root, d.ast.Body, d.file.Legacy)
+	b.m.legacy = b.m.legacy || d.file.Legacy
+}
+
+var processorType = regexp.MustCompile(`^processortype\d+$`)
+
+func (b *builder) apply(obj *object, stmts []lang.Stmt, legacy bool) {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *lang.Field:
+			b.field(obj, s, legacy)
+		case *lang.Block:
+			b.block(obj, s, legacy)
+		case *lang.Link, *lang.Node, *lang.For, *lang.If:
+			if obj.kind != "topology" {
+				b.errs.Add(s.StmtPos(), "%s statements belong in a topology block, not in %s", stmtName(s), obj.path())
+				continue
+			}
+			obj.stmts = append(obj.stmts, stmtIn{s, obj})
+		case *lang.Machine:
+			b.errs.Add(s.Pos, "a machine cannot be declared inside %s", obj.path())
+		case *lang.Import:
+			b.errs.Add(s.Pos, "import belongs at the top of a file")
+		}
+	}
+}
+
+func stmtName(s lang.Stmt) string {
+	switch s := s.(type) {
+	case *lang.Link:
+		if s.Bus {
+			return "bus"
+		}
+		return "link"
+	case *lang.Node:
+		return "node"
+	case *lang.For:
+		return "for"
+	}
+	return "if"
+}
+
+func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
+	if obj.kind == "link" && legacy && (s.Name == "processornumber" || processorType.MatchString(s.Name)) {
+		b.endpoint(obj, s)
+		return
+	}
+	if prev := obj.fields[s.Name]; prev != nil {
+		if prev.layer == b.layer {
+			d := b.errs.Add(s.Pos, "%s is defined twice in %s", s.Name, obj.path())
+			d.Notes = append(d.Notes, lang.Note{Pos: prev.decl.Pos, Msg: "first defined here"})
+			return
+		}
+		if prev.decl.IsFunc() != s.IsFunc() {
+			b.errs.Add(s.Pos, "%s overrides a %s with a %s", s.Name, funcOrValue(prev.decl), funcOrValue(s))
+			return
+		}
+		prev.decl, prev.layer, prev.legacy = s, b.layer, legacy
+		prev.isParam = prev.isParam || s.IsParam
+		return
+	}
+	if obj.kind != "machine" && obj.kind != "modelsection" && s.IsParam {
+		b.errs.Add(s.Pos, "param declarations belong at machine level, not in %s", obj.path())
+		return
+	}
+	obj.fields[s.Name] = &field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: s.IsParam, legacy: legacy}
+	obj.order = append(obj.order, s.Name)
+}
+
+func funcOrValue(f *lang.Field) string {
+	if f.IsFunc() {
+		return "function"
+	}
+	return "value"
+}
+
+// endpoint collects a Parasol I link's processortypeK / processornumber
+// pairs, which repeat positionally.
+func (b *builder) endpoint(obj *object, s *lang.Field) {
+	f := &field{name: s.Name, obj: obj, decl: s, layer: b.layer, legacy: true}
+	if s.Name == "processornumber" {
+		if n := len(obj.ends); n > 0 && obj.ends[n-1].number == nil {
+			obj.ends[n-1].number = f
+			return
+		}
+		obj.ends = append(obj.ends, endpoint{number: f})
+		return
+	}
+	obj.ends = append(obj.ends, endpoint{typ: f})
+}
+
+func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
+	if !knownKind(s.Kind) {
+		b.errs.Add(s.Pos, "unknown block %q in %s%s", s.Kind, obj.path(), lang.DidYouMean(s.Kind, blockKinds))
+		return
+	}
+	if want := parentKind(s.Kind); want != obj.kind && !(want == "processor" && obj.kind == "switch") {
+		b.errs.Add(s.Pos, "a %s block belongs in %s, not in %s", s.Kind, article(want), obj.path())
+		return
+	}
+	if s.Kind == "link" && s.Label == "" {
+		if obj.template != nil && obj.templateLayer == b.layer {
+			b.errs.Add(s.Pos, "%s has two link templates", obj.path())
+			return
+		}
+		if len(s.Params) > 3 {
+			b.errs.Add(s.Pos, "a link template takes at most three parameters: (dimension, source, destination)")
+			return
+		}
+		obj.template = s
+		obj.templateLegacy = legacy
+		obj.templateLayer = b.layer
+		return
+	}
+	if s.Kind == "modelsection" && s.Label == "" {
+		b.errs.Add(s.Pos, "a model section needs a name: modelsection PVM { … }")
+		return
+	}
+	c := obj.child(s.Kind, s.Label)
+	if c == nil {
+		c = newObject(s.Kind, s.Label, s.Pos, obj)
+		obj.addChild(c)
+	}
+	c.legacy = c.legacy || legacy
+	if s.Gen != nil {
+		if s.Kind != "topology" {
+			b.errs.Add(s.Gen.Pos, "only a topology takes a generator (topology t = torus(4, 4) { … })")
+		}
+		c.gen = s.Gen
+	}
+	b.apply(c, s.Body, legacy)
+}
+
+// parentKind says where each kind of block may stand.
+func parentKind(kind string) string {
+	switch kind {
+	case "link":
+		return "topology"
+	case "integer_timings", "long_integer_timings", "float_timings", "double_timings", "processorcache", "combinations":
+		return "processor"
+	}
+	return "machine"
+}
+
+func article(kind string) string {
+	if kind == "machine" {
+		return "a machine"
+	}
+	return "a " + kind
+}
+
+// overrides applies --set values as the top layer.
+func (b *builder) overrides(sets []Set, layer int) {
+	b.layer = layer
+	for _, s := range sets {
+		target, err := parser.ParseExpr("--set", s.Path)
+		if err != nil {
+			b.errs.Append(err)
+			continue
+		}
+		value, err := parser.ParseExpr("--set "+s.Path, s.Value)
+		if err != nil {
+			b.errs.Append(err)
+			continue
+		}
+		f, err := b.m.findField(target)
+		if err != nil {
+			b.errs.Append(err)
+			continue
+		}
+		f.decl = &lang.Field{Pos: value.ExprPos(), Name: f.name, Value: value, Params: f.decl.Params}
+		f.layer, f.legacy = layer, false
+	}
+}
+
+// findField resolves a reference path (processor(1).createjob, delta) to the
+// field it names, for overrides.
+func (m *Machine) findField(e lang.Expr) (*field, error) {
+	c := &compiler{m: m}
+	t, err := c.target(e, &scope{obj: m.root})
+	if err != nil {
+		return nil, err
+	}
+	if t.fld == nil {
+		return nil, lang.Errorf(e.ExprPos(), "%s is not a field", lang.FormatExpr(e))
+	}
+	return t.fld, nil
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,501 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// The compiler turns an expression into a tree of closures over a frame of
+// value slots. Names are resolved while compiling: a machine field becomes
+// the constant it evaluates to, a parameter or loop variable a slot index,
+// so evaluation does no map look-ups and no allocation. Dimensions are
+// checked while compiling wherever both operands' dimensions are known
+// (always, outside function bodies with unannotated parameters); the rest
+// are checked as the closure runs.
+
+// Limits that keep evaluation bounded.
+const (
+	MaxCallDepth  = 256
+	MaxSumLength  = 10_000_000
+	maxFrameSlots = 1 << 16
+)
+
+type code func(fr *frame) lang.Value
+
+// cexpr is a compiled expression and what is known about it statically.
+type cexpr struct {
+	run   code
+	konst bool       // run always returns val
+	val   lang.Value // the constant, when konst
+	known bool       // kind and dim are known statically
+	kind  lang.Kind
+	dim   lang.Dim
+}
+
+func constant(v lang.Value) cexpr {
+	return cexpr{run: func(*frame) lang.Value { return v }, konst: true, val: v, known: true, kind: v.Kind, dim: v.Dim}
+}
+
+// frame is the evaluation state of one query: a stack of slots shared by
+// nested function calls, and the first runtime error.
+type frame struct {
+	stack []lang.Value
+	base  int
+	depth int
+	err   *lang.Diagnostic
+}
+
+func (fr *frame) fail(pos lang.Pos, format string, args ...any) lang.Value {
+	if fr.err == nil {
+		fr.err = lang.Errorf(pos, format, args...)
+	}
+	return lang.Value{}
+}
+
+// scope maps local names (function parameters, loop and sum variables) to
+// slots, and knows the object whose fields bare names refer to.
+type scope struct {
+	obj    *object
+	locals map[string]local
+	parent *scope // enclosing scope (a sum inside a function)
+	nslots *int   // slots used by the function being compiled
+}
+
+type local struct {
+	slot  int
+	known bool // the local's type is known statically (annotated, or a loop variable)
+	kind  lang.Kind
+	dim   lang.Dim
+	// konst is set for loop variables bound at topology expansion time.
+	konst *lang.Value
+}
+
+func (s *scope) lookup(name string) (local, bool) {
+	for ; s != nil; s = s.parent {
+		if l, ok := s.locals[name]; ok {
+			return l, true
+		}
+	}
+	return local{}, false
+}
+
+func (s *scope) newSlot() int {
+	n := *s.nslots
+	*s.nslots++
+	return n
+}
+
+// compiler compiles expressions of one machine.
+type compiler struct {
+	m *Machine
+}
+
+func (c *compiler) compile(e lang.Expr, sc *scope) (cexpr, error) {
+	switch e := e.(type) {
+	case *lang.NumberLit:
+		return constant(e.Value), nil
+	case *lang.StringLit:
+		return constant(lang.StringValue(e.Value)), nil
+	case *lang.BoolLit:
+		return constant(lang.BoolValue(e.Value)), nil
+	case *lang.Ident:
+		return c.ident(e, sc)
+	case *lang.Unary:
+		return c.unary(e, sc)
+	case *lang.Binary:
+		return c.binary(e, sc)
+	case *lang.Cond:
+		return c.cond(e, sc)
+	case *lang.Sum:
+		return c.sum(e, sc)
+	case *lang.Call:
+		return c.call(e, sc)
+	case *lang.Select:
+		return c.ref(e, sc)
+	}
+	return cexpr{}, lang.Errorf(e.ExprPos(), "cannot evaluate %T", e)
+}
+
+func (c *compiler) ident(e *lang.Ident, sc *scope) (cexpr, error) {
+	if l, ok := sc.lookup(e.Name); ok {
+		if l.konst != nil {
+			return constant(*l.konst), nil
+		}
+		slot := l.slot
+		return cexpr{run: func(fr *frame) lang.Value { return fr.stack[fr.base+slot] }, known: l.known, kind: l.kind, dim: l.dim}, nil
+	}
+	return c.ref(e, sc)
+}
+
+func (c *compiler) unary(e *lang.Unary, sc *scope) (cexpr, error) {
+	x, err := c.compile(e.X, sc)
+	if err != nil {
+		return x, err
+	}
+	pos := e.Pos
+	var out cexpr
+	switch e.Op {
+	case "-", "+":
+		if x.known && x.kind != lang.Number {
+			return x, lang.Errorf(pos, "unary %s needs a number, got a %s", e.Op, x.kind)
+		}
+		if e.Op == "+" {
+			return x, nil
+		}
+		xr := x.run
+		out = cexpr{known: x.known, kind: lang.Number, dim: x.dim}
+		if x.known {
+			out.run = func(fr *frame) lang.Value { v := xr(fr); v.Num = -v.Num; return v }
+		} else {
+			out.run = func(fr *frame) lang.Value {
+				v := xr(fr)
+				if v.Kind != lang.Number {
+					return fr.fail(pos, "unary - needs a number, got a %s", v.Kind)
+				}
+				v.Num = -v.Num
+				return v
+			}
+		}
+	case "not":
+		if x.known && x.kind != lang.Bool {
+			return x, lang.Errorf(pos, "not needs a bool, got a %s", x.TypeName())
+		}
+		xr := x.run
+		out = cexpr{known: true, kind: lang.Bool, run: func(fr *frame) lang.Value {
+			v := xr(fr)
+			if v.Kind != lang.Bool {
+				return fr.fail(pos, "not needs a bool, got a %s", v.TypeName())
+			}
+			return lang.BoolValue(!v.Truth())
+		}}
+	}
+	return fold(out, x), nil
+}
+
+// TypeName describes a cexpr's static type.
+func (x cexpr) TypeName() string {
+	if x.kind == lang.Number {
+		return x.dim.Name()
+	}
+	return x.kind.String()
+}
+
+// fold evaluates an expression at compile time when its operands are
+// constants.
+func fold(out cexpr, operands ...cexpr) cexpr {
+	for _, o := range operands {
+		if !o.konst {
+			return out
+		}
+	}
+	fr := &frame{}
+	v := out.run(fr)
+	if fr.err != nil {
+		return out // leave the error to run time, where it is reported
+	}
+	return constant(v)
+}
+
+func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
+	x, err1 := c.compile(e.X, sc)
+	y, err2 := c.compile(e.Y, sc)
+	if err1 != nil {
+		return x, err1
+	}
+	if err2 != nil {
+		return y, err2
+	}
+	pos, op := e.Pos, e.Op
+	bothKnown := x.known && y.known
+	xr, yr := x.run, y.run
+	switch op {
+	case "and", "or":
+		for _, o := range []cexpr{x, y} {
+			if o.known && o.kind != lang.Bool {
+				return o, lang.Errorf(pos, "%s needs bools, got a %s", op, o.TypeName())
+			}
+		}
+		and := op == "and"
+		out := cexpr{known: true, kind: lang.Bool, run: func(fr *frame) lang.Value {
+			a := xr(fr)
+			if a.Kind != lang.Bool {
+				return fr.fail(pos, "%s needs bools, got a %s", op, a.TypeName())
+			}
+			if a.Truth() != and {
+				return a
+			}
+			b := yr(fr)
+			if b.Kind != lang.Bool {
+				return fr.fail(pos, "%s needs bools, got a %s", op, b.TypeName())
+			}
+			return b
+		}}
+		return fold(out, x, y), nil
+	case "==", "!=":
+		if bothKnown && (x.kind != y.kind || x.kind == lang.Number && x.dim != y.dim) {
+			return x, lang.Errorf(pos, "cannot compare a %s with a %s", x.TypeName(), y.TypeName())
+		}
+		eq := op == "=="
+		out := cexpr{known: true, kind: lang.Bool, run: func(fr *frame) lang.Value {
+			a, b := xr(fr), yr(fr)
+			if a.Kind != b.Kind || a.Dim != b.Dim {
+				return fr.fail(pos, "cannot compare a %s with a %s", a.TypeName(), b.TypeName())
+			}
+			return lang.BoolValue((a.Num == b.Num && a.Str == b.Str) == eq)
+		}}
+		return fold(out, x, y), nil
+	}
+	// Arithmetic and ordering need numbers.
+	for _, o := range []cexpr{x, y} {
+		if o.known && o.kind != lang.Number {
+			return o, lang.Errorf(pos, "%s needs numbers, got a %s", op, o.TypeName())
+		}
+	}
+	out := cexpr{known: bothKnown, kind: lang.Number}
+	switch op {
+	case "+", "-":
+		if bothKnown && x.dim != y.dim {
+			return x, lang.Errorf(pos, "cannot %s a %s and a %s", verb(op), x.TypeName(), y.TypeName())
+		}
+		out.dim = x.dim
+		sub := op == "-"
+		if bothKnown {
+			if sub {
+				out.run = func(fr *frame) lang.Value { a := xr(fr); a.Num -= yr(fr).Num; return a }
+			} else {
+				out.run = func(fr *frame) lang.Value { a := xr(fr); a.Num += yr(fr).Num; return a }
+			}
+		} else {
+			out.run = func(fr *frame) lang.Value {
+				a, b := xr(fr), yr(fr)
+				if a.Kind != lang.Number || b.Kind != lang.Number || a.Dim != b.Dim {
+					return fr.fail(pos, "cannot %s a %s and a %s", verb(op), a.TypeName(), b.TypeName())
+				}
+				if sub {
+					a.Num -= b.Num
+				} else {
+					a.Num += b.Num
+				}
+				return a
+			}
+		}
+	case "*", "/":
+		div := op == "/"
+		if div {
+			out.dim = x.dim.Div(y.dim)
+		} else {
+			out.dim = x.dim.Mul(y.dim)
+		}
+		if bothKnown {
+			d := out.dim
+			if div {
+				out.run = func(fr *frame) lang.Value { return lang.Value{Num: xr(fr).Num / yr(fr).Num, Dim: d} }
+			} else {
+				out.run = func(fr *frame) lang.Value { return lang.Value{Num: xr(fr).Num * yr(fr).Num, Dim: d} }
+			}
+		} else {
+			out.run = func(fr *frame) lang.Value {
+				a, b := xr(fr), yr(fr)
+				if a.Kind != lang.Number || b.Kind != lang.Number {
+					return fr.fail(pos, "%s needs numbers, got a %s and a %s", op, a.TypeName(), b.TypeName())
+				}
+				if div {
+					return lang.Value{Num: a.Num / b.Num, Dim: a.Dim.Div(b.Dim)}
+				}
+				return lang.Value{Num: a.Num * b.Num, Dim: a.Dim.Mul(b.Dim)}
+			}
+		}
+	case "^":
+		if y.known && y.dim != lang.Dimensionless {
+			return y, lang.Errorf(pos, "an exponent must be a plain number, got a %s", y.TypeName())
+		}
+		if x.known && x.dim != lang.Dimensionless {
+			if !y.konst || y.val.Num != math.Trunc(y.val.Num) || math.Abs(y.val.Num) > 8 {
+				return y, lang.Errorf(pos, "a %s can only be raised to a constant whole power", x.TypeName())
+			}
+			out.dim = x.dim.Pow(int(y.val.Num))
+		}
+		out.run = func(fr *frame) lang.Value {
+			a, b := xr(fr), yr(fr)
+			if a.Kind != lang.Number || b.Kind != lang.Number || b.Dim != lang.Dimensionless {
+				return fr.fail(pos, "^ needs a number and a plain exponent")
+			}
+			if a.Dim != lang.Dimensionless {
+				if b.Num != math.Trunc(b.Num) || math.Abs(b.Num) > 8 {
+					return fr.fail(pos, "a %s can only be raised to a whole power", a.TypeName())
+				}
+				return lang.Value{Num: math.Pow(a.Num, b.Num), Dim: a.Dim.Pow(int(b.Num))}
+			}
+			return lang.Num(math.Pow(a.Num, b.Num))
+		}
+	case "<", "<=", ">", ">=":
+		if bothKnown && x.dim != y.dim {
+			return x, lang.Errorf(pos, "cannot compare a %s with a %s", x.TypeName(), y.TypeName())
+		}
+		out = cexpr{known: true, kind: lang.Bool}
+		cmp := compareFunc(op)
+		out.run = func(fr *frame) lang.Value {
+			a, b := xr(fr), yr(fr)
+			if a.Kind != lang.Number || b.Kind != lang.Number || a.Dim != b.Dim {
+				return fr.fail(pos, "cannot compare a %s with a %s", a.TypeName(), b.TypeName())
+			}
+			return lang.BoolValue(cmp(a.Num, b.Num))
+		}
+	default:
+		return x, lang.Errorf(pos, "unknown operator %s", op)
+	}
+	return fold(out, x, y), nil
+}
+
+func compareFunc(op string) func(a, b float64) bool {
+	switch op {
+	case "<":
+		return func(a, b float64) bool { return a < b }
+	case "<=":
+		return func(a, b float64) bool { return a <= b }
+	case ">":
+		return func(a, b float64) bool { return a > b }
+	}
+	return func(a, b float64) bool { return a >= b }
+}
+
+func verb(op string) string {
+	if op == "+" {
+		return "add"
+	}
+	return "subtract"
+}
+
+func (c *compiler) cond(e *lang.Cond, sc *scope) (cexpr, error) {
+	k, err := c.compile(e.If, sc)
+	if err != nil {
+		return k, err
+	}
+	if k.known && k.kind != lang.Bool {
+		return k, lang.Errorf(e.If.ExprPos(), "the condition of if must be a bool, got a %s", k.TypeName())
+	}
+	a, err := c.compile(e.Then, sc)
+	if err != nil {
+		return a, err
+	}
+	b, err := c.compile(e.Else, sc)
+	if err != nil {
+		return b, err
+	}
+	if a.known && b.known && (a.kind != b.kind || a.dim != b.dim) {
+		return b, lang.Errorf(e.Else.ExprPos(), "the branches of if differ: then gives a %s, else a %s", a.TypeName(), b.TypeName())
+	}
+	if k.konst {
+		if k.val.Truth() {
+			return a, nil
+		}
+		return b, nil
+	}
+	kr, ar, br, pos := k.run, a.run, b.run, e.If.ExprPos()
+	return cexpr{known: a.known && b.known, kind: a.kind, dim: a.dim, run: func(fr *frame) lang.Value {
+		v := kr(fr)
+		if v.Kind != lang.Bool {
+			return fr.fail(pos, "the condition of if must be a bool, got a %s", v.TypeName())
+		}
+		if v.Truth() {
+			return ar(fr)
+		}
+		return br(fr)
+	}}, nil
+}
+
+func (c *compiler) sum(e *lang.Sum, sc *scope) (cexpr, error) {
+	from, err := c.compileCount(e.From, sc, "the start of sum")
+	if err != nil {
+		return from, err
+	}
+	to, err := c.compileCount(e.To, sc, "the end of sum")
+	if err != nil {
+		return to, err
+	}
+	var n int
+	inner := &scope{obj: sc.obj, parent: sc, nslots: sc.nslots}
+	if sc.nslots == nil {
+		inner.nslots = &n
+	}
+	slot := inner.newSlot()
+	inner.locals = map[string]local{e.Var: {slot: slot, known: true, kind: lang.Number}}
+	body, err := c.compile(e.Body, inner)
+	if err != nil {
+		return body, err
+	}
+	if body.known && body.kind != lang.Number {
+		return body, lang.Errorf(e.Body.ExprPos(), "sum needs a number to add up, got a %s", body.TypeName())
+	}
+	fr, tr, br, pos := from.run, to.run, body.run, e.Pos
+	nslots := inner.nslots
+	run := func(fr0 *frame) lang.Value {
+		a, b := fr(fr0).Num, tr(fr0).Num
+		if b-a+1 > MaxSumLength {
+			return fr0.fail(pos, "sum over %g values; the limit is %d", b-a+1, MaxSumLength)
+		}
+		grow(fr0, *nslots)
+		total := lang.Value{Dim: body.dim}
+		first := true
+		for i := a; i <= b; i++ {
+			fr0.stack[fr0.base+slot] = lang.Num(i)
+			v := br(fr0)
+			if v.Kind != lang.Number {
+				return fr0.fail(pos, "sum needs a number to add up, got a %s", v.TypeName())
+			}
+			if first {
+				total.Dim, first = v.Dim, false
+			} else if v.Dim != total.Dim {
+				return fr0.fail(pos, "sum adds a %s to a %s", v.TypeName(), total.TypeName())
+			}
+			total.Num += v.Num
+		}
+		return total
+	}
+	out := cexpr{run: run, known: body.known, kind: lang.Number, dim: body.dim}
+	if from.konst && to.konst && body.konst || from.konst && to.konst && sc.nslots == nil {
+		return fold(out, from, to), nil
+	}
+	return out, nil
+}
+
+// compileCount compiles an expression that must be a whole plain number.
+func (c *compiler) compileCount(e lang.Expr, sc *scope, what string) (cexpr, error) {
+	x, err := c.compile(e, sc)
+	if err != nil {
+		return x, err
+	}
+	if x.known && (x.kind != lang.Number || x.dim != lang.Dimensionless) {
+		return x, lang.Errorf(e.ExprPos(), "%s must be a plain number, got a %s", what, x.TypeName())
+	}
+	if x.konst && x.val.Num != math.Trunc(x.val.Num) {
+		return x, lang.Errorf(e.ExprPos(), "%s must be a whole number, got %s", what, lang.FormatNumber(x.val.Num))
+	}
+	return x, nil
+}
+
+// grow makes sure the frame has n slots above its base.
+func grow(fr *frame, n int) {
+	if need := fr.base + n; need > len(fr.stack) {
+		s := make([]lang.Value, need*2)
+		copy(s, fr.stack)
+		fr.stack = s
+	}
+}
+
+// labelOf turns a reference argument into the label it names: a number
+// prints as itself, a string or bare name as its text.
+func labelOf(v lang.Value) string {
+	if v.Kind == lang.String {
+		return v.Str
+	}
+	if v.Num == math.Trunc(v.Num) && math.Abs(v.Num) < 1e15 {
+		return strconv.FormatInt(int64(v.Num), 10)
+	}
+	return lang.FormatNumber(v.Num)
+}
+
+var _ = fmt.Sprintf

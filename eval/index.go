@@ -1,0 +1,155 @@
+package eval
+
+import (
+	"sync"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Derived indexes are names every machine answers from its first topology
+// (seed 002 §1: combinations at machine level; seed 001/003: distances).
+type indexFn struct {
+	doc string
+	fn  func(t *Topology) lang.Value
+}
+
+var indexes = map[string]indexFn{
+	"diameter":  {"largest processor-to-processor distance in hops (D)", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.Metrics().Diameter)) }},
+	"avgdist":   {"mean distance over ordered pairs of distinct processors (μ)", func(t *Topology) lang.Value { return lang.Num(t.Graph.Metrics().AvgDistance) }},
+	"bisection": {"links cut by the best balanced split of the processors", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.Metrics().Bisection)) }},
+	"nodes":     {"processors in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.NumProcs())) }},
+	"switches":  {"switch nodes in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.N() - t.Graph.NumProcs())) }},
+	"links":     {"links in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.NumLinks())) }},
+	"maxtotalspeed": {"sum of the processors' maximum transfer rates (seed 002 §1, after Markatos)", func(t *Topology) lang.Value {
+		return lang.Quantity(t.MaxTotalSpeed(), lang.RateDim)
+	}},
+}
+
+// IndexDocs describes the derived indexes, for help texts.
+func IndexDocs() map[string]string {
+	out := map[string]string{}
+	for n, ix := range indexes {
+		out[n] = ix.doc
+	}
+	return out
+}
+
+// MaxTotalSpeed is the sum over processors of the rate at which each can
+// move data over all its links at once.
+func (t *Topology) MaxTotalSpeed() float64 {
+	g := t.Graph
+	total := 0.0
+	for l := int32(0); l < int32(g.NumLinks()); l++ {
+		lk := g.Link(l)
+		rate := t.Speed[l] * float64(max(lk.Channels, 1))
+		for _, v := range g.Members(l) {
+			if g.NodeKind(v) == topo.Processor {
+				total += rate
+			}
+		}
+	}
+	return total
+}
+
+func (c *compiler) index(id *lang.Ident, ix indexFn) (cexpr, error) {
+	t, err := c.m.firstTopology(id.Pos)
+	if err != nil {
+		return cexpr{}, err
+	}
+	return constant(ix.fn(t)), nil
+}
+
+// firstTopology realizes the topologies if that has not happened yet (an
+// index used while loading) and returns the first.
+func (m *Machine) firstTopology(pos lang.Pos) (*Topology, error) {
+	switch m.topoState {
+	case 0:
+		m.realizeTopologies()
+	case 1:
+		return nil, lang.Errorf(pos, "a topology cannot depend on a derived index of itself")
+	}
+	if len(m.topos) == 0 {
+		return nil, depOr(lang.Errorf(pos, "machine %q has no topology to measure", m.name), len(m.root.childrenOf("topology")) > 0)
+	}
+	return m.topos[0], nil
+}
+
+// depOr marks err as already reported when the cause was (a topology that
+// failed to build).
+func depOr(err error, reported bool) error {
+	if reported {
+		return depError{err}
+	}
+	return err
+}
+
+// Hops is the distance in hops between two node ids.
+func (t *Topology) Hops(a, b int) (int, bool) {
+	g := t.Graph
+	u, ok1 := g.Index(a)
+	v, ok2 := g.Index(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	if d, ok := g.RuleDist(u, v); ok {
+		return d, true
+	}
+	t.distOnce.Do(func() {
+		if g.N() <= 4096 {
+			t.dist = make([][]int32, g.N())
+		}
+	})
+	if t.dist == nil {
+		return int(g.BFS(u)[v]), true
+	}
+	t.distMu.Lock()
+	row := t.dist[u]
+	if row == nil {
+		row = g.BFS(u)
+		t.dist[u] = row
+	}
+	t.distMu.Unlock()
+	return int(row[v]), true
+}
+
+// hopsCache is embedded in Topology for Hops on irregular graphs.
+type hopsCache struct {
+	distOnce sync.Once
+	distMu   sync.Mutex
+	dist     [][]int32
+}
+
+func init() {
+	builtins["hops"] = builtinFn{arity: 2} // compiled specially: needs the machine
+}
+
+// hopsCall compiles hops(a, b) against the first topology.
+func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
+	if len(e.Args) != 2 {
+		return cexpr{}, lang.Errorf(e.Pos, "hops takes two node ids, got %d arguments", len(e.Args))
+	}
+	t, err := c.m.firstTopology(e.Pos)
+	if err != nil {
+		return cexpr{}, err
+	}
+	var runs [2]code
+	var args [2]cexpr
+	for i, a := range e.Args {
+		x, err := c.compileCount(a, sc, "a node id")
+		if err != nil {
+			return x, err
+		}
+		runs[i], args[i] = x.run, x
+	}
+	pos := e.Pos
+	out := cexpr{known: true, kind: lang.Number, run: func(fr *frame) lang.Value {
+		a, b := runs[0](fr), runs[1](fr)
+		d, ok := t.Hops(int(a.Num), int(b.Num))
+		if !ok {
+			return fr.fail(pos, "hops(%s, %s): no such node in topology %s", lang.FormatNumber(a.Num), lang.FormatNumber(b.Num), t.Label)
+		}
+		return lang.Num(float64(d))
+	}}
+	return fold(out, args[0], args[1]), nil
+}

@@ -1,0 +1,390 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+)
+
+// Machine is a loaded, fully evaluated machine description. Every field was
+// evaluated and every function compiled while loading, so a Machine is
+// immutable and safe for concurrent queries.
+type Machine struct {
+	name   string
+	loader *loader
+	root   *object
+	legacy bool
+	errs   lang.Diagnostics
+	stack  []evalStep // fields being evaluated, for cycle reports (load time only)
+
+	topos     []*Topology
+	topoState int8
+	framePool sync.Pool
+}
+
+type evalStep struct {
+	f    *field
+	from lang.Pos // where the reference to f stands
+}
+
+// Name is the machine's name.
+func (m *Machine) Name() string { return m.name }
+
+// Legacy reports whether the machine came from a Parasol I file.
+func (m *Machine) Legacy() bool { return m.legacy }
+
+// evaluateAll evaluates every field and compiles every function, so that
+// all errors are reported at load time and the machine is immutable after.
+func (m *Machine) evaluateAll() {
+	var walk func(o *object)
+	walk = func(o *object) {
+		for _, name := range o.order {
+			f := o.fields[name]
+			var err error
+			if f.decl.IsFunc() {
+				_, err = m.function(f)
+			} else {
+				_, err = m.value(f, lang.Pos{})
+			}
+			if err != nil && !isDep(err) {
+				m.errs.Append(err)
+			}
+		}
+		for _, e := range o.ends {
+			for _, f := range []*field{e.typ, e.number} {
+				if f != nil {
+					if _, err := m.value(f, lang.Pos{}); err != nil && !isDep(err) {
+						m.errs.Append(err)
+					}
+				}
+			}
+		}
+		for _, c := range o.children {
+			walk(c)
+		}
+	}
+	walk(m.root)
+	if len(m.errs) == 0 {
+		m.realizeTopologies()
+	}
+}
+
+// value evaluates a field once, detecting reference cycles.
+func (m *Machine) value(f *field, from lang.Pos) (lang.Value, error) {
+	switch f.state {
+	case evaluated:
+		return f.val, f.err
+	case evaluating:
+		return lang.Value{}, m.cycle(f, from)
+	}
+	f.state = evaluating
+	m.stack = append(m.stack, evalStep{f, from})
+	v, err := m.evalField(f)
+	m.stack = m.stack[:len(m.stack)-1]
+	f.state, f.val, f.err = evaluated, v, err
+	return v, err
+}
+
+// cycle reports a reference cycle once, listing each step with its position,
+// and fails every field on it quietly.
+func (m *Machine) cycle(f *field, from lang.Pos) error {
+	i := len(m.stack) - 1
+	for i >= 0 && m.stack[i].f != f {
+		i--
+	}
+	steps := m.stack[i:]
+	names := make([]string, 0, len(steps)+1)
+	for _, s := range steps {
+		names = append(names, s.f.path())
+	}
+	names = append(names, f.path())
+	d := lang.Errorf(f.decl.Pos, "reference cycle: %s", strings.Join(names, " → "))
+	for k, s := range steps {
+		next := f
+		at := from
+		if k+1 < len(steps) {
+			next, at = steps[k+1].f, steps[k+1].from
+		}
+		d.Notes = append(d.Notes, lang.Note{Pos: at, Msg: fmt.Sprintf("%s refers to %s", s.f.path(), next.path())})
+	}
+	m.errs = append(m.errs, d)
+	return depError{d}
+}
+
+func (m *Machine) evalField(f *field) (lang.Value, error) {
+	typ := fieldTypeOf(f.obj.kind, f.name)
+	if id, ok := f.decl.Value.(*lang.Ident); ok && m.symbolAllowed(f, typ) {
+		if _, err := (&compiler{m: m}).target(id, &scope{obj: f.obj}); err != nil {
+			if _, isIndex := indexes[id.Name]; !isIndex {
+				return m.check(f, typ, lang.StringValue(id.Name), true)
+			}
+		}
+	}
+	v, err := m.evalExpr(f.decl.Value, f.obj)
+	if err != nil {
+		return v, err
+	}
+	return m.check(f, typ, v, false)
+}
+
+// symbolAllowed says whether a bare unknown word is a name value here
+// (switching = wormhole, fp type = floating, linkio = yes).
+func (m *Machine) symbolAllowed(f *field, t fieldType) bool {
+	switch t {
+	case tSymbol, tString, tBool:
+		return true
+	case tAny:
+		return f.legacy && f.obj.kind != "modelsection"
+	}
+	return false
+}
+
+// check converts a field's value to its schema type: implied Parasol I
+// units, yes/no bools, and a clear error on a wrong dimension.
+func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.Value, error) {
+	pos := f.decl.Value.ExprPos()
+	switch t {
+	case tAny:
+		return v, nil
+	case tBool:
+		switch {
+		case v.Kind == lang.Bool:
+			return v, nil
+		case v.Kind == lang.Number && v.Dim == lang.Dimensionless && (v.Num == 0 || v.Num == 1):
+			return lang.BoolValue(v.Num == 1), nil
+		case v.Kind == lang.String:
+			switch strings.ToLower(v.Str) {
+			case "yes", "true":
+				return lang.BoolValue(true), nil
+			case "no", "false":
+				return lang.BoolValue(false), nil
+			}
+		}
+		return v, lang.Errorf(pos, "%s expects yes, no, true, false, 1 or 0, got %s", f.name, v)
+	case tString, tSymbol:
+		if v.Kind == lang.String {
+			return v, nil
+		}
+		if t == tSymbol && v.Kind == lang.Number && f.legacy {
+			return lang.StringValue(labelOf(v)), nil
+		}
+		return v, lang.Errorf(pos, "%s expects a name, got a %s", f.name, v.TypeName())
+	}
+	want, _ := t.dim()
+	if v.Kind == lang.Number && v.Dim == lang.Dimensionless && want != lang.Dimensionless && f.legacy {
+		return lang.Quantity(v.Num*t.legacyScale(), want), nil
+	}
+	if v.Kind == lang.Number && t == tPercent && f.legacy {
+		return lang.Num(v.Num * t.legacyScale()), nil
+	}
+	if v.Kind != lang.Number || v.Dim != want {
+		got := v.TypeName()
+		if symbol {
+			return v, lang.Errorf(pos, "unknown name %s%s", v.Str, lang.DidYouMean(v.Str, (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
+		}
+		if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+			got = "plain number; give a unit, e.g. " + example(t)
+		}
+		return v, lang.Errorf(pos, "%s expects a %s, got a %s", f.name, t, got)
+	}
+	return v, nil
+}
+
+func example(t fieldType) string {
+	return map[fieldType]string{tTime: "1.2us", tSize: "32B", tRate: "10MB/s", tFreq: "400MHz", tTimePerByte: "100ns/B"}[t]
+}
+
+// evalExpr compiles and runs an expression in an object's scope.
+func (m *Machine) evalExpr(e lang.Expr, obj *object) (lang.Value, error) {
+	var n int
+	ce, err := (&compiler{m: m}).compile(e, &scope{obj: obj, nslots: &n})
+	if err != nil {
+		return lang.Value{}, err
+	}
+	if ce.konst {
+		return ce.val, nil
+	}
+	fr := m.getFrame()
+	defer m.putFrame(fr)
+	grow(fr, n)
+	v := ce.run(fr)
+	if fr.err != nil {
+		return v, fr.err
+	}
+	return v, nil
+}
+
+func (m *Machine) getFrame() *frame {
+	if fr, ok := m.framePool.Get().(*frame); ok {
+		return fr
+	}
+	return &frame{stack: make([]lang.Value, 64)}
+}
+
+func (m *Machine) putFrame(fr *frame) {
+	fr.base, fr.depth, fr.err = 0, 0, nil
+	m.framePool.Put(fr)
+}
+
+// function compiles a user function once. A recursive call finds the
+// function already registered and links to it.
+func (m *Machine) function(f *field) (*function, error) {
+	if f.fn != nil {
+		return f.fn, f.err
+	}
+	params := f.decl.Params
+	fn := &function{f: f, params: params, nslots: len(params),
+		scale: make([]float64, len(params)), dims: make([]lang.Dim, len(params)), units: make([]bool, len(params)),
+		legacyNs: f.legacy && f.obj.kind == "modelsection"}
+	f.fn = fn
+	sc := &scope{obj: f.obj, locals: map[string]local{}, nslots: &fn.nslots}
+	for i, p := range params {
+		if _, dup := sc.locals[p.Name]; dup {
+			f.err = lang.Errorf(p.Pos, "parameter %s appears twice", p.Name)
+			return fn, f.err
+		}
+		l := local{slot: i}
+		if p.Unit != "" {
+			u := lang.Units[p.Unit]
+			fn.scale[i], fn.dims[i], fn.units[i] = u.Num, u.Dim, true
+			l.known, l.kind, l.dim = true, lang.Number, u.Dim
+		}
+		sc.locals[p.Name] = l
+	}
+	body, err := (&compiler{m: m}).compile(f.decl.Value, sc)
+	if err != nil {
+		f.err = err
+		return fn, err
+	}
+	fn.body = body.run
+	fn.ready = true
+	f.state = evaluated
+	return fn, nil
+}
+
+// Eval evaluates an expression in the machine's scope: a reference
+// (processor(1).createjob), a model primitive (PVM.send(1KB, 0, 5)), a
+// derived index (diameter), or any arithmetic over them.
+func (m *Machine) Eval(expr string) (lang.Value, error) {
+	e, err := parser.ParseExpr("<query>", expr)
+	if err != nil {
+		return lang.Value{}, err
+	}
+	return m.EvalExpr(e)
+}
+
+// EvalExpr evaluates a parsed expression.
+func (m *Machine) EvalExpr(e lang.Expr) (lang.Value, error) {
+	v, err := m.evalExpr(e, m.root)
+	return v, unwrapDep(err)
+}
+
+func unwrapDep(err error) error {
+	if d, ok := err.(depError); ok {
+		return d.error
+	}
+	return err
+}
+
+// Param returns the value of a machine-level param or field.
+func (m *Machine) Param(name string) (lang.Value, error) {
+	f := m.root.fields[name]
+	if f == nil {
+		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, name, lang.DidYouMean(name, m.root.order))
+	}
+	if f.decl.IsFunc() {
+		return lang.Value{}, fmt.Errorf("%s is a function; use Call", name)
+	}
+	return f.val, f.err
+}
+
+// Params lists the machine-level params and their values, in declaration
+// order.
+func (m *Machine) Params() []Field {
+	var out []Field
+	for _, n := range m.root.order {
+		f := m.root.fields[n]
+		if f.isParam {
+			out = append(out, Field{Path: n, Value: f.val, Pos: f.decl.Pos})
+		}
+	}
+	return out
+}
+
+// Field is one evaluated field, for listings.
+type Field struct {
+	Path   string
+	Value  lang.Value
+	Pos    lang.Pos
+	Func   bool     // a function; Value is unset
+	Params []string // a function's parameters
+}
+
+// Fields lists every field of the machine with its reference path, in
+// declaration order; functions are listed with their parameters.
+func (m *Machine) Fields() []Field {
+	var out []Field
+	var walk func(o *object)
+	walk = func(o *object) {
+		for _, n := range o.order {
+			f := o.fields[n]
+			fl := Field{Path: f.path(), Value: f.val, Pos: f.decl.Pos, Func: f.decl.IsFunc()}
+			for _, p := range f.decl.Params {
+				fl.Params = append(fl.Params, p.Name)
+			}
+			out = append(out, fl)
+		}
+		for i, e := range o.ends {
+			if e.typ != nil {
+				out = append(out, Field{Path: fmt.Sprintf("%s.processortype(%d)", o.path(), i), Value: e.typ.val, Pos: e.typ.decl.Pos})
+			}
+			if e.number != nil {
+				out = append(out, Field{Path: fmt.Sprintf("%s.processornumber(%d)", o.path(), i), Value: e.number.val, Pos: e.number.decl.Pos})
+			}
+		}
+		for _, c := range o.children {
+			walk(c)
+		}
+	}
+	walk(m.root)
+	return out
+}
+
+// Names lists every reference a user can type, for completion: params,
+// model sections and their primitives, block references and their fields.
+func (m *Machine) Names() []string {
+	set := map[string]bool{}
+	for _, f := range m.Fields() {
+		set[f.Path] = true
+		if f.Func {
+			set[f.Path+"("] = true
+		}
+	}
+	for _, c := range m.root.children {
+		set[c.path()] = true
+	}
+	for n := range builtins {
+		set[n+"("] = true
+	}
+	for n := range indexes {
+		set[n] = true
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Derive makes a virtual machine: the same description with some values
+// overridden. Everything that depends on an overridden value changes.
+func (m *Machine) Derive(sets ...Set) (*Machine, error) {
+	l := *m.loader
+	l.opts.sets = append(append([]Set(nil), m.loader.opts.sets...), sets...)
+	return build(&l, m.name)
+}

@@ -1,0 +1,197 @@
+package eval
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// object is one block of a machine: the machine itself, a processor, a
+// topology, a link, a model section, a timing subsection. Fields keep their
+// syntax; they are evaluated on first use and the value is kept.
+type object struct {
+	kind, label string
+	pos         lang.Pos
+	parent      *object
+	legacy      bool // declared in a Parasol I file: plain numbers take implied units
+	fields      map[string]*field
+	order       []string
+	children    []*object
+	byKey       map[string]*object // kind + "\x00" + label
+
+	// Topology only: the statements that build its links and nodes, the
+	// generator and link template, expanded by topology.go.
+	gen            *lang.Call
+	template       *lang.Block
+	templateLegacy bool
+	templateLayer  int
+	stmts          []stmtIn
+	// Parasol I link only: its endpoints, in order.
+	ends []endpoint
+}
+
+// stmtIn is a statement with the object it was declared in, which can
+// differ from where it lands when a machine extends another.
+type stmtIn struct {
+	stmt lang.Stmt
+	obj  *object
+}
+
+type endpoint struct {
+	typ, number *field
+}
+
+func newObject(kind, label string, pos lang.Pos, parent *object) *object {
+	return &object{kind: kind, label: label, pos: pos, parent: parent,
+		fields: map[string]*field{}, byKey: map[string]*object{}}
+}
+
+// path describes the object in reference syntax: processor(1).float_timings.
+func (o *object) path() string {
+	if o.parent == nil {
+		return "machine " + strconv.Quote(o.label)
+	}
+	var parts []string
+	for ; o.parent != nil; o = o.parent {
+		switch {
+		case o.kind == "modelsection":
+			parts = append(parts, o.label)
+		case o.label != "":
+			parts = append(parts, o.kind+"("+quoteLabel(o.label)+")")
+		default:
+			parts = append(parts, o.kind)
+		}
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, ".")
+}
+
+func quoteLabel(l string) string {
+	if isNumeric(l) || lang.IsIdent(l) {
+		return l
+	}
+	return `"` + l + `"`
+}
+
+func isNumeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' && r != '-' && r != 'e' && r != '+' {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *object) child(kind, label string) *object { return o.byKey[kind+"\x00"+label] }
+
+func (o *object) addChild(c *object) {
+	o.children = append(o.children, c)
+	o.byKey[c.kind+"\x00"+c.label] = c
+}
+
+// childrenOf lists the children of one kind, in declaration order.
+func (o *object) childrenOf(kind string) []*object {
+	var out []*object
+	for _, c := range o.children {
+		if c.kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// field returns a field by name, following Parasol I link aliases.
+func (o *object) field(name string) *field {
+	if f := o.fields[name]; f != nil {
+		return f
+	}
+	if strings.Contains(name, "_") { // fp_type for Parasol I's "fp type"
+		if f := o.fields[strings.ReplaceAll(name, "_", " ")]; f != nil {
+			return f
+		}
+	}
+	if o.kind == "link" {
+		for old, modern := range linkAliases {
+			if name == modern {
+				return o.fields[old]
+			}
+			if name == old {
+				return o.fields[modern]
+			}
+		}
+	}
+	return nil
+}
+
+// names lists what can follow a dot on this object, for suggestions and
+// completion.
+func (o *object) names() []string {
+	out := append([]string(nil), o.order...)
+	seen := map[string]bool{}
+	for _, c := range o.children {
+		n := c.kind
+		if c.kind == "modelsection" {
+			n = c.label
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// field is a value or function of an object.
+type field struct {
+	name    string
+	obj     *object
+	decl    *lang.Field
+	layer   int // which machine in an extends chain (or override) set it
+	isParam bool
+	legacy  bool // declared in a Parasol I file
+
+	state fieldState
+	val   lang.Value
+	err   error
+	fn    *function
+}
+
+type fieldState uint8
+
+const (
+	unevaluated fieldState = iota
+	evaluating
+	evaluated
+)
+
+// path describes the field in reference syntax.
+func (f *field) path() string {
+	if f.obj.parent == nil {
+		return f.name
+	}
+	return f.obj.path() + "." + f.name
+}
+
+// function is a compiled user function.
+type function struct {
+	f      *field
+	params []*lang.Param
+	body   code
+	nslots int
+	ready  bool
+	// legacyNs: a Parasol I model section primitive; a plain-number result
+	// is a time in nanoseconds.
+	legacyNs bool
+	// conversion of plain-number arguments for parameters with units
+	scale []float64
+	dims  []lang.Dim
+	units []bool
+}

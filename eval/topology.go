@@ -1,0 +1,632 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Limits on what a topology may build.
+const (
+	MaxLinks = 1 << 26
+)
+
+// Topology is a machine's topology realized as a graph, with each link's
+// latency and speed evaluated and each node's type resolved.
+type Topology struct {
+	Label string
+	Graph *topo.Graph
+	// Per link index: latency (s) and speed (B/s).
+	Latency, Speed []float64
+	// Per node index: the processor or switch block the node is.
+	NodeTypes []*NodeType
+	obj       *object
+	m         *Machine
+	hopsCache
+}
+
+// NodeType is a processor or switch declaration.
+type NodeType struct {
+	Kind  string // "processor" or "switch"
+	Label string
+	obj   *object
+}
+
+// Value returns a field of the node type, if it is set.
+func (n *NodeType) Value(name string) (lang.Value, bool) {
+	if n == nil {
+		return lang.Value{}, false
+	}
+	f := n.obj.field(name)
+	if f == nil || f.decl.IsFunc() {
+		return lang.Value{}, false
+	}
+	return f.val, true
+}
+
+// Value returns a field of the topology (switching, routing, packet, …).
+func (t *Topology) Value(name string) (lang.Value, bool) {
+	f := t.obj.field(name)
+	if f == nil || f.decl.IsFunc() {
+		return lang.Value{}, false
+	}
+	return f.val, true
+}
+
+// Topologies returns the machine's topologies in declaration order.
+func (m *Machine) Topologies() []*Topology { return m.topos }
+
+// Topology returns a topology by label, or the first when label is "".
+func (m *Machine) Topology(label string) (*Topology, error) {
+	if len(m.topos) == 0 {
+		return nil, fmt.Errorf("machine %q has no topology", m.name)
+	}
+	if label == "" {
+		return m.topos[0], nil
+	}
+	var labels []string
+	for _, t := range m.topos {
+		if t.Label == label {
+			return t, nil
+		}
+		labels = append(labels, t.Label)
+	}
+	return nil, fmt.Errorf("machine %q has no topology %q%s", m.name, label, lang.DidYouMean(label, labels))
+}
+
+func (m *Machine) realizeTopologies() {
+	if m.topoState != 0 {
+		return
+	}
+	m.topoState = 1
+	for _, o := range m.root.childrenOf("topology") {
+		r := &realizer{m: m, obj: o, ids: map[int]int{}}
+		t := r.realize()
+		if len(r.errs) > 0 {
+			m.errs = append(m.errs, r.errs...)
+			continue
+		}
+		m.topos = append(m.topos, t)
+	}
+	m.topoState = 2
+}
+
+type realizer struct {
+	m    *Machine
+	obj  *object
+	errs lang.Diagnostics
+
+	nodes    []int       // node ids, in order of appearance
+	ids      map[int]int // id → index in nodes
+	types    []*NodeType
+	explicit []*NodeType // type given by a node statement (or processortype)
+	links    []topo.LinkSpec
+	lat, spd []float64
+}
+
+func (r *realizer) realize() *Topology {
+	t := &Topology{Label: r.obj.label, obj: r.obj, m: r.m}
+	def := r.defaultType()
+	if r.obj.gen != nil {
+		if len(r.obj.stmts) > 0 || len(r.obj.childrenOf("link")) > 0 {
+			r.errs.Add(r.obj.stmts0Pos(), "a generated topology cannot also list links; use a for loop for anything a generator does not make")
+			return nil
+		}
+		return r.generated(t, def)
+	}
+	for _, l := range r.obj.childrenOf("link") {
+		r.legacyLink(l, def)
+	}
+	for _, s := range r.obj.stmts {
+		r.stmt(s.stmt, &scope{obj: r.obj}, def)
+		if len(r.errs) > 20 {
+			break
+		}
+	}
+	if len(r.errs) > 0 {
+		return nil
+	}
+	if len(r.nodes) == 0 {
+		r.errs.Add(r.obj.pos, "topology %s has no links and no nodes", r.obj.label)
+		return nil
+	}
+	b := topo.NewBuilder()
+	for i, id := range r.nodes {
+		if r.types[i] != nil && r.types[i].Kind == "switch" {
+			b.Switch(id)
+		} else {
+			b.Processor(id)
+		}
+	}
+	for _, l := range r.links {
+		b.Link(l)
+	}
+	g, err := b.Build()
+	if err != nil {
+		r.errs.Add(r.obj.pos, "topology %s: %v", r.obj.label, strings.TrimPrefix(err.Error(), "topo: "))
+		return nil
+	}
+	t.Graph, t.Latency, t.Speed = g, r.lat, r.spd
+	t.NodeTypes = make([]*NodeType, g.N())
+	for i := range t.NodeTypes {
+		t.NodeTypes[i] = r.types[r.ids[g.ID(int32(i))]]
+	}
+	return t
+}
+
+func (o *object) stmts0Pos() lang.Pos {
+	if len(o.stmts) > 0 {
+		return o.stmts[0].stmt.StmtPos()
+	}
+	return o.pos
+}
+
+// defaultType is the node type of the topology's `node` field, or the first
+// processor declared.
+func (r *realizer) defaultType() *NodeType {
+	if f := r.obj.field("node"); f != nil {
+		label := r.val(f).Str
+		nt := r.m.nodeType(label)
+		if nt == nil && f.err == nil {
+			r.errs.Add(f.decl.Value.ExprPos(), "no processor or switch %q%s", label, lang.DidYouMean(label, r.m.nodeTypeLabels()))
+		}
+		return nt
+	}
+	if ps := r.m.root.childrenOf("processor"); len(ps) > 0 {
+		return &NodeType{Kind: "processor", Label: ps[0].label, obj: ps[0]}
+	}
+	return nil
+}
+
+func (m *Machine) nodeType(label string) *NodeType {
+	for _, kind := range []string{"processor", "switch"} {
+		if o := m.root.child(kind, label); o != nil {
+			return &NodeType{Kind: kind, Label: label, obj: o}
+		}
+	}
+	return nil
+}
+
+func (m *Machine) nodeTypeLabels() []string {
+	var out []string
+	for _, c := range m.root.children {
+		if c.kind == "processor" || c.kind == "switch" {
+			out = append(out, c.label)
+		}
+	}
+	return out
+}
+
+func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
+	gen := r.obj.gen
+	name, ok := gen.Fn.(*lang.Ident)
+	if !ok {
+		r.errs.Add(gen.Pos, "expected a generator name such as hypercube")
+		return nil
+	}
+	var args []int
+	for _, a := range gen.Args {
+		n, ok := r.count(a, &scope{obj: r.obj})
+		if !ok {
+			return nil
+		}
+		args = append(args, n)
+	}
+	if _, known := topo.Generators[name.Name]; !known {
+		var names []string
+		for n := range topo.Generators {
+			names = append(names, n)
+		}
+		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, names))
+		return nil
+	}
+	g, err := topo.Generate(name.Name, args)
+	if err != nil {
+		r.errs.Add(gen.Pos, "%s", strings.TrimPrefix(err.Error(), "topo: "))
+		return nil
+	}
+	t.Graph = g
+	t.NodeTypes = make([]*NodeType, g.N())
+	for i := range t.NodeTypes {
+		t.NodeTypes[i] = def
+	}
+	t.Latency = make([]float64, g.NumLinks())
+	t.Speed = make([]float64, g.NumLinks())
+	props := r.linkProps()
+	if props == nil {
+		return nil
+	}
+	for i := range t.Latency {
+		l := g.Link(int32(i))
+		lat, spd, err := props(int(l.Dim), g.ID(l.A), g.ID(l.B))
+		if err != nil {
+			r.errs.Append(err)
+			return nil
+		}
+		t.Latency[i], t.Speed[i] = lat, spd
+	}
+	return t
+}
+
+// linkProps compiles the link template (or the topology's latency and speed
+// fields) into a function of (dimension, source, destination).
+func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
+	tmpl := r.obj.template
+	if tmpl == nil {
+		lat, spd, ok := r.topologyDefaults(r.obj.pos)
+		if !ok {
+			return nil
+		}
+		return func(int, int, int) (float64, float64, error) { return lat, spd, nil }
+	}
+	var nslots int
+	sc := &scope{obj: r.obj, locals: map[string]local{}, nslots: &nslots}
+	for i, p := range tmpl.Params {
+		sc.locals[p.Name] = local{slot: i, known: true, kind: lang.Number}
+	}
+	nslots = len(tmpl.Params)
+	c := &compiler{m: r.m}
+	fields := map[string]cexpr{}
+	for _, s := range tmpl.Body {
+		f, ok := s.(*lang.Field)
+		if !ok || f.IsFunc() || !linkField(f.Name) {
+			r.errs.Add(s.StmtPos(), "a link template holds latency, speed, channels and io%s", lang.DidYouMean(fieldNameOf(s), []string{"latency", "speed", "channels", "io"}))
+			continue
+		}
+		ce, err := c.compile(f.Value, sc)
+		if err != nil {
+			r.errs.Append(unwrapDep(err))
+			continue
+		}
+		fields[canonicalLink(f.Name)] = ce
+	}
+	if len(r.errs) > 0 {
+		return nil
+	}
+	defLat, defSpd, _ := r.topologyDefaultsQuiet()
+	latC, hasLat := fields["latency"]
+	spdC, hasSpd := fields["speed"]
+	if !hasSpd && defSpd == 0 {
+		r.errs.Add(tmpl.Pos, "links need a speed: set speed in the link template or the topology")
+		return nil
+	}
+	legacy := r.obj.templateLegacy
+	return func(dim, a, b int) (float64, float64, error) {
+		fr := r.m.getFrame()
+		defer r.m.putFrame(fr)
+		grow(fr, nslots)
+		args := [3]float64{float64(dim), float64(a), float64(b)}
+		for i := 0; i < len(tmpl.Params); i++ {
+			fr.stack[i] = lang.Num(args[i])
+		}
+		lat, spd := defLat, defSpd
+		if hasLat {
+			v, err := runField(fr, latC, "latency", tTime, legacy, tmpl.Pos)
+			if err != nil {
+				return 0, 0, err
+			}
+			lat = v
+		}
+		if hasSpd {
+			v, err := runField(fr, spdC, "speed", tRate, legacy, tmpl.Pos)
+			if err != nil {
+				return 0, 0, err
+			}
+			spd = v
+		}
+		if spd <= 0 || math.IsNaN(spd) {
+			return 0, 0, lang.Errorf(tmpl.Pos, "link %d -- %d (dimension %d) has speed %s; it must be positive", a, b, dim, lang.FormatQuantity(spd, lang.RateDim))
+		}
+		return lat, spd, nil
+	}
+}
+
+func fieldNameOf(s lang.Stmt) string {
+	if f, ok := s.(*lang.Field); ok {
+		return f.Name
+	}
+	return ""
+}
+
+func linkField(name string) bool {
+	switch canonicalLink(name) {
+	case "latency", "speed", "channels", "io", "dim", "procs_connected":
+		return true
+	}
+	return false
+}
+
+func canonicalLink(name string) string {
+	if m, ok := linkAliases[name]; ok {
+		return m
+	}
+	return name
+}
+
+// runField runs a compiled link property and checks its dimension.
+func runField(fr *frame, ce cexpr, name string, t fieldType, legacy bool, pos lang.Pos) (float64, error) {
+	v := ce.run(fr)
+	if fr.err != nil {
+		return 0, fr.err
+	}
+	want, _ := t.dim()
+	if v.Kind == lang.Number && v.Dim == lang.Dimensionless && legacy {
+		return v.Num * t.legacyScale(), nil
+	}
+	if v.Kind != lang.Number || v.Dim != want {
+		return 0, lang.Errorf(pos, "link %s must be a %s, got a %s", name, t, v.TypeName())
+	}
+	return v.Num, nil
+}
+
+func (r *realizer) topologyDefaultsQuiet() (lat, spd float64, ok bool) {
+	if v, found := r.topoValue("latency"); found {
+		lat = v.Num
+	}
+	if v, found := r.topoValue("speed"); found {
+		spd, ok = v.Num, true
+	}
+	return
+}
+
+func (r *realizer) topologyDefaults(pos lang.Pos) (float64, float64, bool) {
+	lat, spd, ok := r.topologyDefaultsQuiet()
+	if !ok {
+		r.errs.Add(pos, "topology %s: links need a speed; set speed = … in the topology or a link template link(d) { speed = … }", r.obj.label)
+	}
+	return lat, spd, ok
+}
+
+func (r *realizer) topoValue(name string) (lang.Value, bool) {
+	f := r.obj.field(name)
+	if f == nil || f.decl.IsFunc() {
+		return lang.Value{}, false
+	}
+	v := r.val(f)
+	return v, f.err == nil
+}
+
+// val is a field's value, evaluated now if need be (a derived index can
+// realize topologies before every field was evaluated).
+func (r *realizer) val(f *field) lang.Value {
+	v, err := r.m.value(f, lang.Pos{})
+	if err != nil && !isDep(err) {
+		r.errs.Append(err)
+	}
+	return v
+}
+
+// count evaluates a whole, non-negative plain number.
+func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
+	v, err := r.eval(e, sc)
+	if err != nil {
+		r.errs.Append(err)
+		return 0, false
+	}
+	if v.Kind != lang.Number || v.Dim != lang.Dimensionless || v.Num != math.Trunc(v.Num) || math.Abs(v.Num) > 1<<40 {
+		r.errs.Add(e.ExprPos(), "expected a whole number, got %s", v)
+		return 0, false
+	}
+	return int(v.Num), true
+}
+
+func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
+	var n int
+	sc2 := &scope{obj: sc.obj, locals: sc.locals, parent: sc.parent, nslots: &n}
+	ce, err := (&compiler{m: r.m}).compile(e, sc2)
+	if err != nil {
+		return lang.Value{}, unwrapDep(err)
+	}
+	if ce.konst {
+		return ce.val, nil
+	}
+	fr := r.m.getFrame()
+	defer r.m.putFrame(fr)
+	grow(fr, n)
+	v := ce.run(fr)
+	if fr.err != nil {
+		return v, fr.err
+	}
+	return v, nil
+}
+
+// node registers a node id, with its type when given.
+func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
+	i, seen := r.ids[id]
+	if !seen {
+		i = len(r.nodes)
+		r.ids[id] = i
+		r.nodes = append(r.nodes, id)
+		r.types = append(r.types, typ)
+		r.explicit = append(r.explicit, nil)
+	}
+	if explicit {
+		if prev := r.explicit[i]; prev != nil && prev.Label != typ.Label {
+			r.errs.Add(pos, "node %d is declared both %s and %s", id, prev.Label, typ.Label)
+			return
+		}
+		r.types[i], r.explicit[i] = typ, typ
+	}
+}
+
+func (r *realizer) legacyLink(l *object, def *NodeType) {
+	spec := topo.LinkSpec{Dim: -1}
+	for i, e := range l.ends {
+		if e.number == nil {
+			r.errs.Add(e.typ.decl.Pos, "link %s: processortype%d has no processornumber after it", l.label, i)
+			return
+		}
+		id := int(r.val(e.number).Num)
+		typ := def
+		explicit := false
+		if e.typ != nil {
+			label := labelOf(r.val(e.typ))
+			typ = r.m.nodeType(label)
+			if typ == nil {
+				r.errs.Add(e.typ.decl.Value.ExprPos(), "link %s: no processor %s%s", l.label, label, lang.DidYouMean(label, r.m.nodeTypeLabels()))
+				return
+			}
+			explicit = true
+		}
+		r.node(id, typ, explicit, e.number.decl.Pos)
+		spec.Members = append(spec.Members, id)
+	}
+	if f := l.field("procs_connected"); f != nil && int(r.val(f).Num) != len(l.ends) {
+		r.errs.Add(f.decl.Value.ExprPos(), "link %s: procs_connected = %s but %d processors are listed", l.label, lang.FormatNumber(r.val(f).Num), len(l.ends))
+		return
+	}
+	if len(spec.Members) == 0 {
+		r.errs.Add(l.pos, "link %s connects no processors: give processortype0/processornumber pairs", l.label)
+		return
+	}
+	if f := l.field("io"); f != nil {
+		spec.IO = r.val(f).Truth()
+	}
+	if f := l.field("channels"); f != nil {
+		spec.Channels = int(r.val(f).Num)
+	}
+	lat, spd, _ := r.topologyDefaultsQuiet()
+	if f := l.field("latency"); f != nil {
+		lat = r.val(f).Num
+	}
+	if f := l.field("speed"); f != nil {
+		spd = r.val(f).Num
+	}
+	if spd <= 0 {
+		r.errs.Add(l.pos, "link %s needs a positive linkspeed", l.label)
+		return
+	}
+	r.addLink(spec, lat, spd, l.pos)
+}
+
+func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
+	if len(r.links) >= MaxLinks {
+		if len(r.links) == MaxLinks {
+			r.errs.Add(pos, "more than %d links", MaxLinks)
+		}
+		return
+	}
+	r.links = append(r.links, spec)
+	r.lat = append(r.lat, lat)
+	r.spd = append(r.spd, spd)
+}
+
+// stmt expands a modern topology statement: link, bus, node, for, if.
+func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
+	if len(r.errs) > 20 {
+		return
+	}
+	switch s := s.(type) {
+	case *lang.Node:
+		from, ok := r.count(s.From, sc)
+		if !ok {
+			return
+		}
+		to := from
+		if s.To != nil {
+			if to, ok = r.count(s.To, sc); !ok {
+				return
+			}
+		}
+		typ := r.m.nodeType(s.Type)
+		if typ == nil {
+			r.errs.Add(s.TypePos, "no processor or switch %q%s", s.Type, lang.DidYouMean(s.Type, r.m.nodeTypeLabels()))
+			return
+		}
+		if to-from > MaxLinks {
+			r.errs.Add(s.Pos, "node range of %d nodes is too large", to-from+1)
+			return
+		}
+		for id := from; id <= to; id++ {
+			r.node(id, typ, true, s.Pos)
+		}
+	case *lang.Link:
+		spec := topo.LinkSpec{Dim: -1}
+		for _, e := range s.Ends {
+			id, ok := r.count(e, sc)
+			if !ok {
+				return
+			}
+			r.node(id, def, false, e.ExprPos())
+			spec.Members = append(spec.Members, id)
+		}
+		lat, spd, _ := r.topologyDefaultsQuiet()
+		for _, b := range s.Body {
+			f, ok := b.(*lang.Field)
+			if !ok || f.IsFunc() || !linkField(f.Name) {
+				r.errs.Add(b.StmtPos(), "a link holds latency, speed, channels, io and dim%s", lang.DidYouMean(fieldNameOf(b), []string{"latency", "speed", "channels", "io", "dim"}))
+				return
+			}
+			v, err := r.eval(f.Value, sc)
+			if err != nil {
+				r.errs.Append(err)
+				return
+			}
+			name := canonicalLink(f.Name)
+			t := fieldTypeOf("link", name)
+			want, hasDim := t.dim()
+			if t == tBool {
+				spec.IO = v.Truth()
+				continue
+			}
+			if v.Kind != lang.Number || hasDim && v.Dim != want {
+				r.errs.Add(f.Value.ExprPos(), "link %s must be a %s, got a %s", name, t, v.TypeName())
+				return
+			}
+			switch name {
+			case "latency":
+				lat = v.Num
+			case "speed":
+				spd = v.Num
+			case "channels":
+				spec.Channels = int(v.Num)
+			case "dim":
+				spec.Dim = int(v.Num)
+			}
+		}
+		if spd <= 0 {
+			r.errs.Add(s.Pos, "link needs a positive speed: set speed in the link or the topology")
+			return
+		}
+		r.addLink(spec, lat, spd, s.Pos)
+	case *lang.For:
+		from, ok1 := r.count(s.From, sc)
+		to, ok2 := r.count(s.To, sc)
+		if !ok1 || !ok2 {
+			return
+		}
+		if to-from > MaxLinks {
+			r.errs.Add(s.Pos, "loop of %d iterations is too long", to-from+1)
+			return
+		}
+		for i := from; i <= to && len(r.errs) == 0; i++ {
+			v := lang.Num(float64(i))
+			inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{s.Var: {konst: &v, known: true}}}
+			for _, b := range s.Body {
+				r.stmt(b, inner, def)
+			}
+		}
+	case *lang.If:
+		c, err := r.eval(s.Cond, sc)
+		if err != nil {
+			r.errs.Append(err)
+			return
+		}
+		if c.Kind != lang.Bool {
+			r.errs.Add(s.Cond.ExprPos(), "the condition of if must be a bool, got a %s", c.TypeName())
+			return
+		}
+		body := s.Else
+		if c.Truth() {
+			body = s.Then
+		}
+		for _, b := range body {
+			r.stmt(b, sc, def)
+		}
+	default:
+		r.errs.Add(s.StmtPos(), "only link, bus, node, for and if statements build a topology")
+	}
+}
