@@ -35,7 +35,9 @@ type network struct {
 	custom   RouteFunc
 	dims     []int32
 	lanes    int32 // lanes per wire
-	dateline bool  // torus dimension-order routing with two lane classes
+	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
+	phased   bool  // Valiant: lanes split between the two phases
+	classes  int32 // lane classes (1, 2 or 4)
 	nprocs   int
 
 	// dist[rank(dst)][node] for graphs without a distance rule.
@@ -159,7 +161,18 @@ func (n *network) setRouting(name string) error {
 		}
 		n.rk, n.custom = rCustom, f
 	}
+	// Lane classes break the cycles of dimension-order routing on tori
+	// (dateline) and between Valiant's two phases, when there are lanes
+	// enough; otherwise all lanes are used alike.
 	n.dateline = kind == topo.Torus && n.lanes >= 2 && (n.rk == rStatic || n.rk == rValiant)
+	n.phased = n.rk == rValiant && n.lanes >= 2 && (!n.dateline || n.lanes >= 4)
+	n.classes = 1
+	if n.dateline {
+		n.classes *= 2
+	}
+	if n.phased {
+		n.classes *= 2
+	}
 	if n.rk == rTree {
 		n.buildTree()
 	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom {

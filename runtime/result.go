@@ -38,8 +38,12 @@ type Result struct {
 	Latency  Stats  `json:"latency"`
 	// Makespan is the mean over runs of the time until the last event,
 	// acknowledgements included; MakespanMax is the largest.
-	Makespan    float64   `json:"makespan"`
-	MakespanMax float64   `json:"makespan_max"`
+	Makespan    float64 `json:"makespan"`
+	MakespanMax float64 `json:"makespan_max"`
+	// SendTime is the cost as the sender sees it (seed 000's T_m): from a
+	// message's start until its last packet has been transmitted and,
+	// with acknowledgements, acknowledged. Mean and max over messages.
+	SendTime    SendStats `json:"send_time"`
 	Hops        HopStats  `json:"hops"`
 	LinkLoadMax int       `json:"link_load_max"` // messages over the busiest wire (largest over runs)
 	ProcLoadMax int       `json:"proc_load_max"` // messages through-routed by the busiest processor (largest over runs)
@@ -67,6 +71,12 @@ type Stats struct {
 	P50  float64 `json:"p50"`
 	P90  float64 `json:"p90"`
 	P99  float64 `json:"p99"`
+}
+
+// SendStats summarise sender-side costs.
+type SendStats struct {
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
 }
 
 // HopStats summarise path lengths in links (μ and D for all-to-all).
@@ -99,6 +109,8 @@ type Channel struct {
 // runResult is what one run reports back to the aggregator.
 type runResult struct {
 	lat         []float64
+	sendSum     float64
+	sendMax     float64
 	hopSum      int64
 	hopMax      int
 	makespan    float64
@@ -126,6 +138,8 @@ func aggregate(op string, runs []runResult) *Result {
 		x := &runs[i]
 		lat = append(lat, x.lat...)
 		hops += x.hopSum
+		r.SendTime.Mean += x.sendSum
+		r.SendTime.Max = max(r.SendTime.Max, x.sendMax)
 		r.Hops.Max = max(r.Hops.Max, x.hopMax)
 		r.Makespan += x.makespan
 		r.MakespanMax = max(r.MakespanMax, x.makespan)
@@ -159,6 +173,7 @@ func aggregate(op string, runs []runResult) *Result {
 		return r
 	}
 	r.Hops.Mean = float64(hops) / float64(len(lat))
+	r.SendTime.Mean /= float64(len(lat))
 	sort.Float64s(lat)
 	sum := 0.0
 	for _, v := range lat {

@@ -84,7 +84,8 @@ type message struct {
 	part0, parts int32
 	partsDone    int32
 	hops         int32
-	dep0, dep1   int32 // dependents: s.depList[dep0:dep1]
+	sent         float64 // when the sender was last busy with it (transmission or acknowledgement)
+	dep0, dep1   int32   // dependents: s.depList[dep0:dep1]
 	done         bool
 }
 
@@ -336,7 +337,11 @@ func (s *sim) route(id int32) {
 			class = 1
 		}
 	}
-	ch := s.pickLane(w, class)
+	lc := class
+	if n.phased && p.target == p.dst && !p.ack {
+		lc += n.classes / 2
+	}
+	ch := s.pickLane(w, lc)
 	p.class = class
 	p.lastDim = n.g.Link(a.Link).Dim
 	if s.owner[ch] < 0 {
@@ -369,18 +374,12 @@ func (s *sim) wraps(u, v, d int32) bool {
 	return k > 2 && (a == k-1 && b == 0 || a == 0 && b == k-1)
 }
 
-// pickLane chooses a lane of wire w in the packet's class: a free one if
-// any, else the one with the shortest queue.
+// pickLane chooses a lane of wire w in lane class `class` (of
+// net.classes equal shares): a free one if any, else the one with the
+// shortest queue.
 func (s *sim) pickLane(w, class int32) int32 {
-	V := s.net.lanes
-	lo, hi := w*V, w*V+V
-	if s.net.dateline {
-		if class == 0 {
-			hi = lo + V/2
-		} else {
-			lo += V / 2
-		}
-	}
+	V, C := s.net.lanes, s.net.classes
+	lo, hi := w*V+class*V/C, w*V+(class+1)*V/C
 	best := lo
 	for c := lo; c < hi; c++ {
 		if s.owner[c] < 0 {
@@ -495,6 +494,8 @@ func (s *sim) acquire(id, ch, next int32) {
 		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
 	}
 	if p.nhops == 1 && !p.ack {
+		m := &s.msgs[s.parts[p.part].msg]
+		m.sent = max(m.sent, end)
 		s.launch(p.part)
 	}
 }
@@ -646,6 +647,8 @@ func (s *sim) deliver(id int32) {
 		s.free = append(s.free, id)
 	}
 	if p.ack {
+		m := &s.msgs[pt.msg]
+		m.sent = max(m.sent, s.now)
 		pt.acked++
 		if pt.waiting {
 			pt.waiting = false

@@ -143,6 +143,8 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 		if m.done {
 			r.hopSum += int64(m.hops)
 			r.hopMax = max(r.hopMax, int(m.hops))
+			r.sendSum += m.sent - m.ready
+			r.sendMax = max(r.sendMax, m.sent-m.ready)
 		}
 	}
 	r.undelivered = len(s.msgs) - s.nDone
