@@ -167,6 +167,9 @@ func (ck *checker) addDep(a, b int32) {
 // explore follows every route to dst from the given sources, recording
 // dependencies, dead ends and the sources that cannot reach dst.
 func (ck *checker) explore(dst int, srcs []int) error {
+	if len(srcs) == 0 {
+		return nil
+	}
 	ck.epoch++
 	if ck.epoch == 0 { // wrapped: forget all stamps
 		clear(ck.stamp)
