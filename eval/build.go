@@ -18,6 +18,10 @@ func build(l *loader, name string) (*Machine, error) {
 	decl := l.machines[name]
 	m.root = newObject("machine", name, decl.ast.Pos, nil)
 	b.machine(decl, nil, 0)
+	for _, extra := range l.opts.extra {
+		b.layer++
+		b.apply(m.root, extra, false)
+	}
 	if len(m.errs) == 0 {
 		b.overrides(l.opts.sets, b.layer+1)
 	}
@@ -103,7 +107,7 @@ func stmtName(s lang.Stmt) string {
 }
 
 func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
-	if obj.kind == "link" && legacy && (s.Name == "processornumber" || processorType.MatchString(s.Name)) {
+	if obj.kind == "link" && (s.Name == "processornumber" || processorType.MatchString(s.Name)) {
 		b.endpoint(obj, s)
 		return
 	}

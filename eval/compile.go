@@ -23,6 +23,8 @@ const (
 	maxFrameSlots = 1 << 16
 )
 
+//go:generate sh -c "python3 gen_arith.py && gofmt -w arith_gen.go"
+
 type code func(fr *frame) lang.Value
 
 // cexpr is a compiled expression and what is known about it statically.
@@ -33,6 +35,9 @@ type cexpr struct {
 	known bool       // kind and dim are known statically
 	kind  lang.Kind
 	dim   lang.Dim
+	// isSlot: run only loads slot (a parameter), for fused operators.
+	isSlot bool
+	slot   int
 }
 
 func constant(v lang.Value) cexpr {
@@ -125,7 +130,8 @@ func (c *compiler) ident(e *lang.Ident, sc *scope) (cexpr, error) {
 			return constant(*l.konst), nil
 		}
 		slot := l.slot
-		return cexpr{run: func(fr *frame) lang.Value { return fr.stack[fr.base+slot] }, known: l.known, kind: l.kind, dim: l.dim}, nil
+		return cexpr{run: func(fr *frame) lang.Value { return fr.stack[fr.base+slot] }, known: l.known, kind: l.kind, dim: l.dim,
+			isSlot: l.known && l.kind == lang.Number, slot: slot}, nil
 	}
 	return c.ref(e, sc)
 }
@@ -244,7 +250,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			if a.Kind != b.Kind || a.Dim != b.Dim {
 				return fr.fail(pos, "cannot compare a %s with a %s", a.TypeName(), b.TypeName())
 			}
-			return lang.BoolValue((a.Num == b.Num && a.Str == b.Str) == eq)
+			return lang.BoolValue((a == b) == eq)
 		}}
 		return fold(out, x, y), nil
 	}
@@ -263,11 +269,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 		out.dim = x.dim
 		sub := op == "-"
 		if bothKnown {
-			if sub {
-				out.run = func(fr *frame) lang.Value { a := xr(fr); a.Num -= yr(fr).Num; return a }
-			} else {
-				out.run = func(fr *frame) lang.Value { a := xr(fr); a.Num += yr(fr).Num; return a }
-			}
+			out.run = fastArith(op, x, y, out.dim)
 		} else {
 			out.run = func(fr *frame) lang.Value {
 				a, b := xr(fr), yr(fr)
@@ -290,12 +292,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			out.dim = x.dim.Mul(y.dim)
 		}
 		if bothKnown {
-			d := out.dim
-			if div {
-				out.run = func(fr *frame) lang.Value { return lang.Value{Num: xr(fr).Num / yr(fr).Num, Dim: d} }
-			} else {
-				out.run = func(fr *frame) lang.Value { return lang.Value{Num: xr(fr).Num * yr(fr).Num, Dim: d} }
-			}
+			out.run = fastArith(op, x, y, out.dim)
 		} else {
 			out.run = func(fr *frame) lang.Value {
 				a, b := xr(fr), yr(fr)
@@ -490,7 +487,7 @@ func grow(fr *frame, n int) {
 // prints as itself, a string or bare name as its text.
 func labelOf(v lang.Value) string {
 	if v.Kind == lang.String {
-		return v.Str
+		return v.Text()
 	}
 	if v.Num == math.Trunc(v.Num) && math.Abs(v.Num) < 1e15 {
 		return strconv.FormatInt(int64(v.Num), 10)

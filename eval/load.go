@@ -19,6 +19,7 @@ type options struct {
 	machine  string
 	sets     []Set
 	readFile func(path string) ([]byte, error)
+	extra    [][]lang.Stmt // definitions added by Extend (the REPL), one layer each
 }
 
 // WithMachine selects a machine of a file with several; the default is the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
@@ -23,7 +23,7 @@ type Machine struct {
 
 	topos     []*Topology
 	topoState int8
-	framePool sync.Pool
+	frames    [8]atomic.Pointer[frame]
 }
 
 type evalStep struct {
@@ -157,7 +157,7 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 		case v.Kind == lang.Number && v.Dim == lang.Dimensionless && (v.Num == 0 || v.Num == 1):
 			return lang.BoolValue(v.Num == 1), nil
 		case v.Kind == lang.String:
-			switch strings.ToLower(v.Str) {
+			switch strings.ToLower(v.Text()) {
 			case "yes", "true":
 				return lang.BoolValue(true), nil
 			case "no", "false":
@@ -184,7 +184,7 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 	if v.Kind != lang.Number || v.Dim != want {
 		got := v.TypeName()
 		if symbol {
-			return v, lang.Errorf(pos, "unknown name %s%s", v.Str, lang.DidYouMean(v.Str, (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
+			return v, lang.Errorf(pos, "unknown name %s%s", v.Text(), lang.DidYouMean(v.Text(), (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
 		}
 		if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
 			got = "plain number; give a unit, e.g. " + example(t)
@@ -218,16 +218,24 @@ func (m *Machine) evalExpr(e lang.Expr, obj *object) (lang.Value, error) {
 	return v, nil
 }
 
+// getFrame takes a frame from a small lock-free cache (cheaper than a
+// sync.Pool on the hot path of Func.Call), or makes one.
 func (m *Machine) getFrame() *frame {
-	if fr, ok := m.framePool.Get().(*frame); ok {
-		return fr
+	for i := range m.frames {
+		if fr := m.frames[i].Swap(nil); fr != nil {
+			return fr
+		}
 	}
 	return &frame{stack: make([]lang.Value, 64)}
 }
 
 func (m *Machine) putFrame(fr *frame) {
 	fr.base, fr.depth, fr.err = 0, 0, nil
-	m.framePool.Put(fr)
+	for i := range m.frames {
+		if m.frames[i].CompareAndSwap(nil, fr) {
+			return
+		}
+	}
 }
 
 // function compiles a user function once. A recursive call finds the
@@ -386,5 +394,13 @@ func (m *Machine) Names() []string {
 func (m *Machine) Derive(sets ...Set) (*Machine, error) {
 	l := *m.loader
 	l.opts.sets = append(append([]Set(nil), m.loader.opts.sets...), sets...)
+	return build(&l, m.name)
+}
+
+// Extend makes a machine with more definitions, as typed at the REPL: each
+// call adds a layer that may redefine earlier values.
+func (m *Machine) Extend(stmts []lang.Stmt) (*Machine, error) {
+	l := *m.loader
+	l.opts.extra = append(append([][]lang.Stmt(nil), m.loader.opts.extra...), stmts)
 	return build(&l, m.name)
 }

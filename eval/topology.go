@@ -168,7 +168,7 @@ func (o *object) stmts0Pos() lang.Pos {
 // processor declared.
 func (r *realizer) defaultType() *NodeType {
 	if f := r.obj.field("node"); f != nil {
-		label := r.val(f).Str
+		label := r.val(f).Text()
 		nt := r.m.nodeType(label)
 		if nt == nil && f.err == nil {
 			r.errs.Add(f.decl.Value.ExprPos(), "no processor or switch %q%s", label, lang.DidYouMean(label, r.m.nodeTypeLabels()))

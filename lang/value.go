@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Dim is a physical dimension as exponents of seconds and bytes: a time is
@@ -95,12 +96,48 @@ func (k Kind) String() string {
 }
 
 // Value is a number with a dimension (in SI base units), a bool or a string.
-// It is a small value type: evaluation copies it and never allocates.
+// It is a 16-byte value type: evaluation copies it and never allocates.
+// Strings are interned (they come from source text, so the table stays
+// small), which keeps the value to a float and three small words.
 type Value struct {
 	Num  float64
 	Dim  Dim
 	Kind Kind
-	Str  string
+	sym  uint32 // index into the string table, for String values
+}
+
+var strtab = struct {
+	sync.RWMutex
+	ids  map[string]uint32
+	strs []string
+}{ids: map[string]uint32{"": 0}, strs: []string{""}}
+
+func intern(s string) uint32 {
+	strtab.RLock()
+	id, ok := strtab.ids[s]
+	strtab.RUnlock()
+	if ok {
+		return id
+	}
+	strtab.Lock()
+	defer strtab.Unlock()
+	if id, ok := strtab.ids[s]; ok {
+		return id
+	}
+	id = uint32(len(strtab.strs))
+	strtab.ids[s] = id
+	strtab.strs = append(strtab.strs, s)
+	return id
+}
+
+// Text is the string a String value holds ("" for other kinds).
+func (v Value) Text() string {
+	if v.sym == 0 {
+		return ""
+	}
+	strtab.RLock()
+	defer strtab.RUnlock()
+	return strtab.strs[v.sym]
 }
 
 // Num returns a dimensionless number.
@@ -118,7 +155,7 @@ func BoolValue(b bool) Value {
 }
 
 // StringValue returns a string value.
-func StringValue(s string) Value { return Value{Kind: String, Str: s} }
+func StringValue(s string) Value { return Value{Kind: String, sym: intern(s)} }
 
 // Truth is the bool a Bool value holds.
 func (v Value) Truth() bool { return v.Num != 0 }
@@ -141,7 +178,7 @@ func (v Value) String() string {
 	case Bool:
 		return strconv.FormatBool(v.Truth())
 	case String:
-		return strconv.Quote(v.Str)
+		return strconv.Quote(v.Text())
 	}
 	return FormatQuantity(v.Num, v.Dim)
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+)
+
+// newFlags makes a flag set whose --help prints the command's usage line,
+// its description and its flags.
+func newFlags(e *env, name, args, doc string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: parasol %s %s\n\n%s\n", name, args, strings.TrimSpace(doc))
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(w, "\nFlags:")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may stand before, between or after
+// the positional arguments (parasol sim std:xmp64 --op transpose).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usageError("parasol %s: %v\nRun 'parasol %s --help' for usage.", fs.Name(), err, fs.Name())
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// machineFlags are the flags every command that loads a machine shares.
+type machineFlags struct {
+	machine string
+	sets    setList
+}
+
+func (mf *machineFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
+	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")
+}
+
+func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
+	opts := []eval.Option{eval.WithMachine(mf.machine)}
+	for _, s := range mf.sets {
+		opts = append(opts, eval.WithSet(s.Path, s.Value))
+	}
+	return eval.Load(spec, opts...)
+}
+
+type setList []eval.Set
+
+func (s *setList) String() string { return "" }
+
+func (s *setList) Set(v string) error {
+	set, err := eval.ParseSet(v)
+	if err != nil {
+		return err
+	}
+	*s = append(*s, set)
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,145 @@
+// Command parasol describes parallel machines and predicts what
+// communication on them costs. It checks, evaluates, formats and converts
+// .machine files, runs the discrete-event network simulation, and offers an
+// interactive REPL.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(env *env, args []string) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{"check", "FILE...", "report every error in machine files", runCheck},
+		{"eval", "[flags] MACHINE EXPR...", "evaluate expressions: parameters, primitive costs, derived indexes", runEval},
+		{"sim", "[flags] MACHINE --op OP", "simulate an operation on the packet-level network", runSim},
+		{"route", "[flags] MACHINE SRC DST | --check MACHINE", "show a route, or check a routing function for deadlock", runRoute},
+		{"compare", "[flags] MACHINE PRIMITIVE", "a primitive's analytic cost beside the simulated one", runCompare},
+		{"import", "LEGACY", "print a Parasol I file in the modern syntax", runImport},
+		{"fmt", "[-w] FILE...", "format machine files canonically", runFmt},
+		{"repl", "[MACHINE]", "interactive prompt", runRepl},
+		{"machines", "[MACHINE]", "list the standard machines, or the machines in a file", runMachines},
+	}
+}
+
+// env is what a command reads and writes; tests substitute buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	isTerminal     bool
+}
+
+// exitError carries an exit status with an already printed message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageError is a mistake on the command line (exit status 2).
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+func main() {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stdout)}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+func run(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" {
+			return run(e, []string{args[1], "--help"})
+		}
+		usage(e.stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] == "--version" || args[0] == "version" {
+		fmt.Fprintln(e.stdout, "parasol", version)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(e, args[1:])
+			return report(e, err)
+		}
+	}
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	msg := fmt.Sprintf("parasol: unknown command %q", args[0])
+	if s := suggest(args[0], names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	fmt.Fprintln(e.stderr, msg+"\nRun 'parasol --help' for the list of commands.")
+	return 2
+}
+
+const version = "0.1.0"
+
+func report(e *env, err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	var x *exitError
+	if errors.As(err, &x) {
+		if x.msg != "" {
+			fmt.Fprintln(e.stderr, x.msg)
+		}
+		return x.code
+	}
+	fmt.Fprintln(e.stderr, err)
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Parasol describes parallel machines and predicts what communication on them costs.
+
+Usage:
+  parasol COMMAND [arguments]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+A MACHINE is a .machine file path or std:NAME for a standard machine
+('parasol machines' lists them). Values print with units; with --json they
+are numbers in SI base units (s, B, B/s, Hz).
+
+Run 'parasol COMMAND --help' for a command's flags.
+`)
+}
+
+func suggest(name string, candidates []string) string {
+	sort.Strings(candidates)
+	for _, c := range candidates {
+		if strings.HasPrefix(c, name) || strings.HasPrefix(name, c) {
+			return c
+		}
+	}
+	return ""
+}
