@@ -316,3 +316,48 @@ func TestErrors(t *testing.T) {
 		t.Error("Route accepted ecube on a torus")
 	}
 }
+
+// Irregular graphs route by table: all-to-all on random Hamiltonian graphs
+// gives the graph's μ and D.
+func TestHamiltonianTables(t *testing.T) {
+	for _, n := range []int{16, 64} {
+		g, err := topo.NewHamiltonian(n, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := basic(g, 1e-7, 1e8)
+		spec.Switching = SAF
+		res := sim1(t, spec, Options{Op: "alltoall", Size: 32})
+		m := g.Metrics()
+		if math.Abs(res.Hops.Mean-m.AvgDistance) > 1e-12 || res.Hops.Max != m.Diameter || res.LinkLoadMax == 0 || res.ProcLoadMax == 0 {
+			t.Errorf("n=%d: hops %+v loads %d/%d, graph μ=%v D=%d", n, res.Hops, res.LinkLoadMax, res.ProcLoadMax, m.AvgDistance, m.Diameter)
+		}
+	}
+}
+
+// A custom routing function (here: always clockwise on a ring) is used
+// as given, and round-robin arbitration completes the same traffic.
+func TestCustomRoutingAndRoundRobin(t *testing.T) {
+	g := mustGen(t, "ring", 6)
+	spec := basic(g, 1e-7, 1e8)
+	spec.Switching = VCT
+	spec.Routes = map[string]RouteFunc{"clockwise": func(in, at, dst int32, buf []int32) []int32 {
+		for _, a := range g.Adj(at) {
+			if a.Node == (at+1)%6 {
+				buf = append(buf, a.Link)
+			}
+		}
+		return buf
+	}}
+	p, err := Route(spec, "clockwise", 4, 1)
+	if err != nil || !reflect.DeepEqual(p, []int{4, 5, 0, 1}) {
+		t.Fatalf("clockwise route %v %v", p, err)
+	}
+	for _, arb := range []Arbitration{FIFO, RoundRobin} {
+		spec.Arbitration = arb
+		res := sim1(t, spec, Options{Op: "alltoall", Size: 64, Routing: "clockwise"})
+		if res.Messages != 30 || res.Hops.Max != 5 || res.Hops.Mean != 3 {
+			t.Errorf("arbitration %d: %d messages hops %+v", arb, res.Messages, res.Hops)
+		}
+	}
+}

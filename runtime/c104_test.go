@@ -101,3 +101,56 @@ func TestC104Eq5(t *testing.T) {
 		}
 	}
 }
+
+// pumaChain is c104Chain with every hop made of `width` parallel links, as
+// a PUMA H1 has four links into its switch.
+func pumaChain(t testing.TB, s, width int) *Spec {
+	spec := c104Chain(t, s)
+	g := spec.Graph
+	b := topo.NewBuilder()
+	for v := range int32(g.N()) {
+		if g.NodeKind(v) == topo.Switch {
+			b.Switch(g.ID(v))
+		} else {
+			b.Processor(g.ID(v))
+		}
+	}
+	for l := range int32(g.NumLinks()) {
+		k := g.Link(l)
+		for range width {
+			b.Connect(g.ID(k.A), g.ID(k.B))
+		}
+	}
+	g2, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Graph = g2
+	return spec
+}
+
+// eq6 is seed 000's multi-link cost.
+func eq6(n, s, c, l int) float64 {
+	tp := beta + (hdr+pkt+1)*alpha
+	rt := 2*beta + (2*hdr+1)*alpha + 2*float64(s)*delta
+	if float64(c) < rt/tp {
+		return float64(l*c)*gamma + float64(n/(l*c*pkt))*rt + float64(c-1)*tp
+	}
+	return float64(l*c)*gamma + float64(n/(l*pkt))*tp
+}
+
+// A message split over l links with c channels each (Eq. 6): the packet
+// engine's β is shared by the links, transmissions overlap.
+func TestC104Eq6(t *testing.T) {
+	for _, s := range []int{1, 4} {
+		spec := pumaChain(t, s, 4)
+		for _, l := range []int{1, 2, 4} {
+			for _, c := range []int{1, 2, 4} {
+				r := sim1(t, spec, Options{Op: "send", Size: 16384, Channels: c, Links: l, Src: Node(0), Dst: Node(1)})
+				if w := eq6(16384, s, c, l); !near(r.Makespan, w, 0.03) {
+					t.Errorf("s=%d l=%d c=%d: makespan %.4g, Eq.6 %.4g (%+.2f%%)", s, l, c, r.Makespan, w, 100*(r.Makespan/w-1))
+				}
+			}
+		}
+	}
+}

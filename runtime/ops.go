@@ -70,7 +70,7 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 			payload = size/nparts + btoi(j < size%nparts)
 		}
 		off += payload
-		pt := part{msg: m, src: src, dst: dst, j: int32(j), npk: 1, bytes: payload, last: payload}
+		pt := part{msg: m, src: src, dst: dst, j: int32(j), link: int32(j / int64(tr.channels)), npk: 1, bytes: payload, last: payload}
 		if b > 0 && payload > b {
 			pt.npk = int32((payload + b - 1) / b)
 			pt.bytes, pt.last = b, payload-int64(pt.npk-1)*b
@@ -103,19 +103,25 @@ func (s *sim) after(pre, post int32) {
 
 // linkDeps turns the (pre, post) pairs into per-message dependent lists.
 func (s *sim) linkDeps() {
-	cnt := make([]int32, len(s.msgs)+1)
+	cnt := s.depCnt[:0]
+	for range len(s.msgs) + 1 {
+		cnt = append(cnt, 0)
+	}
+	s.depCnt = cnt
 	for _, p := range s.depPre {
 		cnt[p+1]++
 	}
 	for i := 1; i < len(cnt); i++ {
 		cnt[i] += cnt[i-1]
 	}
-	s.depList = append(s.depList[:0], make([]int32, len(s.depPre))...)
-	pos := append([]int32(nil), cnt...)
+	s.depList = append(s.depList[:0], s.depPost...)
 	for i, p := range s.depPre {
-		s.depList[pos[p]] = s.depPost[i]
-		pos[p]++
+		s.depList[cnt[p]] = s.depPost[i]
+		cnt[p]++
 	}
+	// cnt[i] now ends message i's list; shift back to get the starts.
+	copy(cnt[1:], cnt[:len(cnt)-1])
+	cnt[0] = 0
 	for i := range s.msgs {
 		s.msgs[i].dep0, s.msgs[i].dep1 = cnt[i], cnt[i+1]
 	}
@@ -161,10 +167,11 @@ func (s *sim) build(tr *traffic) error {
 	case "bitrev":
 		return bitPerm(func(r, b int) int { return int(bits.Reverse(uint(r)) >> (bits.UintSize - b) & (1<<b - 1)) })
 	case "randperm":
-		perm := make([]int, P)
-		for i := range perm {
-			perm[i] = i
+		perm := s.perm[:0]
+		for i := range P {
+			perm = append(perm, i)
 		}
+		s.perm = perm
 		for i := P - 1; i > 0; i-- {
 			j := s.rng.Intn(i + 1)
 			perm[i], perm[j] = perm[j], perm[i]
@@ -192,7 +199,7 @@ func (s *sim) build(tr *traffic) error {
 			s.addMsg(tr, proc(r), tr.dst, size)
 		}
 	case "alltoall":
-		order := make([]int, 0, P)
+		order := s.perm[:0]
 		for r := range P {
 			order = order[:0]
 			for d := range P {

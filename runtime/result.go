@@ -132,7 +132,11 @@ const histBins = 32
 // on which worker ran which run.
 func aggregate(op string, runs []runResult) *Result {
 	r := &Result{Op: op, Runs: len(runs)}
-	var lat []float64
+	total := 0
+	for i := range runs {
+		total += len(runs[i].lat)
+	}
+	lat := make([]float64, 0, total)
 	var hops int64
 	for i := range runs {
 		x := &runs[i]

@@ -70,6 +70,7 @@ type packet struct {
 type part struct {
 	msg, src, dst int32
 	j             int32 // index among its message's parts
+	link          int32 // which of the message's links it uses
 	npk, sent     int32
 	acked, recv   int32
 	bytes, last   int64 // payload of each packet but the last; of the last
@@ -112,11 +113,12 @@ type sim struct {
 	msgs  []message
 
 	depPre, depPost []int32
-	depList         []int32
+	depList, depCnt []int32
 
 	rng    topo.Rand
 	cand   []topo.Adj
 	lbuf   []int32
+	perm   []int
 	events int64
 	nDone  int
 	lat    []float64
@@ -150,18 +152,19 @@ func (s *sim) reset(seed uint64) {
 	s.pkts, s.free, s.parts, s.msgs = s.pkts[:0], s.free[:0], s.parts[:0], s.msgs[:0]
 	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
 	s.rng = *topo.NewRand(seed)
-	s.events, s.nDone, s.lat, s.err = 0, 0, nil, nil
+	s.events, s.nDone, s.lat, s.err = 0, 0, s.lat[:0], nil
 }
 
-// push schedules an event; the heap is hand-rolled to keep events as plain
-// values and avoid container/heap's interface calls.
+// push schedules an event. The queue is a hand-written 4-ary heap of plain
+// values (half the depth of a binary heap, children in one cache line),
+// avoiding container/heap's interface calls.
 func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	s.seq++
 	e := event{t: t, seq: s.seq, id: id, aux: aux, kind: kind}
 	h := append(s.heap, e)
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / 4
 		if !e.before(&h[p]) {
 			break
 		}
@@ -180,18 +183,21 @@ func (s *sim) pop() event {
 	h = h[:n]
 	i := 0
 	for {
-		c := 2*i + 1
+		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && h[c+1].before(&h[c]) {
-			c++
+		m := c
+		for k := c + 1; k < c+4 && k < n; k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
 		}
-		if !h[c].before(&e) {
+		if !h[m].before(&e) {
 			break
 		}
-		h[i] = h[c]
-		i = c
+		h[i] = h[m]
+		i = m
 	}
 	if n > 0 {
 		h[i] = e
@@ -247,7 +253,11 @@ func (s *sim) msgReady(m int32) {
 	for j := msg.part0; j < msg.part0+msg.parts; j++ {
 		start := max(s.now, s.cpuFree[msg.src])
 		s.cpuFree[msg.src] = start + np.SendOverhead
-		s.push(s.cpuFree[msg.src], evPartStart, j, 0)
+		if s.cpuFree[msg.src] == s.now {
+			s.launch(j)
+		} else {
+			s.push(s.cpuFree[msg.src], evPartStart, j, 0)
+		}
 	}
 }
 
@@ -273,7 +283,12 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		id = s.free[n-1]
 		s.free = s.free[:n-1]
 	} else {
-		s.pkts = append(s.pkts, packet{})
+		// Reslice within capacity so an old packet's hops buffer is reused.
+		if len(s.pkts) < cap(s.pkts) {
+			s.pkts = s.pkts[:len(s.pkts)+1]
+		} else {
+			s.pkts = append(s.pkts, packet{})
+		}
 		id = int32(len(s.pkts) - 1)
 	}
 	p := &s.pkts[id]
@@ -397,10 +412,18 @@ func (s *sim) choose(p *packet) int {
 	n := s.net
 	switch n.rk {
 	case rStatic, rValiant, rTree, rCustom:
-		if p.nhops == 0 && !p.ack { // spread a message's parts over the source's links
-			return int(s.parts[p.part].j) % len(s.cand)
+		// Rule order is kept, but a message split over l links spreads its
+		// parts over parallel links to the chosen neighbour (seed 000 Eq. 6).
+		if p.ack {
+			return 0
 		}
-		return 0
+		par := 0
+		for _, a := range s.cand {
+			if a.Node == s.cand[0].Node {
+				par++
+			}
+		}
+		return int(s.parts[p.part].link) % par
 	case rRandom:
 		return s.rng.Intn(len(s.cand))
 	}
