@@ -3,6 +3,10 @@ package acyclic
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Routing describes any routing function to [Check]: a network of channels
@@ -20,6 +24,9 @@ type Routing struct {
 	// does). Check then explores each destination once for all sources,
 	// which costs O(destinations × channels) instead of O(pairs × route).
 	SourceFree bool
+	// Parallel says Ends and Next are safe for concurrent use; Check then
+	// spreads the destinations over the CPUs.
+	Parallel bool
 }
 
 // Report is the result of [Check].
@@ -54,49 +61,86 @@ func Check(r Routing) (Report, error) {
 	if r.Nodes < 1 || r.Channels < 0 || r.Ends == nil || r.Next == nil {
 		return Report{}, fmt.Errorf("%w: need Nodes ≥ 1, Channels ≥ 0, Ends and Next", ErrRouting)
 	}
-	ck := &checker{r: r, tail: make([]int32, r.Channels), head: make([]int32, r.Channels)}
+	tail, head := make([]int32, r.Channels), make([]int32, r.Channels)
 	for c := 0; c < r.Channels; c++ {
 		a, b := r.Ends(c)
 		if a < 0 || a >= r.Nodes || b < 0 || b >= r.Nodes {
 			return Report{}, fmt.Errorf("%w: channel %d joins %d→%d, outside 0..%d", ErrRouting, c, a, b, r.Nodes-1)
 		}
-		ck.tail[c], ck.head[c] = int32(a), int32(b)
+		tail[c], head[c] = int32(a), int32(b)
 	}
-	ck.deps = make([][]int32, r.Channels)
-	ck.stamp = make([]uint32, r.Channels)
-	ck.local = make([]int32, r.Channels)
-	srcs := make([]int, 0, r.Nodes)
-	for dst := 0; dst < r.Nodes; dst++ {
-		if r.SourceFree {
-			srcs = srcs[:0]
-			for s := 0; s < r.Nodes; s++ {
-				if s != dst {
-					srcs = append(srcs, s)
+	workers := 1
+	if r.Parallel {
+		workers = min(runtime.GOMAXPROCS(0), r.Nodes)
+	}
+	cks := make([]*checker, workers)
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range cks {
+		ck := &checker{r: r, tail: tail, head: head, deps: make([][]int32, r.Channels),
+			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels)}
+		cks[w] = ck
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srcs := make([]int, 0, r.Nodes)
+			for {
+				dst := int(next.Add(1) - 1)
+				if dst >= r.Nodes {
+					return
+				}
+				if r.SourceFree {
+					srcs = srcs[:0]
+					for s := 0; s < r.Nodes; s++ {
+						if s != dst {
+							srcs = append(srcs, s)
+						}
+					}
+					if errs[w] = ck.explore(dst, srcs); errs[w] != nil {
+						return
+					}
+					continue
+				}
+				for s := 0; s < r.Nodes; s++ {
+					if s == dst {
+						continue
+					}
+					if errs[w] = ck.explore(dst, append(srcs[:0], s)); errs[w] != nil {
+						return
+					}
 				}
 			}
-			if err := ck.explore(dst, srcs); err != nil {
-				return Report{}, err
-			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Report{}, err
+	}
+	// Merge the workers' dependencies; sorted lists make the reported cycle
+	// independent of scheduling.
+	deps := cks[0].deps
+	var rep Report
+	for _, ck := range cks {
+		rep.PairsWithoutRoute += ck.noRoute
+		rep.DeadEnds += ck.deadEnds
+		if ck == cks[0] {
 			continue
 		}
-		for s := 0; s < r.Nodes; s++ {
-			if s == dst {
-				continue
-			}
-			if err := ck.explore(dst, append(srcs[:0], s)); err != nil {
-				return Report{}, err
+		for c, ds := range ck.deps {
+			for _, d := range ds {
+				if !slices.Contains(deps[c], d) {
+					deps[c] = append(deps[c], d)
+				}
 			}
 		}
 	}
-	rep := Report{
-		PairsWithoutRoute: ck.noRoute,
-		Connected:         ck.noRoute == 0,
-		DeadEnds:          ck.deadEnds,
-	}
-	for _, d := range ck.deps {
+	for _, d := range deps {
+		slices.Sort(d)
 		rep.Dependencies += len(d)
 	}
-	rep.Cycle = findCycle(ck.deps)
+	rep.Connected = rep.PairsWithoutRoute == 0
+	rep.Cycle = findCycle(deps)
 	rep.Acyclic = rep.Cycle == nil
 	return rep, nil
 }
@@ -311,5 +355,6 @@ func (nw *Network) Routing() Routing {
 			return nw.Next(buf, at, dst, in)
 		},
 		SourceFree: true,
+		Parallel:   true,
 	}
 }

@@ -1,5 +1,7 @@
 package acyclic
 
+import "slices"
+
 // colour computes the trivial colouring of Fig. 2.8 with the multigraph tree
 // labelling of Fig. 3.8: breadth-first trees of unlabelled links, the first
 // rooted at processor 0, each next one at the lowest processor that still has
@@ -81,64 +83,188 @@ func (nw *Network) classify() {
 	nw.c1 = append([]Class(nil), nw.cls...)
 }
 
-// improve applies rule C2 (§3.4.2): the UGLY connects into each leaving link
-// m, visited in ascending order of m, become GOOD unless a search from m
-// through GOOD connects reaches their arriving link, which would close a
-// cycle. One search tests every arriving link of m at once: a new connect
-// into m cannot help another path from m back into m's processor.
+// improve applies rule C2 (§3.4.2): the UGLY connects l→m, visited in
+// ascending order of the leaving link m (then of l's arrival port), become
+// GOOD unless (L, C) already has a path from m back to l, which the new
+// connect would close into a cycle; otherwise they become BAD.
+//
+// Searching from every m would cost O(links²). Instead a topological order
+// of the GOOD graph is kept (Pearce and Kelly's dynamic topological sort): a
+// path m→l needs ord[m] < ord[l], so a connect with ord[l] < ord[m] is GOOD
+// at once, and otherwise the search visits only links ordered between them.
+// Accepting such a connect reorders just the links the searches found.
 func (nw *Network) improve() {
 	nd := int32(len(nw.uPort))
-	stamp := make([]int32, nd)
-	queue := make([]int32, 0, nd)
-	var cand []int32 // arrival ports at tail(m) with an UGLY connect into m
+	g := newDynDAG(nw)
+	var fwd, bwd []int32
 	for m := int32(0); m < nd; m++ {
 		j := nw.uTail(m)
 		ports := nw.uPort[nw.uStart[j]:nw.uStart[j+1]]
 		deg := int32(len(ports))
 		base := nw.clsStart[j]
 		bm := nw.uIdx[m]
-		cand = cand[:0]
 		for a := int32(0); a < deg; a++ {
-			if nw.cls[base+a*deg+bm] == Ugly {
-				cand = append(cand, a)
+			k := base + a*deg + bm
+			if nw.cls[k] != Ugly {
+				continue
 			}
-		}
-		if len(cand) == 0 {
-			continue
-		}
-		// Search from m; stop once every candidate's arriving link is found.
-		mark := m + 1
-		stamp[m] = mark
-		queue = append(queue[:0], m)
-		left := len(cand)
-		for q := 0; q < len(queue) && left > 0; q++ {
-			x := queue[q]
-			k := nw.uHead(x)
-			kp := nw.uPort[nw.uStart[k]:nw.uStart[k+1]]
-			kd := int32(len(kp))
-			row := nw.cls[nw.clsStart[k]+nw.uIdx[x^1]*kd:]
-			for b, y := range kp {
-				if row[b] != Good || stamp[y] == mark {
+			l := ports[a] ^ 1 // arrives at j
+			if g.ord[l] > g.ord[m] {
+				var hit bool
+				if fwd, hit = g.forward(m, l, fwd[:0]); hit {
+					nw.cls[k] = Bad
 					continue
 				}
-				stamp[y] = mark
-				queue = append(queue, y)
-				if nw.uHead(y) == j { // y arrives at j: is it a candidate?
-					for _, a := range cand {
-						if ports[a]^1 == y {
-							left--
-						}
-					}
+				bwd = g.backward(l, g.ord[m], bwd[:0])
+				g.reorder(fwd, bwd)
+			}
+			nw.cls[k] = Good
+			nw.nImproved++
+			g.add(l, m)
+		}
+	}
+}
+
+// dynDAG is the GOOD connect graph over underlying directed links with a
+// topological order, both kept up to date as connects are added.
+type dynDAG struct {
+	nw                   *Network
+	succStart, predStart []int32 // capacity per link: its processor's degree
+	succN, predN         []int32
+	succ, pred           []int32
+	ord, at              []int32 // position of each link, link at each position
+	mark                 []uint32
+	epoch                uint32
+	stack                []int32
+}
+
+func newDynDAG(nw *Network) *dynDAG {
+	nd := int32(len(nw.uPort))
+	g := &dynDAG{nw: nw, succStart: make([]int32, nd+1), predStart: make([]int32, nd+1),
+		succN: make([]int32, nd), predN: make([]int32, nd), mark: make([]uint32, nd)}
+	for x := int32(0); x < nd; x++ {
+		h, t := nw.uHead(x), nw.uTail(x)
+		g.succStart[x+1] = g.succStart[x] + nw.uStart[h+1] - nw.uStart[h]
+		g.predStart[x+1] = g.predStart[x] + nw.uStart[t+1] - nw.uStart[t]
+	}
+	g.succ = make([]int32, g.succStart[nd])
+	g.pred = make([]int32, g.predStart[nd])
+	for k := int32(0); k < int32(nw.n); k++ {
+		ports := nw.uPort[nw.uStart[k]:nw.uStart[k+1]]
+		deg := int32(len(ports))
+		for a, back := range ports {
+			for b, y := range ports {
+				if nw.cls[nw.clsStart[k]+int32(a)*deg+int32(b)] == Good {
+					g.add(back^1, y)
 				}
 			}
 		}
-		for _, a := range cand {
-			if stamp[ports[a]^1] == mark {
-				nw.cls[base+a*deg+bm] = Bad
-			} else {
-				nw.cls[base+a*deg+bm] = Good
-				nw.nImproved++
+	}
+	// Kahn's algorithm: C1 guarantees the graph is acyclic.
+	indeg := append([]int32(nil), g.predN...)
+	g.at = make([]int32, 0, nd)
+	for x := int32(0); x < nd; x++ {
+		if indeg[x] == 0 {
+			g.at = append(g.at, x)
+		}
+	}
+	for q := 0; q < len(g.at); q++ {
+		x := g.at[q]
+		for _, y := range g.succ[g.succStart[x] : g.succStart[x]+g.succN[x]] {
+			if indeg[y]--; indeg[y] == 0 {
+				g.at = append(g.at, y)
 			}
+		}
+	}
+	g.ord = make([]int32, nd)
+	for i, x := range g.at {
+		g.ord[x] = int32(i)
+	}
+	return g
+}
+
+func (g *dynDAG) add(x, y int32) {
+	g.succ[g.succStart[x]+g.succN[x]] = y
+	g.succN[x]++
+	g.pred[g.predStart[y]+g.predN[y]] = x
+	g.predN[y]++
+}
+
+func (g *dynDAG) newEpoch() uint32 {
+	g.epoch++
+	if g.epoch == 0 {
+		clear(g.mark)
+		g.epoch = 1
+	}
+	return g.epoch
+}
+
+// forward collects the links reachable from m that are ordered before l,
+// reporting whether l itself is reachable.
+func (g *dynDAG) forward(m, l int32, out []int32) ([]int32, bool) {
+	e := g.newEpoch()
+	ub := g.ord[l]
+	g.mark[m] = e
+	g.stack = append(g.stack[:0], m)
+	out = append(out, m)
+	for len(g.stack) > 0 {
+		x := g.stack[len(g.stack)-1]
+		g.stack = g.stack[:len(g.stack)-1]
+		for _, y := range g.succ[g.succStart[x] : g.succStart[x]+g.succN[x]] {
+			if y == l {
+				return out, true
+			}
+			if g.mark[y] != e && g.ord[y] < ub {
+				g.mark[y] = e
+				g.stack = append(g.stack, y)
+				out = append(out, y)
+			}
+		}
+	}
+	return out, false
+}
+
+// backward collects the links that reach l and are ordered after lb.
+func (g *dynDAG) backward(l, lb int32, out []int32) []int32 {
+	e := g.newEpoch()
+	g.mark[l] = e
+	g.stack = append(g.stack[:0], l)
+	out = append(out, l)
+	for len(g.stack) > 0 {
+		x := g.stack[len(g.stack)-1]
+		g.stack = g.stack[:len(g.stack)-1]
+		for _, y := range g.pred[g.predStart[x] : g.predStart[x]+g.predN[x]] {
+			if g.mark[y] != e && g.ord[y] > lb {
+				g.mark[y] = e
+				g.stack = append(g.stack, y)
+				out = append(out, y)
+			}
+		}
+	}
+	return out
+}
+
+// reorder places the links that reach l (bwd) before those reachable from m
+// (fwd) in the positions both sets held, each set keeping its own order, so
+// that the new connect l→m goes forward.
+func (g *dynDAG) reorder(fwd, bwd []int32) {
+	byOrd := func(a, b int32) int { return int(g.ord[a] - g.ord[b]) }
+	slices.SortFunc(fwd, byOrd)
+	slices.SortFunc(bwd, byOrd)
+	pos := make([]int32, 0, len(fwd)+len(bwd))
+	for _, x := range bwd {
+		pos = append(pos, g.ord[x])
+	}
+	for _, x := range fwd {
+		pos = append(pos, g.ord[x])
+	}
+	slices.Sort(pos)
+	i := 0
+	for _, set := range [2][]int32{bwd, fwd} {
+		for _, x := range set {
+			g.ord[x] = pos[i]
+			g.at[pos[i]] = x
+			i++
 		}
 	}
 }

@@ -112,10 +112,6 @@ type Network struct {
 	nUgly     int
 	nImproved int
 
-	// Allowed connects per channel (CSR): leaving port indices, arriving channels.
-	succStart, succ []int32
-	predStart, pred []int32
-
 	// Tables: per destination, a packed bit set.
 	bitBase []int64 // per processor: bit offset of its (deg+1)·deg entries
 	words   int64   // words per destination

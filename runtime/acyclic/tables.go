@@ -13,14 +13,14 @@ import (
 // reverse of each port, then local injection), the leaving channels on
 // minimal paths (§3.4.2 "Directed"). Destinations are independent, so they
 // are spread over the CPUs; each writes only its own slice of the table.
+//
+// The searches index channels by slot, their position in the port lists,
+// so that a processor's leaving channels are adjacent in memory.
 func (nw *Network) buildTables() {
 	n := nw.n
-	nw.buildAdjacency()
+	adj := nw.adjacency()
 	nw.table = make([]uint64, int64(n)*nw.words)
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
+	workers := min(runtime.GOMAXPROCS(0), n)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < workers; w++ {
@@ -34,64 +34,86 @@ func (nw *Network) buildTables() {
 				if d >= int64(n) {
 					return
 				}
-				nw.distances(int32(d), dist, queue)
-				nw.fill(int32(d), dist)
+				adj.distances(int32(d), dist, queue)
+				adj.fill(int32(d), dist)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// buildAdjacency lists the allowed connects of every channel both ways: the
-// leaving port indices after it and the arriving channels before it.
-func (nw *Network) buildAdjacency() {
+// adjacency holds the allowed connects by slot while the tables are built.
+type adjacency struct {
+	nw *Network
+	// rev[s] is the slot of the reverse of the channel in slot s: the
+	// channel by which a packet arrives through port s.
+	rev []int32
+	// Arrival through port slot s may continue on the port indices
+	// succ[succStart[s]:succStart[s+1]] of the same processor.
+	succStart, succ []int32
+	// The channel in slot s may be entered after the channels in slots
+	// pred[predStart[s]:predStart[s+1]].
+	predStart, pred []int32
+}
+
+func (nw *Network) adjacency() *adjacency {
 	nc := len(nw.tail)
-	nw.succStart = make([]int32, nc+1)
-	nw.predStart = make([]int32, nc+1)
-	for c := 0; c < nc; c++ {
-		j := nw.head[c]
-		for _, o := range nw.port[nw.portStart[j]:nw.portStart[j+1]] {
-			if nw.allowed(int32(c), o) {
-				nw.succStart[c+1]++
-				nw.predStart[o+1]++
+	a := &adjacency{nw: nw, rev: make([]int32, nc), succStart: make([]int32, nc+1), predStart: make([]int32, nc+1)}
+	for s, c := range nw.port {
+		r := c ^ 1
+		a.rev[s] = nw.portStart[nw.tail[r]] + nw.portIdx[r]
+	}
+	var succ []int32
+	for v := 0; v < nw.n; v++ {
+		ps := nw.portStart[v]
+		ports := nw.port[ps:nw.portStart[v+1]]
+		for i, back := range ports {
+			in := back ^ 1
+			for b, o := range ports {
+				if nw.allowed(in, o) {
+					succ = append(succ, int32(b))
+					a.predStart[ps+int32(b)+1]++
+				}
 			}
+			a.succStart[ps+int32(i)+1] = int32(len(succ))
 		}
 	}
-	for c := 0; c < nc; c++ {
-		nw.succStart[c+1] += nw.succStart[c]
-		nw.predStart[c+1] += nw.predStart[c]
+	a.succ = succ
+	for s := 0; s < nc; s++ {
+		a.predStart[s+1] += a.predStart[s]
 	}
-	nw.succ = make([]int32, nw.succStart[nc])
-	nw.pred = make([]int32, nw.predStart[nc])
-	fill := append([]int32(nil), nw.predStart[:nc]...)
-	k := 0
-	for c := 0; c < nc; c++ {
-		j := nw.head[c]
-		for b, o := range nw.port[nw.portStart[j]:nw.portStart[j+1]] {
-			if nw.allowed(int32(c), o) {
-				nw.succ[k] = int32(b)
-				k++
-				nw.pred[fill[o]] = int32(c)
+	a.pred = make([]int32, a.predStart[nc])
+	fill := append([]int32(nil), a.predStart[:nc]...)
+	for v := 0; v < nw.n; v++ {
+		ps := nw.portStart[v]
+		for i := ps; i < nw.portStart[v+1]; i++ {
+			for _, b := range succ[a.succStart[i]:a.succStart[i+1]] {
+				o := ps + b
+				a.pred[fill[o]] = a.rev[i]
 				fill[o]++
 			}
 		}
 	}
+	return a
 }
 
-// distances sets dist[c] to the number of channels on a shortest path in
-// (L, C) that starts with channel c and ends entering processor d (-1 if none).
-func (nw *Network) distances(d int32, dist, queue []int32) {
+// distances sets dist[s] to the number of channels on a shortest path in
+// (L, C) that starts with the channel in slot s and ends entering processor
+// d (-1 if none).
+func (a *adjacency) distances(d int32, dist, queue []int32) {
 	for i := range dist {
 		dist[i] = -1
 	}
 	queue = queue[:0]
-	for _, o := range nw.port[nw.portStart[d]:nw.portStart[d+1]] {
-		dist[o^1] = 1
-		queue = append(queue, o^1)
+	nw := a.nw
+	for s := nw.portStart[d]; s < nw.portStart[d+1]; s++ {
+		in := a.rev[s]
+		dist[in] = 1
+		queue = append(queue, in)
 	}
 	for q := 0; q < len(queue); q++ {
 		m := queue[q]
-		for _, c := range nw.pred[nw.predStart[m]:nw.predStart[m+1]] {
+		for _, c := range a.pred[a.predStart[m]:a.predStart[m+1]] {
 			if dist[c] < 0 {
 				dist[c] = dist[m] + 1
 				queue = append(queue, c)
@@ -100,37 +122,41 @@ func (nw *Network) distances(d int32, dist, queue []int32) {
 	}
 }
 
-func (nw *Network) fill(d int32, dist []int32) {
+func (a *adjacency) fill(d int32, dist []int32) {
+	nw := a.nw
 	tbl := nw.table[int64(d)*nw.words : int64(d+1)*nw.words]
-	set := func(bit int64) { tbl[bit>>6] |= 1 << (bit & 63) }
 	for v := int32(0); v < int32(nw.n); v++ {
 		if v == d {
 			continue
 		}
-		ports := nw.port[nw.portStart[v]:nw.portStart[v+1]]
-		deg := int64(len(ports))
+		ps, pe := nw.portStart[v], nw.portStart[v+1]
+		out := dist[ps:pe]
+		deg := int64(len(out))
 		base := nw.bitBase[v]
 		// Local injection: any leaving channel of minimal distance.
 		min := int32(-1)
-		for _, o := range ports {
-			if x := dist[o]; x > 0 && (min < 0 || x < min) {
+		for _, x := range out {
+			if x > 0 && (min < 0 || x < min) {
 				min = x
 			}
 		}
-		for b, o := range ports {
-			if dist[o] == min && min > 0 {
-				set(base + deg*deg + int64(b))
+		for b, x := range out {
+			if x == min && min > 0 {
+				bit := base + deg*deg + int64(b)
+				tbl[bit>>6] |= 1 << (bit & 63)
 			}
 		}
-		// Arrival on the reverse of port a: allowed successors one closer.
-		for a, back := range ports {
-			in := back ^ 1
-			if dist[in] <= 1 {
-				continue // no route to d through in, or in enters d
+		// Arrival through port i: allowed successors one step closer.
+		for i := ps; i < pe; i++ {
+			want := dist[a.rev[i]] - 1
+			if want <= 0 {
+				continue // no route to d through this arrival
 			}
-			for _, b := range nw.succ[nw.succStart[in]:nw.succStart[in+1]] {
-				if dist[ports[b]] == dist[in]-1 {
-					set(base + int64(a)*deg + int64(b))
+			row := base + int64(i-ps)*deg
+			for _, b := range a.succ[a.succStart[i]:a.succStart[i+1]] {
+				if out[b] == want {
+					bit := row + int64(b)
+					tbl[bit>>6] |= 1 << (bit & 63)
 				}
 			}
 		}
