@@ -24,6 +24,9 @@ type Routing struct {
 	// does). Check then explores each destination once for all sources,
 	// which costs O(destinations × channels) instead of O(pairs × route).
 	SourceFree bool
+	// Endpoints lists the nodes that send and receive (processors, as
+	// opposed to switches); nil means every node.
+	Endpoints []int
 	// Parallel says Ends and Next are safe for concurrent use; Check then
 	// spreads the destinations over the CPUs.
 	Parallel bool
@@ -37,8 +40,8 @@ type Report struct {
 	// Cycle lists the channels of one dependency cycle c0 → c1 → … → c0
 	// (c0 is not repeated) when Acyclic is false.
 	Cycle []int
-	// Connected is true when every ordered pair of distinct processors
-	// has a route; PairsWithoutRoute counts the pairs that have none.
+	// Connected is true when every ordered pair of distinct endpoints has
+	// a route; PairsWithoutRoute counts the pairs that have none.
 	Connected         bool
 	PairsWithoutRoute int
 	// DeadEnds counts the reachable states (a packet on a channel for a
@@ -69,9 +72,21 @@ func Check(r Routing) (Report, error) {
 		}
 		tail[c], head[c] = int32(a), int32(b)
 	}
+	ends := r.Endpoints
+	if ends == nil {
+		ends = make([]int, r.Nodes)
+		for v := range ends {
+			ends[v] = v
+		}
+	}
+	for _, v := range ends {
+		if v < 0 || v >= r.Nodes {
+			return Report{}, fmt.Errorf("%w: endpoint %d outside 0..%d", ErrRouting, v, r.Nodes-1)
+		}
+	}
 	workers := 1
 	if r.Parallel {
-		workers = min(runtime.GOMAXPROCS(0), r.Nodes)
+		workers = max(1, min(runtime.GOMAXPROCS(0), len(ends)))
 	}
 	cks := make([]*checker, workers)
 	errs := make([]error, workers)
@@ -84,15 +99,16 @@ func Check(r Routing) (Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			srcs := make([]int, 0, r.Nodes)
+			srcs := make([]int, 0, len(ends))
 			for {
-				dst := int(next.Add(1) - 1)
-				if dst >= r.Nodes {
+				i := int(next.Add(1) - 1)
+				if i >= len(ends) {
 					return
 				}
+				dst := ends[i]
 				if r.SourceFree {
 					srcs = srcs[:0]
-					for s := 0; s < r.Nodes; s++ {
+					for _, s := range ends {
 						if s != dst {
 							srcs = append(srcs, s)
 						}
@@ -102,7 +118,7 @@ func Check(r Routing) (Report, error) {
 					}
 					continue
 				}
-				for s := 0; s < r.Nodes; s++ {
+				for _, s := range ends {
 					if s == dst {
 						continue
 					}

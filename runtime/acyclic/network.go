@@ -30,6 +30,18 @@ func (v Variant) String() string {
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
 
+// ParseVariant maps the routing names "acyclic" and "acyclic-improved" (as
+// printed by Variant.String) to a Variant.
+func ParseVariant(name string) (Variant, error) {
+	switch name {
+	case "acyclic":
+		return Plain, nil
+	case "acyclic-improved":
+		return Improved, nil
+	}
+	return 0, fmt.Errorf("%w: unknown acyclic routing %q (want acyclic or acyclic-improved)", ErrInput, name)
+}
+
 // Class is the classification of a connect between an arriving and a leaving
 // link at a processor.
 type Class uint8

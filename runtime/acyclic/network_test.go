@@ -255,6 +255,15 @@ func TestCheckSourceDependent(t *testing.T) {
 	if err != nil || c.Connected || c.PairsWithoutRoute != 1 || c.DeadEnds == 0 {
 		t.Fatalf("%v %+v", err, c)
 	}
+	// Restricted to endpoints that avoid that pair, all is well again.
+	r.Endpoints = []int{0, 1, 2, 4, 5}
+	if c, err := Check(r); err != nil || !c.Connected || !c.Acyclic {
+		t.Fatalf("%v %+v", err, c)
+	}
+	r.Endpoints = []int{0, 16}
+	if _, err := Check(r); !errors.Is(err, ErrRouting) {
+		t.Fatal(err)
+	}
 }
 
 func TestCheckErrors(t *testing.T) {
@@ -357,5 +366,19 @@ func TestDeterministic(t *testing.T) {
 	b, _ := Build(128, links, Options{Variant: Improved})
 	if !slices.Equal(a.table, b.table) || !slices.Equal(a.label, b.label) || !slices.Equal(a.cls, b.cls) {
 		t.Fatal("two builds differ")
+	}
+}
+
+func TestParseVariant(t *testing.T) {
+	for _, v := range []Variant{Plain, Improved} {
+		if got, err := ParseVariant(v.String()); err != nil || got != v {
+			t.Errorf("%v: %v %v", v, got, err)
+		}
+	}
+	if _, err := ParseVariant("shortest"); !errors.Is(err, ErrInput) {
+		t.Error(err)
+	}
+	if Variant(9).String() != "Variant(9)" || Class(9).String() != "Class(9)" || Ugly.String() != "UGLY" {
+		t.Error("String")
 	}
 }

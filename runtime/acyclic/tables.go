@@ -2,6 +2,7 @@ package acyclic
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -27,15 +28,20 @@ func (nw *Network) buildTables() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			dist := make([]int32, len(nw.tail))
 			queue := make([]int32, 0, len(nw.tail))
-			for {
-				d := next.Add(1) - 1
-				if d >= int64(n) {
-					return
+			// Short distances keep the searched array in the fastest cache.
+			if len(nw.tail) < math.MaxUint16 {
+				dist := make([]uint16, len(nw.tail))
+				for d := next.Add(1) - 1; d < int64(n); d = next.Add(1) - 1 {
+					distances(adj, int32(d), dist, queue)
+					fill(adj, int32(d), dist)
 				}
-				adj.distances(int32(d), dist, queue)
-				adj.fill(int32(d), dist)
+				return
+			}
+			dist := make([]uint32, len(nw.tail))
+			for d := next.Add(1) - 1; d < int64(n); d = next.Add(1) - 1 {
+				distances(adj, int32(d), dist, queue)
+				fill(adj, int32(d), dist)
 			}
 		}()
 	}
@@ -97,13 +103,14 @@ func (nw *Network) adjacency() *adjacency {
 	return a
 }
 
+// distance is a hop count; 0 means "no path".
+type distance interface{ ~uint16 | ~uint32 }
+
 // distances sets dist[s] to the number of channels on a shortest path in
 // (L, C) that starts with the channel in slot s and ends entering processor
-// d (-1 if none).
-func (a *adjacency) distances(d int32, dist, queue []int32) {
-	for i := range dist {
-		dist[i] = -1
-	}
+// d (0 if none).
+func distances[T distance](a *adjacency, d int32, dist []T, queue []int32) {
+	clear(dist)
 	queue = queue[:0]
 	nw := a.nw
 	for s := nw.portStart[d]; s < nw.portStart[d+1]; s++ {
@@ -114,7 +121,7 @@ func (a *adjacency) distances(d int32, dist, queue []int32) {
 	for q := 0; q < len(queue); q++ {
 		m := queue[q]
 		for _, c := range a.pred[a.predStart[m]:a.predStart[m+1]] {
-			if dist[c] < 0 {
+			if dist[c] == 0 {
 				dist[c] = dist[m] + 1
 				queue = append(queue, c)
 			}
@@ -122,7 +129,7 @@ func (a *adjacency) distances(d int32, dist, queue []int32) {
 	}
 }
 
-func (a *adjacency) fill(d int32, dist []int32) {
+func fill[T distance](a *adjacency, d int32, dist []T) {
 	nw := a.nw
 	tbl := nw.table[int64(d)*nw.words : int64(d+1)*nw.words]
 	for v := int32(0); v < int32(nw.n); v++ {
@@ -134,9 +141,9 @@ func (a *adjacency) fill(d int32, dist []int32) {
 		deg := int64(len(out))
 		base := nw.bitBase[v]
 		// Local injection: any leaving channel of minimal distance.
-		min := int32(-1)
+		var min T
 		for _, x := range out {
-			if x > 0 && (min < 0 || x < min) {
+			if x > 0 && (min == 0 || x < min) {
 				min = x
 			}
 		}
@@ -148,10 +155,11 @@ func (a *adjacency) fill(d int32, dist []int32) {
 		}
 		// Arrival through port i: allowed successors one step closer.
 		for i := ps; i < pe; i++ {
-			want := dist[a.rev[i]] - 1
-			if want <= 0 {
+			in := dist[a.rev[i]]
+			if in <= 1 {
 				continue // no route to d through this arrival
 			}
+			want := in - 1
 			row := base + int64(i-ps)*deg
 			for _, b := range a.succ[a.succStart[i]:a.succStart[i+1]] {
 				if out[b] == want {
