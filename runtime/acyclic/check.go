@@ -3,6 +3,7 @@ package acyclic
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -84,6 +85,15 @@ func Check(r Routing) (Report, error) {
 			return Report{}, fmt.Errorf("%w: endpoint %d outside 0..%d", ErrRouting, v, r.Nodes-1)
 		}
 	}
+	// Dependencies c → d are kept as a bit per d among the channels leaving
+	// head(c) when no node has more than 64 of them, else as lists.
+	outIdx := make([]int32, r.Channels)
+	outN := make([]int32, r.Nodes)
+	for c, v := range tail {
+		outIdx[c] = outN[v]
+		outN[v]++
+	}
+	useMask := slices.Max(append(outN, 0)) <= 64
 	workers := 1
 	if r.Parallel {
 		workers = max(1, min(runtime.GOMAXPROCS(0), len(ends)))
@@ -93,8 +103,13 @@ func Check(r Routing) (Report, error) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range cks {
-		ck := &checker{r: r, tail: tail, head: head, deps: make([][]int32, r.Channels),
+		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx,
 			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels)}
+		if useMask {
+			ck.mask = make([]uint64, r.Channels)
+		} else {
+			ck.deps = make([][]int32, r.Channels)
+		}
 		cks[w] = ck
 		wg.Add(1)
 		go func() {
@@ -133,26 +148,43 @@ func Check(r Routing) (Report, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Report{}, err
 	}
-	// Merge the workers' dependencies; sorted lists make the reported cycle
-	// independent of scheduling.
-	deps := cks[0].deps
+	// Merge the workers' dependencies into sorted lists, so that the
+	// reported cycle does not depend on scheduling.
 	var rep Report
 	for _, ck := range cks {
 		rep.PairsWithoutRoute += ck.noRoute
 		rep.DeadEnds += ck.deadEnds
-		if ck == cks[0] {
-			continue
+	}
+	deps := make([][]int32, r.Channels)
+	if useMask {
+		byTail := make([][]int32, r.Nodes)
+		for c, v := range tail {
+			byTail[v] = append(byTail[v], int32(c))
 		}
-		for c, ds := range ck.deps {
-			for _, d := range ds {
-				if !slices.Contains(deps[c], d) {
-					deps[c] = append(deps[c], d)
+		for c := range deps {
+			var m uint64
+			for _, ck := range cks {
+				m |= ck.mask[c]
+			}
+			for out := byTail[head[c]]; m != 0; m &= m - 1 {
+				deps[c] = append(deps[c], out[bits.TrailingZeros64(m)])
+			}
+		}
+	} else {
+		for _, ck := range cks {
+			for c, ds := range ck.deps {
+				for _, d := range ds {
+					if !slices.Contains(deps[c], d) {
+						deps[c] = append(deps[c], d)
+					}
 				}
 			}
 		}
+		for _, d := range deps {
+			slices.Sort(d)
+		}
 	}
 	for _, d := range deps {
-		slices.Sort(d)
 		rep.Dependencies += len(d)
 	}
 	rep.Connected = rep.PairsWithoutRoute == 0
@@ -164,7 +196,9 @@ func Check(r Routing) (Report, error) {
 type checker struct {
 	r          Routing
 	tail, head []int32
-	deps       [][]int32
+	outIdx     []int32   // index of each channel among those leaving its tail
+	mask       []uint64  // dependencies as bits over head(c)'s channels, or
+	deps       [][]int32 // as lists
 	deadEnds   int
 	noRoute    int
 
@@ -216,6 +250,10 @@ func (ck *checker) next(src, dst, at, in int) ([]int, error) {
 }
 
 func (ck *checker) addDep(a, b int32) {
+	if ck.mask != nil {
+		ck.mask[a] |= 1 << ck.outIdx[b]
+		return
+	}
 	for _, x := range ck.deps[a] {
 		if x == b {
 			return

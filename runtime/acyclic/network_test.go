@@ -382,3 +382,28 @@ func TestParseVariant(t *testing.T) {
 		t.Error("String")
 	}
 }
+
+// TestHighDegree covers processors with more than 64 channels (list-based
+// dependencies in Check, multi-word table rows).
+func TestHighDegree(t *testing.T) {
+	var links []Link
+	for v := 1; v <= 70; v++ {
+		links = append(links, Link{0, v})
+	}
+	links = append(links, Link{1, 2}, Link{2, 3}, Link{3, 4}, Link{4, 5}, Link{5, 1})
+	sp := newShortest(71, links)
+	rep, err := Check(sp.routing())
+	if err != nil || rep.Acyclic || !rep.Connected || len(rep.Cycle) != 5 {
+		t.Fatalf("shortest on a star with a 5-ring: %v %+v", err, rep)
+	}
+	for _, opt := range allOptions {
+		nw, err := Build(71, links, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Check(nw.Routing())
+		if err != nil || !rep.Acyclic || !rep.Connected || rep.DeadEnds != 0 {
+			t.Fatalf("%+v: %v %+v", opt, err, rep)
+		}
+	}
+}
