@@ -90,6 +90,11 @@ func compile(spec *Spec, routing, switching string) (*network, error) {
 			return nil, err
 		}
 	}
+	for i, p := range append([]NodeParams{spec.DefaultNode}, spec.Nodes...) {
+		if p.HopDelay < 0 || p.SendOverhead < 0 || p.RecvOverhead < 0 || p.PacketOverhead < 0 || p.RouteFixed < 0 || p.RoutePerByte < 0 {
+			return nil, fmt.Errorf("runtime: node parameters must not be negative (set %d: %+v)", i-1, p)
+		}
+	}
 	pk := spec.Packet
 	if pk.Payload < 0 || pk.Header < 0 || pk.Trailer < 0 || pk.FlitBytes < 0 || pk.BufferFlits < 0 || pk.VirtualChannels < 0 || pk.AckBytes < 0 || pk.Window < 0 {
 		return nil, errors.New("runtime: packet parameters must not be negative")
@@ -282,13 +287,14 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 			if l < 0 || int(l) >= g.NumLinks() {
 				continue
 			}
-			next := int32(-1)
+			next, incident := int32(-1), false
 			for _, m := range g.Members(l) {
+				incident = incident || m == at
 				if m != at && (next < 0 || m == dst) {
 					next = m
 				}
 			}
-			if next >= 0 {
+			if next >= 0 && incident {
 				buf = append(buf, topo.Adj{Node: next, Link: l})
 			}
 		}

@@ -47,7 +47,7 @@ type packet struct {
 	waitNext int32 // node that lane leads to
 	next     int32 // next packet in the lane's queue
 	idx      int32 // packet number within its part (-1 for an acknowledgement)
-	bytes    int32
+	bytes    int64
 	nhops    int32 // lanes acquired so far
 	tail     int32 // path index of the oldest lane still held
 	base     int32 // path index of hops[0]
@@ -310,7 +310,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 			p.target = s.net.g.Proc(s.rng.Intn(s.net.nprocs))
 		}
 	}
-	p.bytes = int32(min(size, math.MaxInt32))
+	p.bytes = size
 	p.probe = s.sw == Circuit
 	if s.sw == Wormhole {
 		flit, buf := int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
@@ -501,6 +501,13 @@ func (s *sim) acquire(id, ch, next int32) {
 		s.wireFree[w] = end
 		s.wireBusy[w] += dur
 	}
+	if len(p.hops) == cap(p.hops) && p.tail > p.base {
+		// Drop released lanes before growing: a packet keeps only its
+		// worm, not its whole path (a torus path can be 1000 hops).
+		k := p.tail - p.base
+		p.hops = append(p.hops[:0], p.hops[k:]...)
+		p.base = p.tail
+	}
 	p.hops = append(p.hops, hop{end: end, ch: ch})
 	p.nhops++
 	p.lastTx, p.lastLat = start, lp.Latency
@@ -610,11 +617,6 @@ func (s *sim) tailRelease(id, i int32) {
 	}
 	ch := p.hops[i-p.base].ch
 	p.tail++
-	if p.tail-p.base > 32 && int(p.tail-p.base) > len(p.hops)/2 { // drop released prefix
-		k := p.tail - p.base
-		p.hops = append(p.hops[:0], p.hops[k:]...)
-		p.base = p.tail
-	}
 	if p.tail < p.nhops {
 		p.pending = true
 		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
