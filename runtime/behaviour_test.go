@@ -361,3 +361,22 @@ func TestCustomRoutingAndRoundRobin(t *testing.T) {
 		}
 	}
 }
+
+// Broadcast under tree routing follows the BFS spanning tree from Src:
+// every message is one hop, the makespan the tree's depth.
+func TestTreeBroadcast(t *testing.T) {
+	const L = 1e-6
+	for _, tc := range []struct {
+		topo  string
+		args  []int
+		depth int
+	}{{"mesh", []int{4, 4}, 6}, {"torus", []int{5, 5}, 4}, {"hypercube", []int{4}, 4}} {
+		spec := basic(mustGen(t, tc.topo, tc.args...), L, 1e12)
+		spec.Switching = VCT
+		res := sim1(t, spec, Options{Op: "broadcast", Routing: "tree", Src: Node(0)})
+		n := spec.Graph.N()
+		if res.Messages != n-1 || res.Hops.Max != 1 || !near(res.Makespan, float64(tc.depth)*L, 1e-9) {
+			t.Errorf("%s%v: %d messages, hops %+v, makespan %g", tc.topo, tc.args, res.Messages, res.Hops, res.Makespan)
+		}
+	}
+}

@@ -44,6 +44,8 @@ type network struct {
 	dist [][]int32
 	// BFS spanning tree from node 0, for "tree" routing.
 	parent, parentLink, depth []int32
+	treeRoot                  int32
+	treeOrder                 []int32 // nodes in BFS order from treeRoot
 }
 
 // tableLimit bounds the routing tables of graphs without a rule
@@ -179,7 +181,7 @@ func (n *network) setRouting(name string) error {
 		n.classes *= 2
 	}
 	if n.rk == rTree {
-		n.buildTree()
+		n.buildTree(n.g.Proc(0))
 	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom {
 		return n.buildTables()
 	}
@@ -214,15 +216,19 @@ func (n *network) buildTables() error {
 	return nil
 }
 
-func (n *network) buildTree() {
+// buildTree makes the BFS spanning tree rooted at root used by "tree"
+// routing (and by broadcast under it).
+func (n *network) buildTree(root int32) {
+	n.treeRoot = root
 	g := n.g
 	N := g.N()
 	n.parent, n.parentLink, n.depth = make([]int32, N), make([]int32, N), make([]int32, N)
 	for i := range n.depth {
 		n.depth[i], n.parent[i], n.parentLink[i] = -1, -1, -1
 	}
-	n.depth[0] = 0
-	queue := []int32{0}
+	n.depth[root] = 0
+	n.treeOrder = append(n.treeOrder[:0], root)
+	queue := n.treeOrder
 	for i := 0; i < len(queue); i++ {
 		u := queue[i]
 		for _, a := range g.Adj(u) {
@@ -233,6 +239,7 @@ func (n *network) buildTree() {
 			}
 		}
 	}
+	n.treeOrder = queue
 }
 
 func (n *network) nodeP(v int32) *NodeParams {

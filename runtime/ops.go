@@ -230,7 +230,11 @@ func (s *sim) build(tr *traffic) error {
 			s.addMsg(tr, proc(r), tr.src, size)
 		}
 	case "broadcast":
-		s.broadcast(tr, srcRank, size, nil)
+		if s.net.rk == rTree {
+			s.treeBroadcast(tr, size)
+		} else {
+			s.broadcast(tr, srcRank, size, nil)
+		}
 	case "reduce":
 		s.reduce(tr, srcRank, size)
 	case "barrier", "allgather":
@@ -379,6 +383,34 @@ func (s *sim) dimensionExchange(tr *traffic, d int, size int64, grow bool) {
 		prev, cur = cur, prev
 		if grow {
 			size *= 2
+		}
+	}
+}
+
+// treeBroadcast forwards the message down the routing's spanning tree:
+// each processor sends to its nearest processor descendants (seed 003's
+// static broadcast trees), once it has received.
+func (s *sim) treeBroadcast(tr *traffic, size int64) {
+	n := s.net
+	g := n.g
+	in := make(map[int32]int32) // message into each processor
+	up := func(v int32) int32 { // nearest processor ancestor
+		for v = n.parent[v]; v >= 0 && g.NodeKind(v) != topo.Processor; v = n.parent[v] {
+		}
+		return v
+	}
+	for _, v := range n.treeOrder[1:] {
+		if g.NodeKind(v) != topo.Processor {
+			continue
+		}
+		p := up(v)
+		if p < 0 {
+			continue
+		}
+		m := s.addMsg(tr, p, v, size)
+		in[v] = m
+		if pm, ok := in[p]; ok {
+			s.after(pm, m)
 		}
 	}
 }

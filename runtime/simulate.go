@@ -26,6 +26,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.rk == rTree && tr.src != n.treeRoot {
+		n.buildTree(tr.src)
+	}
 	runs := max(opts.Runs, 1)
 	workers := opts.Workers
 	if workers <= 0 {

@@ -171,5 +171,5 @@ var Routings = map[string]string{
 	"short-queue": "minimal, the lane with the shortest queue",
 	"first-ready": "minimal, a free lane if any, else the one ready soonest",
 	"valiant":     "shortest to a random processor, then shortest to the destination",
-	"tree":        "along a BFS spanning tree rooted at node 0 (deadlock-free)",
+	"tree":        "along a BFS spanning tree rooted at Options.Src (deadlock-free); broadcast follows it",
 }
