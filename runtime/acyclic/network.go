@@ -75,7 +75,9 @@ type Options struct {
 	Components int
 	// Merge treats parallel links as components of one physical link, in
 	// input order (the approach seed 003 takes for multigraphs in §2.4.4:
-	// colour the underlying simple graph, order the components linearly).
+	// colour the underlying simple graph, order the components linearly):
+	// the k-th of several parallel links supplies components
+	// k·Components … (k+1)·Components−1.
 	// Without Merge, parallel links are coloured as separate links with the
 	// multigraph tree labelling of Fig. 3.8.
 	Merge bool
@@ -343,13 +345,17 @@ func (nw *Network) Ends(c int) (from, to int, ok bool) {
 	return int(nw.tail[c]), int(nw.head[c]), true
 }
 
-// Ports returns the channels leaving processor v in ascending order (nil if v
-// is out of range). The slice must not be modified.
-func (nw *Network) Ports(v int) []int32 {
+// Ports appends to buf the channels leaving processor v, in ascending order
+// (the port order of the tables), and returns the extended slice; nothing
+// is appended if v is out of range.
+func (nw *Network) Ports(buf []int, v int) []int {
 	if v < 0 || v >= nw.n {
-		return nil
+		return buf
 	}
-	return nw.port[nw.portStart[v]:nw.portStart[v+1]]
+	for _, c := range nw.port[nw.portStart[v]:nw.portStart[v+1]] {
+		buf = append(buf, int(c))
+	}
+	return buf
 }
 
 // Colour returns the tree label of input link i (the colour of §2.4.4; with

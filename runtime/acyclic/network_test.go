@@ -131,7 +131,7 @@ func TestConnects(t *testing.T) {
 			seenUgly := 0
 			for in := 0; in < nw.NumChannels(); in++ {
 				i, j, _ := nw.Ends(in)
-				for _, out := range nw.Ports(j) {
+				for _, out := range nw.Ports(nil, j) {
 					_, k, _ := nw.Ends(int(out))
 					c1, final := nw.Connect(in, int(out))
 					li, lo := nw.Colour(in/2), nw.Colour(int(out)/2)

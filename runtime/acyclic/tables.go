@@ -228,11 +228,11 @@ func (nw *Network) Route(buf []int, src, dst int) ([]int, error) {
 // its own parent channel (§3.4.2 "Broadcast"), so broadcasts, too, respect
 // the acyclic (L, C) graph. A processor v forwards a broadcast from src on
 // every channel c with parent[head(c)] == c. It costs O(channels) per call.
-func (nw *Network) BroadcastTree(src int) ([]int32, error) {
+func (nw *Network) BroadcastTree(src int) ([]int, error) {
 	if src < 0 || src >= nw.n {
 		return nil, fmt.Errorf("%w: broadcast source %d outside 0..%d", ErrInput, src, nw.n-1)
 	}
-	parent := make([]int32, nw.n)
+	parent := make([]int, nw.n)
 	for i := range parent {
 		parent[i] = -1
 	}
@@ -244,11 +244,11 @@ func (nw *Network) BroadcastTree(src int) ([]int32, error) {
 		pc := parent[v]
 		for _, o := range nw.port[nw.portStart[v]:nw.portStart[v+1]] {
 			w := nw.head[o]
-			if seen[w] || (pc >= 0 && !nw.allowed(pc, o)) {
+			if seen[w] || (pc >= 0 && !nw.allowed(int32(pc), o)) {
 				continue
 			}
 			seen[w] = true
-			parent[w] = o
+			parent[w] = int(o)
 			queue = append(queue, w)
 		}
 	}
