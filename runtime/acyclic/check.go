@@ -3,6 +3,7 @@ package acyclic
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -64,6 +65,9 @@ var ErrRouting = errors.New("acyclic: invalid routing function")
 func Check(r Routing) (Report, error) {
 	if r.Nodes < 1 || r.Channels < 0 || r.Ends == nil || r.Next == nil {
 		return Report{}, fmt.Errorf("%w: need Nodes ≥ 1, Channels ≥ 0, Ends and Next", ErrRouting)
+	}
+	if r.Nodes > math.MaxInt32 || r.Channels > math.MaxInt32 {
+		return Report{}, fmt.Errorf("%w: %d nodes, %d channels: too many", ErrRouting, r.Nodes, r.Channels)
 	}
 	tail, head := make([]int32, r.Channels), make([]int32, r.Channels)
 	for c := 0; c < r.Channels; c++ {

@@ -162,6 +162,9 @@ func Build(n int, links []Link, opt Options) (*Network, error) {
 			return nil, fmt.Errorf("%w: link %d joins processor %d to itself", ErrSelfLoop, i, l.A)
 		}
 	}
+	if len(links) < n-1 { // fail before allocating per-processor arrays
+		return nil, fmt.Errorf("%w: %d links cannot connect %d processors", ErrDisconnected, len(links), n)
+	}
 	nw := &Network{n: n, links: len(links), comps: comps, variant: opt.Variant}
 	nw.buildUnderlying(links, opt.Merge)
 	nw.buildChannels(links)
