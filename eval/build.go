@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -68,7 +67,19 @@ func (b *builder) machine(d *machineDecl, chain []string, _ int) {
 	b.m.legacy = b.m.legacy || d.file.Legacy
 }
 
-var processorType = regexp.MustCompile(`^processortype\d+$`)
+// isProcessorType matches processortype0, processortype1, ….
+func isProcessorType(name string) bool {
+	rest, ok := strings.CutPrefix(name, "processortype")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func (b *builder) apply(obj *object, stmts []lang.Stmt, legacy bool) {
 	for _, s := range stmts {
@@ -107,7 +118,7 @@ func stmtName(s lang.Stmt) string {
 }
 
 func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
-	if obj.kind == "link" && (s.Name == "processornumber" || processorType.MatchString(s.Name)) {
+	if obj.kind == "link" && (s.Name == "processornumber" || isProcessorType(s.Name)) {
 		b.endpoint(obj, s)
 		return
 	}

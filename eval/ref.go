@@ -48,6 +48,11 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 		if knownKind(e.Name) && parentKind(e.Name) == "machine" {
 			return target{obj: root, kind: e.Name}, nil
 		}
+		for _, ch := range root.children {
+			if ch.kind == "modelsection" && ch.fields[e.Name] != nil {
+				return target{}, lang.Errorf(e.Pos, "unknown name %s (did you mean %s.%s?)", e.Name, ch.label, e.Name)
+			}
+		}
 		return target{}, lang.Errorf(e.Pos, "unknown name %s%s", e.Name, lang.DidYouMean(e.Name, c.visibleNames(sc)))
 	case *lang.Select:
 		t, err := c.target(e.X, sc)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Source is one named piece of text: a file, a REPL entry, a --set value.
@@ -17,14 +18,17 @@ type Source struct {
 	Name  string
 	Text  string
 	lines []int // byte offset of each line start
+	ascii bool  // columns are byte offsets
 }
 
 // NewSource records text under a name for positions and snippets.
 func NewSource(name, text string) *Source {
-	s := &Source{Name: name, Text: text, lines: []int{0}}
+	s := &Source{Name: name, Text: text, lines: []int{0}, ascii: true}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			s.lines = append(s.lines, i+1)
+		} else if text[i] >= 0x80 {
+			s.ascii = false
 		}
 	}
 	return s
@@ -52,7 +56,10 @@ func (s *Source) PosAt(offset int) Pos {
 		offset = len(s.Text)
 	}
 	i := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
-	col := 1 + len([]rune(s.Text[s.lines[i]:offset]))
+	col := 1 + offset - s.lines[i]
+	if !s.ascii {
+		col = 1 + utf8.RuneCountInString(s.Text[s.lines[i]:offset])
+	}
 	return Pos{Src: s, Offset: offset, Line: i + 1, Col: col}
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // converter turns participle's concrete syntax into the lang AST, collecting
-// errors (bad units, bad numbers) instead of stopping at the first.
+// errors (bad units, misplaced parts) instead of stopping at the first.
 type converter struct {
 	src  *lang.Source
 	base int // byte offset of the parsed text within src
@@ -40,7 +40,7 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 		}
 		return out
 	case s.Import != nil:
-		return &lang.Import{Pos: c.pos(s.Import.Pos), Path: c.unquote(s.Import.Pos, s.Import.Path)}
+		return &lang.Import{Pos: c.pos(s.Import.Pos), Path: unquoteName(s.Import.Path)}
 	case s.For != nil:
 		f := s.For
 		return &lang.For{Pos: c.pos(f.Pos), Var: f.Var, From: c.expr(f.From), To: c.expr(f.To), Body: c.stmts(f.Body)}
@@ -48,14 +48,16 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 		return c.ifStmt(s.If)
 	case s.Node != nil:
 		n := s.Node
+		if n.From == nil {
+			return &lang.Field{Pos: c.pos(n.Pos), Name: "node", Value: &lang.Ident{Pos: c.pos(n.TypePos), Name: unquoteName(n.Type)}}
+		}
 		out := &lang.Node{Pos: c.pos(n.Pos), From: c.expr(n.From), Type: unquoteName(n.Type), TypePos: c.pos(n.TypePos)}
 		if n.To != nil {
 			out.To = c.expr(n.To)
 		}
 		return out
 	case s.Link != nil:
-		l := s.Link
-		return &lang.Link{Pos: c.pos(l.Pos), Ends: []lang.Expr{c.expr(l.A), c.expr(l.B)}, Body: c.stmts(l.Body)}
+		return c.link(s.Link)
 	case s.Bus != nil:
 		b := s.Bus
 		out := &lang.Link{Pos: c.pos(b.Pos), Bus: true, Body: c.stmts(b.Body)}
@@ -64,28 +66,84 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 		}
 		return out
 	case s.Param != nil:
-		f := c.field(s.Param)
+		st := c.decl(s.Param)
+		f, ok := st.(*lang.Field)
+		if !ok || f.IsFunc() {
+			c.errs.Add(c.pos(s.Param.Pos), "param declares a value: param NAME = VALUE")
+			return st
+		}
 		f.IsParam = true
 		return f
-	case s.Block != nil:
-		b := s.Block
-		out := &lang.Block{Pos: c.pos(b.Pos), Kind: b.Kind, Label: unquoteName(b.Label), LabelPos: c.pos(b.LabelPos),
-			Body: c.stmts(b.Body), End: c.pos(b.End)}
-		if b.Gen != nil {
-			g, ok := c.postfix(b.Gen).(*lang.Call)
-			if !ok {
-				c.errs.Add(c.pos(b.Gen.Pos), "expected a generator call such as hypercube(6) after %q", "=")
-			}
-			out.Gen = g
-		}
-		if b.Params != nil {
-			out.Params = c.params(b.Params.Params)
-		}
-		return out
-	case s.Field != nil:
-		return c.field(s.Field)
+	case s.Decl != nil:
+		return c.decl(s.Decl)
 	}
 	return nil // ";"
+}
+
+// decl decides what a gDecl is: a block when it has a body, else a field.
+func (c *converter) decl(d *gDecl) lang.Stmt {
+	pos := c.pos(d.Pos)
+	if d.Body != nil {
+		b := &lang.Block{Pos: pos, Kind: d.Name, Label: unquoteName(d.Label), LabelPos: c.pos(d.LabelPos),
+			Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.End)}
+		if d.Value != nil {
+			g, ok := c.expr(d.Value).(*lang.Call)
+			if !ok {
+				c.errs.Add(c.exprPos(d.Value), "expected a generator call such as hypercube(6) after '='")
+			}
+			b.Gen = g
+		}
+		if d.Params != nil {
+			b.Params = c.params(d.Params.Params)
+		}
+		return b
+	}
+	if d.Label != "" {
+		c.errs.Add(c.pos(d.LabelPos), "expected '=' or '{' after %s", d.Name)
+		return nil
+	}
+	if d.Value == nil {
+		c.errs.Add(pos, "expected '=' and a value, or a block '{ … }', after %s", d.Name)
+		return nil
+	}
+	f := &lang.Field{Pos: pos, Name: unquoteName(d.Name), Value: c.expr(d.Value)}
+	if d.Params != nil {
+		f.Params = c.params(d.Params.Params)
+	}
+	return f
+}
+
+func (c *converter) link(l *gLink) lang.Stmt {
+	pos := c.pos(l.Pos)
+	var body []lang.Stmt
+	var end lang.Pos
+	if l.Body != nil {
+		body, end = c.stmts(l.Body.Stmts), c.pos(l.Body.End)
+	}
+	switch {
+	case l.Params != nil:
+		if l.Body == nil {
+			c.errs.Add(pos, "a link template needs a body: link(d) { latency = … }")
+		}
+		return &lang.Block{Pos: pos, Kind: "link", Params: c.params(l.Params.Params), Body: body, End: end}
+	case l.B != nil:
+		return &lang.Link{Pos: pos, Ends: []lang.Expr{c.expr(l.A), c.expr(l.B)}, Body: body}
+	}
+	a := c.expr(l.A)
+	label := ""
+	switch x := a.(type) {
+	case *lang.NumberLit:
+		label = x.Text
+	case *lang.Ident:
+		label = x.Name
+	case *lang.StringLit:
+		label = x.Value
+	}
+	if label == "" || l.Body == nil {
+		c.errs.Add(pos, "expected link A -- B, link(d) { … } or link LABEL { … }")
+		return nil
+	}
+	return &lang.Block{Pos: pos, Kind: "link", Label: label, LabelPos: a.ExprPos(), Body: body, End: end}
 }
 
 func (c *converter) ifStmt(g *gIf) *lang.If {
@@ -103,14 +161,6 @@ func (c *converter) ifStmt(g *gIf) *lang.If {
 	return out
 }
 
-func (c *converter) field(f *gField) *lang.Field {
-	out := &lang.Field{Pos: c.pos(f.Pos), Name: unquoteName(f.Name), Value: c.expr(f.Value)}
-	if f.Func {
-		out.Params = c.params(f.Params)
-	}
-	return out
-}
-
 func (c *converter) params(list []*gParam) []*lang.Param {
 	out := []*lang.Param{}
 	for _, p := range list {
@@ -124,111 +174,62 @@ func (c *converter) params(list []*gParam) []*lang.Param {
 	return out
 }
 
-func (c *converter) expr(e *gExpr) lang.Expr {
-	if e.Cond != nil {
-		return &lang.Cond{Pos: c.pos(e.Pos), If: c.expr(e.Cond.If), Then: c.expr(e.Cond.Then), Else: c.expr(e.Cond.Else)}
-	}
-	// Precedence climbing over the flat operand/operator list, iteratively
-	// so that long chains do not recurse. Prefix operators go on the same
-	// stack with UnaryPrecedence, so -2^2 is -(2^2) and -a*b is (-a)*b.
-	type op struct {
-		name  string
-		pos   lang.Pos
-		unary bool
-	}
-	var (
-		operands []lang.Expr
-		ops      []op
-	)
-	reduce := func() {
-		o := ops[len(ops)-1]
-		ops = ops[:len(ops)-1]
-		if o.unary {
-			x := operands[len(operands)-1]
-			operands[len(operands)-1] = &lang.Unary{Pos: o.pos, Op: o.name, X: x}
-			return
-		}
-		y, x := operands[len(operands)-1], operands[len(operands)-2]
-		operands = operands[:len(operands)-2]
-		operands = append(operands, &lang.Binary{Pos: o.pos, Op: o.name, X: x, Y: y})
-	}
-	prec := func(o op) int {
-		if o.unary {
-			return lang.UnaryPrecedence
-		}
-		return lang.Precedence[o.name]
-	}
-	push := func(u *gUnary) {
-		for _, p := range u.Ops {
-			ops = append(ops, op{p.Op, c.pos(p.Pos), true})
-		}
-		operands = append(operands, c.postfix(u.X))
-	}
-	push(e.Bin.Head)
-	for _, t := range e.Bin.Tail {
-		p := lang.Precedence[t.Op]
-		for len(ops) > 0 {
-			q := prec(ops[len(ops)-1])
-			if q > p || q == p && t.Op != "^" {
-				reduce()
-			} else {
-				break
+func (c *converter) exprPos(e lang.Expr) lang.Pos {
+	return c.src.PosAt(c.base + e.ExprPos().Offset)
+}
+
+// expr completes an expression from expr.go: full positions, and number
+// literals' values (a bad unit is an error here, so all are reported).
+func (c *converter) expr(e lang.Expr) lang.Expr {
+	fix := func(p *lang.Pos) { *p = c.src.PosAt(c.base + p.Offset) }
+	var walk func(e lang.Expr)
+	walk = func(e lang.Expr) {
+		switch e := e.(type) {
+		case *badExpr:
+			c.errs = append(c.errs, syntaxError(c.src, c.base, e.err))
+		case *lang.NumberLit:
+			fix(&e.Pos)
+			v, err := lang.ParseQuantity(e.Text)
+			if err != nil {
+				c.errs.Add(e.Pos, "%v", err)
 			}
-		}
-		ops = append(ops, op{name: t.Op, pos: c.pos(t.Pos)})
-		push(t.X)
-	}
-	for len(ops) > 0 {
-		reduce()
-	}
-	return operands[0]
-}
-
-func (c *converter) postfix(p *gPostfix) lang.Expr {
-	x := c.primary(p.X)
-	for _, s := range p.Suffix {
-		if s.Call != nil {
-			call := &lang.Call{Pos: x.ExprPos(), Fn: x}
-			for _, a := range s.Call.Args {
-				call.Args = append(call.Args, c.expr(a))
+			e.Value = v
+		case *lang.StringLit:
+			fix(&e.Pos)
+		case *lang.BoolLit:
+			fix(&e.Pos)
+		case *lang.Ident:
+			fix(&e.Pos)
+		case *lang.Unary:
+			fix(&e.Pos)
+			walk(e.X)
+		case *lang.Binary:
+			fix(&e.Pos)
+			walk(e.X)
+			walk(e.Y)
+		case *lang.Cond:
+			fix(&e.Pos)
+			walk(e.If)
+			walk(e.Then)
+			walk(e.Else)
+		case *lang.Call:
+			walk(e.Fn)
+			e.Pos = e.Fn.ExprPos()
+			for _, a := range e.Args {
+				walk(a)
 			}
-			x = call
-		} else {
-			x = &lang.Select{Pos: c.pos(s.Pos), X: x, Name: unquoteName(s.Sel)}
+		case *lang.Select:
+			fix(&e.Pos)
+			walk(e.X)
+		case *lang.Sum:
+			fix(&e.Pos)
+			walk(e.From)
+			walk(e.To)
+			walk(e.Body)
 		}
 	}
-	return x
-}
-
-func (c *converter) primary(p *gPrimary) lang.Expr {
-	pos := c.pos(p.Pos)
-	switch {
-	case p.Number != "":
-		v, err := lang.ParseQuantity(p.Number)
-		if err != nil {
-			c.errs.Add(pos, "%v", err)
-		}
-		return &lang.NumberLit{Pos: pos, Text: p.Number, Value: v}
-	case p.String != nil:
-		return &lang.StringLit{Pos: pos, Value: c.unquote(p.Pos, *p.String)}
-	case p.Sum != nil:
-		return &lang.Sum{Pos: pos, Var: p.Sum.Var, From: c.expr(p.Sum.From), To: c.expr(p.Sum.To), Body: c.expr(p.Sum.Body)}
-	case p.Bool != "":
-		return &lang.BoolLit{Pos: pos, Value: p.Bool == "true", Text: p.Bool}
-	case p.Ident != "":
-		return &lang.Ident{Pos: pos, Name: p.Ident}
-	default:
-		return c.expr(p.Paren)
-	}
-}
-
-func (c *converter) unquote(p lexer.Position, s string) string {
-	u, err := strconv.Unquote(s)
-	if err != nil {
-		c.errs.Add(c.pos(p), "bad string literal %s", s)
-		return strings.Trim(s, `"`)
-	}
-	return u
+	walk(e)
+	return e
 }
 
 func unquoteName(s string) string {

@@ -3,22 +3,13 @@ package parser
 import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/parasol-lang/parasol/lang"
 )
 
-// The participle grammar of the modern syntax. These structs are the
-// concrete syntax; convert.go turns them into the lang AST. Binary operators
-// and prefix operators are flat lists, so nesting depth is bounded by
-// brackets and conditionals alone (see guard.go).
-
-var modernLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "Comment", Pattern: `(?:#|//)[^\n]*`},
-	{Name: "String", Pattern: `"(?:\\.|[^"\\\n])*"`},
-	{Name: "Number", Pattern: `(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?(?:%|[A-Za-zµμ]+(?:/s)?)?`},
-	{Name: "Keyword", Pattern: `\b(?:machine|extends|import|param|if|then|else|for|in|and|or|not|true|false|sum)\b`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
-	{Name: "Punct", Pattern: `--|\.\.|==|!=|<=|>=|[-+*/^(){},.=<>;:\[\]]`},
-	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
-})
+// The participle grammar of the modern syntax's statements. These structs
+// are concrete syntax; convert.go turns them into the lang AST. Statements
+// are chosen by their first token, so the parser does not backtrack;
+// expressions (the Expr production) are parsed by expr.go.
 
 type gFile struct {
 	Stmts []*gStmt `parser:"@@*"`
@@ -32,9 +23,8 @@ type gStmt struct {
 	Node    *gNode    `parser:"| @@"`
 	Link    *gLink    `parser:"| @@"`
 	Bus     *gBus     `parser:"| @@"`
-	Param   *gField   `parser:"| \"param\" @@"`
-	Block   *gBlock   `parser:"| @@"`
-	Field   *gField   `parser:"| @@"`
+	Param   *gDecl    `parser:"| \"param\" @@"`
+	Decl    *gDecl    `parser:"| @@"`
 	Semi    bool      `parser:"| @\";\""`
 }
 
@@ -59,17 +49,17 @@ type gImport struct {
 
 type gFor struct {
 	Pos  lexer.Position
-	Var  string   `parser:"\"for\" @Ident \"in\""`
-	From *gExpr   `parser:"@@ \"..\""`
-	To   *gExpr   `parser:"@@"`
-	Body []*gStmt `parser:"\"{\" @@* \"}\""`
+	Var  string    `parser:"\"for\" @Ident \"in\""`
+	From lang.Expr `parser:"@@ \"..\""`
+	To   lang.Expr `parser:"@@"`
+	Body []*gStmt  `parser:"\"{\" @@* \"}\""`
 }
 
 type gIf struct {
 	Pos  lexer.Position
-	Cond *gExpr   `parser:"\"if\" @@"`
-	Then []*gStmt `parser:"\"{\" @@* \"}\""`
-	Else *gElse   `parser:"(\"else\" @@)?"`
+	Cond lang.Expr `parser:"\"if\" @@"`
+	Then []*gStmt  `parser:"\"{\" @@* \"}\""`
+	Else *gElse    `parser:"(\"else\" @@)?"`
 }
 
 type gElse struct {
@@ -77,147 +67,76 @@ type gElse struct {
 	Body []*gStmt `parser:"| \"{\" @@* \"}\""`
 }
 
+// gNode is `node FROM [.. TO] = TYPE`, or the topology field `node = TYPE`.
 type gNode struct {
 	Pos     lexer.Position
-	From    *gExpr `parser:"\"node\" @@"`
-	To      *gExpr `parser:"(\"..\" @@)?"`
+	From    lang.Expr `parser:"\"node\" @@?"`
+	To      lang.Expr `parser:"(\"..\" @@)?"`
 	TypePos lexer.Position
 	Type    string `parser:"\"=\" @(Ident | Number | String)"`
 }
 
+// gLink is a link template `link(d) { … }`, a link `link A -- B { … }`, or
+// a numbered link block `link 0 { … }` (what Parasol I files import to).
 type gLink struct {
-	Pos  lexer.Position
-	A    *gExpr   `parser:"\"link\" @@"`
-	B    *gExpr   `parser:"\"--\" @@"`
-	Body []*gStmt `parser:"(\"{\" @@* \"}\")?"`
+	Pos    lexer.Position
+	Params *gParamList `parser:"\"link\" ( @@"`
+	A      lang.Expr   `parser:"        | @@ "`
+	B      lang.Expr   `parser:"          (\"--\" @@)? )"`
+	Body   *gBody      `parser:"@@?"`
 }
 
 type gBus struct {
 	Pos  lexer.Position
-	Ends []*gExpr `parser:"\"bus\" @@ (\",\" @@)+"`
-	Body []*gStmt `parser:"(\"{\" @@* \"}\")?"`
+	Ends []lang.Expr `parser:"\"bus\" @@ (\",\" @@)+"`
+	Body []*gStmt    `parser:"(\"{\" @@* \"}\")?"`
 }
 
-type gField struct {
-	Pos    lexer.Position
-	Name   string    `parser:"@(Ident | String)"`
-	Func   bool      `parser:"( @\"(\""`
-	Params []*gParam `parser:"  (@@ (\",\" @@)*)? \")\" )?"`
-	Value  *gExpr    `parser:"\"=\" @@"`
-}
-
-type gParam struct {
-	Pos  lexer.Position
-	Name string `parser:"@Ident"`
-	Unit string `parser:"(\":\" @(Ident | \"%\"))?"`
-}
-
-type gBlock struct {
+// gDecl is a field, a function or a block; which one follows from what is
+// present (convert.go): a body makes a block, otherwise `= value` a field,
+// with parameters a function.
+type gDecl struct {
 	Pos      lexer.Position
-	Kind     string `parser:"@Ident"`
+	Name     string `parser:"@(Ident | String)"`
 	LabelPos lexer.Position
 	Label    string      `parser:"@(Ident | Number | String)?"`
-	Gen      *gPostfix   `parser:"(\"=\" @@)?"`
 	Params   *gParamList `parser:"@@?"`
-	Body     []*gStmt    `parser:"\"{\" @@*"`
-	End      lexer.Position
-	Close    string `parser:"@\"}\""`
+	Value    lang.Expr   `parser:"(\"=\" @@)?"`
+	Body     *gBody      `parser:"@@?"`
+}
+
+type gBody struct {
+	Stmts []*gStmt `parser:"\"{\" @@*"`
+	End   lexer.Position
+	Close string `parser:"@\"}\""`
 }
 
 type gParamList struct {
 	Params []*gParam `parser:"\"(\" (@@ (\",\" @@)*)? \")\""`
 }
 
-type gExpr struct {
+type gParam struct {
 	Pos  lexer.Position
-	Cond *gCond `parser:"  @@"`
-	Bin  *gBin  `parser:"| @@"`
-}
-
-type gCond struct {
-	If   *gExpr `parser:"\"if\" @@"`
-	Then *gExpr `parser:"\"then\" @@"`
-	Else *gExpr `parser:"\"else\" @@"`
-}
-
-type gBin struct {
-	Head *gUnary   `parser:"@@"`
-	Tail []*gOpArg `parser:"@@*"`
-}
-
-type gOpArg struct {
-	Pos lexer.Position
-	Op  string  `parser:"@(\"+\" | \"-\" | \"*\" | \"/\" | \"^\" | \"==\" | \"!=\" | \"<=\" | \">=\" | \"<\" | \">\" | \"and\" | \"or\")"`
-	X   *gUnary `parser:"@@"`
-}
-
-type gUnary struct {
-	Pos lexer.Position
-	Ops []*gPrefix `parser:"@@*"`
-	X   *gPostfix  `parser:"@@"`
-}
-
-type gPrefix struct {
-	Pos lexer.Position
-	Op  string `parser:"@(\"-\" | \"+\" | \"not\")"`
-}
-
-type gPostfix struct {
-	Pos    lexer.Position
-	X      *gPrimary  `parser:"@@"`
-	Suffix []*gSuffix `parser:"@@*"`
-}
-
-type gSuffix struct {
-	Pos  lexer.Position
-	Call *gArgs `parser:"  \"(\" @@ \")\""`
-	Sel  string `parser:"| \".\" @(Ident | String)"`
-}
-
-type gArgs struct {
-	Args []*gExpr `parser:"(@@ (\",\" @@)*)?"`
-}
-
-type gPrimary struct {
-	Pos    lexer.Position
-	Number string  `parser:"  @Number"`
-	String *string `parser:"| @String"`
-	Sum    *gSum   `parser:"| @@"`
-	Bool   string  `parser:"| @(\"true\" | \"false\")"`
-	Ident  string  `parser:"| @Ident"`
-	Paren  *gExpr  `parser:"| \"(\" @@ \")\""`
-}
-
-type gSum struct {
-	Var  string `parser:"\"sum\" \"(\" @Ident \"in\""`
-	From *gExpr `parser:"@@ \"..\""`
-	To   *gExpr `parser:"@@ \",\""`
-	Body *gExpr `parser:"@@ \")\""`
+	Name string `parser:"@Ident"`
+	Unit string `parser:"(\":\" @(Ident | \"%\" | Number))?"`
 }
 
 // gExprOnly parses a single expression (queries, --set values, Parasol I values).
 type gExprOnly struct {
-	X *gExpr `parser:"@@"`
-}
-
-// gInput is a REPL entry: statements, or one expression.
-type gInput struct {
-	Stmts []*gStmt `parser:"  @@+"`
+	X lang.Expr `parser:"@@"`
 }
 
 var (
-	fileParser = participle.MustBuild[gFile](
+	options = []participle.Option{
 		participle.Lexer(modernLexer),
-		participle.Elide("Whitespace", "Comment"),
-		participle.UseLookahead(64),
-	)
-	exprParser = participle.MustBuild[gExprOnly](
-		participle.Lexer(modernLexer),
-		participle.Elide("Whitespace", "Comment"),
-		participle.UseLookahead(64),
-	)
+		participle.Elide("Comment"),
+		participle.UseLookahead(1), // the grammar is LL(1): errors stay where they are
+		participle.ParseTypeWith(parseExpr),
+	}
+	fileParser = participle.MustBuild[gFile](options...)
+	exprParser = participle.MustBuild[gExprOnly](options...)
 )
 
-// EBNF returns the grammar of the modern syntax as participle derives it
-// from the parser; grammar.ebnf is kept equal to it by a test.
+// EBNF returns the grammar of the modern statements as participle derives
+// it from the parser; grammar.ebnf is kept equal to it by a test.
 func EBNF() string { return fileParser.String() }

@@ -117,7 +117,7 @@ func (r *legacyReader) line(off int, line string) {
 		return
 	}
 	f := &lang.Field{Pos: pos, Name: key}
-	if m := legacyFunc.FindStringSubmatch(key); m != nil {
+	if m := funcKey(key); m != nil {
 		f.Name, f.Params = m[1], []*lang.Param{}
 		for _, p := range strings.Split(m[2], ",") {
 			if p = strings.TrimSpace(p); p != "" {
@@ -181,6 +181,15 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		return nil
 	}
 	return e
+}
+
+// funcKey splits a model primitive's key "send(n: B, dst)" into its name
+// and parameter list, or returns nil.
+func funcKey(key string) []string {
+	if strings.IndexByte(key, '(') < 0 {
+		return nil
+	}
+	return legacyFunc.FindStringSubmatch(key)
 }
 
 // commentStart finds a '#' (or the "\#" of seed 002's typesetting) outside

@@ -63,8 +63,14 @@ func parseModern(src *lang.Source) (*lang.File, error) {
 		if len(errs) >= MaxErrors || !d.Pos.IsValid() || blanked[d.Pos.Line] >= 2 {
 			return nil, errs.Err()
 		}
-		text = blankLine(text, d.Pos.Line, blanked[d.Pos.Line] > 0)
-		blanked[d.Pos.Line]++
+		line := d.Pos.Line
+		// An unexpected token that opens a line usually means the
+		// statement before it is incomplete: skip that one instead.
+		if prev := prevLine(text, line); prev > 0 && firstOnLine(text, d.Pos.Offset) && blanked[prev] == 0 {
+			line = prev
+		}
+		text = blankLine(text, line, blanked[line] > 0)
+		blanked[line]++
 	}
 	c := &converter{src: src}
 	f := &lang.File{Src: src, Stmts: c.stmts(g.Stmts), Comments: comments(src)}
@@ -101,6 +107,31 @@ func blankLine(text string, line int, all bool) string {
 	return string(b)
 }
 
+// prevLine is the number of the last non-blank line before line, or 0.
+func prevLine(text string, line int) int {
+	lines := strings.Split(text, "\n")
+	for l := line - 1; l >= 1; l-- {
+		if t := strings.TrimSpace(lines[l-1]); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "//") {
+			return l
+		}
+	}
+	return 0
+}
+
+func firstOnLine(text string, offset int) bool {
+	i := strings.LastIndexByte(text[:offset], '\n')
+	return strings.TrimSpace(text[i+1:offset]) == ""
+}
+
+// grammarNames says in words what a grammar rule is.
+var grammarNames = map[string]string{
+	"GPostfix": "an expression", "GExpr": "an expression", "GUnary": "an expression",
+	"GStmt": "a statement", "GField": "a field", "GParam": "a parameter name",
+	"GBlock": "a block", "GName": "a name", "GArgs": "arguments",
+}
+
+var grammarRef = regexp.MustCompile(`\bG[A-Z][A-Za-z]*\b`)
+
 // syntaxError turns participle's error into a diagnostic that says what was
 // expected, in words a user of the language knows.
 func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
@@ -112,6 +143,12 @@ func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
 	pos := src.PosAt(base + p.Offset)
 	msg := perr.Message()
 	msg = strings.ReplaceAll(msg, `"}"`, "'}'")
+	msg = grammarRef.ReplaceAllStringFunc(msg, func(g string) string {
+		if w, ok := grammarNames[g]; ok {
+			return w
+		}
+		return "more input"
+	})
 	if strings.HasPrefix(msg, "unexpected token \"<EOF>\"") {
 		msg = "unexpected end of input" + strings.TrimPrefix(msg, "unexpected token \"<EOF>\"")
 	}
@@ -172,18 +209,14 @@ func wordAt(text string, i, n int) bool {
 
 // comments lists the comments of a modern-syntax source.
 func comments(src *lang.Source) []*lang.Comment {
-	lex, err := modernLexer.LexString(src.Name, src.Text)
-	if err != nil {
-		return nil
-	}
-	kind := modernLexer.Symbols()["Comment"]
+	lex, _ := modernLexer.LexString(src.Name, src.Text)
 	var out []*lang.Comment
 	for {
 		t, err := lex.Next()
 		if err != nil || t.EOF() {
 			return out
 		}
-		if t.Type == kind {
+		if t.Type == tokComment {
 			out = append(out, &lang.Comment{Pos: src.PosAt(t.Pos.Offset), Text: strings.TrimRight(t.Value, " \t\r")})
 		}
 	}
@@ -251,22 +284,18 @@ func looksLikeStmt(text string) bool { return stmtStart.MatchString(text) }
 // more lines: an open bracket or string, or a trailing operator or keyword.
 // The REPL asks it before parsing.
 func Incomplete(text string) bool {
-	lex, err := modernLexer.LexString("", text)
-	if err != nil {
-		return strings.Count(text, `"`)%2 == 1
-	}
+	lex, _ := modernLexer.LexString("", text)
 	depth := 0
 	var last lexer.Token
-	syms := modernLexer.Symbols()
 	for {
 		t, err := lex.Next()
 		if err != nil {
-			return false
+			return strings.Count(text, `"`)%2 == 1
 		}
 		if t.EOF() {
 			break
 		}
-		if t.Type == syms["Whitespace"] || t.Type == syms["Comment"] {
+		if t.Type == tokComment {
 			continue
 		}
 		switch t.Value {

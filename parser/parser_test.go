@@ -1,0 +1,159 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+func TestExprPrecedence(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"1 + 2 * 3", "1 + 2 * 3"},
+		{"(1 + 2) * 3", "(1 + 2) * 3"},
+		{"-2^2", "-2 ^ 2"},
+		{"(-2)^2", "(-2) ^ 2"},
+		{"2^3^2", "2 ^ 3 ^ 2"},
+		{"(2^3)^2", "(2 ^ 3) ^ 2"},
+		{"a - b - c", "a - b - c"},
+		{"a - (b - c)", "a - (b - c)"},
+		{"not a and b or c", "not a and b or c"},
+		{"not (a and b)", "not (a and b)"},
+		{"if a then b else c + 1", "if a then b else c + 1"},
+		{"(if a then b else c) + 1", "(if a then b else c) + 1"},
+		{"processor(1).float_timings.mul", "processor(1).float_timings.mul"},
+		{`processor(1)."fp type"`, `processor(1)."fp type"`},
+		{"sum(i in 1..n, i*2)", "sum(i in 1 .. n, i * 2)"},
+		{"20Mbit/s / 8", "20Mbit/s / 8"},
+		{"n/b", "n / b"},
+		{"1.2e+3ns", "1.2e+3ns"},
+	}
+	for _, tt := range tests {
+		e, err := ParseExpr("t", tt.in)
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if got := lang.FormatExpr(e); got != tt.want {
+			t.Errorf("%s: formatted as %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	tests := []struct {
+		in  string
+		num float64
+		dim lang.Dim
+	}{
+		{"1.5us", 1.5e-6, lang.TimeDim},
+		{"3µs", 3e-6, lang.TimeDim},
+		{"4KiB", 4096, lang.SizeDim},
+		{"1KB", 1000, lang.SizeDim},
+		{"20Mbit/s", 2.5e6, lang.RateDim},
+		{"10MB/s", 1e7, lang.RateDim},
+		{"400MHz", 4e8, lang.FreqDim},
+		{"30%", 0.3, lang.Dimensionless},
+		{"8bit", 1, lang.SizeDim},
+	}
+	for _, tt := range tests {
+		e, err := ParseExpr("t", tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		v := e.(*lang.NumberLit).Value
+		if d := v.Num - tt.num; d > 1e-9*tt.num || d < -1e-9*tt.num || v.Dim != tt.dim {
+			t.Errorf("%s = %g %v, want %g %v", tt.in, v.Num, v.Dim, tt.num, tt.dim)
+		}
+	}
+	if _, err := ParseExpr("t", "5parsecs"); err == nil || !strings.Contains(err.Error(), "unknown unit") {
+		t.Errorf("5parsecs: got %v, want an unknown unit error", err)
+	}
+}
+
+func TestIncomplete(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"1 + 2", false},
+		{"1 +", true},
+		{"machine \"m\" {", true},
+		{"machine \"m\" {\n param a = 1\n}", false},
+		{"f(1,", true},
+		{"if a then", true},
+		{"x = ", true},
+		{"\"open", true},
+		{"a # comment (", false},
+	}
+	for _, tt := range tests {
+		if got := Incomplete(tt.in); got != tt.want {
+			t.Errorf("Incomplete(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseInput(t *testing.T) {
+	for in, isExpr := range map[string]bool{
+		"1 + 2":              true,
+		"PVM.send(1, 2, 3)":  true,
+		"x = 5":              false,
+		"f(n) = n * 2":       false,
+		"param a = 1ns":      false,
+		"processor p { }":    false,
+		"processor(p).clock": true,
+	} {
+		in2, err := ParseInput("t", in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if (in2.Expr != nil) != isExpr {
+			t.Errorf("%q: parsed as %s, want expression=%v", in, in2, isExpr)
+		}
+	}
+}
+
+func TestIsLegacy(t *testing.T) {
+	if !IsLegacy("# c\nmachinename = \"x\"\n") || IsLegacy("machine \"x\" {}") {
+		t.Error("IsLegacy misclassifies")
+	}
+}
+
+// TestLimits feeds inputs built to exhaust the stack or the parser: each
+// must come back as a clear error (or a value), never a crash.
+func TestLimits(t *testing.T) {
+	const n = 100_000
+	tests := []struct{ name, in, want string }{
+		{"parentheses", strings.Repeat("(", n) + "1" + strings.Repeat(")", n), "nesting deeper than"},
+		{"brackets in a file", "machine \"m\" { x = " + strings.Repeat("(", n) + " }", "nesting deeper than"},
+		{"conditionals", strings.Repeat("if a then ", n) + "1" + strings.Repeat(" else 2", n), "conditionals nested deeper"},
+		{"calls", strings.Repeat("f(", n) + "1" + strings.Repeat(")", n), "nesting deeper than"},
+	}
+	for _, tt := range tests {
+		_, err := ParseExpr("t", tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+	// Long flat chains are fine: they do not recurse.
+	if _, err := ParseExpr("t", "1"+strings.Repeat(" + 1", n)); err != nil {
+		t.Errorf("long sum: %v", err)
+	}
+	if _, err := ParseExpr("t", strings.Repeat("-", n)+"1"); err != nil {
+		t.Errorf("many minus signs: %v", err)
+	}
+}
+
+func TestErrorPositions(t *testing.T) {
+	_, err := ParseFile("f.machine", "machine \"m\" {\n\tparam a = 1 +* 2\n}\n")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	for _, want := range []string{"f.machine:2:15:", "param a = 1 +* 2", "^"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+}
