@@ -60,8 +60,6 @@ type packet struct {
 	deferred bool // the tail waits for the blocked head
 	probe    bool // circuit set-up still under way
 	blocked  float64
-	tailOff  float64
-	shift    float64 // accumulated stall applied to tail releases
 	lastTx   float64 // transmission start on the newest lane
 	lastLat  float64 // latency of the newest lane
 	hops     []hop
@@ -465,11 +463,17 @@ func (s *sim) acquire(id, ch, next int32) {
 	s.owner[ch] = id
 	if p.waitCh >= 0 {
 		p.waitCh = -1
+		// The flits in the last K lanes stood still while the head was
+		// blocked: their tails pass that much later. Earlier lanes drained
+		// into the buffers ahead and keep their times.
+		stall := s.now - p.blocked
+		for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
+			p.hops[i-p.base].end += stall
+		}
 		if p.deferred {
 			p.deferred = false
-			p.shift += s.now - p.blocked
 			p.pending = true
-			s.push(s.now+p.tailOff, evTail, id, p.tail)
+			s.push(p.hops[p.tail-p.base].end, evTail, id, p.tail)
 		}
 	}
 	w := ch / n.lanes
@@ -521,7 +525,7 @@ func (s *sim) acquire(id, ch, next int32) {
 	}
 	if !p.pending && !p.probe {
 		p.pending = true
-		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
+		s.push(max(s.now, p.hops[p.tail-p.base].end), evTail, id, p.tail)
 	}
 	if p.nhops == 1 && !p.ack {
 		m := &s.msgs[s.parts[p.part].msg]
@@ -609,17 +613,20 @@ func (s *sim) fromNode(ch int32) int32 {
 // blocked and this lane is one of the last K behind its head.
 func (s *sim) tailRelease(id, i int32) {
 	p := &s.pkts[id]
+	if end := p.hops[i-p.base].end; s.now < end { // postponed by a stall since scheduled
+		s.push(end, evTail, id, i)
+		return
+	}
 	p.pending = false
-	if s.sw == Wormhole && p.waitCh >= 0 && p.nhops-1-i < p.k {
+	if p.waitCh >= 0 && p.nhops-1-i < p.k {
 		p.deferred = true
-		p.tailOff = s.now - p.blocked
 		return
 	}
 	ch := p.hops[i-p.base].ch
 	p.tail++
 	if p.tail < p.nhops {
 		p.pending = true
-		s.push(max(s.now, p.hops[p.tail-p.base].end+p.shift), evTail, id, p.tail)
+		s.push(max(s.now, p.hops[p.tail-p.base].end), evTail, id, p.tail)
 	} else if p.arrived {
 		s.free = append(s.free, id)
 	}
