@@ -380,3 +380,18 @@ func TestTreeBroadcast(t *testing.T) {
 		}
 	}
 }
+
+func TestProgress(t *testing.T) {
+	spec := basic(mustGen(t, "hypercube", 4), 1e-8, 1e8)
+	calls, last := 0, 0
+	sim1(t, spec, Options{Op: "uniform", Size: 8, Runs: 50, Workers: 2, Progress: func(done, total int) {
+		calls++
+		if done <= last || total != 50 {
+			t.Errorf("progress %d/%d after %d", done, total, last)
+		}
+		last = done
+	}})
+	if calls != 50 || last != 50 {
+		t.Errorf("%d progress calls, last %d", calls, last)
+	}
+}

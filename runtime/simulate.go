@@ -36,7 +36,8 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	workers = min(workers, runs)
 	results := make([]runResult, runs)
-	var next, done atomic.Int64
+	var next atomic.Int64
+	done := 0
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
@@ -48,10 +49,10 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 					return
 				}
 				results[i] = s.once(ctx, tr, runSeed(opts.Seed, i))
-				d := int(done.Add(1))
 				if opts.Progress != nil {
 					mu.Lock()
-					opts.Progress(d, runs)
+					done++
+					opts.Progress(done, runs)
 					mu.Unlock()
 				}
 			}
