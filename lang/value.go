@@ -207,13 +207,19 @@ type unitDef struct {
 }
 
 // FormatQuantity prints f (in SI base units of d) with a readable unit.
-func FormatQuantity(f float64, d Dim) string {
+func FormatQuantity(f float64, d Dim) string { return formatQuantity(f, d, 12) }
+
+// FormatQuantitySig is FormatQuantity rounded to sig significant digits,
+// for tables.
+func FormatQuantitySig(f float64, d Dim, sig int) string { return formatQuantity(f, d, sig) }
+
+func formatQuantity(f float64, d Dim, sig int) string {
 	units, ok := displayUnits[d]
 	if !ok {
 		if d == Dimensionless {
-			return FormatNumber(f)
+			return FormatNumber(roundSig(f, sig))
 		}
-		return FormatNumber(f) + " " + d.Unit()
+		return FormatNumber(roundSig(f, sig)) + " " + d.Unit()
 	}
 	u := units[0]
 	a := math.Abs(f)
@@ -228,15 +234,16 @@ func FormatQuantity(f float64, d Dim) string {
 			u = units[4]
 		}
 	}
-	return FormatNumber(roundSig(f/u.scale)) + u.name
+	return FormatNumber(roundSig(f/u.scale, sig)) + u.name
 }
 
-// roundSig removes binary noise such as 1.2000000000000002.
-func roundSig(f float64) float64 {
+// roundSig rounds to sig significant digits, which also removes binary
+// noise such as 1.2000000000000002.
+func roundSig(f float64, sig int) float64 {
 	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
 		return f
 	}
-	s := strconv.FormatFloat(f, 'g', 12, 64)
+	s := strconv.FormatFloat(f, 'g', sig, 64)
 	g, _ := strconv.ParseFloat(s, 64)
 	return g
 }

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// simFlags are the experiment flags shared by sim and compare.
+type simFlags struct {
+	machineFlags
+	topology, op, routing, switching string
+	size, packet, channels, links     int
+	src, dst                          int
+	runs                              int
+	seed                              uint64
+	maxEvents                         int64
+	hasSrc, hasDst                    bool
+}
+
+func (sf *simFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+	Uint64Var(*uint64, string, uint64, string)
+	Int64Var(*int64, string, int64, string)
+}) {
+	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
+	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
+	fs.IntVar(&sf.size, "size", 32, "message size in bytes")
+	fs.IntVar(&sf.src, "src", -1, "source node id (send, pingpong; root of broadcast, reduce, scatter, gather); default the first processor")
+	fs.IntVar(&sf.dst, "dst", -1, "destination node id (send, pingpong; the hotspot); default the last processor")
+	fs.IntVar(&sf.runs, "runs", 1, "repetitions, spread over all cores; run i uses a seed derived from --seed and i")
+	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
+	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
+	fs.IntVar(&sf.packet, "packet", -1, "packet payload in bytes, overriding the machine (0: the whole message is one packet)")
+	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c)")
+	fs.IntVar(&sf.links, "links", 1, "links a message is split over (seed 000 l)")
+	fs.Int64Var(&sf.maxEvents, "max-events", 0, "stop each run after this many events and report the partial result (0: no limit)")
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// simulate loads the machine and runs the experiment; progress goes to
+// stderr on a terminal.
+func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runtime.Spec, error) {
+	m, err := sf.load(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := runtime.FromMachine(m, sf.topology)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sf.packet >= 0 {
+		rs.Packet.Payload = sf.packet
+	}
+	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
+		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
+	if sf.src >= 0 {
+		opts.Src = runtime.Node(sf.src)
+	}
+	if sf.dst >= 0 {
+		opts.Dst = runtime.Node(sf.dst)
+	}
+	if progress && sf.runs > 1 {
+		bar := newProgress(e.stderr, sf.runs)
+		opts.Progress = bar.update
+		defer bar.done()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := runtime.Simulate(ctx, rs, opts)
+	if err != nil && res == nil {
+		return nil, nil, err
+	}
+	return res, rs, err
+}
+
+func runSim(e *env, args []string) error {
+	fs := newFlags(e, "sim", "[flags] MACHINE --op OP", `
+Sim compiles the machine into a packet-level network and simulates an
+operation on it: contention, queues, blocking and acknowledgements are
+simulated, not approximated. It prints latency statistics (per message,
+from send start to delivery of the last byte), the makespan, path lengths,
+the worst link and processor loads and a latency histogram. A deadlock is
+reported with the cycle of waiting channels (exit status 3).
+
+Examples:
+  parasol sim std:xmp64 --op transpose --size 32 --runs 1000
+  parasol sim std:c104-chain --op send --size 4096 --channels 3
+  parasol sim examples/ring.machine --op alltoall --routing shortest --json`)
+	var sf simFlags
+	sf.machineFlags.register(fs)
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (times in seconds)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
+	}
+	res, _, err := sf.simulate(e, pos[0], e.isTerminal && !*asJSON)
+	if res == nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printResult(e.stdout, res)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Deadlock {
+		return &exitError{code: 3}
+	}
+	return nil
+}
+
+func dur(s float64) string { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
+
+func printResult(w io.Writer, r *runtime.Result) {
+	fmt.Fprintf(w, "op %s: %d message%s in %d run%s\n", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
+	if r.Deadlock {
+		fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n  ", r.DeadlockRuns, plural(r.DeadlockRuns))
+		for i, c := range r.Cycle {
+			if i > 0 {
+				fmt.Fprint(w, " → ")
+			}
+			fmt.Fprintf(w, "%d->%d", c.From, c.To)
+			if c.VC > 0 {
+				fmt.Fprintf(w, "(vc%d)", c.VC)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Partial {
+		fmt.Fprintf(w, "PARTIAL: stopped early; %d message%s undelivered\n", r.Undelivered, plural(r.Undelivered))
+	}
+	if r.Messages > 0 {
+		l := r.Latency
+		fmt.Fprintf(w, "latency   min %s  mean %s  max %s\n", dur(l.Min), dur(l.Mean), dur(l.Max))
+		fmt.Fprintf(w, "          p50 %s  p90 %s  p99 %s\n", dur(l.P50), dur(l.P90), dur(l.P99))
+	}
+	fmt.Fprintf(w, "makespan  %s (max over runs %s)\n", dur(r.Makespan), dur(r.MakespanMax))
+	fmt.Fprintf(w, "send time mean %s  max %s\n", dur(r.SendTime.Mean), dur(r.SendTime.Max))
+	fmt.Fprintf(w, "hops      mean %.4g  max %d\n", r.Hops.Mean, r.Hops.Max)
+	fmt.Fprintf(w, "load      busiest link %d messages, busiest processor %d through-routed\n", r.LinkLoadMax, r.ProcLoadMax)
+	fmt.Fprintf(w, "link use  mean %.1f%%  busiest %.1f%%\n", 100*r.LinkUtil.Mean, 100*r.LinkUtil.Max)
+	fmt.Fprintf(w, "events    %d\n", r.Events)
+	printHistogram(w, r.Histogram)
+}
+
+// printHistogram draws the latency histogram as text bars.
+func printHistogram(w io.Writer, h runtime.Histogram) {
+	total, most := 0, 0
+	for _, c := range h.Counts {
+		total += c
+		most = max(most, c)
+	}
+	if total == 0 || len(h.Edges) < 2 {
+		return
+	}
+	fmt.Fprintln(w, "histogram")
+	for i, c := range h.Counts {
+		if c == 0 {
+			continue
+		}
+		bar := strings.Repeat("█", (c*40+most-1)/most)
+		fmt.Fprintf(w, "  %10s – %-10s %6.2f%% %s\n", dur(h.Edges[i]), dur(h.Edges[i+1]), 100*float64(c)/float64(total), bar)
+	}
+}
+
+// progress draws a progress line on a terminal, at most ten times a second.
+type progress struct {
+	w     io.Writer
+	total int
+	last  time.Time
+	start time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	return &progress{w: w, total: total, start: time.Now()}
+}
+
+func (p *progress) update(done, total int) {
+	if now := time.Now(); done < total && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	} else {
+		p.last = now
+	}
+	width := 30
+	fill := done * width / max(total, 1)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs  %s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), done, total, time.Since(p.start).Round(100*time.Millisecond))
+}
+
+func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
+
+func runRoute(e *env, args []string) error {
+	fs := newFlags(e, "route", "[flags] MACHINE SRC DST", `
+Route prints the path a packet takes from node SRC to node DST on an idle
+network, as node ids.`)
+	var mf machineFlags
+	mf.register(fs)
+	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
+	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	asJSON := fs.Bool("json", false, `print {"path": [...], "hops": N}`)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 3 {
+		return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
+	}
+	var src, dst int
+	if _, err := fmt.Sscan(pos[1], &src); err != nil {
+		return usageError("parasol route: SRC %q is not a node id", pos[1])
+	}
+	if _, err := fmt.Sscan(pos[2], &dst); err != nil {
+		return usageError("parasol route: DST %q is not a node id", pos[2])
+	}
+	m, err := mf.load(pos[0])
+	if err != nil {
+		return err
+	}
+	rs, err := runtime.FromMachine(m, *topology)
+	if err != nil {
+		return err
+	}
+	path, err := runtime.Route(rs, *routing, src, dst)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(struct {
+			Path []int `json:"path"`
+			Hops int   `json:"hops"`
+		}{path, len(path) - 1})
+	}
+	parts := make([]string, len(path))
+	for i, p := range path {
+		parts[i] = fmt.Sprint(p)
+	}
+	fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
+	return nil
+}
+
+func runCompare(e *env, args []string) error {
+	return usageError("parasol compare: not yet available")
+}
