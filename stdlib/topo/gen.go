@@ -75,8 +75,8 @@ func Generate(name string, args []int) (*Graph, error) {
 
 // NewHypercube builds a d-dimensional binary hypercube of 2^d processors.
 func NewHypercube(d int) (*Graph, error) {
-	if d < 0 || d > 26 {
-		return nil, fmt.Errorf("topo: hypercube dimension %d out of range 0..26", d)
+	if d < 0 || d > 24 {
+		return nil, fmt.Errorf("topo: hypercube dimension %d out of range 0..24", d)
 	}
 	n := 1 << d
 	g := &Graph{kind: Hypercube, dims: []int{d}, links: make([]Link, 0, n*d/2)}
@@ -107,6 +107,9 @@ func NewGrid(dims []int, wrap bool) (*Graph, error) {
 		if k < 1 {
 			return nil, fmt.Errorf("topo: %s side %d must be at least 1", name, k)
 		}
+		if k > maxNodes {
+			return nil, fmt.Errorf("topo: %s%v has more than %d nodes", name, dims, maxNodes)
+		}
 		if n *= k; n > maxNodes {
 			return nil, fmt.Errorf("topo: %s%v has more than %d nodes", name, dims, maxNodes)
 		}
@@ -134,6 +137,9 @@ func NewTree(k, depth int) (*Graph, error) {
 	if k < 1 || depth < 0 {
 		return nil, fmt.Errorf("topo: tree(%d, %d): need k >= 1 and depth >= 0", k, depth)
 	}
+	if depth >= maxNodes {
+		return nil, fmt.Errorf("topo: tree(%d, %d) has more than %d nodes", k, depth, maxNodes)
+	}
 	n, level := 1, 1
 	for range depth {
 		if level *= k; level > maxNodes || n+level > maxNodes {
@@ -151,8 +157,8 @@ func NewTree(k, depth int) (*Graph, error) {
 
 // NewFull builds a complete graph of n processors.
 func NewFull(n int) (*Graph, error) {
-	if n < 1 || n > 1<<14 {
-		return nil, fmt.Errorf("topo: full(%d): n must be in 1..%d", n, 1<<14)
+	if n < 1 || n > 1<<12 {
+		return nil, fmt.Errorf("topo: full(%d): n must be in 1..%d", n, 1<<12)
 	}
 	g := &Graph{kind: Full, dims: []int{n}}
 	for a := range n {
