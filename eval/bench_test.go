@@ -46,7 +46,7 @@ func TestCostExpressionValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := 500e-9 + 1024*100e-9 + 3*20e-9 + 1e-9*1024/3
-	if v.Dim != lang.TimeDim || !close(v.Num, want, 1e-12) {
+	if v.Dim != lang.TimeDim || !approx(v.Num, want, 1e-12) {
 		t.Fatalf("cost = %v, want %g s", v, want)
 	}
 	if allocs := testing.AllocsPerRun(100, func() {
@@ -57,7 +57,7 @@ func TestCostExpressionValue(t *testing.T) {
 	}
 }
 
-func close(a, b, rel float64) bool {
+func approx(a, b, rel float64) bool {
 	d := a - b
 	if d < 0 {
 		d = -d

@@ -1,0 +1,21 @@
+// Package eval turns a parsed machine description into a Machine model and
+// answers queries about it: the "SAD evaluator" interface of Parasol I, in
+// which a performance predictor asks the machine for parameters and costs
+// through function calls.
+//
+// Loading resolves every reference, detects reference cycles (reporting
+// each step with its position), checks units, and compiles every expression
+// once into closures whose names are resolved to slots or constants, so a
+// query does no map look-ups and a compiled cost function runs without
+// allocating. All errors of a file are collected and reported together.
+//
+// A loaded Machine is immutable and safe for concurrent use:
+//
+//	m, err := eval.Load("examples/parasol1.machine")
+//	v, err := m.Eval("topology(100).link(0).linkspeed")   // 2.667231MB/s
+//	cost, err := m.Call("PVM.send", 1024, 43, 45)          // a primitive's cost
+//	fast, err := m.Derive(eval.Set{Path: "topology(100).link(0).linkspeed", Value: "5MB/s"})
+//
+// Derive makes a virtual machine: the same description with values
+// overridden, everything that depends on them recomputed.
+package eval
