@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -77,12 +78,14 @@ func toJSON(expr string, v lang.Value) jsonValue {
 	return jsonValue{expr, jsonNumber(v.Num), v.Dim.Unit()}
 }
 
-// jsonNumber keeps infinities printable (JSON has no inf).
+// jsonNumber rounds away binary noise (9.400000000000001e-7 → 9.4e-7)
+// and keeps infinities printable (JSON has no inf).
 func jsonNumber(f float64) any {
 	if f > 1e308 || f < -1e308 || f != f {
 		return lang.FormatNumber(f)
 	}
-	return f
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64)
+	return r
 }
 
 func runEval(e *env, args []string) error {
