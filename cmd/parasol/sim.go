@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -267,5 +268,67 @@ network, as node ids.`)
 }
 
 func runCompare(e *env, args []string) error {
-	return usageError("parasol compare: not yet available")
+	fs := newFlags(e, "compare", "[flags] MACHINE PRIMITIVE", `
+Compare prints a model primitive's analytic cost (its expression in the
+machine's model section) beside the simulated cost of the same operation,
+and their relative difference. The primitive's parameters are filled by
+name: n (size, from --size), src, dst (from --src, --dst) and p (the number
+of processors). Point-to-point primitives compare the mean message latency,
+collectives the makespan.
+
+Examples:
+  parasol compare std:xmp64 MPI.barrier
+  parasol compare std:c104-chain MPI.send --size 4096`)
+	var sf simFlags
+	sf.machineFlags.register(fs)
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference, result")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
+	}
+	opSet := false
+	fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+	if !opSet {
+		sf.op = ""
+	}
+	m, err := sf.load(pos[0])
+	if err != nil {
+		return err
+	}
+	rs, err := runtime.FromMachine(m, sf.topology)
+	if err != nil {
+		return err
+	}
+	if sf.packet >= 0 {
+		rs.Packet.Payload = sf.packet
+	}
+	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
+		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
+	if sf.src >= 0 {
+		opts.Src = runtime.Node(sf.src)
+	}
+	if sf.dst >= 0 {
+		opts.Dst = runtime.Node(sf.dst)
+	}
+	c, err := runtime.Compare(context.Background(), m, rs, pos[1], opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(c)
+	}
+	var argv []string
+	for _, p := range c.Params {
+		argv = append(argv, fmt.Sprintf("%s=%s", p, lang.FormatNumber(c.Args[p])))
+	}
+	fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
+	fmt.Fprintf(e.stdout, "  analytic    %s\n", dur(c.Analytic))
+	fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
+	fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", 100*c.Difference)
+	return nil
 }
+
