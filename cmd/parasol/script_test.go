@@ -2,8 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,11 +19,32 @@ var update = flag.Bool("update", false, "rewrite the expected files of failing c
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"parasol": func() {
-			e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: false}
-			os.Exit(run(e, os.Args[1:]))
+		"parasol": func() { os.Exit(runParasol(os.Args[1:])) },
+		// exits N parasol ARGS... runs parasol and succeeds only when its
+		// exit status is N: `exec exits 2 parasol frobnicate`.
+		"exits": func() {
+			args := os.Args[1:]
+			if len(args) < 2 || args[1] != "parasol" {
+				fmt.Fprintln(os.Stderr, "usage: exits N parasol [ARGS...]")
+				os.Exit(1)
+			}
+			want, err := strconv.Atoi(args[0])
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "exits: bad status", args[0])
+				os.Exit(1)
+			}
+			if got := runParasol(args[2:]); got != want {
+				fmt.Fprintf(os.Stderr, "exits: parasol exited with status %d, want %d\n", got, want)
+				os.Exit(1)
+			}
+			os.Exit(0)
 		},
 	})
+}
+
+func runParasol(args []string) int {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: false}
+	return run(e, args)
 }
 
 func TestScript(t *testing.T) {
