@@ -45,11 +45,24 @@ func writeSnippet(b *strings.Builder, p Pos, msg string) {
 	if line == "" {
 		return
 	}
-	fmt.Fprintf(b, "    %s\n", strings.ReplaceAll(line, "\t", " "))
-	pad := p.Col - 1
-	if n := len([]rune(line)); pad > n {
-		pad = n
+	runes := []rune(strings.ReplaceAll(line, "\t", " "))
+	pad := min(p.Col-1, len(runes))
+	// Show a window of a long line around the column.
+	const width = 100
+	if len(runes) > width {
+		start := max(0, min(pad-width/2, len(runes)-width))
+		end := min(len(runes), start+width)
+		prefix, suffix := "", ""
+		if start > 0 {
+			prefix = "…"
+		}
+		if end < len(runes) {
+			suffix = "…"
+		}
+		runes = []rune(prefix + string(runes[start:end]) + suffix)
+		pad = pad - start + len([]rune(prefix))
 	}
+	fmt.Fprintf(b, "    %s\n", string(runes))
 	fmt.Fprintf(b, "    %s^\n", strings.Repeat(" ", pad))
 }
 
