@@ -367,9 +367,10 @@ func (m *Machine) Fields() []Field {
 func (m *Machine) Names() []string {
 	set := map[string]bool{}
 	for _, f := range m.Fields() {
-		set[f.Path] = true
 		if f.Func {
 			set[f.Path+"("] = true
+		} else {
+			set[f.Path] = true
 		}
 	}
 	for _, c := range m.root.children {

@@ -252,25 +252,23 @@ type Input struct {
 	Expr  lang.Expr
 }
 
-// ParseInput parses a REPL entry. An entry that is both a valid expression
-// and statements (never, in practice) is taken as statements.
+// ParseInput parses a REPL entry: statements when it looks like a
+// definition (name = …, f(x) = …, a block, a keyword statement), otherwise
+// an expression.
 func ParseInput(name, text string) (*Input, error) {
 	src := lang.NewSource(name, text)
 	if d := checkNesting(src, 0, text); d != nil {
 		return nil, d
 	}
-	if g, err := fileParser.ParseString(name, text); err == nil && len(g.Stmts) > 0 {
-		c := &converter{src: src}
-		in := &Input{Stmts: c.stmts(g.Stmts)}
-		return in, c.errs.Err()
+	if looksLikeStmt(text) {
+		f, err := parseModern(src)
+		if err != nil {
+			return nil, err
+		}
+		return &Input{Stmts: f.Stmts}, nil
 	}
 	e, err := parseExprIn(src, 0, text)
 	if err != nil {
-		// Prefer the statement parser's error when the text looks like a definition.
-		if looksLikeStmt(text) {
-			_, serr := fileParser.ParseString(name, text)
-			return nil, syntaxError(src, 0, serr)
-		}
 		return nil, err
 	}
 	return &Input{Expr: e}, nil
