@@ -41,12 +41,13 @@ machine in a file is checked. The exit status is 1 when there is any error.`)
 					seen[msg] = true
 					fmt.Fprintln(e.stderr, msg)
 				}
-				failed = true
 			}
 		}
-		if !failed {
-			fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)\n", f, len(names), plural(len(names)))
+		if len(seen) > 0 {
+			failed = true
+			continue
 		}
+		fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)\n", f, len(names), plural(len(names)))
 	}
 	if failed {
 		return &exitError{code: 1}

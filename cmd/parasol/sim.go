@@ -145,16 +145,19 @@ func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "op %s: %d message%s in %d run%s\n", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
 	if r.Deadlock {
 		fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n  ", r.DeadlockRuns, plural(r.DeadlockRuns))
-		for i, c := range r.Cycle {
-			if i > 0 {
-				fmt.Fprint(w, " → ")
-			}
-			fmt.Fprintf(w, "%d->%d", c.From, c.To)
+		channel := func(c runtime.Channel) string {
+			s := fmt.Sprintf("%d->%d", c.From, c.To)
 			if c.VC > 0 {
-				fmt.Fprintf(w, "(vc%d)", c.VC)
+				s += fmt.Sprintf("(vc%d)", c.VC)
 			}
+			return s
 		}
-		fmt.Fprintln(w)
+		for _, c := range r.Cycle {
+			fmt.Fprintf(w, "%s → ", channel(c))
+		}
+		if len(r.Cycle) > 0 {
+			fmt.Fprintln(w, channel(r.Cycle[0]))
+		}
 	}
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL: stopped early; %d message%s undelivered\n", r.Undelivered, plural(r.Undelivered))
