@@ -19,6 +19,9 @@ type Func struct {
 	// with every parameter's dimension known, the compiler checks
 	// dimensions once instead of on every operation.
 	spec atomic.Pointer[specialized]
+	// frame is a spare evaluation frame: a call takes it (or makes one when
+	// another goroutine holds it) and puts it back.
+	frame atomic.Pointer[frame]
 }
 
 type specialized struct {
@@ -26,18 +29,6 @@ type specialized struct {
 	dims   []lang.Dim
 	body   code
 	nslots int
-}
-
-func (s *specialized) matches(args []lang.Value) bool {
-	if len(args) != len(s.kinds) {
-		return false
-	}
-	for i, a := range args {
-		if a.Kind != s.kinds[i] || a.Dim != s.dims[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // specialize compiles the function body for these argument types. Errors
@@ -97,24 +88,27 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 	if len(args) != len(fn.params) {
 		return lang.Value{}, fmt.Errorf("%s takes %d arguments (%s), got %d", f.path, len(fn.params), paramList(fn.params), len(args))
 	}
-	fr := f.m.getFrame()
-	grow(fr, fn.nslots)
+	fr := f.frame.Swap(nil)
+	if fr == nil {
+		fr = &frame{stack: make([]lang.Value, 64)}
+	}
+	grow(fr, len(args))
+	s := f.spec.Load()
+	same := s != nil
 	for i, v := range args {
 		if fn.units[i] && v.Kind == lang.Number {
 			if v.Dim == lang.Dimensionless {
 				v.Num *= fn.scale[i]
 				v.Dim = fn.dims[i]
 			} else if v.Dim != fn.dims[i] {
-				f.m.putFrame(fr)
 				return lang.Value{}, fmt.Errorf("argument %s of %s must be a %s, got a %s", fn.params[i].Name, f.path, fn.dims[i].Name(), v.TypeName())
 			}
 		}
 		fr.stack[i] = v
+		same = same && v.Kind == s.kinds[i] && v.Dim == s.dims[i]
 	}
-	args = fr.stack[:len(args)]
-	s := f.spec.Load()
-	if s == nil || !s.matches(args) {
-		s = f.specialize(args)
+	if !same {
+		s = f.specialize(fr.stack[:len(args)])
 	}
 	grow(fr, s.nslots)
 	fr.depth = 1
@@ -125,8 +119,10 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 	var err error
 	if fr.err != nil {
 		err = fr.err
+		fr.err = nil
 	}
-	f.m.putFrame(fr)
+	fr.base, fr.depth = 0, 0
+	f.frame.Store(fr)
 	return v, err
 }
 
