@@ -121,7 +121,7 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 		err = fr.err
 		fr.err = nil
 	}
-	fr.base, fr.depth = 0, 0
+	fr.base, fr.depth, fr.steps = 0, 0, 0
 	f.frame.Store(fr)
 	return v, err
 }

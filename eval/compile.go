@@ -18,9 +18,11 @@ import (
 
 // Limits that keep evaluation bounded.
 const (
-	MaxCallDepth  = 256
-	MaxSumLength  = 10_000_000
-	maxFrameSlots = 1 << 16
+	MaxCallDepth = 256
+	MaxSumLength = 10_000_000
+	// MaxSteps bounds the function calls and sum terms of one evaluation,
+	// so that exponential recursion ends with an error instead of hanging.
+	MaxSteps = 20_000_000
 )
 
 //go:generate sh -c "python3 gen_arith.py && gofmt -w arith_gen.go"
@@ -50,6 +52,7 @@ type frame struct {
 	stack []lang.Value
 	base  int
 	depth int
+	steps int
 	err   *lang.Diagnostic
 }
 
@@ -437,6 +440,9 @@ func (c *compiler) sum(e *lang.Sum, sc *scope) (cexpr, error) {
 		grow(fr0, *nslots)
 		total := lang.Value{Dim: body.dim}
 		first := true
+		if fr0.steps += int(max(b-a+1, 0)); fr0.steps > MaxSteps {
+			return fr0.fail(pos, "evaluation takes more than %d steps", MaxSteps)
+		}
 		for i := a; i <= b; i++ {
 			fr0.stack[fr0.base+slot] = lang.Num(i)
 			v := br(fr0)

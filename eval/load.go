@@ -71,7 +71,9 @@ type loader struct {
 	machines map[string]*machineDecl
 	order    []string // machine names of the main file, in order
 	shared   map[*lang.File][]lang.Stmt
-	errs     lang.Diagnostics
+	// importing guards against import cycles: files being read.
+	importing map[string]bool
+	errs      lang.Diagnostics
 }
 
 // Load reads a machine: a file path or "std:NAME" for a standard machine.
@@ -100,7 +102,8 @@ func MachineNames(spec string, opts ...Option) ([]string, error) {
 }
 
 func newLoader(opts []Option) *loader {
-	l := &loader{files: map[string]*lang.File{}, machines: map[string]*machineDecl{}, shared: map[*lang.File][]lang.Stmt{}}
+	l := &loader{files: map[string]*lang.File{}, machines: map[string]*machineDecl{},
+		shared: map[*lang.File][]lang.Stmt{}, importing: map[string]bool{}}
 	l.opts.readFile = os.ReadFile
 	for _, o := range opts {
 		o(&l.opts)
@@ -180,6 +183,7 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 }
 
 func (l *loader) parse(name, text string) *lang.File {
+	l.importing[name] = true
 	f, err := parser.ParseFile(name, text)
 	l.errs.Append(err)
 	if f == nil {
@@ -201,13 +205,16 @@ func (l *loader) parse(name, text string) *lang.File {
 			if !strings.HasPrefix(path, "std:") && !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(name), path)
 			}
-			if l.files[path] == nil {
-				l.files[path] = &lang.File{} // guards import cycles
+			switch g := l.files[path]; {
+			case g != nil:
+				l.shared[f] = append(l.shared[f], l.shared[g]...)
+			case l.importing[path]:
+				l.errs = append(l.errs, lang.Errorf(s.Pos, "import cycle: %s imports itself through %s", path, name))
+			default:
+				l.importing[path] = true
 				if g := l.readSpec(path, s.Pos); g != nil {
 					l.shared[f] = append(l.shared[f], l.shared[g]...)
 				}
-			} else {
-				l.shared[f] = append(l.shared[f], l.shared[l.files[path]]...)
 			}
 		default:
 			l.shared[f] = append(l.shared[f], s)

@@ -230,7 +230,7 @@ func (m *Machine) getFrame() *frame {
 }
 
 func (m *Machine) putFrame(fr *frame) {
-	fr.base, fr.depth, fr.err = 0, 0, nil
+	fr.base, fr.depth, fr.steps, fr.err = 0, 0, 0, nil
 	for i := range m.frames {
 		if m.frames[i].CompareAndSwap(nil, fr) {
 			return

@@ -309,6 +309,12 @@ func callCode(fn *function, args []code, argPos []lang.Pos, pos lang.Pos, caller
 		if fr.depth >= MaxCallDepth {
 			return fr.fail(pos, "calls nested deeper than %d (runaway recursion in %s?)", MaxCallDepth, fn.f.path())
 		}
+		if fr.steps++; fr.steps > MaxSteps {
+			return fr.fail(pos, "evaluation takes more than %d steps (exponential recursion in %s?)", MaxSteps, fn.f.path())
+		}
+		if fr.err != nil {
+			return lang.Value{}
+		}
 		var small [8]lang.Value
 		vals := small[:0]
 		if len(args) > len(small) {
