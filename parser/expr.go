@@ -79,7 +79,7 @@ func startsExpr(t *lexer.Token) bool {
 		return true
 	case tokKeyword:
 		switch t.Value {
-		case "if", "not", "true", "false", "sum":
+		case "if", "not", "true", "false", "sum", "node", "link", "bus":
 			return true
 		}
 	case tokPunct:
@@ -307,6 +307,9 @@ func (p *xparser) primary() (lang.Expr, error) {
 			return p.sum()
 		case "if":
 			return p.cond()
+		case "node", "link", "bus":
+			p.next()
+			return &lang.Ident{Pos: at(t), Name: t.Value}, nil
 		}
 	case tokPunct:
 		if t.Value == "(" {

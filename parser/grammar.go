@@ -16,15 +16,15 @@ type gFile struct {
 }
 
 type gStmt struct {
-	Machine *gMachine `parser:"  @@"`
-	Import  *gImport  `parser:"| @@"`
+	Decl    *gDecl    `parser:"  @@"`
+	Link    *gLink    `parser:"| @@"`
+	Param   *gDecl    `parser:"| \"param\" @@"`
+	Node    *gNode    `parser:"| @@"`
 	For     *gFor     `parser:"| @@"`
 	If      *gIf      `parser:"| @@"`
-	Node    *gNode    `parser:"| @@"`
-	Link    *gLink    `parser:"| @@"`
 	Bus     *gBus     `parser:"| @@"`
-	Param   *gDecl    `parser:"| \"param\" @@"`
-	Decl    *gDecl    `parser:"| @@"`
+	Machine *gMachine `parser:"| @@"`
+	Import  *gImport  `parser:"| @@"`
 	Semi    bool      `parser:"| @\";\""`
 }
 

@@ -23,6 +23,9 @@ var keywords = map[string]bool{
 	"machine": true, "extends": true, "import": true, "param": true, "if": true,
 	"then": true, "else": true, "for": true, "in": true, "and": true, "or": true,
 	"not": true, "true": true, "false": true, "sum": true,
+	// Statement words: keywords so that statements are told apart by their
+	// first token; in expressions they still name references (link(0)).
+	"node": true, "link": true, "bus": true,
 }
 
 type lexDef struct{}
