@@ -99,7 +99,7 @@ type gDecl struct {
 	Pos      lexer.Position
 	Name     string `parser:"@(Ident | String)"`
 	LabelPos lexer.Position
-	Label    string      `parser:"@(Ident | Number | String)?"`
+	Label    string      `parser:"@(Ident | Number | String | \"node\" | \"link\" | \"bus\")?"`
 	Params   *gParamList `parser:"@@?"`
 	Value    lang.Expr   `parser:"(\"=\" @@)?"`
 	Body     *gBody      `parser:"@@?"`
