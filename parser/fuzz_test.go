@@ -1,0 +1,261 @@
+package parser_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// seedSources returns the machine texts the fuzz targets start from: the
+// examples, the standard machines and the inputs of the golden tests.
+func seedSources(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	for _, pat := range []string{"../examples/*.machine", "../stdlib/machines/*.machine"} {
+		files, _ := filepath.Glob(pat)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, string(data))
+		}
+	}
+	for _, pat := range []string{"testdata/golden/*.txtar", "../eval/testdata/golden/*.txtar"} {
+		files, _ := filepath.Glob(pat)
+		for _, f := range files {
+			ar, err := txtar.ParseFile(f)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for _, af := range ar.Files {
+				if strings.HasSuffix(af.Name, ".machine") {
+					out = append(out, string(af.Data))
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatal("no seed sources")
+	}
+	return out
+}
+
+// positionProblem describes a diagnostic of err that does not point into
+// the source named name (errors read file:line:col), or returns "".
+func positionProblem(err error, name string) string {
+	var ds lang.Diagnostics
+	var d *lang.Diagnostic
+	switch {
+	case errors.As(err, &ds):
+	case errors.As(err, &d):
+		ds = lang.Diagnostics{d}
+	default:
+		return fmt.Sprintf("error is not a diagnostic: %T %v", err, err)
+	}
+	if len(ds) == 0 {
+		return "empty diagnostics as an error"
+	}
+	for _, d := range ds {
+		if !d.Pos.IsValid() || d.Pos.Src == nil || d.Pos.Src.Name != name {
+			return fmt.Sprintf("diagnostic without a position in %s: %q", name, d.Error())
+		}
+	}
+	return ""
+}
+
+// FuzzParseFile parses modern and Parasol I text. It must never panic or
+// hang; errors must carry positions; what parses must format to text that
+// parses again (as the modern syntax) and formats to the same text. Parasol I
+// files are first converted as `parasol import` does.
+func FuzzParseFile(f *testing.F) {
+	for _, s := range seedSources(f) {
+		f.Add(s)
+	}
+	f.Add("machinename = \"A\"\nprocessor = 1\ncreatejob = 5\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		r := watchdog(t, text, func() result { return roundTrip(text) })
+		if r.skip != "" {
+			t.Skip(r.skip)
+		}
+		if r.fail != "" {
+			t.Fatal(r.fail)
+		}
+	})
+}
+
+// result is what a check running under the watchdog reports back to the
+// test goroutine, which alone may call t.Skip and t.Fatal.
+type result struct{ skip, fail string }
+
+// hangLimit is a watchdog, not a time budget: a parse that runs this long
+// is taken for a hang.
+const hangLimit = 30 * time.Second
+
+func watchdog(t *testing.T, input string, check func() result) result {
+	done := make(chan result, 1)
+	go func() { done <- check() }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(hangLimit):
+		t.Fatalf("no result after %v for input:\n%s", hangLimit, input)
+		return result{}
+	}
+}
+
+// trailingDot matches a number written "20." as Parasol I allows.
+var trailingDot = regexp.MustCompile(`[0-9]\.([^0-9]|$)`)
+
+// badLegacyParams reports a function parameter whose name is not an
+// identifier or whose unit is unknown: the Parasol I reader takes the text
+// between the parentheses as it is.
+func badLegacyParams(stmts []lang.Stmt) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *lang.Machine:
+			if badLegacyParams(st.Body) {
+				return true
+			}
+		case *lang.Block:
+			if badLegacyParams(st.Body) {
+				return true
+			}
+		case *lang.Field:
+			for _, p := range st.Params {
+				if _, ok := lang.Units[p.Unit]; !lang.IsIdent(p.Name) || p.Unit != "" && !ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func roundTrip(text string) result {
+	file, err := parser.ParseFile("fuzz.machine", text)
+	if err != nil {
+		return result{fail: positionProblem(err, "fuzz.machine")}
+	}
+	legacy := file.Legacy
+	if legacy {
+		file = eval.Modernize(file)
+	}
+	once := lang.Format(file)
+	var fail string
+	again, err := parser.ParseFile("formatted.machine", once)
+	switch {
+	case err != nil:
+		fail = fmt.Sprintf("formatted text does not parse: %v", err)
+	case again.Legacy:
+		fail = "formatted text is taken for Parasol I"
+	default:
+		if twice := lang.Format(again); twice != once {
+			fail = fmt.Sprintf("formatting is not idempotent\n--- twice ---\n%s", twice)
+		}
+	}
+	if fail == "" {
+		return result{}
+	}
+	// Known bugs: skip their classes so that fuzzing can find others.
+	switch {
+	case !legacy && parser.IsLegacy(once):
+		return result{skip: "formatted modern text is taken for Parasol I (TestFormatKeepsModernSyntax)"}
+	case legacy && trailingDot.MatchString(text):
+		return result{skip: "Parasol I number with a trailing dot (TestImportTrailingDot)"}
+	case legacy && badLegacyParams(file.Stmts):
+		return result{skip: "Parasol I function with a malformed parameter (eval's TestLegacyParamUnit)"}
+	}
+	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
+}
+
+// FuzzParseExpr parses one expression (a query, a --set value) and one REPL
+// entry. It must never panic; a parsed expression must format to text that
+// parses to the same formatted text.
+func FuzzParseExpr(f *testing.F) {
+	for _, s := range []string{
+		"1 + 2 * 3", "(1 + 2) * 3", "-2^2", "(-2)^2", "2^3^2", "a - (b - c)",
+		"not a and b or c", "if a then b else c + 1", "(if a then b else c) + 1",
+		"processor(1).float_timings.mul", `processor(1)."fp type"`,
+		"sum(i in 1..n, i*2)", "20Mbit/s / 8", "1.2e+3ns", "1KiB", "5 µs", "30%",
+		"topology(100).link(0).linkspeed", "PVM.send(1KB, 43, 45)",
+		"max(1ns, 2ns, h_in)", "x == 1 != true", "a <= b >= c", `"s" + "t"`,
+		"f(n) = n * 10ns", "x = 3 * h_in", "h_in", "2 * (h_in +\n  h_off)",
+		"processor p { clock = 1GHz }", "1 +", "((1)", "1..2", "$", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		r := watchdog(t, text, func() result { return exprRoundTrip(text) })
+		if r.fail != "" {
+			t.Fatal(r.fail)
+		}
+	})
+}
+
+func exprRoundTrip(text string) result {
+	parser.Incomplete(text)
+	if _, err := parser.ParseInput("<repl>", text); err != nil {
+		_ = err.Error()
+	}
+	e, err := parser.ParseExpr("<query>", text)
+	if err != nil {
+		return result{fail: positionProblem(err, "<query>")}
+	}
+	once := lang.FormatExpr(e)
+	again, err := parser.ParseExpr("<formatted>", once)
+	if err != nil {
+		return result{fail: fmt.Sprintf("formatted expression does not parse: %v\n--- input ---\n%s\n--- formatted ---\n%s", err, text, once)}
+	}
+	if twice := lang.FormatExpr(again); twice != once {
+		return result{fail: fmt.Sprintf("formatting is not idempotent\n--- input ---\n%s\n--- once ---\n%s\n--- twice ---\n%s", text, once, twice)}
+	}
+	return result{}
+}
+
+// A modern file whose machine has a field named machinename formats to text
+// that is detected as Parasol I, so `parasol fmt -w` breaks the file: the
+// detection (parser.IsLegacy) matches "machinename =" at the start of any
+// line, indented or not.
+func TestFormatKeepsModernSyntax(t *testing.T) {
+	t.Skip("bug: fmt output of a modern file with a machinename field is taken for Parasol I")
+	const text = "machine \"m\" { machinename = 1 }\n"
+	file, err := parser.ParseFile("in.machine", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := lang.Format(file)
+	again, err := parser.ParseFile("formatted.machine", once)
+	if err != nil {
+		t.Fatalf("formatted text does not parse: %v\n%s", err, once)
+	}
+	if lang.Format(again) != once {
+		t.Fatalf("formatting is not idempotent")
+	}
+}
+
+// Parasol I accepts a number with a trailing dot ("branchdelay = 20.");
+// `parasol import` copies it as "20.ns", which the modern parser rejects, so
+// the imported file does not load.
+func TestImportTrailingDot(t *testing.T) {
+	t.Skip("bug: parasol import copies Parasol I numbers such as 20. verbatim; the modern syntax rejects them")
+	const text = "machinename = \"A\"\nprocessor = 1\nbranchdelay = 20.\nmantissa = 24.\n"
+	file, err := parser.ParseFile("in.machine", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := lang.Format(eval.Modernize(file))
+	if _, err := parser.ParseFile("imported.machine", out); err != nil {
+		t.Fatalf("imported text does not parse: %v\n%s", err, out)
+	}
+}
