@@ -142,6 +142,40 @@ func badLegacyParams(stmts []lang.Stmt) bool {
 	return false
 }
 
+// keywordField reports a field whose name is a keyword of the modern syntax
+// ("or" = 1, or the Parasol I key or).
+func keywordField(stmts []lang.Stmt) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *lang.Machine:
+			if keywordField(st.Body) {
+				return true
+			}
+		case *lang.Block:
+			if keywordField(st.Body) {
+				return true
+			}
+		case *lang.Link:
+			if keywordField(st.Body) {
+				return true
+			}
+		case *lang.For:
+			if keywordField(st.Body) {
+				return true
+			}
+		case *lang.If:
+			if keywordField(st.Then) || keywordField(st.Else) {
+				return true
+			}
+		case *lang.Field:
+			if lang.Keywords[st.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func roundTrip(text string) result {
 	file, err := parser.ParseFile("fuzz.machine", text)
 	if err != nil {
@@ -175,6 +209,8 @@ func roundTrip(text string) result {
 		return result{skip: "Parasol I number with a trailing dot (TestImportTrailingDot)"}
 	case legacy && badLegacyParams(file.Stmts):
 		return result{skip: "Parasol I function with a malformed parameter (eval's TestLegacyParamUnit)"}
+	case keywordField(file.Stmts):
+		return result{skip: "a field named by a keyword is formatted unquoted (TestFormatQuotesKeywordFields)"}
 	}
 	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
 }
@@ -257,5 +293,44 @@ func TestImportTrailingDot(t *testing.T) {
 	out := lang.Format(eval.Modernize(file))
 	if _, err := parser.ParseFile("imported.machine", out); err != nil {
 		t.Fatalf("imported text does not parse: %v\n%s", err, out)
+	}
+}
+
+// lang.Format writes a field named by a keyword without quotes (fieldName in
+// lang/format.go does not check lang.Keywords, unlike label), so
+// `parasol fmt` turns `"or" = 1` into `or = 1`, which does not parse, and
+// `parasol import` does the same with a Parasol I key such as or, if, in.
+func TestFormatQuotesKeywordFields(t *testing.T) {
+	t.Skip("bug: fmt and import write a field named by a keyword (\"or\", \"in\", \"if\") unquoted")
+	for _, text := range []string{
+		"machine \"m\" {\n\t\"or\" = 1\n}\n",
+		"machinename = \"A\"\nprocessor = 1\nin = 1\n",
+	} {
+		file, err := parser.ParseFile("in.machine", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if file.Legacy {
+			file = eval.Modernize(file)
+		}
+		out := lang.Format(file)
+		if _, err := parser.ParseFile("formatted.machine", out); err != nil {
+			t.Errorf("formatted text does not parse: %v\n%s", err, out)
+		}
+	}
+}
+
+// One syntax error inside a block is reported four times: at the block's
+// opening brace of the machine (1:13, where nothing is wrong), twice at the
+// real place with different messages, and at the closing brace.
+func TestOneSyntaxErrorOneDiagnostic(t *testing.T) {
+	t.Skip("bug: one syntax error in a block gives four diagnostics, the first at the machine's brace")
+	_, err := parser.ParseFile("in.machine", "machine \"m\" {\n\tx = 1\n\t= 2\n}\n")
+	var ds lang.Diagnostics
+	if !errors.As(err, &ds) {
+		t.Fatalf("want diagnostics, got %v", err)
+	}
+	if len(ds) != 1 || ds[0].Pos.Line != 3 {
+		t.Errorf("want one diagnostic at line 3, got:\n%v", err)
 	}
 }
