@@ -42,6 +42,9 @@ func TestValidation(t *testing.T) {
 		run("table3.6", func(t *testing.T) section { return table36(t, tiny) })
 	}
 	run("tables3.1-3.3", cyclicTables)
+	if !testing.Short() {
+		run("models-vs-sim", modelsVsSim)
+	}
 	if *update {
 		if t.Failed() {
 			t.Log("some rows miss; writing the document anyway")
