@@ -19,10 +19,10 @@ import (
 // Limits that keep evaluation bounded.
 const (
 	MaxCallDepth = 256
-	MaxSumLength = 10_000_000
+	MaxSumLength = 5_000_000
 	// MaxSteps bounds the function calls and sum terms of one evaluation,
 	// so that exponential recursion ends with an error instead of hanging.
-	MaxSteps = 20_000_000
+	MaxSteps = 5_000_000
 )
 
 //go:generate sh -c "python3 gen_arith.py && gofmt -w arith_gen.go"

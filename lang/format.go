@@ -179,9 +179,10 @@ func writeParams(b *strings.Builder, params []*Param) {
 	b.WriteByte(')')
 }
 
-// fieldName quotes names that are not identifiers (Parasol I "fp type").
+// fieldName quotes names that are not identifiers (Parasol I "fp type") or
+// are keywords ("or"); `node` stays bare, as in `node = xcore`.
 func fieldName(n string) string {
-	if IsIdent(n) {
+	if IsIdent(n) && (!Keywords[n] || n == "node") {
 		return n
 	}
 	return strconv.Quote(n)
@@ -270,7 +271,12 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		b.WriteByte(')')
 	case *Select:
 		writeExpr(b, e.X, 100)
-		b.WriteString("." + fieldName(e.Name))
+		b.WriteString(".")
+		if IsIdent(e.Name) { // keywords are fine after a dot
+			b.WriteString(e.Name)
+		} else {
+			b.WriteString(strconv.Quote(e.Name))
+		}
 	case *Sum:
 		fmt.Fprintf(b, "sum(%s in ", e.Var)
 		writeExpr(b, e.From, 0)

@@ -64,7 +64,19 @@ func (p *xparser) recover(start *lexer.Token, err error) lang.Expr {
 type xparser struct {
 	lex      *lexer.PeekingLexer
 	depth    int
+	terms    int // operands and prefix operators so far, bounded by MaxTerms
 	lastLine int // line of the last token consumed
+}
+
+// MaxTerms bounds the operands and operators of one expression: evaluating
+// its tree recurses as deep as its longest operator chain.
+const MaxTerms = 10_000
+
+func (p *xparser) term(t *lexer.Token) error {
+	if p.terms++; p.terms > MaxTerms {
+		return participle.Errorf(t.Pos, "expression longer than %d terms", MaxTerms)
+	}
+	return nil
 }
 
 func (p *xparser) next() *lexer.Token {
@@ -136,6 +148,9 @@ func (p *xparser) expr(minPrec int) (lang.Expr, error) {
 			return x, nil
 		}
 		p.next()
+		if err := p.term(t); err != nil {
+			return nil, err
+		}
 		var y lang.Expr
 		if n := p.lex.Peek(); n.Type == tokKeyword && n.Value == "if" {
 			y, err = p.cond()
@@ -192,6 +207,9 @@ func (p *xparser) unary() (lang.Expr, error) {
 			ops = append(ops, prefix{"-", at(t)}, prefix{"-", lang.Pos{Offset: t.Pos.Offset + 1}})
 		} else {
 			break
+		}
+		if err := p.term(t); err != nil {
+			return nil, err
 		}
 		p.next()
 	}

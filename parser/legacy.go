@@ -122,7 +122,14 @@ func (r *legacyReader) line(off int, line string) {
 		for _, p := range strings.Split(m[2], ",") {
 			if p = strings.TrimSpace(p); p != "" {
 				name, unit, _ := strings.Cut(p, ":")
-				f.Params = append(f.Params, &lang.Param{Pos: pos, Name: strings.TrimSpace(name), Unit: strings.TrimSpace(unit)})
+				name, unit = strings.TrimSpace(name), strings.TrimSpace(unit)
+				if _, ok := lang.Units[unit]; unit != "" && !ok {
+					r.errs.Add(pos, "unknown unit %q for parameter %s%s", unit, name, lang.DidYouMean(unit, lang.UnitNames()))
+				}
+				if !lang.IsIdent(name) {
+					r.errs.Add(pos, "%q is not a parameter name", name)
+				}
+				f.Params = append(f.Params, &lang.Param{Pos: pos, Name: name, Unit: unit})
 			}
 		}
 	}
@@ -170,7 +177,8 @@ func (r *legacyReader) needMachine(pos lang.Pos, key string) bool {
 func (r *legacyReader) value(off int, text string) lang.Expr {
 	pos := r.src.PosAt(off)
 	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {
-		return &lang.NumberLit{Pos: pos, Text: text, Value: lang.Num(f)}
+		// Parasol I allows "20."; keep the text the modern syntax reads.
+		return &lang.NumberLit{Pos: pos, Text: strings.TrimSuffix(text, "."), Value: lang.Num(f)}
 	}
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.ContainsAny(text[1:len(text)-1], `"\`) {
 		return &lang.StringLit{Pos: pos, Value: text[1 : len(text)-1]}

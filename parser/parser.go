@@ -39,10 +39,16 @@ func ParseFile(name, text string) (*lang.File, error) {
 	return parseModern(src)
 }
 
-var legacyHeader = regexp.MustCompile(`(?m)^[ \t]*machinename[ \t]*=`)
+var (
+	legacyHeader = regexp.MustCompile(`(?m)^[ \t]*machinename[ \t]*=`)
+	modernHeader = regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\pL_]`)
+)
 
-// IsLegacy reports whether text is in the Parasol I line format.
-func IsLegacy(text string) bool { return legacyHeader.MatchString(text) }
+// IsLegacy reports whether text is in the Parasol I line format: it has a
+// `machinename = …` header line and no modern `machine "…" {` block.
+func IsLegacy(text string) bool {
+	return legacyHeader.MatchString(text) && !modernHeader.MatchString(text)
+}
 
 func parseModern(src *lang.Source) (*lang.File, error) {
 	var errs lang.Diagnostics
@@ -64,11 +70,6 @@ func parseModern(src *lang.Source) (*lang.File, error) {
 			return nil, errs.Err()
 		}
 		line := d.Pos.Line
-		// An unexpected token that opens a line usually means the
-		// statement before it is incomplete: skip that one instead.
-		if prev := prevLine(text, line); prev > 0 && firstOnLine(text, d.Pos.Offset) && blanked[prev] == 0 {
-			line = prev
-		}
 		text = blankLine(text, line, blanked[line] > 0)
 		blanked[line]++
 	}
@@ -107,22 +108,6 @@ func blankLine(text string, line int, all bool) string {
 	return string(b)
 }
 
-// prevLine is the number of the last non-blank line before line, or 0.
-func prevLine(text string, line int) int {
-	lines := strings.Split(text, "\n")
-	for l := line - 1; l >= 1; l-- {
-		if t := strings.TrimSpace(lines[l-1]); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "//") {
-			return l
-		}
-	}
-	return 0
-}
-
-func firstOnLine(text string, offset int) bool {
-	i := strings.LastIndexByte(text[:offset], '\n')
-	return strings.TrimSpace(text[i+1:offset]) == ""
-}
-
 // grammarNames says in words what a grammar rule is.
 var grammarNames = map[string]string{
 	"GPostfix": "an expression", "GExpr": "an expression", "GUnary": "an expression",
@@ -158,10 +143,13 @@ func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
 // checkNesting rejects inputs whose bracket or conditional nesting would make
 // the recursive-descent parser recurse without bound.
 func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
-	depth, ifs := 0, 0
+	depth, ifs, ops := 0, 0, 0
 	inStr, inComment := false, false
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
+		if ch == '\n' {
+			ops = 0
+		}
 		switch {
 		case inComment:
 			inComment = ch != '\n'
@@ -175,7 +163,18 @@ func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
 			inStr = true
 		case ch == '#' || ch == '/' && i+1 < len(text) && text[i+1] == '/':
 			inComment = true
+		case ch == '+' || ch == '-' || ch == '*' || ch == '/' || ch == '^' ||
+			ch == 'n' && strings.HasPrefix(text[i:], "not") && wordAt(text, i, 3):
+			// Operators since the last statement boundary: the expression
+			// parser would reject the expression anyway, but only after
+			// participle has read every token of the input.
+			if ops++; ops > MaxTerms {
+				return lang.Errorf(src.PosAt(base+i), "expression longer than %d terms", MaxTerms)
+			}
 		case ch == '(' || ch == '[' || ch == '{':
+			if ch == '{' {
+				ops = 0
+			}
 			depth++
 			if depth+ifs > MaxNesting {
 				return lang.Errorf(src.PosAt(base+i), "nesting deeper than %d levels", MaxNesting)
@@ -186,10 +185,10 @@ func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
 		case ch == ')' || ch == ']' || ch == '}':
 			depth--
 			if ch == '}' {
-				ifs = 0
+				ifs, ops = 0, 0
 			}
 		case ch == ';' || ch == '=' && (i == 0 || !strings.ContainsRune("=!<>", rune(text[i-1]))) && (i+1 >= len(text) || text[i+1] != '='):
-			ifs = 0
+			ifs, ops = 0, 0
 		case ch == 'i' && i+1 < len(text) && text[i+1] == 'f' && wordAt(text, i, 2):
 			ifs++
 			if depth+ifs > MaxNesting {

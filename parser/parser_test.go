@@ -136,12 +136,19 @@ func TestLimits(t *testing.T) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
-	// Long flat chains are fine: they do not recurse.
-	if _, err := ParseExpr("t", "1"+strings.Repeat(" + 1", n)); err != nil {
+	// Long flat chains parse without recursing, up to MaxTerms; beyond, a
+	// clear error (evaluating them would recurse as deep).
+	if _, err := ParseExpr("t", "1"+strings.Repeat(" + 1", MaxTerms-1)); err != nil {
 		t.Errorf("long sum: %v", err)
 	}
-	if _, err := ParseExpr("t", strings.Repeat("-", n)+"1"); err != nil {
-		t.Errorf("many minus signs: %v", err)
+	for name, in := range map[string]string{
+		"long sum":    "1" + strings.Repeat(" + 1", n),
+		"minus signs": strings.Repeat("-", n) + "1",
+		"nots":        strings.Repeat("not ", n) + "true",
+	} {
+		if _, err := ParseExpr("t", in); err == nil || !strings.Contains(err.Error(), "expression longer than") {
+			t.Errorf("%s: got %v, want a length error", name, err)
+		}
 	}
 }
 
