@@ -230,12 +230,16 @@ func article(kind string) string {
 func (b *builder) overrides(sets []Set, layer int) {
 	b.layer = layer
 	for _, s := range sets {
-		target, err := parser.ParseExpr("--set", s.Path)
+		name := s.Source
+		if name == "" {
+			name = "--set"
+		}
+		target, err := parser.ParseExpr(name, s.Path)
 		if err != nil {
 			b.errs.Append(err)
 			continue
 		}
-		value, err := parser.ParseExpr("--set "+s.Path, s.Value)
+		value, err := parser.ParseExpr(name+" "+s.Path, s.Value)
 		if err != nil {
 			b.errs.Append(err)
 			continue

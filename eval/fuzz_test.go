@@ -2,15 +2,18 @@ package eval_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -235,4 +238,92 @@ func TestLegacyParamUnit(t *testing.T) {
 		return
 	}
 	t.Errorf("PVM.recv(3) = %v with parameter unit xyz, want an error", v)
+}
+
+// FuzzFuncCall is a differential test of the two ways to call a function:
+// the embedding API's Func.Call, which compiles a body specialised to the
+// argument types (and reuses it on the next call), and Eval of the call
+// written as text. For every function of a fuzzed machine, called with
+// fuzzed numbers, both must give the same value, or both an error.
+func FuzzFuncCall(f *testing.F) {
+	for _, s := range evalSeeds(f) {
+		f.Add(s.src, 3.0, 1024.0, 5.0)
+	}
+	f.Add(fuzzMachine, 64.0, 0.0, 7.0)
+	f.Add(fuzzMachine, -2.5, 1e300, 0.0)
+	f.Fuzz(func(t *testing.T, src string, a, b, c float64) {
+		for _, x := range []float64{a, b, c} {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return // not writable as text
+			}
+		}
+		m, err := eval.LoadSource("fuzz.machine", src, eval.WithReadFile(noFiles))
+		if err != nil {
+			return
+		}
+		nums := []float64{a, b, c}
+		stop, res := make(chan struct{}), make(chan string, 1)
+		go watchHeap(stop, src)
+		go func() {
+			defer close(stop)
+			res <- compareCalls(m, nums)
+		}()
+		select {
+		case msg := <-res:
+			if msg != "" {
+				t.Fatalf("%s\n--- source ---\n%s", msg, src)
+			}
+		case <-time.After(hangLimit):
+			t.Fatalf("no result after %v\n--- source ---\n%s", hangLimit, src)
+		}
+	})
+}
+
+// compareCalls calls every function of m with arguments taken from nums in
+// turn, through Func.Call (twice) and through Eval, and describes the first
+// disagreement.
+func compareCalls(m *eval.Machine, nums []float64) string {
+	k := 0
+	for _, fd := range m.Fields() {
+		if !fd.Func {
+			continue
+		}
+		fn, err := m.Func(fd.Path)
+		if err != nil {
+			continue
+		}
+		args := make([]lang.Value, len(fd.Params))
+		text := make([]string, len(fd.Params))
+		for i := range args {
+			x := nums[k%len(nums)]
+			k++
+			args[i] = lang.Num(x)
+			text[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		call := fd.Path + "(" + strings.Join(text, ", ") + ")"
+		want, werr := m.Eval(call)
+		for round := 1; round <= 2; round++ {
+			got, gerr := fn.Call(args...)
+			if (gerr != nil) != (werr != nil) {
+				return fmt.Sprintf("%s: Func.Call (call %d) gives %v, error %v; Eval gives %v, error %v", call, round, got, gerr, want, werr)
+			}
+			if werr == nil && !sameValue(got, want) {
+				return fmt.Sprintf("%s: Func.Call (call %d) = %v (%#v), Eval = %v (%#v)", call, round, got, got, want, want)
+			}
+		}
+	}
+	return ""
+}
+
+func sameValue(a, b lang.Value) bool {
+	if a.Kind != b.Kind || a.Dim != b.Dim {
+		return false
+	}
+	if a.Kind != lang.Number {
+		return a.Equal(b)
+	}
+	if math.IsNaN(a.Num) && math.IsNaN(b.Num) || a.Num == b.Num {
+		return true
+	}
+	return math.Abs(a.Num-b.Num) <= 1e-12*math.Max(math.Abs(a.Num), math.Abs(b.Num))
 }

@@ -38,8 +38,9 @@ func WithReadFile(read func(string) ([]byte, error)) Option {
 	return func(o *options) { o.readFile = read }
 }
 
-// Set is one override: Path = Value.
-type Set struct{ Path, Value string }
+// Set is one override: Path = Value. Source names it in diagnostics
+// ("--set" when empty).
+type Set struct{ Path, Value, Source string }
 
 // ParseSet splits "PATH=VALUE" as given to --set.
 func ParseSet(s string) (Set, error) {
@@ -170,7 +171,7 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 	data, err := l.opts.readFile(spec)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			err = fmt.Errorf("no such file %s", spec)
+			err = fmt.Errorf("%s: no such file", spec)
 		}
 		if at.IsValid() {
 			l.errs = append(l.errs, lang.Errorf(at, "%v", err))

@@ -174,10 +174,14 @@ const (
 
 // path describes the field in reference syntax.
 func (f *field) path() string {
-	if f.obj.parent == nil {
-		return f.name
+	name := f.name
+	if !lang.IsIdent(name) {
+		name = strconv.Quote(name) // processor(1)."fp type"
 	}
-	return f.obj.path() + "." + f.name
+	if f.obj.parent == nil {
+		return name
+	}
+	return f.obj.path() + "." + name
 }
 
 // function is a compiled user function.

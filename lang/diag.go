@@ -37,6 +37,10 @@ func (d *Diagnostic) Error() string {
 }
 
 func writeSnippet(b *strings.Builder, p Pos, msg string) {
+	if !p.IsValid() && p.Src == nil {
+		fmt.Fprintf(b, "%s\n", msg) // no position: the message names its subject
+		return
+	}
 	fmt.Fprintf(b, "%s: %s\n", p, msg)
 	if !p.IsValid() || p.Src == nil {
 		return

@@ -214,6 +214,12 @@ func FormatQuantity(f float64, d Dim) string { return formatQuantity(f, d, 12) }
 func FormatQuantitySig(f float64, d Dim, sig int) string { return formatQuantity(f, d, sig) }
 
 func formatQuantity(f float64, d Dim, sig int) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		if d == Dimensionless {
+			return FormatNumber(f)
+		}
+		return FormatNumber(f) + " " + d.Unit()
+	}
 	units, ok := displayUnits[d]
 	if !ok {
 		if d == Dimensionless {

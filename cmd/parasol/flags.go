@@ -15,7 +15,10 @@ import (
 func newFlags(e *env, name, args, doc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
+	// The flag package calls Usage itself on -h and on every flag error;
+	// help is printed once, by parseInterspersed, and only when asked for.
+	fs.Usage = func() {}
+	usages[fs] = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: parasol %s %s\n\n%s\n", name, args, strings.TrimSpace(doc))
 		hasFlags := false
@@ -30,6 +33,8 @@ func newFlags(e *env, name, args, doc string) *flag.FlagSet {
 	return fs
 }
 
+var usages = map[*flag.FlagSet]func(){}
+
 // parseInterspersed parses flags that may stand before, between or after
 // the positional arguments (parasol sim std:xmp64 --op transpose).
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -37,20 +42,20 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
-				fs.Usage()
+				usages[fs]()
 				return nil, err
 			}
 			return nil, usageError("parasol %s: %v\nRun 'parasol %s --help' for usage.", fs.Name(), err, fs.Name())
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil // everything after -- is an argument
+		}
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
 )
 
 // command is one subcommand.
@@ -89,6 +91,8 @@ func run(e *env, args []string) int {
 	msg := fmt.Sprintf("parasol: unknown command %q", args[0])
 	if s := suggest(args[0], names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	} else {
+		msg += lang.DidYouMean(args[0], names)
 	}
 	fmt.Fprintln(e.stderr, msg+"\nRun 'parasol --help' for the list of commands.")
 	return 2

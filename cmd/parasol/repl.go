@@ -90,9 +90,13 @@ func (r *repl) interactive() error {
 		if err != nil {
 			return nil
 		}
+		if len(buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
+			fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
+			buf = nil // a command ends an unfinished entry
+		}
 		buf = append(buf, line)
 		text := strings.Join(buf, "\n")
-		if parser.Incomplete(text) {
+		if parser.Incomplete(text) && !strings.HasPrefix(strings.TrimSpace(text), ":") {
 			rl.SetPrompt("     ... ")
 			continue
 		}
@@ -110,9 +114,14 @@ func (r *repl) script(in io.Reader) error {
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	var buf []string
 	for sc.Scan() {
-		buf = append(buf, sc.Text())
+		line := sc.Text()
+		if len(buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
+			fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
+			buf = nil // a command ends an unfinished entry
+		}
+		buf = append(buf, line)
 		text := strings.Join(buf, "\n")
-		if parser.Incomplete(text) {
+		if parser.Incomplete(text) && !strings.HasPrefix(strings.TrimSpace(text), ":") {
 			continue
 		}
 		buf = nil
@@ -168,28 +177,30 @@ func (r *repl) command(text string) bool {
 	case ":help", ":h":
 		fmt.Fprintln(r.out, replHelp)
 	case ":load", ":l":
-		fields := strings.Fields(arg)
-		if len(fields) == 0 || len(fields) > 2 {
+		file, name, _ := strings.Cut(arg, " ")
+		name = strings.Trim(strings.TrimSpace(name), `"`)
+		if file == "" {
 			fmt.Fprintln(r.errOut, "usage: :load FILE [MACHINE]")
 			return false
 		}
 		opts := []eval.Option{}
-		if len(fields) == 2 {
-			opts = append(opts, eval.WithMachine(fields[1]))
+		if name != "" {
+			opts = append(opts, eval.WithMachine(name))
 		}
-		m, err := eval.Load(fields[0], opts...)
+		m, err := eval.Load(file, opts...)
 		if err != nil {
 			fmt.Fprintln(r.errOut, err)
 			return false
 		}
-		r.m, r.spec = m, fields[0]
+		r.m, r.spec = m, file
 		fmt.Fprintf(r.out, "loaded machine %q\n", m.Name())
 	case ":set":
 		s, err := eval.ParseSet(arg)
 		if err != nil {
-			fmt.Fprintln(r.errOut, strings.Replace(err.Error(), "--set", ":set", 1))
+			fmt.Fprintln(r.errOut, "usage: :set PATH=VALUE, e.g. :set delta=2us")
 			return false
 		}
+		s.Source = ":set"
 		m, err := r.m.Derive(s)
 		if err != nil {
 			fmt.Fprintln(r.errOut, err)

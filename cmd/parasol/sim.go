@@ -20,12 +20,12 @@ import (
 type simFlags struct {
 	machineFlags
 	topology, op, routing, switching string
-	size, packet, channels, links     int
-	src, dst                          int
-	runs                              int
-	seed                              uint64
-	maxEvents                         int64
-	hasSrc, hasDst                    bool
+	size, packet, channels, links    int
+	src, dst                         int
+	runs                             int
+	seed                             uint64
+	maxEvents                        int64
+	hasSrc, hasDst                   bool
 }
 
 func (sf *simFlags) register(fs interface {
@@ -252,8 +252,13 @@ network, as node ids.`)
 	if err != nil {
 		return err
 	}
-	path, err := runtime.Route(rs, *routing, src, dst)
-	if err != nil {
+	var path []int
+	if src == dst {
+		if _, ok := rs.Graph.Index(src); !ok {
+			return fmt.Errorf("no node %d in the topology", src)
+		}
+		path = []int{src}
+	} else if path, err = runtime.Route(rs, *routing, src, dst); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -334,4 +339,3 @@ Examples:
 	fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", 100*c.Difference)
 	return nil
 }
-
