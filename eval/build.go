@@ -246,12 +246,41 @@ func (b *builder) overrides(sets []Set, layer int) {
 		}
 		f, err := b.m.findField(target)
 		if err != nil {
-			b.errs.Append(err)
-			continue
+			// A known field the file does not set can be added:
+			// --set 'topology(t).arbitration=roundrobin'.
+			if f = b.m.newSchemaField(target, layer); f == nil {
+				b.errs.Append(err)
+				continue
+			}
 		}
 		f.decl = &lang.Field{Pos: value.ExprPos(), Name: f.name, Value: value, Params: f.decl.Params}
 		f.layer, f.legacy = layer, false
 	}
+}
+
+// newSchemaField adds the field a path names when its block exists and the
+// schema knows the field for that kind of block.
+func (m *Machine) newSchemaField(e lang.Expr, layer int) *field {
+	sel, ok := e.(*lang.Select)
+	var obj *object
+	name := ""
+	switch {
+	case ok:
+		t, err := (&compiler{m: m}).target(sel.X, &scope{obj: m.root})
+		if err != nil || t.obj == nil || t.kind != "" || t.end != "" {
+			return nil
+		}
+		obj, name = t.obj, sel.Name
+	default:
+		return nil
+	}
+	if _, known := schema[obj.kind][name]; !known {
+		return nil
+	}
+	f := &field{name: name, obj: obj, layer: layer, decl: &lang.Field{Pos: e.ExprPos(), Name: name, Value: &lang.NumberLit{}}}
+	obj.fields[name] = f
+	obj.order = append(obj.order, name)
+	return f
 }
 
 // findField resolves a reference path (processor(1).createjob, delta) to the

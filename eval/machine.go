@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -115,8 +116,19 @@ func (m *Machine) cycle(f *field, from lang.Pos) error {
 	return depError{d}
 }
 
+// hyphenated matches a name such as short-queue, which the parser reads as
+// a subtraction of unknown names.
+var hyphenated = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*( - [A-Za-z_][A-Za-z0-9_]*)+$`)
+
 func (m *Machine) evalField(f *field) (lang.Value, error) {
 	typ := fieldTypeOf(f.obj.kind, f.name)
+	if typ == tSymbol {
+		if text := lang.FormatExpr(f.decl.Value); hyphenated.MatchString(text) {
+			if _, err := m.evalExpr(f.decl.Value, f.obj); err != nil {
+				return m.check(f, typ, lang.StringValue(strings.ReplaceAll(text, " - ", "-")), true)
+			}
+		}
+	}
 	if id, ok := f.decl.Value.(*lang.Ident); ok && m.symbolAllowed(f, typ) {
 		if _, err := (&compiler{m: m}).target(id, &scope{obj: f.obj}); err != nil {
 			if _, isIndex := indexes[id.Name]; !isIndex {

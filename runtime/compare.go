@@ -39,12 +39,22 @@ var primitiveOps = map[string]string{
 // makespan, the time until every message (and acknowledgement) is done.
 var pointToPoint = map[string]bool{"send": true, "pingpong": false}
 
+func sizeParam(p string) bool {
+	switch strings.ToLower(p) {
+	case "n", "size", "bytes", "m", "len", "length":
+		return true
+	}
+	return false
+}
+
 // Compare evaluates a primitive of a model section (such as "MPI.send") and
 // simulates the matching operation with the same size and endpoints. The
 // primitive's parameters are filled by name: n, size, bytes or m take
 // opts.Size (bytes); src, from or root the source id; dst or to the
 // destination id; p, procs, nodes or group the number of processors; k the
 // number of other processors. opts.Op, when set, overrides the operation.
+// A negative opts.Size picks one: 1 KB when the primitive takes a size,
+// else 4 bytes.
 func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string, opts Options) (*Comparison, error) {
 	f, err := m.Func(primitive)
 	if err != nil {
@@ -72,7 +82,20 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	if opts.Dst != nil {
 		dst = *opts.Dst
 	}
+	if opts.Dst == nil && op == "exchange" && procs > 1 {
+		dst = g.ID(g.Proc(1)) // the exchange pairs rank r with r xor 1
+	}
 	opts.Src, opts.Dst = &src, &dst
+	if opts.Size < 0 {
+		// No size given: 1 KB for a primitive that takes one, else one
+		// 4-byte word (a barrier's token).
+		opts.Size = 4
+		for _, p := range f.Params() {
+			if sizeParam(p) {
+				opts.Size = 1024
+			}
+		}
+	}
 	c := &Comparison{Primitive: primitive, Params: f.Params(), Args: map[string]float64{}, Op: op}
 	var args []lang.Value
 	for _, p := range f.Params() {

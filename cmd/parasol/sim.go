@@ -280,8 +280,9 @@ func runCompare(e *env, args []string) error {
 Compare prints a model primitive's analytic cost (its expression in the
 machine's model section) beside the simulated cost of the same operation,
 and their relative difference. The primitive's parameters are filled by
-name: n (size, from --size), src, dst (from --src, --dst) and p (the number
-of processors). Point-to-point primitives compare the mean message latency,
+name: n (size, from --size; default 1 KB, or one 4-byte word when the
+primitive takes no size), src, dst (from --src, --dst) and p (the number of
+processors). Point-to-point primitives compare the mean message latency,
 collectives the makespan.
 
 Examples:
@@ -298,10 +299,16 @@ Examples:
 	if len(pos) != 2 {
 		return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
 	}
-	opSet := false
-	fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+	opSet, sizeSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		opSet = opSet || f.Name == "op"
+		sizeSet = sizeSet || f.Name == "size"
+	})
 	if !opSet {
 		sf.op = ""
+	}
+	if !sizeSet {
+		sf.size = -1
 	}
 	m, err := sf.load(pos[0])
 	if err != nil {
@@ -336,6 +343,10 @@ Examples:
 	fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
 	fmt.Fprintf(e.stdout, "  analytic    %s\n", dur(c.Analytic))
 	fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
-	fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", 100*c.Difference)
+	diff := 100 * c.Difference
+	if diff > -0.005 && diff < 0.005 {
+		diff = 0 // no "-0.00%"
+	}
+	fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", diff)
 	return nil
 }
