@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -327,3 +329,117 @@ func sameValue(a, b lang.Value) bool {
 	}
 	return math.Abs(a.Num-b.Num) <= 1e-12*math.Max(math.Abs(a.Num), math.Abs(b.Num))
 }
+
+// FuzzFormatMeaning checks that formatting keeps meaning: a query and its
+// canonical form (lang.FormatExpr) evaluate alike on the fixed machine, and
+// a machine source and its canonical form (lang.Format; for Parasol I, the
+// output of `parasol import`) load alike, with the same value in every
+// field.
+func FuzzFormatMeaning(f *testing.F) {
+	for _, s := range evalSeeds(f) {
+		f.Add(s.src, s.query)
+	}
+	f.Add(fuzzMachine, "-2^2 + (-2)^2 - 2^3^2 / (1 - 3) * -h_in / 1ns")
+	f.Add(fuzzMachine, "not 1 < 2 and (if n > 2 then true else false) or h_in == 70ns")
+	f.Fuzz(func(t *testing.T, src, query string) {
+		m0 := fixedMachine(t)
+		stop, res := make(chan struct{}), make(chan result, 1)
+		go watchHeap(stop, src)
+		go func() {
+			defer close(stop)
+			r := sameQuery(m0, query)
+			if r.fail == "" {
+				r = sameMachine(src)
+			}
+			res <- r
+		}()
+		select {
+		case r := <-res:
+			if r.skip != "" {
+				t.Skip(r.skip)
+			}
+			if r.fail != "" {
+				t.Fatal(r.fail)
+			}
+		case <-time.After(hangLimit):
+			t.Fatalf("no result after %v\n--- source ---\n%s\n--- query ---\n%s", hangLimit, src, query)
+		}
+	})
+}
+
+type result struct{ skip, fail string }
+
+func sameQuery(m *eval.Machine, query string) result {
+	e, err := parser.ParseExpr("<query>", query)
+	if err != nil {
+		return result{}
+	}
+	canon := lang.FormatExpr(e)
+	v1, err1 := m.Eval(query)
+	v2, err2 := m.Eval(canon)
+	if (err1 != nil) != (err2 != nil) || err1 == nil && !sameValue(v1, v2) {
+		return result{fail: fmt.Sprintf("query %q = %v (error %v), formatted %q = %v (error %v)", query, v1, err1, canon, v2, err2)}
+	}
+	return result{}
+}
+
+var trailingDot = regexp.MustCompile(`[0-9]\.([^0-9]|$)`)
+
+func sameMachine(src string) result {
+	file, err := parser.ParseFile("fuzz.machine", src)
+	if err != nil {
+		return result{}
+	}
+	legacy := file.Legacy
+	if legacy {
+		file = eval.Modernize(file)
+	}
+	canon := lang.Format(file)
+	m1, err1 := eval.LoadSource("fuzz.machine", src, eval.WithReadFile(noFiles))
+	if err1 != nil {
+		return result{}
+	}
+	m2, err2 := eval.LoadSource("fuzz.machine", canon, eval.WithReadFile(noFiles))
+	fail := ""
+	if err2 != nil {
+		fail = fmt.Sprintf("the source loads, its canonical form does not: %v", err2)
+	} else {
+		f1, f2 := m1.Fields(), m2.Fields()
+		if len(f1) != len(f2) {
+			fail = fmt.Sprintf("%d fields, %d in the canonical form", len(f1), len(f2))
+		}
+		for i := 0; fail == "" && i < len(f1); i++ {
+			a, b := f1[i], f2[i]
+			if a.Path != b.Path || a.Func != b.Func || strings.Join(a.Params, ",") != strings.Join(b.Params, ",") || !sameValue(a.Value, b.Value) {
+				fail = fmt.Sprintf("field %s = %v, in the canonical form %s = %v", a.Path, a.Value, b.Path, b.Value)
+			}
+		}
+	}
+	if fail == "" {
+		return result{}
+	}
+	// Known bugs (see the parser's fuzz tests): skip their classes.
+	switch {
+	case !legacy && parser.IsLegacy(canon):
+		return result{skip: "formatted modern text is taken for Parasol I"}
+	case legacy && trailingDot.MatchString(src):
+		return result{skip: "Parasol I number with a trailing dot"}
+	case legacy && strings.Contains(err2Text(err2), "for parameter"):
+		return result{skip: "Parasol I function with a malformed parameter (TestLegacyParamUnit)"}
+	case strings.Contains(err2Text(err2), "unexpected token") && keywordLine(canon):
+		return result{skip: "a field named by a keyword is formatted unquoted"}
+	}
+	return result{fail: fmt.Sprintf("%s\n--- source ---\n%s\n--- canonical ---\n%s", fail, src, canon)}
+}
+
+func err2Text(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+var keywordKey = regexp.MustCompile(`(?m)^\s*(machine|extends|import|param|if|then|else|for|in|and|or|not|true|false|sum|node|link|bus)\s*(\(.*\))?\s*=`)
+
+// keywordLine reports a line of formatted text that assigns to a keyword.
+func keywordLine(text string) bool { return keywordKey.MatchString(text) }
