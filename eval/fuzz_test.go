@@ -139,6 +139,18 @@ func FuzzEval(f *testing.F) {
 
 type evalSeed struct{ src, query string }
 
+func uniqueSources(seeds []evalSeed) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range seeds {
+		if !seen[s.src] {
+			seen[s.src] = true
+			out = append(out, s.src)
+		}
+	}
+	return out
+}
+
 // evalSeeds pairs the examples, the standard machines and the golden inputs
 // with queries: the golden tests' own (but not those that run into the step
 // limit, which take seconds) and a few common ones, two per file, so that
@@ -248,8 +260,8 @@ func TestLegacyParamUnit(t *testing.T) {
 // written as text. For every function of a fuzzed machine, called with
 // fuzzed numbers, both must give the same value, or both an error.
 func FuzzFuncCall(f *testing.F) {
-	for _, s := range evalSeeds(f) {
-		f.Add(s.src, 3.0, 1024.0, 5.0)
+	for _, src := range uniqueSources(evalSeeds(f)) {
+		f.Add(src, 3.0, 1024.0, 5.0)
 	}
 	f.Add(fuzzMachine, 64.0, 0.0, 7.0)
 	f.Add(fuzzMachine, -2.5, 1e300, 0.0)
@@ -336,8 +348,12 @@ func sameValue(a, b lang.Value) bool {
 // output of `parasol import`) load alike, with the same value in every
 // field.
 func FuzzFormatMeaning(f *testing.F) {
-	for _, s := range evalSeeds(f) {
-		f.Add(s.src, s.query)
+	seeds := evalSeeds(f)
+	for _, src := range uniqueSources(seeds) {
+		f.Add(src, "")
+	}
+	for _, s := range seeds {
+		f.Add("", s.query)
 	}
 	f.Add(fuzzMachine, "-2^2 + (-2)^2 - 2^3^2 / (1 - 3) * -h_in / 1ns")
 	f.Add(fuzzMachine, "not 1 < 2 and (if n > 2 then true else false) or h_in == 70ns")
