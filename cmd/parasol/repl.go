@@ -90,17 +90,11 @@ func (r *repl) interactive() error {
 		if err != nil {
 			return nil
 		}
-		if len(buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
-			fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
-			buf = nil // a command ends an unfinished entry
-		}
-		buf = append(buf, line)
-		text := strings.Join(buf, "\n")
-		if parser.Incomplete(text) && !strings.HasPrefix(strings.TrimSpace(text), ":") {
+		text, done := r.collect(&buf, line)
+		if !done {
 			rl.SetPrompt("     ... ")
 			continue
 		}
-		buf = nil
 		rl.SetPrompt("parasol> ")
 		if r.handle(text) {
 			return nil
@@ -114,17 +108,10 @@ func (r *repl) script(in io.Reader) error {
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	var buf []string
 	for sc.Scan() {
-		line := sc.Text()
-		if len(buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
-			fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
-			buf = nil // a command ends an unfinished entry
-		}
-		buf = append(buf, line)
-		text := strings.Join(buf, "\n")
-		if parser.Incomplete(text) && !strings.HasPrefix(strings.TrimSpace(text), ":") {
+		text, done := r.collect(&buf, sc.Text())
+		if !done {
 			continue
 		}
-		buf = nil
 		if r.handle(text) {
 			return nil
 		}
@@ -133,6 +120,22 @@ func (r *repl) script(in io.Reader) error {
 		r.handle(strings.Join(buf, "\n"))
 	}
 	return sc.Err()
+}
+
+// collect adds a line to the pending entry and reports whether the entry is
+// complete (the parser decides); a :command ends an unfinished entry.
+func (r *repl) collect(buf *[]string, line string) (string, bool) {
+	if len(*buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
+		fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
+		*buf = nil
+	}
+	*buf = append(*buf, line)
+	text := strings.Join(*buf, "\n")
+	if parser.Incomplete(text) && !strings.HasPrefix(strings.TrimSpace(text), ":") {
+		return "", false
+	}
+	*buf = nil
+	return text, true
 }
 
 // handle runs one entry; it reports whether the session should end. Errors

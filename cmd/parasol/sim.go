@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -58,9 +59,9 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// simulate loads the machine and runs the experiment; progress goes to
-// stderr on a terminal.
-func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runtime.Spec, error) {
+// network loads the machine and compiles the chosen topology, with the
+// packet size override applied.
+func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 	m, err := sf.load(spec)
 	if err != nil {
 		return nil, nil, err
@@ -72,6 +73,11 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	if sf.packet >= 0 {
 		rs.Packet.Payload = sf.packet
 	}
+	return m, rs, nil
+}
+
+// options are the experiment the flags describe.
+func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
 	if sf.src >= 0 {
@@ -80,6 +86,17 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	if sf.dst >= 0 {
 		opts.Dst = runtime.Node(sf.dst)
 	}
+	return opts
+}
+
+// simulate loads the machine and runs the experiment; progress goes to
+// stderr on a terminal.
+func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runtime.Spec, error) {
+	_, rs, err := sf.network(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := sf.options()
 	if progress && sf.runs > 1 {
 		bar := newProgress(e.stderr, sf.runs)
 		opts.Progress = bar.update
@@ -310,26 +327,11 @@ Examples:
 	if !sizeSet {
 		sf.size = -1
 	}
-	m, err := sf.load(pos[0])
+	m, rs, err := sf.network(pos[0])
 	if err != nil {
 		return err
 	}
-	rs, err := runtime.FromMachine(m, sf.topology)
-	if err != nil {
-		return err
-	}
-	if sf.packet >= 0 {
-		rs.Packet.Payload = sf.packet
-	}
-	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
-		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
-	if sf.src >= 0 {
-		opts.Src = runtime.Node(sf.src)
-	}
-	if sf.dst >= 0 {
-		opts.Dst = runtime.Node(sf.dst)
-	}
-	c, err := runtime.Compare(context.Background(), m, rs, pos[1], opts)
+	c, err := runtime.Compare(context.Background(), m, rs, pos[1], sf.options())
 	if err != nil {
 		return err
 	}
