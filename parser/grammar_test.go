@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/parasol-lang/parasol/internal/golden"
 	"os"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestGrammarEBNF(t *testing.T) {
 	}
 	want := EBNF() + "\n"
 	if got := text[i+len(begin) : j]; got != want {
-		if *update {
+		if golden.Update() {
 			if err := os.WriteFile(path, []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
