@@ -114,67 +114,9 @@ func watchdog(t *testing.T, input string, check func() result) result {
 	}
 }
 
-// trailingDot matches a number written "20." as Parasol I allows.
-var trailingDot = regexp.MustCompile(`[0-9]\.([^0-9]|$)`)
-
-// badLegacyParams reports a function parameter whose name is not an
-// identifier or whose unit is unknown: the Parasol I reader takes the text
-// between the parentheses as it is.
-func badLegacyParams(stmts []lang.Stmt) bool {
-	for _, st := range stmts {
-		switch st := st.(type) {
-		case *lang.Machine:
-			if badLegacyParams(st.Body) {
-				return true
-			}
-		case *lang.Block:
-			if badLegacyParams(st.Body) {
-				return true
-			}
-		case *lang.Field:
-			for _, p := range st.Params {
-				if _, ok := lang.Units[p.Unit]; !lang.IsIdent(p.Name) || p.Unit != "" && !ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// keywordField reports a field whose name is a keyword of the modern syntax
-// ("or" = 1, or the Parasol I key or).
-func keywordField(stmts []lang.Stmt) bool {
-	for _, st := range stmts {
-		switch st := st.(type) {
-		case *lang.Machine:
-			if keywordField(st.Body) {
-				return true
-			}
-		case *lang.Block:
-			if keywordField(st.Body) {
-				return true
-			}
-		case *lang.Link:
-			if keywordField(st.Body) {
-				return true
-			}
-		case *lang.For:
-			if keywordField(st.Body) {
-				return true
-			}
-		case *lang.If:
-			if keywordField(st.Then) || keywordField(st.Else) {
-				return true
-			}
-		case *lang.Field:
-			if lang.Keywords[st.Name] {
-				return true
-			}
-		}
-	}
-	return false
-}
+// dotExponent matches a number written "1.e+3", with no digit between the
+// dot and the exponent.
+var dotExponent = regexp.MustCompile(`[0-9]\.[eE]`)
 
 func roundTrip(text string) result {
 	file, err := parser.ParseFile("fuzz.machine", text)
@@ -201,16 +143,10 @@ func roundTrip(text string) result {
 	if fail == "" {
 		return result{}
 	}
-	// Known bugs: skip their classes so that fuzzing can find others.
-	switch {
-	case !legacy && parser.IsLegacy(once):
-		return result{skip: "formatted modern text is taken for Parasol I (TestFormatKeepsModernSyntax)"}
-	case legacy && trailingDot.MatchString(text):
-		return result{skip: "Parasol I number with a trailing dot (TestImportTrailingDot)"}
-	case legacy && badLegacyParams(file.Stmts):
-		return result{skip: "Parasol I function with a malformed parameter (eval's TestLegacyParamUnit)"}
-	case keywordField(file.Stmts):
-		return result{skip: "a field named by a keyword is formatted unquoted (TestFormatQuotesKeywordFields)"}
+	if legacy && dotExponent.MatchString(text) {
+		// Known bug, see TestImportDotExponent: skip the class so that
+		// fuzzing can find others.
+		return result{skip: "Parasol I number such as 1.e+3"}
 	}
 	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
 }
@@ -328,5 +264,23 @@ func TestOneSyntaxErrorOneDiagnostic(t *testing.T) {
 	}
 	if len(ds) != 1 || ds[0].Pos.Line != 3 {
 		t.Errorf("want one diagnostic at line 3, got:\n%v", err)
+	}
+}
+
+// Parasol I reads "1.e+3" (no digit between the dot and the exponent, as C
+// writes and reads it) as 1000, but `parasol import` copies it as
+// "1.e+3ns", which the modern syntax reads as a field e of the number 1:
+// the imported file does not load ("1 is not a reference"). "20." alone
+// imports correctly as 20.
+func TestImportDotExponent(t *testing.T) {
+	t.Skip("bug: parasol import copies Parasol I numbers such as 1.e+3 verbatim; the modern syntax rejects them")
+	const text = "machinename = \"A\"\nprocessor = 1\ncreatejob = 1.e+3\njobswitch = 2.E3\n"
+	file, err := parser.ParseFile("in.machine", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := lang.Format(eval.Modernize(file))
+	if _, err := eval.LoadSource("imported.machine", out); err != nil {
+		t.Fatalf("imported text does not load: %v\n%s", err, out)
 	}
 }
