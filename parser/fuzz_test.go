@@ -143,6 +143,10 @@ func roundTrip(text string) result {
 	if fail == "" {
 		return result{}
 	}
+	if !legacy && parser.IsLegacy(once) {
+		// Known bug, see TestFormatTopLevelMachinename.
+		return result{skip: "formatted modern text is taken for Parasol I"}
+	}
 	if legacy && dotExponent.MatchString(text) {
 		// Known bug, see TestImportDotExponent: skip the class so that
 		// fuzzing can find others.
@@ -282,5 +286,25 @@ func TestImportDotExponent(t *testing.T) {
 	out := lang.Format(eval.Modernize(file))
 	if _, err := eval.LoadSource("imported.machine", out); err != nil {
 		t.Fatalf("imported text does not load: %v\n%s", err, out)
+	}
+}
+
+// A modern file without machine blocks (shared definitions only) may have a
+// top-level field named machinename; written over two lines it is modern
+// text, but `parasol fmt` joins it into "machinename = …", and the result is
+// taken for Parasol I (a machine "x" with nothing in it).
+func TestFormatTopLevelMachinename(t *testing.T) {
+	t.Skip("bug: fmt of a modern file whose top-level field is machinename gives Parasol I text")
+	const text = "machinename\n\t= \"x\"\n"
+	file, err := parser.ParseFile("in.machine", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file.Legacy {
+		t.Fatal("the input is taken for Parasol I")
+	}
+	once := lang.Format(file)
+	if parser.IsLegacy(once) {
+		t.Errorf("formatted text is taken for Parasol I:\n%s", once)
 	}
 }
