@@ -23,6 +23,7 @@ const (
 	rValiant
 	rTree
 	rCustom
+	rAcyclic
 )
 
 // network is the read-only compiled form of a Spec, shared by all workers.
@@ -33,6 +34,7 @@ type network struct {
 	arb      Arbitration
 	rk       routeKind
 	custom   RouteFunc
+	acyc     *acyclicTables // acyclic routing (acyclic_route.go)
 	dims     []int32
 	lanes    int32 // lanes per wire
 	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
@@ -153,6 +155,10 @@ func (n *network) setRouting(name string) error {
 		n.rk = rValiant
 	case "tree":
 		n.rk = rTree
+	case "acyclic", "acyclic-improved":
+		if err := n.useAcyclic(name); err != nil {
+			return err
+		}
 	default:
 		f, ok := n.spec.Routes[name]
 		if !ok {
@@ -182,7 +188,7 @@ func (n *network) setRouting(name string) error {
 	}
 	if n.rk == rTree {
 		n.buildTree(n.g.Proc(0))
-	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom {
+	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom && n.rk != rAcyclic {
 		return n.buildTables()
 	}
 	return nil
@@ -288,6 +294,8 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 		}
 	}
 	switch {
+	case n.rk == rAcyclic: // inLink is the lane the packet arrived on
+		return n.acyclicCandidates(at, dst, inLink, buf, lbuf)
 	case n.rk == rCustom:
 		lbuf = n.custom(inLink, at, dst, lbuf[:0])
 		for _, l := range lbuf {

@@ -329,7 +329,11 @@ func (s *sim) route(id int32) {
 		p.target = p.dst
 		p.class, p.lastDim = 0, -1
 	}
-	s.cand, s.lbuf = n.candidates(p.at, p.target, p.inLink, s.cand, s.lbuf)
+	in := p.inLink
+	if n.rk == rAcyclic {
+		in = p.lastLane()
+	}
+	s.cand, s.lbuf = n.candidates(p.at, p.target, in, s.cand, s.lbuf)
 	if len(s.cand) == 0 {
 		s.err = fmt.Errorf("runtime: no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
 		return
@@ -354,7 +358,12 @@ func (s *sim) route(id int32) {
 	if n.phased && p.target == p.dst && !p.ack {
 		lc += n.classes / 2
 	}
-	ch := s.pickLane(w, lc)
+	var ch int32
+	if n.rk == rAcyclic {
+		ch = s.acyclicLane(ci)
+	} else {
+		ch = s.pickLane(w, lc)
+	}
 	p.class = class
 	p.lastDim = n.g.Link(a.Link).Dim
 	if s.owner[ch] < 0 {
@@ -409,7 +418,7 @@ func (s *sim) pickLane(w, class int32) int32 {
 func (s *sim) choose(p *packet) int {
 	n := s.net
 	switch n.rk {
-	case rStatic, rValiant, rTree, rCustom:
+	case rStatic, rValiant, rTree, rCustom, rAcyclic:
 		// Rule order is kept, but a message split over l links spreads its
 		// parts over parallel links to the chosen neighbour (seed 000 Eq. 6).
 		if p.ack {

@@ -29,6 +29,11 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if n.rk == rTree && tr.src != n.treeRoot {
 		n.buildTree(tr.src)
 	}
+	if n.rk == rAcyclic && tr.op == "broadcast" {
+		if err := n.acyclicTree(tr.src); err != nil {
+			return nil, err
+		}
+	}
 	runs := max(opts.Runs, 1)
 	workers := opts.Workers
 	if workers <= 0 {
@@ -261,6 +266,9 @@ func Route(spec *Spec, routing string, src, dst int) ([]int, error) {
 			return nil, fmt.Errorf("runtime: no route from node %d to node %d", g.ID(at), dst)
 		}
 		at, in = cand[0].Node, cand[0].Link
+		if n.rk == rAcyclic {
+			in = lbuf[0]
+		}
 		path = append(path, g.ID(at))
 	}
 	return path, nil
