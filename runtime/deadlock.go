@@ -1,0 +1,262 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/parasol-lang/parasol/runtime/acyclic"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// RouteCheck is the result of [CheckRouting]: whether the channel
+// dependency graph of a routing function is acyclic (so no set of packets
+// can wait on each other in a circle, whatever the switching), one cycle
+// of it when it is not, and whether every ordered pair of processors has a
+// route. It marshals to the `parasol route --check --json` object.
+type RouteCheck struct {
+	Routing string `json:"routing"`
+	Acyclic bool   `json:"acyclic"`
+	// Cycle lists the lanes of one dependency cycle, each waiting for the
+	// next and the last for the first; empty when Acyclic.
+	Cycle             []Channel `json:"cycle"`
+	Connected         bool      `json:"connected"`
+	PairsWithoutRoute int       `json:"pairs_without_route"`
+}
+
+// CheckRouting statically checks a routing function of spec for deadlock
+// freedom and connectivity. routing is a name from [Routings] or
+// spec.Routes; "" means spec.Routing (and "shortest" if that is empty).
+//
+// The channels are the lanes (wire × virtual channel), so dateline and
+// phase lane classes count. From every processor to every processor the
+// check follows every choice the runtime may make: the adaptive routings
+// (least-used, random, quiet, short-queue, first-ready) offer all their
+// minimal links; the static ones the first link and the links parallel to
+// it (a message split over several links spreads its parts over them);
+// and within a lane class every lane, since a packet takes whichever is
+// free. A dependency c → d is recorded when a packet holding lane c may
+// request lane d next; the result is acyclic when that graph is (package
+// runtime/acyclic, [acyclic.Check]).
+//
+// Valiant routing is checked as its two phases. With lane classes per
+// phase (VirtualChannels ≥ 2, ≥ 4 on a torus, where datelines take two),
+// the phases use disjoint lanes and a packet only moves from the first
+// phase's lanes to the second's, so it is acyclic exactly when the
+// minimal routing each phase uses is; the cycle reported is in the first
+// phase's lanes. Without them a packet's next lane depends on its random
+// intermediate processor, which the lane it holds does not determine, so
+// the check cannot follow it exactly; it reports a cycle of the minimal
+// routing if there is one (Valiant's intermediate may be the source), else
+// a two-lane cycle of turns at intermediates (a packet from u via v and
+// one from v via u, each turning back over the link they share), and an
+// error if it finds neither.
+//
+// Multi-point links (shared media) are not channels between two nodes and
+// are rejected. A user routing function (spec.Routes) is called from one
+// goroutine only.
+func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
+	n, err := compile(spec, routing, "")
+	if err != nil {
+		return nil, err
+	}
+	name := routing
+	if name == "" {
+		name = spec.Routing
+	}
+	if name == "" {
+		name = "shortest"
+	}
+	g := n.g
+	V := n.lanes
+	for l := range int32(g.NumLinks()) {
+		if k := g.Link(l); k.Multi {
+			return nil, fmt.Errorf("runtime: route check: link %d (node %d, %d members) is a multi-point link, not a channel between two nodes", l, g.ID(k.A), len(g.Members(l)))
+		}
+	}
+	if int64(g.NumLinks())*2*int64(V) > 1<<31-1 {
+		return nil, fmt.Errorf("runtime: route check: %d links × %d lanes: too many channels", g.NumLinks(), V)
+	}
+	r := acyclic.Routing{
+		Nodes:      g.N(),
+		Channels:   2 * g.NumLinks() * int(V),
+		Ends:       n.laneEnds,
+		SourceFree: true,
+		Parallel:   n.rk != rCustom,
+	}
+	if g.NumProcs() < g.N() {
+		r.Endpoints = make([]int, g.NumProcs())
+		for i := range r.Endpoints {
+			r.Endpoints[i] = int(g.Proc(i))
+		}
+	}
+	if n.rk == rAcyclic {
+		t := n.acyc
+		r.Next = func(buf []int, _, dst, at, in int) []int {
+			ac := acyclic.Local
+			if in >= 0 {
+				if ac = t.channel(int32(in)); ac < 0 {
+					return buf
+				}
+			}
+			k := len(buf)
+			buf = t.nw.Next(buf, at, dst, ac)
+			for i := k; i < len(buf); i++ {
+				buf[i] = int(t.lane(buf[i]))
+			}
+			return buf
+		}
+	} else {
+		r.Next = n.checkNext(0)
+	}
+	rep, err := acyclic.Check(r)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: route check of %s: %w", name, err)
+	}
+	rc := &RouteCheck{Routing: name, Acyclic: rep.Acyclic, Cycle: []Channel{},
+		Connected: rep.Connected, PairsWithoutRoute: rep.PairsWithoutRoute}
+	cyc := make([]int32, len(rep.Cycle))
+	for i, c := range rep.Cycle {
+		cyc[i] = int32(c)
+	}
+	if n.rk == rValiant && !n.phased && rep.Acyclic {
+		if cyc = n.valiantTurnCycle(); cyc == nil {
+			return nil, errors.New("runtime: route check of valiant without lane classes per phase: the next lane depends on the random intermediate, not only on the lane held, and no cycle was found; use VirtualChannels >= 2 (>= 4 on a torus) to check it exactly")
+		}
+		rc.Acyclic = false
+	}
+	s := &sim{net: n}
+	for _, c := range cyc {
+		rc.Cycle = append(rc.Cycle, s.channel(c))
+	}
+	return rc, nil
+}
+
+// laneEnds returns the nodes lane c (wire c/V) leaves and enters; a lane of
+// an I/O link (one member) is given as a loop at that member, which no
+// routing offers.
+func (n *network) laneEnds(c int) (from, to int) {
+	k := n.g.Link(int32(c) / n.lanes / 2)
+	switch {
+	case k.B < 0:
+		return int(k.A), int(k.A)
+	case (int32(c)/n.lanes)%2 == 0:
+		return int(k.A), int(k.B)
+	}
+	return int(k.B), int(k.A)
+}
+
+type checkScratch struct {
+	cand []topo.Adj
+	lbuf []int32
+}
+
+// checkNext returns the runtime's routing function as the Next of an
+// acyclic.Routing over lanes: at node at, for dst, having arrived on lane
+// in (acyclic.Local at the source), every lane sim.route may request.
+// phaseOff is the first lane class of the phase (Valiant's second phase
+// uses classes/2).
+func (n *network) checkNext(phaseOff int32) func(buf []int, src, dst, at, in int) []int {
+	pool := sync.Pool{New: func() any { return new(checkScratch) }}
+	g, V, C := n.g, n.lanes, n.classes
+	s := &sim{net: n} // for wraps, which reads only the network
+	static := n.rk == rStatic || n.rk == rValiant || n.rk == rTree || n.rk == rCustom
+	return func(buf []int, _, dst, at, in int) []int {
+		sc := pool.Get().(*checkScratch)
+		defer pool.Put(sc)
+		inLink, class, lastDim := int32(-1), int32(0), int32(-1)
+		if in >= 0 {
+			inLink = int32(in) / V / 2
+			lastDim = g.Link(inLink).Dim
+			if n.dateline {
+				k := int32(in) % V
+				for c := int32(0); c < C; c++ {
+					if c*V/C <= k && k < (c+1)*V/C {
+						class = c - phaseOff
+					}
+				}
+			}
+		}
+		sc.cand, sc.lbuf = n.candidates(int32(at), int32(dst), inLink, sc.cand, sc.lbuf)
+		cand := sc.cand
+		if static && len(cand) > 1 {
+			par := 0
+			for _, a := range cand {
+				if a.Node == cand[0].Node {
+					par++
+				}
+			}
+			cand = cand[:par]
+		}
+		for _, a := range cand {
+			w := n.wire(a.Link, int32(at))
+			cl := class
+			if n.dateline {
+				d := g.Link(a.Link).Dim
+				if d != lastDim {
+					cl = 0
+				}
+				if s.wraps(int32(at), a.Node, d) {
+					cl = 1
+				}
+			}
+			lc := cl + phaseOff
+			for ch := w*V + lc*V/C; ch < w*V+(lc+1)*V/C; ch++ {
+				buf = append(buf, int(ch))
+			}
+		}
+		return buf
+	}
+}
+
+// valiantTurnCycle looks for two processors u, v joined by a link and two
+// packets, one from u through intermediate v to a destination whose route
+// from v starts back over that link, the other from v through u likewise:
+// each holds the lane the other requests. It returns the two lanes, or nil.
+func (n *network) valiantTurnCycle() []int32 {
+	g := n.g
+	next := n.checkNext(0)
+	var buf []int
+	// first returns the first lane from a over link l that routing from a
+	// (as a source) toward some processor other than a and b offers, or -1.
+	first := func(a, b, l int32) int32 {
+		w := n.wire(l, a)
+		for r := range g.NumProcs() {
+			d := g.Proc(r)
+			if d == a || d == b {
+				continue
+			}
+			buf = next(buf[:0], int(a), int(d), int(a), acyclic.Local)
+			for _, c := range buf {
+				if int32(c)/n.lanes == w {
+					return int32(c)
+				}
+			}
+		}
+		return -1
+	}
+	for l := range int32(g.NumLinks()) {
+		k := g.Link(l)
+		if k.B < 0 || k.A == k.B || g.NodeKind(k.A) != topo.Processor || g.NodeKind(k.B) != topo.Processor {
+			continue
+		}
+		// Phase one from u to v may take link l: a direct link is minimal.
+		if c1, c2 := first(k.A, k.B, l), first(k.B, k.A, l); c1 >= 0 && c2 >= 0 {
+			if n.offers(next, k.A, k.B, c1) && n.offers(next, k.B, k.A, c2) {
+				return []int32{c1, c2}
+			}
+		}
+	}
+	return nil
+}
+
+// offers reports whether routing from processor a toward processor b offers
+// lane c at a's injection.
+func (n *network) offers(next func([]int, int, int, int, int) []int, a, b, c int32) bool {
+	for _, x := range next(nil, int(a), int(b), int(a), acyclic.Local) {
+		if int32(x) == c {
+			return true
+		}
+	}
+	return false
+}
