@@ -230,7 +230,7 @@ func (s *sim) build(tr *traffic) error {
 			s.addMsg(tr, proc(r), tr.src, size)
 		}
 	case "broadcast":
-		if s.net.rk == rTree || s.net.rk == rAcyclic {
+		if s.net.rk == rTree || s.net.rk == rAcyclic && s.net.treeOrder != nil {
 			s.treeBroadcast(tr, size)
 		} else {
 			s.broadcast(tr, srcRank, size, nil)
