@@ -162,18 +162,11 @@ func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "op %s: %d message%s in %d run%s\n", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
 	if r.Deadlock {
 		fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n  ", r.DeadlockRuns, plural(r.DeadlockRuns))
-		channel := func(c runtime.Channel) string {
-			s := fmt.Sprintf("%d->%d", c.From, c.To)
-			if c.VC > 0 {
-				s += fmt.Sprintf("(vc%d)", c.VC)
-			}
-			return s
-		}
 		for _, c := range r.Cycle {
-			fmt.Fprintf(w, "%s → ", channel(c))
+			fmt.Fprintf(w, "%s → ", channelName(c))
 		}
 		if len(r.Cycle) > 0 {
-			fmt.Fprintln(w, channel(r.Cycle[0]))
+			fmt.Fprintln(w, channelName(r.Cycle[0]))
 		}
 	}
 	if r.Partial {
@@ -239,17 +232,61 @@ func (p *progress) update(done, total int) {
 func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
 
 func runRoute(e *env, args []string) error {
-	fs := newFlags(e, "route", "[flags] MACHINE SRC DST", `
+	fs := newFlags(e, "route", "[flags] MACHINE SRC DST | --check [flags] MACHINE", `
 Route prints the path a packet takes from node SRC to node DST on an idle
-network, as node ids.`)
+network, as node ids.
+
+With --check it checks the routing function statically instead: it builds
+the channel dependency graph (an edge from each channel to every channel a
+packet holding it may request next, lanes counted separately) and reports
+whether it is acyclic — then the routing cannot deadlock — or prints one
+cycle, and whether every ordered pair of processors has a route. The exit
+status is 3 when a cycle is found or a pair has no route.
+
+Examples:
+  parasol route std:xmp64 2 7
+  parasol route --check --routing shortest examples/ring.machine
+  parasol route --check --routing acyclic --json examples/ring.machine`)
 	var mf machineFlags
 	mf.register(fs)
 	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
-	asJSON := fs.Bool("json", false, `print {"path": [...], "hops": N}`)
+	asJSON := fs.Bool("json", false, `print {"path": [...], "hops": N}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route"}`)
+	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
+	}
+	if *check {
+		if len(pos) != 1 {
+			return usageError("parasol route --check: need exactly one MACHINE\nUsage: parasol route --check [flags] MACHINE")
+		}
+		m, err := mf.load(pos[0])
+		if err != nil {
+			return err
+		}
+		rs, err := runtime.FromMachine(m, *topology)
+		if err != nil {
+			return err
+		}
+		rc, err := runtime.CheckRouting(rs, *routing)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if rc.Cycle == nil {
+				rc.Cycle = []runtime.Channel{}
+			}
+			if err := json.NewEncoder(e.stdout).Encode(rc); err != nil {
+				return err
+			}
+		} else {
+			printCheck(e.stdout, rc)
+		}
+		if !rc.Acyclic || !rc.Connected {
+			return &exitError{code: 3}
+		}
+		return nil
 	}
 	if len(pos) != 3 {
 		return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
@@ -290,6 +327,33 @@ network, as node ids.`)
 	}
 	fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
 	return nil
+}
+
+func printCheck(w io.Writer, rc *runtime.RouteCheck) {
+	if rc.Acyclic {
+		fmt.Fprintf(w, "routing %s: acyclic — the channel dependency graph has no cycle, so it cannot deadlock\n", rc.Routing)
+	} else {
+		fmt.Fprintf(w, "routing %s: CYCLIC — these channels can wait for each other in a ring:\n  ", rc.Routing)
+		for _, c := range rc.Cycle {
+			fmt.Fprintf(w, "%s → ", channelName(c))
+		}
+		if len(rc.Cycle) > 0 {
+			fmt.Fprintln(w, channelName(rc.Cycle[0]))
+		}
+	}
+	if rc.Connected {
+		fmt.Fprintln(w, "connected: every ordered pair of processors has a route")
+	} else {
+		fmt.Fprintf(w, "NOT connected: %d ordered pair%s of processors have no route\n", rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
+	}
+}
+
+func channelName(c runtime.Channel) string {
+	s := fmt.Sprintf("%d->%d", c.From, c.To)
+	if c.VC > 0 {
+		s += fmt.Sprintf("(vc%d)", c.VC)
+	}
+	return s
 }
 
 func runCompare(e *env, args []string) error {
