@@ -179,8 +179,17 @@ func TestCheckSwitchesAndCustom(t *testing.T) {
 			t.Errorf("%s: %+v", r, rc)
 		}
 	}
-	// A custom function that only ever goes up from processors 0 and 1:
-	// pairs among them and the others have no route.
+	for _, r := range []string{"acyclic", "acyclic-improved"} {
+		res := sim1(t, spec, Options{Op: "alltoall", Size: 64, Routing: r})
+		if res.Deadlock || res.Messages != 12 || res.Hops.Max != 3 {
+			t.Errorf("%s through switches: deadlock=%v messages=%d hops=%+v", r, res.Deadlock, res.Messages, res.Hops)
+		}
+		if p, err := Route(spec, r, 0, 3); err != nil || len(p) != 4 || p[1] != 10 || p[2] != 11 {
+			t.Errorf("%s: route 0→3 = %v %v", r, p, err)
+		}
+	}
+	// A custom function whose switches only deliver to their own
+	// processors: the 8 pairs across the two switches have no route.
 	spec.Routes = map[string]RouteFunc{"stuck": func(in, at, dst int32, buf []int32) []int32 {
 		for _, a := range g.Adj(at) {
 			if g.NodeKind(at) == topo.Processor || a.Node == dst {
