@@ -88,6 +88,18 @@ type message struct {
 	done         bool
 }
 
+type laneQueue struct{ head, tail, lastIn int32 } // lastIn: input link served last (round robin)
+
+type wireState struct {
+	free, busy float64 // transmitter free at; total busy time
+	load       int32   // messages carried
+}
+
+type nodeState struct {
+	cpu, vcp float64 // CPU and packet engine free at
+	load     int32   // messages through-routed
+}
+
 // sim is one worker's simulation state, reused across runs.
 type sim struct {
 	net *network
@@ -99,11 +111,12 @@ type sim struct {
 	now  float64
 	last float64
 
-	owner, qHead, qTail, qLen, lastIn []int32 // per lane
-	wireFree, wireBusy                []float64
-	wireLoad                          []int32
-	cpuFree, vcpFree                  []float64
-	procLoad                          []int32
+	// State is grouped per lane, wire and node so that one access costs
+	// one cache line on networks far larger than the cache.
+	owner, qLen []int32     // per lane: holder (-1 = free) and queue length
+	lq          []laneQueue // per lane: waiting packets
+	wires       []wireState
+	nodes       []nodeState
 
 	pkts  []packet
 	free  []int32
@@ -128,24 +141,18 @@ func newSim(n *network, opt *Options) *sim {
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
 	s := &sim{net: n, sw: n.sw, opt: opt,
-		owner: make([]int32, lanes), qHead: make([]int32, lanes), qTail: make([]int32, lanes),
-		qLen: make([]int32, lanes), lastIn: make([]int32, lanes),
-		wireFree: make([]float64, wires), wireBusy: make([]float64, wires), wireLoad: make([]int32, wires),
-		cpuFree: make([]float64, g.N()), vcpFree: make([]float64, g.N()), procLoad: make([]int32, g.N()),
+		owner: make([]int32, lanes), qLen: make([]int32, lanes), lq: make([]laneQueue, lanes),
+		wires: make([]wireState, wires), nodes: make([]nodeState, g.N()),
 	}
 	return s
 }
 
 func (s *sim) reset(seed uint64) {
 	for i := range s.owner {
-		s.owner[i], s.qHead[i], s.qTail[i], s.qLen[i], s.lastIn[i] = -1, -1, -1, 0, -1
+		s.owner[i], s.lq[i].head, s.lq[i].tail, s.qLen[i], s.lq[i].lastIn = -1, -1, -1, 0, -1
 	}
-	clear(s.wireFree)
-	clear(s.wireBusy)
-	clear(s.wireLoad)
-	clear(s.cpuFree)
-	clear(s.vcpFree)
-	clear(s.procLoad)
+	clear(s.wires)
+	clear(s.nodes)
 	s.heap, s.seq, s.now, s.last = s.heap[:0], 0, 0, 0
 	s.pkts, s.free, s.parts, s.msgs = s.pkts[:0], s.free[:0], s.parts[:0], s.msgs[:0]
 	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
@@ -249,12 +256,12 @@ func (s *sim) msgReady(m int32) {
 	msg.ready = s.now
 	np := s.net.nodeP(msg.src)
 	for j := msg.part0; j < msg.part0+msg.parts; j++ {
-		start := max(s.now, s.cpuFree[msg.src])
-		s.cpuFree[msg.src] = start + np.SendOverhead
-		if s.cpuFree[msg.src] == s.now {
+		start := max(s.now, s.nodes[msg.src].cpu)
+		s.nodes[msg.src].cpu = start + np.SendOverhead
+		if s.nodes[msg.src].cpu == s.now {
 			s.launch(j)
 		} else {
-			s.push(s.cpuFree[msg.src], evPartStart, j, 0)
+			s.push(s.nodes[msg.src].cpu, evPartStart, j, 0)
 		}
 	}
 }
@@ -372,12 +379,12 @@ func (s *sim) route(id int32) {
 	}
 	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
 	p.next = -1
-	if s.qTail[ch] < 0 {
-		s.qHead[ch] = id
+	if s.lq[ch].tail < 0 {
+		s.lq[ch].head = id
 	} else {
-		s.pkts[s.qTail[ch]].next = id
+		s.pkts[s.lq[ch].tail].next = id
 	}
-	s.qTail[ch] = id
+	s.lq[ch].tail = id
 	s.qLen[ch]++
 }
 
@@ -440,9 +447,9 @@ func (s *sim) choose(p *packet) int {
 		var score float64
 		switch n.rk {
 		case rLeastUsed:
-			score = float64(s.wireLoad[w])
+			score = float64(s.wires[w].load)
 		case rQuiet:
-			score = s.wireFree[w]
+			score = s.wires[w].free
 		case rShortQueue, rFirstReady:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
@@ -454,7 +461,7 @@ func (s *sim) choose(p *packet) int {
 			}
 			score = float64(q)
 			if n.rk == rFirstReady && q > 0 {
-				score = 1 + s.wireFree[w] // all busy: the wire free soonest
+				score = 1 + s.wires[w].free // all busy: the wire free soonest
 			}
 		}
 		if score < bestScore {
@@ -491,28 +498,28 @@ func (s *sim) acquire(id, ch, next int32) {
 	start := s.now
 	if p.nhops == 0 {
 		if beta := n.nodeP(p.at).PacketOverhead; beta > 0 {
-			vs := max(s.now, s.vcpFree[p.at])
-			s.vcpFree[p.at] = vs + beta
+			vs := max(s.now, s.nodes[p.at].vcp)
+			s.nodes[p.at].vcp = vs + beta
 			start = vs + beta
 		}
 	} else if !p.ack && p.idx == 0 && p.at != p.dst && n.g.NodeKind(p.at) == topo.Processor {
-		s.procLoad[p.at]++
+		s.nodes[p.at].load++
 	}
 	if !p.ack && p.idx == 0 {
-		s.wireLoad[w]++
+		s.wires[w].load++
 	}
 	var end float64
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
 	} else {
-		start = max(start, s.wireFree[w])
+		start = max(start, s.wires[w].free)
 		dur := float64(p.bytes) / lp.Bandwidth
 		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
 			end = max(end, p.hops[len(p.hops)-1].end+p.lastLat)
 		}
-		s.wireFree[w] = end
-		s.wireBusy[w] += dur
+		s.wires[w].free = end
+		s.wires[w].busy += dur
 	}
 	if len(p.hops) == cap(p.hops) && p.tail > p.base {
 		// Drop released lanes before growing: a packet keeps only its
@@ -566,9 +573,9 @@ func (s *sim) arrive(id int32) {
 	if (np.RouteFixed > 0 || np.RoutePerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
 		whole := max(s.now, p.hops[len(p.hops)-1].end+p.lastLat)
-		cs := max(whole, s.cpuFree[p.at])
-		s.cpuFree[p.at] = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
-		ready = max(ready, s.cpuFree[p.at]+np.HopDelay)
+		cs := max(whole, s.nodes[p.at].cpu)
+		s.nodes[p.at].cpu = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
+		ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
 	}
 	if ready > s.now {
 		s.push(ready, evRoute, id, 0)
@@ -598,8 +605,8 @@ func (s *sim) circuitUp(id int32) {
 		lp := n.linkP(w / 2)
 		dur := float64(p.bytes) / lp.Bandwidth
 		h.end = max(t+dur, prevEnd+prevLat)
-		s.wireBusy[w] += dur
-		s.wireFree[w] = max(s.wireFree[w], h.end)
+		s.wires[w].busy += dur
+		s.wires[w].free = max(s.wires[w].free, h.end)
 		prevEnd, prevLat = h.end, lp.Latency
 		t += lp.Latency
 	}
@@ -645,14 +652,14 @@ func (s *sim) tailRelease(id, i int32) {
 // release frees lane ch and grants it to the next waiting packet.
 func (s *sim) release(ch int32) {
 	s.owner[ch] = -1
-	q := s.qHead[ch]
+	q := s.lq[ch].head
 	if q < 0 {
 		return
 	}
 	prev := int32(-1)
 	if s.net.arb == RoundRobin && s.qLen[ch] > 1 {
 		// The waiter whose input link follows the last one served.
-		last := s.lastIn[ch]
+		last := s.lq[ch].lastIn
 		best, bestPrev, bestKey := q, int32(-1), int64(math.MaxInt64)
 		for x, px := q, int32(-1); x >= 0; px, x = x, s.pkts[x].next {
 			key := int64(s.pkts[x].inLink)
@@ -667,15 +674,15 @@ func (s *sim) release(ch int32) {
 	}
 	nx := s.pkts[q].next
 	if prev < 0 {
-		s.qHead[ch] = nx
+		s.lq[ch].head = nx
 	} else {
 		s.pkts[prev].next = nx
 	}
-	if s.qTail[ch] == q {
-		s.qTail[ch] = prev
+	if s.lq[ch].tail == q {
+		s.lq[ch].tail = prev
 	}
 	s.qLen[ch]--
-	s.lastIn[ch] = s.pkts[q].inLink
+	s.lq[ch].lastIn = s.pkts[q].inLink
 	s.acquire(q, ch, s.pkts[q].waitNext)
 }
 
@@ -707,9 +714,9 @@ func (s *sim) deliver(id int32) {
 	if msg.partsDone++; msg.partsDone < msg.parts {
 		return
 	}
-	cs := max(s.now, s.cpuFree[msg.dst])
+	cs := max(s.now, s.nodes[msg.dst].cpu)
 	done := cs + s.net.nodeP(msg.dst).RecvOverhead
-	s.cpuFree[msg.dst] = done
+	s.nodes[msg.dst].cpu = done
 	s.last = max(s.last, done)
 	msg.done = true
 	s.nDone++

@@ -161,15 +161,16 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 		r.deadlock = true
 		r.cycle = s.cycle()
 	}
-	for _, l := range s.wireLoad {
-		r.linkLoad = max(r.linkLoad, int(l))
+	for i := range s.wires {
+		r.linkLoad = max(r.linkLoad, int(s.wires[i].load))
 	}
-	for _, l := range s.procLoad {
-		r.procLoad = max(r.procLoad, int(l))
+	for i := range s.nodes {
+		r.procLoad = max(r.procLoad, int(s.nodes[i].load))
 	}
 	if s.last > 0 {
 		nw := 0
-		for w, b := range s.wireBusy {
+		for w := range s.wires {
+			b := s.wires[w].busy
 			if w%2 == 1 && s.net.g.Link(int32(w/2)).Multi {
 				continue
 			}
