@@ -154,3 +154,23 @@ func TestC104Eq6(t *testing.T) {
 		}
 	}
 }
+
+// Eq. 4: the fewest channels that saturate the link at s = 6 is
+// ceil((2β + 2sδ + (2h+1)α) / (β + (h+b+1)α)) = 4; the simulated time stops
+// improving there.
+func TestC104Eq4(t *testing.T) {
+	const s = 6
+	spec := c104Chain(t, s)
+	want := int(math.Ceil((2*beta + 2*s*delta + (2*hdr+1)*alpha) / (beta + (hdr+pkt+1)*alpha)))
+	best := sim1(t, spec, Options{Size: 4096, Channels: 8, Src: Node(0), Dst: Node(1)}).Makespan
+	got := 0
+	for c := 1; c <= 8 && got == 0; c++ {
+		r := sim1(t, spec, Options{Size: 4096, Channels: c, Src: Node(0), Dst: Node(1)})
+		if r.Makespan <= best*1.01 {
+			got = c
+		}
+	}
+	if got != want {
+		t.Errorf("saturating channels %d, Eq. 4 says %d", got, want)
+	}
+}
