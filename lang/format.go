@@ -182,7 +182,9 @@ func writeParams(b *strings.Builder, params []*Param) {
 // fieldName quotes names that are not identifiers (Parasol I "fp type") or
 // are keywords ("or"); `node` stays bare, as in `node = xcore`.
 func fieldName(n string) string {
-	if IsIdent(n) && (!Keywords[n] || n == "node") {
+	// machinename is quoted so that formatted text is never taken for the
+	// Parasol I format, whose files start with machinename = "…".
+	if IsIdent(n) && (!Keywords[n] || n == "node") && n != "machinename" {
 		return n
 	}
 	return strconv.Quote(n)

@@ -177,8 +177,7 @@ func (r *legacyReader) needMachine(pos lang.Pos, key string) bool {
 func (r *legacyReader) value(off int, text string) lang.Expr {
 	pos := r.src.PosAt(off)
 	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {
-		// Parasol I allows "20."; keep the text the modern syntax reads.
-		return &lang.NumberLit{Pos: pos, Text: strings.TrimSuffix(text, "."), Value: lang.Num(f)}
+		return &lang.NumberLit{Pos: pos, Text: modernNumber(text), Value: lang.Num(f)}
 	}
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.ContainsAny(text[1:len(text)-1], `"\`) {
 		return &lang.StringLit{Pos: pos, Value: text[1 : len(text)-1]}
@@ -189,6 +188,20 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		return nil
 	}
 	return e
+}
+
+// modernNumber rewrites a Parasol I number the modern syntax does not read
+// ("20.", "1.e+3") without changing its value.
+func modernNumber(text string) string {
+	i := strings.IndexByte(text, '.')
+	if i < 0 || i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9' {
+		return text
+	}
+	text = text[:i] + text[i+1:]
+	if text == "" || text[0] == 'e' || text[0] == 'E' {
+		text = "0" + text
+	}
+	return text
 }
 
 // funcKey splits a model primitive's key "send(n: B, dst)" into its name

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -79,6 +80,14 @@ func toJSON(expr string, v lang.Value) jsonValue {
 	return jsonValue{expr, jsonNumber(v.Num), v.Dim.Unit()}
 }
 
+// newJSON is an encoder that keeps <, > and & as they are (expressions
+// contain them).
+func newJSON(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
 // jsonNumber rounds away binary noise (9.400000000000001e-7 → 9.4e-7)
 // and keeps infinities printable (JSON has no inf).
 func jsonNumber(f float64) any {
@@ -112,7 +121,7 @@ With several expressions each line reads EXPR = VALUE.`)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := newJSON(e.stdout)
 	var errs lang.Diagnostics
 	for _, x := range pos[1:] {
 		v, err := m.Eval(x)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -76,6 +75,37 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 	return m, rs, nil
 }
 
+// validate reports unknown operation, routing and switching names as
+// command-line mistakes (exit status 2), with a suggestion.
+func (sf *simFlags) validate(cmd string, rs *runtime.Spec) error {
+	if _, ok := runtime.Ops[sf.op]; sf.op != "" && !ok {
+		return usageError("parasol %s: unknown op %q%s; ops: %s", cmd, sf.op, lang.DidYouMean(sf.op, sortedKeys(runtime.Ops)), strings.Join(sortedKeys(runtime.Ops), ", "))
+	}
+	if err := checkRouting(cmd, sf.routing, rs); err != nil {
+		return err
+	}
+	if sf.switching != "" {
+		if _, err := runtime.ParseSwitching(sf.switching); err != nil {
+			return usageError("parasol %s: unknown switching %q; want saf, vct, wormhole or circuit", cmd, sf.switching)
+		}
+	}
+	return nil
+}
+
+func checkRouting(cmd, routing string, rs *runtime.Spec) error {
+	if routing == "" {
+		return nil
+	}
+	if _, ok := runtime.Routings[routing]; ok {
+		return nil
+	}
+	if _, ok := rs.Routes[routing]; ok {
+		return nil
+	}
+	names := sortedKeys(runtime.Routings)
+	return usageError("parasol %s: unknown routing %q%s; routings: %s", cmd, routing, lang.DidYouMean(routing, names), strings.Join(names, ", "))
+}
+
 // options are the experiment the flags describe.
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
@@ -94,6 +124,9 @@ func (sf *simFlags) options() runtime.Options {
 func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runtime.Spec, error) {
 	_, rs, err := sf.network(spec)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := sf.validate("sim", rs); err != nil {
 		return nil, nil, err
 	}
 	opts := sf.options()
@@ -140,7 +173,7 @@ Examples:
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
+		enc := newJSON(e.stdout)
 		if err := enc.Encode(res); err != nil {
 			return err
 		}
@@ -180,7 +213,7 @@ func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "makespan  %s (max over runs %s)\n", dur(r.Makespan), dur(r.MakespanMax))
 	fmt.Fprintf(w, "send time mean %s  max %s\n", dur(r.SendTime.Mean), dur(r.SendTime.Max))
 	fmt.Fprintf(w, "hops      mean %.4g  max %d\n", r.Hops.Mean, r.Hops.Max)
-	fmt.Fprintf(w, "load      busiest link %d messages, busiest processor %d through-routed\n", r.LinkLoadMax, r.ProcLoadMax)
+	fmt.Fprintf(w, "load      busiest link %d message%s, busiest processor %d through-routed\n", r.LinkLoadMax, plural(r.LinkLoadMax), r.ProcLoadMax)
 	fmt.Fprintf(w, "link use  mean %.1f%%  busiest %.1f%%\n", 100*r.LinkUtil.Mean, 100*r.LinkUtil.Max)
 	fmt.Fprintf(w, "events    %d\n", r.Events)
 	printHistogram(w, r.Histogram)
@@ -269,6 +302,9 @@ Examples:
 		if err != nil {
 			return err
 		}
+		if err := checkRouting("route", *routing, rs); err != nil {
+			return err
+		}
 		rc, err := runtime.CheckRouting(rs, *routing)
 		if err != nil {
 			return err
@@ -277,7 +313,7 @@ Examples:
 			if rc.Cycle == nil {
 				rc.Cycle = []runtime.Channel{}
 			}
-			if err := json.NewEncoder(e.stdout).Encode(rc); err != nil {
+			if err := newJSON(e.stdout).Encode(rc); err != nil {
 				return err
 			}
 		} else {
@@ -306,6 +342,9 @@ Examples:
 	if err != nil {
 		return err
 	}
+	if err := checkRouting("route", *routing, rs); err != nil {
+		return err
+	}
 	var path []int
 	if src == dst {
 		if _, ok := rs.Graph.Index(src); !ok {
@@ -316,7 +355,7 @@ Examples:
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(struct {
+		return newJSON(e.stdout).Encode(struct {
 			Path []int `json:"path"`
 			Hops int   `json:"hops"`
 		}{path, len(path) - 1})
@@ -395,12 +434,20 @@ Examples:
 	if err != nil {
 		return err
 	}
+	if err := sf.validate("compare", rs); err != nil {
+		return err
+	}
 	c, err := runtime.Compare(context.Background(), m, rs, pos[1], sf.options())
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(c)
+		for _, f := range []*float64{&c.Analytic, &c.Simulated, &c.Difference} {
+			if r, ok := jsonNumber(*f).(float64); ok {
+				*f = r
+			}
+		}
+		return newJSON(e.stdout).Encode(c)
 	}
 	var argv []string
 	for _, p := range c.Params {
