@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format prints a file in canonical modern syntax: one statement per line,
@@ -12,7 +13,36 @@ func Format(f *File) string {
 	p := &printer{comments: f.Comments}
 	p.stmts(f.Stmts, 0, true)
 	p.flushComments(1<<31-1, 0)
-	return strings.TrimLeft(p.b.String(), "\n")
+	return alignComments(strings.TrimLeft(p.b.String(), "\n"))
+}
+
+// trailingMark stands before a trailing comment until alignComments lines
+// it up with the trailing comments of the lines around it.
+const trailingMark = "\x00"
+
+// alignComments aligns the trailing comments of consecutive lines at the same
+// indentation one space past the longest code among them, as gofmt does.
+func alignComments(text string) string {
+	lines := strings.Split(text, "\n")
+	indent := func(l string) string { return l[:len(l)-len(strings.TrimLeft(l, "\t"))] }
+	for i := 0; i < len(lines); {
+		if !strings.Contains(lines[i], trailingMark) {
+			i++
+			continue
+		}
+		j, width := i, 0
+		for j < len(lines) && strings.Contains(lines[j], trailingMark) && indent(lines[j]) == indent(lines[i]) {
+			code, _, _ := strings.Cut(lines[j], trailingMark)
+			width = max(width, utf8.RuneCountInString(code))
+			j++
+		}
+		for k := i; k < j; k++ {
+			code, comment, _ := strings.Cut(lines[k], trailingMark)
+			lines[k] = code + strings.Repeat(" ", width-utf8.RuneCountInString(code)+1) + comment
+		}
+		i = j
+	}
+	return strings.Join(lines, "\n")
 }
 
 // FormatExpr prints one expression.
@@ -26,13 +56,17 @@ type printer struct {
 	b        strings.Builder
 	comments []*Comment
 	next     int // first comment not yet printed
+	last     int // source line where the last statement ended
 }
 
 func (p *printer) indent(depth int) { p.b.WriteString(strings.Repeat("\t", depth)) }
 
-// flushComments prints the comments that stand before line.
+// flushComments prints the comments that stand before line, keeping one
+// blank line where the source had any.
 func (p *printer) flushComments(line, depth int) {
 	for p.next < len(p.comments) && p.comments[p.next].Pos.Line < line {
+		p.gap(p.comments[p.next].Pos.Line)
+		p.last = p.comments[p.next].Pos.Line
 		p.indent(depth)
 		p.b.WriteString(p.comments[p.next].Text)
 		p.b.WriteByte('\n')
@@ -43,18 +77,28 @@ func (p *printer) flushComments(line, depth int) {
 // trailing prints a comment on the same line as a statement.
 func (p *printer) trailing(line int) {
 	if p.next < len(p.comments) && p.comments[p.next].Pos.Line == line {
-		p.b.WriteString(" ")
+		p.b.WriteString(trailingMark)
 		p.b.WriteString(p.comments[p.next].Text)
 		p.next++
 	}
 }
 
+// gap writes a blank line when the source had one or more before line.
+func (p *printer) gap(line int) {
+	if p.last > 0 && line > p.last+1 {
+		p.b.WriteByte('\n')
+	}
+}
+
+// stmts prints a statement list, keeping one blank line where the source
+// had one or more, and always one between machines.
 func (p *printer) stmts(list []Stmt, depth int, top bool) {
 	for i, s := range list {
-		if top && i > 0 {
-			if _, ok := s.(*Machine); ok {
-				p.b.WriteByte('\n')
-			}
+		if _, isMachine := s.(*Machine); top && isMachine && i > 0 {
+			p.last = 0
+			p.b.WriteByte('\n')
+		} else if i == 0 && !top {
+			p.last = 0 // no blank line at the top of a block
 		}
 		p.stmt(s, depth)
 	}
@@ -63,6 +107,9 @@ func (p *printer) stmts(list []Stmt, depth int, top bool) {
 func (p *printer) stmt(s Stmt, depth int) {
 	pos := s.StmtPos()
 	p.flushComments(pos.Line, depth)
+	p.gap(pos.Line)
+	p.last = pos.Line
+	defer func() { p.last = max(p.last, endLine(s)) }()
 	p.indent(depth)
 	switch s := s.(type) {
 	case *Machine:
@@ -113,7 +160,11 @@ func (p *printer) stmt(s Stmt, depth int) {
 			p.b.WriteString(" -- ")
 			writeExpr(&p.b, s.Ends[1], 0)
 		}
-		p.body(s.Body, depth, pos.Line, 0)
+		if len(s.Body) > 0 {
+			p.body(s.Body, depth, pos.Line, 0)
+		} else {
+			p.trailing(pos.Line)
+		}
 	case *Node:
 		p.b.WriteString("node ")
 		writeExpr(&p.b, s.From, 0)
@@ -141,6 +192,37 @@ func (p *printer) stmt(s Stmt, depth int) {
 		panic(fmt.Sprintf("lang.Format: unknown statement %T", s))
 	}
 	p.b.WriteByte('\n')
+}
+
+// endLine is the last source line of a statement, as far as it is known.
+func endLine(s Stmt) int {
+	switch s := s.(type) {
+	case *Machine:
+		return s.End.Line
+	case *Block:
+		if s.End.Line > 0 {
+			return s.End.Line
+		}
+		if n := len(s.Body); n > 0 {
+			return endLine(s.Body[n-1])
+		}
+	case *Link:
+		if n := len(s.Body); n > 0 {
+			return endLine(s.Body[n-1]) + 1
+		}
+	case *For:
+		if n := len(s.Body); n > 0 {
+			return endLine(s.Body[n-1]) + 1
+		}
+	case *If:
+		if n := len(s.Else); n > 0 {
+			return endLine(s.Else[n-1]) + 1
+		}
+		if n := len(s.Then); n > 0 {
+			return endLine(s.Then[n-1]) + 1
+		}
+	}
+	return s.StmtPos().Line
 }
 
 // body prints `{ … }`; an empty body prints as `{}`.
@@ -191,7 +273,7 @@ func fieldName(n string) string {
 }
 
 func label(l string) string {
-	if IsIdent(l) && !Keywords[l] {
+	if IsIdent(l) && (!Keywords[l] || l == "node" || l == "link" || l == "bus") {
 		return l
 	}
 	if _, err := strconv.ParseFloat(l, 64); err == nil && l[0] != '-' {
@@ -249,7 +331,11 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 			left, right = q+1, q
 		}
 		writeExpr(b, e.X, left)
-		b.WriteString(" " + e.Op + " ")
+		if e.Op == "^" {
+			b.WriteString("^") // binds tightest: 2^i, -2^2
+		} else {
+			b.WriteString(" " + e.Op + " ")
+		}
 		writeExpr(b, e.Y, right)
 		closeParen(b, prec > q)
 	case *Cond:

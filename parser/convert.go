@@ -34,7 +34,7 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 	switch {
 	case s.Machine != nil:
 		m := s.Machine
-		out := &lang.Machine{Pos: c.pos(m.Pos), Name: unquoteName(m.Name), Body: c.stmts(m.Body), End: c.pos(m.End)}
+		out := &lang.Machine{Pos: c.pos(m.Pos), Name: unquoteName(m.Name), Body: c.stmts(m.Body), End: c.pos(m.Close.Pos)}
 		if m.Extends != nil {
 			out.Extends, out.ExtendsPos = unquoteName(m.Extends.Name), c.pos(m.Extends.Pos)
 		}
@@ -85,7 +85,7 @@ func (c *converter) decl(d *gDecl) lang.Stmt {
 	pos := c.pos(d.Pos)
 	if d.Body != nil {
 		b := &lang.Block{Pos: pos, Kind: d.Name, Label: unquoteName(d.Label), LabelPos: c.pos(d.LabelPos),
-			Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.End)}
+			Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.Close.Pos)}
 		if d.Value != nil {
 			g, ok := c.expr(d.Value).(*lang.Call)
 			if !ok {
@@ -118,7 +118,7 @@ func (c *converter) link(l *gLink) lang.Stmt {
 	var body []lang.Stmt
 	var end lang.Pos
 	if l.Body != nil {
-		body, end = c.stmts(l.Body.Stmts), c.pos(l.Body.End)
+		body, end = c.stmts(l.Body.Stmts), c.pos(l.Body.Close.Pos)
 	}
 	switch {
 	case l.Params != nil:

@@ -33,8 +33,13 @@ type gMachine struct {
 	Name    string   `parser:"\"machine\" @(String | Ident)"`
 	Extends *gName   `parser:"(\"extends\" @@)?"`
 	Body    []*gStmt `parser:"\"{\" @@*"`
-	End     lexer.Position
-	Close   string `parser:"@\"}\""`
+	Close   *gClose  `parser:"@@"`
+}
+
+// gClose is a block's closing brace; its position ends the block.
+type gClose struct {
+	Pos   lexer.Position
+	Brace string `parser:"@\"}\""`
 }
 
 type gName struct {
@@ -107,8 +112,7 @@ type gDecl struct {
 
 type gBody struct {
 	Stmts []*gStmt `parser:"\"{\" @@*"`
-	End   lexer.Position
-	Close string `parser:"@\"}\""`
+	Close *gClose  `parser:"@@"`
 }
 
 type gParamList struct {

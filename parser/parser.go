@@ -112,7 +112,7 @@ func blankLine(text string, line int, all bool) string {
 var grammarNames = map[string]string{
 	"GPostfix": "an expression", "GExpr": "an expression", "GUnary": "an expression",
 	"GStmt": "a statement", "GField": "a field", "GParam": "a parameter name",
-	"GBlock": "a block", "GName": "a name", "GArgs": "arguments",
+	"GBlock": "a block", "GName": "a name", "GArgs": "arguments", "GClose": "'}'",
 }
 
 var grammarRef = regexp.MustCompile(`\bG[A-Z][A-Za-z]*\b`)
