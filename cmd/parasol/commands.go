@@ -230,6 +230,11 @@ the machines it defines (select one with --machine NAME).`)
 	}
 	if len(pos) == 0 {
 		for _, n := range stdlib.MachineNames() {
+			names, err := eval.MachineNames("std:" + n)
+			if err == nil && len(names) == 0 {
+				fmt.Fprintf(e.stdout, "std:%s (a library of definitions: import \"std:%s\")\n", n, n)
+				continue
+			}
 			fmt.Fprintf(e.stdout, "std:%s\n", n)
 		}
 		return nil
