@@ -125,7 +125,11 @@ func (p *printer) stmt(s Stmt, depth int) {
 		if s.IsParam {
 			p.b.WriteString("param ")
 		}
-		p.b.WriteString(fieldName(s.Name))
+		if s.IsParam && (s.Name == "link" || s.Name == "bus") {
+			p.b.WriteString(s.Name) // a param may take a statement word's name
+		} else {
+			p.b.WriteString(fieldName(s.Name))
+		}
 		if s.Params != nil {
 			writeParams(&p.b, s.Params)
 		}

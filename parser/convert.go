@@ -66,14 +66,7 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 		}
 		return out
 	case s.Param != nil:
-		st := c.decl(s.Param)
-		f, ok := st.(*lang.Field)
-		if !ok || f.IsFunc() {
-			c.errs.Add(c.pos(s.Param.Pos), "param declares a value: param NAME = VALUE")
-			return st
-		}
-		f.IsParam = true
-		return f
+		return &lang.Field{Pos: c.pos(s.Param.Pos), Name: unquoteName(s.Param.Name), Value: c.expr(s.Param.Value), IsParam: true}
 	case s.Decl != nil:
 		return c.decl(s.Decl)
 	}

@@ -18,7 +18,7 @@ type gFile struct {
 type gStmt struct {
 	Decl    *gDecl    `parser:"  @@"`
 	Link    *gLink    `parser:"| @@"`
-	Param   *gDecl    `parser:"| \"param\" @@"`
+	Param   *gParam2  `parser:"| \"param\" @@"`
 	Node    *gNode    `parser:"| @@"`
 	For     *gFor     `parser:"| @@"`
 	If      *gIf      `parser:"| @@"`
@@ -95,6 +95,14 @@ type gBus struct {
 	Pos  lexer.Position
 	Ends []lang.Expr `parser:"\"bus\" @@ (\",\" @@)+"`
 	Body []*gStmt    `parser:"(\"{\" @@* \"}\")?"`
+}
+
+// gParam2 is `param NAME = VALUE`; a param may be named by a statement word
+// (`param link = 20Mbit/s`, as seed 003's tables call the link speed).
+type gParam2 struct {
+	Pos   lexer.Position
+	Name  string    `parser:"@(Ident | String | \"link\" | \"node\" | \"bus\")"`
+	Value lang.Expr `parser:"\"=\" @@"`
 }
 
 // gDecl is a field, a function or a block; which one follows from what is

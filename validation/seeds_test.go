@@ -337,12 +337,12 @@ func tinyTable34(t *testing.T) (section, []float64) {
 		link       string
 		a, b, c, d float64
 	}{{"20Mbit/s", 30.5, 24.3, 0, 0.71}, {"10Mbit/s", 30.5, 30.0, 0, 1.25}} {
-		sets := []string{"link_speed=" + col.link}
+		sets := []string{"link=" + col.link}
 		f := fitLatency(t, nil, "std:tiny-t800", sets, steps(1, 8, 1), steps(0, 4096, 256), chainDst)
 		if col.link == "20Mbit/s" {
 			fit20 = f
 		}
-		cmd := fmt.Sprintf("parasol sim std:tiny-t800 --set link_speed=%s --op send --src 0 --dst H --size L", col.link)
+		cmd := fmt.Sprintf("parasol sim std:tiny-t800 --set link=%s --op send --src 0 --dst H --size L", col.link)
 		for i, q := range []struct {
 			name string
 			seed float64
@@ -360,14 +360,13 @@ func tinyTable34(t *testing.T) (section, []float64) {
 		Title: "Seed 003: TINY quiet-network latency, Table 3.4 (std:tiny-t800)",
 		Intro: "T800 chain of 16 running TINY's software store-and-forward router. 264 simulated sends per column " +
 			"(h = 1..8 links, l = 0..4096 bytes in steps of 256) fitted by least squares to a + b h + c l + d l h. " +
-			"`--set link_speed=10Mbit/s` gives the second column.",
+			"`--set link=10Mbit/s` gives the second column.",
 		Rows: rows,
 		Notes: "The machine derives its per-byte and per-hop costs from the two columns of Table 3.4 (a fixed part " +
-			"plus a part proportional to the bit time 1/link_speed: 10.8 bits per byte and a 114-bit header; see " +
+			"plus a part proportional to the bit time 1/link: 10.8 bits per byte and a 114-bit header; see " +
 			"stdlib/machines/tiny-t800.machine). The simulated latency is exactly bilinear in l and h " +
 			"(store and forward, software routing at every intermediate processor), so the fit recovers the table " +
-			"to rounding. The brief asked for the parameter to be called `link`; `link` is a keyword of the language, " +
-			"so it is `link_speed`.",
+			"to rounding.",
 	}, fit20
 }
 
