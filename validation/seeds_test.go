@@ -327,7 +327,7 @@ func steps(from, to, step int) []int {
 	return out
 }
 
-func hcDst(h int) int { return 1<<h - 1 } // 0 -> 2^h - 1 is h hops on a hypercube
+func hcDst(h int) int    { return 1<<h - 1 } // 0 -> 2^h - 1 is h hops on a hypercube
 func chainDst(h int) int { return h }
 
 func tinyTable34(t *testing.T) (section, []float64) {
