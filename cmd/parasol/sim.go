@@ -134,6 +134,8 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 		bar := newProgress(e.stderr, sf.runs)
 		opts.Progress = bar.update
 		defer bar.done()
+	} else if progress {
+		defer ticker(e.stderr)()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -263,6 +265,35 @@ func (p *progress) update(done, total int) {
 }
 
 func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
+
+// ticker shows the elapsed time of a single long run, from its second
+// second on; the returned function stops it and clears the line.
+func ticker(w io.Writer) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		shown := false
+		for {
+			select {
+			case <-done:
+				if shown {
+					fmt.Fprint(w, "\r\033[K")
+				}
+				return
+			case now := <-t.C:
+				if d := now.Sub(start); d >= time.Second {
+					fmt.Fprintf(w, "\rsimulating… %s (Ctrl-C stops and prints the partial result)", d.Round(time.Second))
+					shown = true
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
 
 func runRoute(e *env, args []string) error {
 	fs := newFlags(e, "route", "[flags] MACHINE SRC DST | --check [flags] MACHINE", `
