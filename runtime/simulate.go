@@ -186,41 +186,74 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 	return r
 }
 
-// cycle follows waiting packets to the owners of the lanes they wait for
-// until a packet repeats: the lanes on that loop form the deadlock cycle.
+// cycle extracts a deadlock cycle from the wait-for graph over lanes: a
+// lane held by a packet leads to the next lane on that packet's path, the
+// following lane of its worm if it holds that too, else the lane its head
+// requests. Every lane has at most one successor, so walking from any
+// requested lane ends in a cycle or at a lane whose holder waits for
+// nothing. The result is the first cycle found, starting the walks from
+// the waiting packets in index order: a closed walk of lanes in which each
+// lane's holder needs the next one (and the last's holder the first).
 func (s *sim) cycle() []Channel {
-	start := int32(-1)
-	for i := range s.pkts {
-		if s.pkts[i].waitCh >= 0 {
-			start = int32(i)
-			break
-		}
-	}
-	if start < 0 {
+	lanes := s.cycleLanes()
+	if lanes == nil {
 		return nil
 	}
-	seen := map[int32]int{}
-	var chans []int32
-	for p := start; ; {
-		if k, ok := seen[p]; ok {
-			chans = chans[k:]
-			break
-		}
-		seen[p] = len(chans)
-		ch := s.pkts[p].waitCh
-		if ch < 0 {
-			break
-		}
-		chans = append(chans, ch)
-		if p = s.owner[ch]; p < 0 {
-			break
-		}
-	}
-	out := make([]Channel, len(chans))
-	for i, ch := range chans {
+	out := make([]Channel, len(lanes))
+	for i, ch := range lanes {
 		out[i] = s.channel(ch)
 	}
 	return out
+}
+
+// cycleLanes is cycle as lane numbers.
+func (s *sim) cycleLanes() []int32 {
+	// next returns the lane the holder of lane c needs after c, or -1.
+	next := func(c int32) int32 {
+		o := s.owner[c]
+		if o < 0 {
+			return -1
+		}
+		p := &s.pkts[o]
+		for i := p.tail; i < p.nhops; i++ {
+			if p.hops[i-p.base].ch == c {
+				if i+1 < p.nhops {
+					return p.hops[i+1-p.base].ch
+				}
+				return p.waitCh
+			}
+		}
+		return -1
+	}
+	state := map[int32]int{} // lane -> walk number (1-based)
+	walk := 0
+	for i := range s.pkts {
+		c := s.pkts[i].waitCh
+		if c < 0 {
+			continue
+		}
+		if _, ok := state[c]; ok {
+			continue
+		}
+		walk++
+		var path []int32
+		for c >= 0 {
+			if w, ok := state[c]; ok {
+				if w != walk {
+					break // joins an earlier walk, which had no cycle
+				}
+				k := 0
+				for path[k] != c {
+					k++
+				}
+				return path[k:]
+			}
+			state[c] = walk
+			path = append(path, c)
+			c = next(c)
+		}
+	}
+	return nil
 }
 
 func (s *sim) channel(ch int32) Channel {
