@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -37,8 +38,8 @@ func Run(t *testing.T, pattern string, produce func(t *testing.T, ar *txtar.Arch
 				}
 				return
 			}
-			if want := Section(ar, "want"); got != want {
-				t.Errorf("output differs (run with -update to accept)\n--- got ---\n%s--- want ---\n%s", got, want)
+			if diff := cmp.Diff(Section(ar, "want"), got); diff != "" {
+				t.Errorf("output differs from want (-want +got; run with -update to accept):\n%s", diff)
 			}
 		})
 	}
