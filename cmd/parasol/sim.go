@@ -28,12 +28,8 @@ type simFlags struct {
 	hasSrc, hasDst                   bool
 }
 
-func (sf *simFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	IntVar(*int, string, int, string)
-	Uint64Var(*uint64, string, uint64, string)
-	Int64Var(*int64, string, int64, string)
-}) {
+func (sf *simFlags) register(fs *flag.FlagSet) {
+	sf.machineFlags.register(fs)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
 	fs.IntVar(&sf.size, "size", 32, "message size in bytes")
@@ -160,7 +156,6 @@ Examples:
   parasol sim std:c104-chain --op send --size 4096 --channels 3
   parasol sim examples/ring.machine --op alltoall --routing shortest --json`)
 	var sf simFlags
-	sf.machineFlags.register(fs)
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (times in seconds)")
 	pos, err := parseInterspersed(fs, args)
@@ -440,7 +435,6 @@ Examples:
   parasol compare std:xmp64 MPI.barrier
   parasol compare std:c104-chain MPI.send --size 4096`)
 	var sf simFlags
-	sf.machineFlags.register(fs)
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference, result")
 	pos, err := parseInterspersed(fs, args)
