@@ -43,16 +43,20 @@ type Result struct {
 	// SendTime is the cost as the sender sees it (seed 000's T_m): from a
 	// message's start until its last packet has been transmitted and,
 	// with acknowledgements, acknowledged. Mean and max over messages.
-	SendTime    SendStats `json:"send_time"`
-	Hops        HopStats  `json:"hops"`
-	LinkLoadMax int       `json:"link_load_max"` // messages over the busiest wire (largest over runs)
-	ProcLoadMax int       `json:"proc_load_max"` // messages through-routed by the busiest processor (largest over runs)
-	LinkLoadAvg float64   `json:"link_load_max_mean"`
-	ProcLoadAvg float64   `json:"proc_load_max_mean"`
-	LinkUtil    UtilStats `json:"link_util"`
-	Events      int64     `json:"events"`
-	Histogram   Histogram `json:"histogram"`
-	Deadlock    bool      `json:"deadlock"`
+	SendTime SendStats `json:"send_time"`
+	Hops     HopStats  `json:"hops"`
+	// ByHops summarises latency per path length (hop count, ascending;
+	// only lengths some message took): one latency mode per hop count
+	// shows here even when histogram bins are wider than a hop.
+	ByHops      []HopLatency `json:"by_hops"`
+	LinkLoadMax int          `json:"link_load_max"` // messages over the busiest wire (largest over runs)
+	ProcLoadMax int          `json:"proc_load_max"` // messages through-routed by the busiest processor (largest over runs)
+	LinkLoadAvg float64      `json:"link_load_max_mean"`
+	ProcLoadAvg float64      `json:"proc_load_max_mean"`
+	LinkUtil    UtilStats    `json:"link_util"`
+	Events      int64        `json:"events"`
+	Histogram   Histogram    `json:"histogram"`
+	Deadlock    bool         `json:"deadlock"`
 	// DeadlockRuns counts deadlocked runs; Cycle is the cycle of waiting
 	// lanes of the first of them.
 	DeadlockRuns int       `json:"deadlock_runs,omitempty"`
@@ -85,6 +89,37 @@ type HopStats struct {
 	Max  int     `json:"max"`
 }
 
+// HopLatency summarises the latencies of the messages whose path had Hops
+// links (a message's path is that of its first packet).
+type HopLatency struct {
+	Hops     int     `json:"hops"`
+	Messages int     `json:"messages"`
+	Mean     float64 `json:"mean"`
+	Min      float64 `json:"min"`
+	Max      float64 `json:"max"`
+}
+
+// hopAgg accumulates latencies per hop count: entry h is for h hops
+// (Messages 0 where none), Mean holding the sum until aggregate divides.
+type hopAgg []HopLatency
+
+// add folds n messages of total latency sum, extremes lo and hi, into hop
+// count h.
+func (a hopAgg) add(h, n int, sum, lo, hi float64) hopAgg {
+	for len(a) <= h {
+		a = append(a, HopLatency{Hops: len(a)})
+	}
+	x := &a[h]
+	if x.Messages == 0 {
+		x.Min, x.Max = lo, hi
+	} else {
+		x.Min, x.Max = min(x.Min, lo), max(x.Max, hi)
+	}
+	x.Messages += n
+	x.Mean += sum
+	return a
+}
+
 // UtilStats is wire busy time over makespan: the mean over all wires and
 // the busiest wire, averaged over runs.
 type UtilStats struct {
@@ -113,6 +148,7 @@ type runResult struct {
 	sendMax     float64
 	hopSum      int64
 	hopMax      int
+	byHops      hopAgg
 	makespan    float64
 	linkLoad    int
 	procLoad    int
@@ -138,8 +174,14 @@ func aggregate(op string, runs []runResult) *Result {
 	}
 	lat := make([]float64, 0, total)
 	var hops int64
+	var byHops hopAgg
 	for i := range runs {
 		x := &runs[i]
+		for _, b := range x.byHops {
+			if b.Messages > 0 {
+				byHops = byHops.add(b.Hops, b.Messages, b.Mean, b.Min, b.Max)
+			}
+		}
 		lat = append(lat, x.lat...)
 		hops += x.hopSum
 		r.SendTime.Mean += x.sendSum
@@ -172,6 +214,13 @@ func aggregate(op string, runs []runResult) *Result {
 		r.LinkUtil.Max /= n
 	}
 	r.Messages = len(lat)
+	r.ByHops = []HopLatency{}
+	for _, b := range byHops {
+		if b.Messages > 0 {
+			b.Mean /= float64(b.Messages)
+			r.ByHops = append(r.ByHops, b)
+		}
+	}
 	if len(lat) == 0 {
 		r.Histogram = Histogram{Edges: []float64{}, Counts: []int{}}
 		return r

@@ -84,6 +84,7 @@ type message struct {
 	partsDone    int32
 	hops         int32
 	sent         float64 // when the sender was last busy with it (transmission or acknowledgement)
+	lat          float64 // latency, once done
 	dep0, dep1   int32   // dependents: s.depList[dep0:dep1]
 	done         bool
 }
@@ -720,7 +721,8 @@ func (s *sim) deliver(id int32) {
 	s.last = max(s.last, done)
 	msg.done = true
 	s.nDone++
-	s.lat = append(s.lat, done-msg.ready)
+	msg.lat = done - msg.ready
+	s.lat = append(s.lat, msg.lat)
 	for _, d := range s.depList[msg.dep0:msg.dep1] {
 		dm := &s.msgs[d]
 		dm.ready = max(dm.ready, done)

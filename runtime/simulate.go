@@ -154,6 +154,7 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 			r.hopMax = max(r.hopMax, int(m.hops))
 			r.sendSum += m.sent - m.ready
 			r.sendMax = max(r.sendMax, m.sent-m.ready)
+			r.byHops = r.byHops.add(int(m.hops), 1, m.lat, m.lat, m.lat)
 		}
 	}
 	r.undelivered = len(s.msgs) - s.nDone
