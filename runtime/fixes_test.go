@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -144,5 +145,52 @@ func TestByHopsXmp64(t *testing.T) {
 	}
 	if !strings.Contains(string(a), `"by_hops":[{"hops":1,"messages":`) {
 		t.Errorf("JSON lacks by_hops: %s", a)
+	}
+}
+
+// Route accepts a legitimate non-minimal path longer than N+1 nodes (a
+// routing that depends on the input link may pass a node several times)
+// and rejects only a real loop, a (node, input link) state that repeats.
+func TestRouteLongPathAndLoop(t *testing.T) {
+	g := mustGen(t, "full", 4)
+	link := func(a, b int32) int32 {
+		for _, x := range g.Adj(a) {
+			if x.Node == b {
+				return x.Link
+			}
+		}
+		t.Fatalf("no link %d-%d", a, b)
+		return -1
+	}
+	// From 0 to 3 over 0 1 2 0 2 1 0 3: eight nodes on four, every
+	// (node, input link) state distinct.
+	walk := []int32{0, 1, 2, 0, 2, 1, 0, 3}
+	next := map[[2]int32]int32{}
+	in := int32(-1)
+	for i := 0; i+1 < len(walk); i++ {
+		next[[2]int32{walk[i], in}] = link(walk[i], walk[i+1])
+		in = link(walk[i], walk[i+1])
+	}
+	spec := basic(g, 1e-8, 1e8)
+	spec.Routes = map[string]RouteFunc{
+		"walk": func(inLink, at, dst int32, buf []int32) []int32 {
+			if l, ok := next[[2]int32{at, inLink}]; ok {
+				return append(buf, l)
+			}
+			return buf
+		},
+		"bounce": func(inLink, at, dst int32, buf []int32) []int32 {
+			return append(buf, link(at, 1-at%2)) // 0 <-> 1 for ever
+		},
+	}
+	path, err := Route(spec, "walk", 0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(path) != "[0 1 2 0 2 1 0 3]" {
+		t.Fatalf("path %v", path)
+	}
+	if _, err := Route(spec, "bounce", 0, 3); err == nil || !strings.Contains(err.Error(), "loops") {
+		t.Fatalf("bounce: %v", err)
 	}
 }

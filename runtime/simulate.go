@@ -292,10 +292,17 @@ func Route(spec *Spec, routing string, src, dst int) ([]int, error) {
 	var lbuf []int32
 	path := []int{g.ID(tr.src)}
 	in := int32(-1)
+	// The decision at a node depends only on the node and the link (lane,
+	// for acyclic routing) the packet arrived on, so a path loops exactly
+	// when such a state repeats. A legitimate non-minimal path may visit
+	// a node several times, over different links.
+	seen := map[int64]bool{}
 	for at := tr.src; at != tr.dst; {
-		if len(path) > g.N()+1 {
-			return nil, fmt.Errorf("runtime: routing %q loops between %d and %d", routing, src, dst)
+		key := int64(at)<<32 | int64(uint32(in))
+		if seen[key] {
+			return nil, fmt.Errorf("runtime: routing %q loops between %d and %d (node %d is reached twice the same way)", routing, src, dst, g.ID(at))
 		}
+		seen[key] = true
 		cand, lbuf = n.candidates(at, tr.dst, in, cand, lbuf)
 		if len(cand) == 0 {
 			return nil, fmt.Errorf("runtime: no route from node %d to node %d", g.ID(at), dst)
