@@ -131,6 +131,7 @@ type sim struct {
 	cand   []topo.Adj
 	lbuf   []int32
 	perm   []int
+	ties   []int // candidates sharing the best score
 	events int64
 	nDone  int
 	lat    []float64
@@ -422,7 +423,8 @@ func (s *sim) pickLane(w, class int32) int32 {
 	return best
 }
 
-// choose applies the adaptive policy among the minimal candidates.
+// choose applies the adaptive policy among the minimal candidates; the
+// score-based policies pick at random among equally good candidates.
 func (s *sim) choose(p *packet) int {
 	n := s.net
 	switch n.rk {
@@ -442,7 +444,8 @@ func (s *sim) choose(p *packet) int {
 	case rRandom:
 		return s.rng.Intn(len(s.cand))
 	}
-	best, bestScore := 0, math.Inf(1)
+	bestScore := math.Inf(1)
+	s.ties = s.ties[:0]
 	for i, a := range s.cand {
 		w := n.wire(a.Link, p.at)
 		var score float64
@@ -465,11 +468,20 @@ func (s *sim) choose(p *packet) int {
 				score = 1 + s.wires[w].free // all busy: the wire free soonest
 			}
 		}
-		if score < bestScore {
-			best, bestScore = i, score
+		switch {
+		case score < bestScore:
+			bestScore = score
+			s.ties = append(s.ties[:0], i)
+		case score == bestScore:
+			s.ties = append(s.ties, i)
 		}
 	}
-	return best
+	// Ties are broken at random (seed 003 §2.4.2), with the run's
+	// generator, so a seed still fixes the outcome.
+	if len(s.ties) > 1 {
+		return s.ties[s.rng.Intn(len(s.ties))]
+	}
+	return s.ties[0]
 }
 
 // acquire gives lane ch to packet id at the current time and sends the
