@@ -77,8 +77,9 @@ type Spec struct {
 	Routing     string // see Routings; "" means "shortest"
 	Packet      PacketParams
 
-	// Routes adds named routing functions (for example the acyclic
-	// routing of runtime/acyclic) usable as Routing or Options.Routing.
+	// Routes adds named user routing functions usable as Routing or
+	// Options.Routing. (Acyclic routing is built in: "acyclic" and
+	// "acyclic-improved" in Routings.)
 	Routes map[string]RouteFunc
 }
 
@@ -112,8 +113,9 @@ type PacketParams struct {
 // RouteFunc is a routing function for arbitrary graphs: it appends to buf
 // the candidate output link indices at node `at` for a packet bound for
 // node dst that arrived over inLink (-1 at the source), best first. Only
-// the links it returns are used, so a deadlock-free function (such as
-// acyclic routing, which depends on the input link) stays deadlock-free.
+// the links it returns are used, so a deadlock-free function (one that
+// depends on the input link, say, as the built-in acyclic routing does)
+// stays deadlock-free.
 type RouteFunc func(inLink, at, dst int32, buf []int32) []int32
 
 // Switching is the switching technique.
@@ -165,11 +167,11 @@ var Routings = map[string]string{
 	"ecube":            "dimension order on hypercubes",
 	"xy":               "dimension order on 2-D meshes and tori",
 	"dor":              "dimension order on meshes, tori (dateline lanes when VirtualChannels >= 2) and hypercubes",
-	"least-used":       "minimal, the link that has carried fewest packets",
+	"least-used":       "minimal, the link that has carried fewest packets (ties at random)",
 	"random":           "minimal, uniformly at random",
-	"quiet":            "minimal, the link idle for longest",
-	"short-queue":      "minimal, the lane with the shortest queue",
-	"first-ready":      "minimal, a free lane if any, else the one ready soonest",
+	"quiet":            "minimal, the link idle for longest (ties at random)",
+	"short-queue":      "minimal, the lane with the shortest queue (ties at random)",
+	"first-ready":      "minimal, a free lane if any, else the one ready soonest (ties at random)",
 	"valiant":          "shortest to a random processor, then shortest to the destination",
 	"tree":             "along a BFS spanning tree rooted at Options.Src (deadlock-free); broadcast follows it",
 	"acyclic":          "deadlock-free on any connected graph (TINY, seed 003): minimal paths in the acyclic channel graph; lanes are ordered link components; broadcast on its static trees",
