@@ -210,6 +210,13 @@ func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "makespan  %s (max over runs %s)\n", dur(r.Makespan), dur(r.MakespanMax))
 	fmt.Fprintf(w, "send time mean %s  max %s\n", dur(r.SendTime.Mean), dur(r.SendTime.Max))
 	fmt.Fprintf(w, "hops      mean %.4g  max %d\n", r.Hops.Mean, r.Hops.Max)
+	if len(r.ByHops) > 1 {
+		fmt.Fprintln(w, "latency by hops")
+		fmt.Fprintf(w, "  %4s %9s %7s %10s %10s %10s\n", "hops", "messages", "share", "mean", "min", "max")
+		for _, h := range r.ByHops {
+			fmt.Fprintf(w, "  %4d %9d %6.1f%% %10s %10s %10s\n", h.Hops, h.Messages, 100*float64(h.Messages)/float64(max(r.Messages, 1)), dur(h.Mean), dur(h.Min), dur(h.Max))
+		}
+	}
 	fmt.Fprintf(w, "load      busiest link %d message%s, busiest processor %d through-routed\n", r.LinkLoadMax, plural(r.LinkLoadMax), r.ProcLoadMax)
 	fmt.Fprintf(w, "link use  mean %.1f%%  busiest %.1f%%\n", 100*r.LinkUtil.Mean, 100*r.LinkUtil.Max)
 	fmt.Fprintf(w, "events    %d\n", r.Events)
