@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,8 +21,8 @@ import (
 type simFlags struct {
 	machineFlags
 	topology, op, routing, switching string
-	size, packet, channels, links    int
-	src, dst                         int
+	size, channels, links            int
+	src, dst, packet                 optInt
 	runs                             int
 	seed                             uint64
 	maxEvents                        int64
@@ -33,16 +34,39 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
 	fs.IntVar(&sf.size, "size", 32, "message size in bytes")
-	fs.IntVar(&sf.src, "src", -1, "source node id (send, pingpong; root of broadcast, reduce, scatter, gather); default the first processor")
-	fs.IntVar(&sf.dst, "dst", -1, "destination node id (send, pingpong; the hotspot); default the last processor")
+	fs.Var(&sf.src, "src", "source node `id` (send, pingpong; root of broadcast, reduce, scatter, gather; default: the first processor)")
+	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong; the hotspot; default: the last processor)")
 	fs.IntVar(&sf.runs, "runs", 1, "repetitions, spread over all cores; run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
 	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
-	fs.IntVar(&sf.packet, "packet", -1, "packet payload in bytes, overriding the machine (0: the whole message is one packet)")
+	fs.Var(&sf.packet, "packet", "packet payload in `bytes`, overriding the machine (0: the whole message is one packet)")
 	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c)")
 	fs.IntVar(&sf.links, "links", 1, "links a message is split over (seed 000 l)")
 	fs.Int64Var(&sf.maxEvents, "max-events", 0, "stop each run after this many events and report the partial result (0: no limit)")
+}
+
+// optInt is an integer flag that may be left unset (no "(default …)" in
+// the help, and 0 is a value like any other).
+type optInt struct {
+	n   int
+	set bool
+}
+
+func (o *optInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a whole number ≥ 0", s)
+	}
+	o.n, o.set = n, true
+	return nil
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -65,8 +89,8 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if sf.packet >= 0 {
-		rs.Packet.Payload = sf.packet
+	if sf.packet.set {
+		rs.Packet.Payload = sf.packet.n
 	}
 	return m, rs, nil
 }
@@ -106,11 +130,11 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
-	if sf.src >= 0 {
-		opts.Src = runtime.Node(sf.src)
+	if sf.src.set {
+		opts.Src = runtime.Node(sf.src.n)
 	}
-	if sf.dst >= 0 {
-		opts.Dst = runtime.Node(sf.dst)
+	if sf.dst.set {
+		opts.Dst = runtime.Node(sf.dst.n)
 	}
 	return opts
 }
