@@ -347,19 +347,24 @@ Examples:
 	if err != nil {
 		return err
 	}
+	// network loads the machine and compiles its topology for the routing.
+	network := func(spec string) (*runtime.Spec, error) {
+		m, err := mf.load(spec)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := runtime.FromMachine(m, *topology)
+		if err != nil {
+			return nil, err
+		}
+		return rs, checkRouting("route", *routing, rs)
+	}
 	if *check {
 		if len(pos) != 1 {
 			return usageError("parasol route --check: need exactly one MACHINE\nUsage: parasol route --check [flags] MACHINE")
 		}
-		m, err := mf.load(pos[0])
+		rs, err := network(pos[0])
 		if err != nil {
-			return err
-		}
-		rs, err := runtime.FromMachine(m, *topology)
-		if err != nil {
-			return err
-		}
-		if err := checkRouting("route", *routing, rs); err != nil {
 			return err
 		}
 		rc, err := runtime.CheckRouting(rs, *routing)
@@ -391,15 +396,8 @@ Examples:
 	if _, err := fmt.Sscan(pos[2], &dst); err != nil {
 		return usageError("parasol route: DST %q is not a node id", pos[2])
 	}
-	m, err := mf.load(pos[0])
+	rs, err := network(pos[0])
 	if err != nil {
-		return err
-	}
-	rs, err := runtime.FromMachine(m, *topology)
-	if err != nil {
-		return err
-	}
-	if err := checkRouting("route", *routing, rs); err != nil {
 		return err
 	}
 	var path []int
