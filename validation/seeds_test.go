@@ -3,6 +3,7 @@ package validation
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/parasol-lang/parasol/runtime"
@@ -494,8 +495,49 @@ func pm(v, se float64) string {
 }
 
 func cyclicTables(t *testing.T) section {
+	return tablesSection(t, cyclicRows, "", 0.08)
+}
+
+// The acyclic (primed) rows of Tables 3.1–3.3, μ′, D′, L′_p, L′_l (copied
+// from seed 003 as runtime/acyclic's tests hold them).
+var acyclicRows = []tableRow{
+	{"3.1", "double ring", 16, 4, 0, 8, 0, 53.8, 0.2, 31.0, 0, ""},
+	{"3.1", "double ring", 64, 16, 0, 32, 0, 979, 2, 507, 5, ""},
+	{"3.1", "double ring", 256, 28, 0, 64, 0, 16197, 2, 8166, 2,
+		"the row contradicts its own definition: a ring of 256 processors has μ = 64 and D = 128; the row's own L′_p and L′_l are those of a 256-ring"},
+	{"3.2", "torus", 16, 2, 0, 4, 0, 33.3, 0.5, 18.3, 0.5, ""},
+	{"3.2", "torus", 64, 4.44, 0, 13, 0, 783, 2, 330, 2, ""},
+	{"3.2", "torus", 256, 9.27, 0, 29, 0, 13636, 3, 6684, 2, ""},
+	{"3.3", "hamiltonian", 16, 1.97, 0.02, 4.3, 0.3, 34, 2, 19, 1, ""},
+	{"3.3", "hamiltonian", 64, 3.73, 0.03, 8.3, 0.3, 660, 40, 240, 10, ""},
+	{"3.3", "hamiltonian", 256, 5.71, 0.01, 11.0, 0.3, 11700, 200, 3640, 100, ""},
+}
+
+func acyclicTables(t *testing.T) section {
+	sec := tablesSection(t, acyclicRows, "acyclic-improved", 0.15)
+	sec.Title = "Seed 003: acyclic routing on the same graphs, Tables 3.1–3.3 (primed rows)"
+	sec.Intro = "The same all-to-all runs as above with `--routing acyclic-improved` (TINY's acyclic routing " +
+		"with the improvement rule C2, seed 003 §2.4.4 and §3.4.2; a double ring's two links are the ordered " +
+		"components of one link, rule C′): μ′, D′, L′_p, L′_l. Asserted: μ′ and D′ on double rings, the 4×4 " +
+		"torus and random graphs (1%, or three standard errors plus 3% and 10% on random graphs; D′ within half " +
+		"a hop). Shown, not asserted: the loads, and μ′ and D′ on larger tori — see below."
+	sec.Notes = "Acyclic routing keeps μ and D natural on double rings (the two links are components of one " +
+		"link) and on the 4×4 torus, and lengthens paths on random graphs, as the seed reports. On the larger " +
+		"tori and for the loads the simulated routing differs from the table: the colouring is a labelling of a " +
+		"spanning tree, so which paths become longer — and where the load concentrates — depends on how the " +
+		"graph's links are numbered and on the tree's root, which the seed does not give. The generator here " +
+		"numbers a torus's links axis by axis, which gives shorter acyclic paths (8×8: μ′ 4.33, D′ 10 against " +
+		"4.44 and 13) and lower loads than the seed's. docs/ACYCLIC.md reproduces the primed rows at graph level " +
+		"with a numbering under which μ′ and D′ match the tables (asserted there by " +
+		"`go test -run TestTables ./runtime/acyclic`); bringing the simulator's numbering in line is left open."
+	return sec
+}
+
+// tablesSection simulates all-to-all on the graphs of Tables 3.1–3.3 with a
+// routing ("" = the machine's own) and compares μ, D, L_p, L_l with the rows.
+func tablesSection(t *testing.T, table []tableRow, routing string, loadTol float64) section {
 	var rows []row
-	for _, tr := range cyclicRows {
+	for _, tr := range table {
 		if tr.p == 256 && testing.Short() {
 			continue
 		}
@@ -527,10 +569,13 @@ func cyclicTables(t *testing.T) section {
 			runs = 1
 		}
 		cmd = fmt.Sprintf(cmd, runs)
+		if routing != "" {
+			cmd = strings.Replace(cmd, "--op alltoall", "--op alltoall --routing "+routing, 1)
+		}
 		var mu, d, lp, ll float64
 		for _, s := range sets {
 			m := load(t, file, s...)
-			r := sim(t, m, runtime.Options{Op: "alltoall", Size: 1000, Runs: runs, Seed: 1})
+			r := sim(t, m, runtime.Options{Op: "alltoall", Size: 1000, Runs: runs, Seed: 1, Routing: routing})
 			P := float64(tr.p)
 			mu += r.Hops.Mean * (P - 1) / P // the seed's μ counts the P self pairs as 0
 			d += float64(r.Hops.Max)
@@ -540,7 +585,14 @@ func cyclicTables(t *testing.T) section {
 		k := float64(len(sets))
 		mu, d, lp, ll = mu/k, d/k, lp/k, ll/k
 		name := fmt.Sprintf("%s %s P = %d", tr.table, tr.family, tr.p)
+		prime := ""
+		if routing != "" {
+			prime = "′"
+		}
 		tolMu := 0.005
+		if routing != "" {
+			tolMu = 0.01
+		}
 		if tr.muSE > 0 {
 			tolMu = 0.03 + 3*tr.muSE/tr.mu
 		}
@@ -548,27 +600,38 @@ func cyclicTables(t *testing.T) section {
 		if tr.dSE > 0 {
 			tolD = 0.10 + 3*tr.dSE/tr.d
 		}
-		muRow := row{Quantity: name + ": μ", Seed: pm(tr.mu, tr.muSE), SeedVal: tr.mu, Value: mu, Tol: tolMu, Cmd: cmd}
-		dRow := row{Quantity: name + ": D", Seed: pm(tr.d, tr.dSE), SeedVal: tr.d, Value: d, Tol: tolD, Cmd: cmd}
+		muRow := row{Quantity: name + ": μ" + prime, Seed: pm(tr.mu, tr.muSE), SeedVal: tr.mu, Value: mu, Tol: tolMu, Cmd: cmd}
+		dRow := row{Quantity: name + ": D" + prime, Seed: pm(tr.d, tr.dSE), SeedVal: tr.d, Value: d, Tol: tolD, Cmd: cmd}
 		if tr.dSE == 0 {
 			dRow.Tol, dRow.Abs = 0.01, true
+			if routing != "" {
+				dRow.Tol = 0.5
+			}
 		}
 		if tr.bad != "" {
 			muRow.Tol, dRow.Tol = 0, 0
 			muRow.Note, dRow.Note = "not asserted: "+tr.bad, "not asserted: see μ"
+		}
+		if routing != "" && tr.family == "torus" && tr.p > 16 {
+			why := "not asserted: on larger tori the acyclic paths depend on how links are numbered, which the seed does not give (see below)"
+			muRow.Tol, dRow.Tol, muRow.Note, dRow.Note = 0, 0, why, why
 		}
 		rows = append(rows, check(t, muRow), check(t, dRow))
 		for _, q := range []struct {
 			what     string
 			seed, se float64
 			got      float64
-		}{{"L_p", tr.lp, tr.lpSE, lp}, {"L_l", tr.ll, tr.llSE, ll}} {
-			r := row{Quantity: name + ": " + q.what, Seed: pm(q.seed, q.se), SeedVal: q.seed, Value: q.got, Tol: 0.08, Cmd: cmd}
+		}{{"L" + prime + "_p", tr.lp, tr.lpSE, lp}, {"L" + prime + "_l", tr.ll, tr.llSE, ll}} {
+			r := row{Quantity: name + ": " + q.what, Seed: pm(q.seed, q.se), SeedVal: q.seed, Value: q.got, Tol: loadTol, Cmd: cmd}
 			spread := math.Max(q.se, 0.5) // the table's ± (or its rounding)
 			if math.Abs(q.got-q.seed) <= 3*spread {
 				r.Note = "within 3× the table's spread"
 			} else {
 				r.Note = fmt.Sprintf("outside the table's spread (%.1f×)", math.Abs(q.got-q.seed)/spread)
+			}
+			if routing != "" {
+				r.Tol = 0
+				r.Note = "not asserted (see below); " + r.Note
 			}
 			rows = append(rows, check(t, r))
 		}

@@ -42,6 +42,7 @@ func TestValidation(t *testing.T) {
 		run("table3.6", func(t *testing.T) section { return table36(t, tiny) })
 	}
 	run("tables3.1-3.3", cyclicTables)
+	run("tables3.1-3.3 acyclic", acyclicTables)
 	if !testing.Short() {
 		run("models-vs-sim", modelsVsSim)
 	}
