@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	goruntime "runtime"
+	"sort"
 	"sync"
 	"weak"
 
@@ -64,7 +65,7 @@ func acyclicFor(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclicTa
 
 func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclicTables, error) {
 	t := &acyclicTables{lanes: lanes, rLink: make([]int32, g.NumLinks())}
-	links := make([]acyclic.Link, 0, g.NumLinks())
+	var order []int32 // runtime links that acyclic routing uses
 	for l := range int32(g.NumLinks()) {
 		k := g.Link(l)
 		t.rLink[l] = -1
@@ -77,10 +78,26 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclic
 		if k.A == k.B {
 			return nil, fmt.Errorf("runtime: routing %s: link %d joins node %d to itself", variant, l, g.ID(k.A))
 		}
-		t.rLink[l] = int32(len(links))
-		t.aLink = append(t.aLink, l)
-		links = append(links, acyclic.Link{A: int(k.A), B: int(k.B)})
+		order = append(order, l)
 	}
+	// The colouring labels a spanning tree in link order, so the order
+	// decides which paths grow. Number the links node by node, as seed 003
+	// enumerates a processor's links (generators emit them dimension by
+	// dimension), so that e.g. a torus gets the tables' μ′ and D′.
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := g.Link(order[i]), g.Link(order[j])
+		if a.A != b.A {
+			return a.A < b.A
+		}
+		return a.Dim < b.Dim
+	})
+	links := make([]acyclic.Link, len(order))
+	for i, l := range order {
+		k := g.Link(l)
+		t.rLink[l] = int32(i)
+		links[i] = acyclic.Link{A: int(k.A), B: int(k.B)}
+	}
+	t.aLink = order
 	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true})
 	if err != nil {
 		return nil, fmt.Errorf("runtime: routing %s: %w", variant, err)
