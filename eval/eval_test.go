@@ -84,6 +84,19 @@ func TestParasolI(t *testing.T) {
 			t.Errorf("%s = %v, want %v", tt.expr, got, tt.want)
 		}
 	}
+	// Computation/communication ratio (seed 002 §1): float multiplies per
+	// byte at the processor's full transfer rate. Processor 1's busiest node
+	// (45) has two links, processor 2's (47) one.
+	for _, tt := range []struct {
+		expr       string
+		mul, links float64
+	}{{"processor(1).compcomm", 550e-9, 2}, {"processor(2).compcomm", 100e-9, 1}} {
+		got, err := m.Eval(tt.expr)
+		want := lang.Quantity(1/tt.mul/(tt.links*2667231), lang.Dim{Size: -1})
+		if err != nil || !sameValue(got, want) {
+			t.Errorf("%s = %v (%v), want %v", tt.expr, got, err, want)
+		}
+	}
 	// The PVM primitive from its definition: 100us + n/linkspeed + hops*linklatency.
 	got, err := m.Call("PVM.send", 1024, 43, 47)
 	if err != nil {

@@ -153,3 +153,58 @@ func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
 	}}
 	return fold(out, args[0], args[1]), nil
 }
+
+// compComm is a processor's computation/communication ratio (seed 002 §1:
+// "ratios between arithmetic performance and communication speed"): the
+// floating-point operations it completes while its links, all busy at once,
+// move one byte — its float multiply rate (or add, or integer multiply)
+// over its maximum transfer rate in the first topology. Written
+// processor(P).compcomm; its unit is operations per byte (1/B).
+func (c *compiler) compComm(sel *lang.Select, proc *object) (cexpr, error) {
+	var op lang.Value
+	found := false
+	for _, path := range [][2]string{{"float_timings", "mul"}, {"float_timings", "add"}, {"integer_timings", "mul"}, {"integer_timings", "add"}} {
+		if sub := proc.child(path[0], ""); sub != nil {
+			if f := sub.field(path[1]); f != nil && !f.decl.IsFunc() {
+				v, err := c.m.value(f, sel.Pos)
+				if err != nil {
+					return cexpr{}, depError{err}
+				}
+				op, found = v, true
+				break
+			}
+		}
+	}
+	if !found || op.Kind != lang.Number || op.Dim != lang.TimeDim || op.Num <= 0 {
+		return cexpr{}, lang.Errorf(sel.Pos, "%s.compcomm needs an operation time: float_timings { mul = … } (or add, or integer_timings)", proc.path())
+	}
+	t, err := c.m.firstTopology(sel.Pos)
+	if err != nil {
+		return cexpr{}, err
+	}
+	rate := t.maxRate(proc.label)
+	if rate <= 0 {
+		return cexpr{}, lang.Errorf(sel.Pos, "no node of %s has links in topology %s", proc.path(), t.Label)
+	}
+	return constant(lang.Quantity(1/op.Num/rate, lang.Dim{Size: -1})), nil
+}
+
+// maxRate is the largest rate at which one node of a processor type can
+// move data over all its links at once.
+func (t *Topology) maxRate(label string) float64 {
+	g := t.Graph
+	per := make(map[int32]float64)
+	for l := int32(0); l < int32(g.NumLinks()); l++ {
+		rate := t.Speed[l] * float64(max(g.Link(l).Channels, 1))
+		for _, v := range g.Members(l) {
+			if nt := t.NodeTypes[v]; nt != nil && nt.Kind == "processor" && nt.Label == label {
+				per[v] += rate
+			}
+		}
+	}
+	best := 0.0
+	for _, r := range per {
+		best = max(best, r)
+	}
+	return best
+}

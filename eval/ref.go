@@ -206,6 +206,11 @@ func (c *compiler) ref(e lang.Expr, sc *scope) (cexpr, error) {
 				return c.index(id, ix)
 			}
 		}
+		if sel, ok := e.(*lang.Select); ok && sel.Name == "compcomm" {
+			if pt, err2 := c.target(sel.X, sc); err2 == nil && pt.obj != nil && pt.kind == "" && pt.obj.kind == "processor" {
+				return c.compComm(sel, pt.obj)
+			}
+		}
 		return cexpr{}, err
 	}
 	if t.fld == nil {
