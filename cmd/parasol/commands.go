@@ -106,6 +106,7 @@ with its unit. An expression is any reference or arithmetic over them:
   topology(100).link(0).linkspeed a link's field
   PVM.send(1KB, 0, 5)             a model primitive's cost
   diameter, avgdist, bisection, nodes, links, maxtotalspeed   derived indexes
+  processor(1).compcomm           computation/communication ratio (operations per byte)
 With several expressions each line reads EXPR = VALUE.`)
 	var mf machineFlags
 	mf.register(fs)
