@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -399,8 +398,6 @@ func sameQuery(m *eval.Machine, query string) result {
 	return result{}
 }
 
-// dotExponent matches a number written "1.e+3".
-var dotExponent = regexp.MustCompile(`[0-9]\.[eE]`)
 
 func sameMachine(src string) result {
 	file, err := parser.ParseFile("fuzz.machine", src)
@@ -434,10 +431,6 @@ func sameMachine(src string) result {
 	}
 	if fail == "" {
 		return result{}
-	}
-	if legacy && dotExponent.MatchString(src) {
-		// Known bug, see the parser's TestImportDotExponent.
-		return result{skip: "Parasol I number such as 1.e+3"}
 	}
 	return result{fail: fmt.Sprintf("%s\n--- source ---\n%s\n--- canonical ---\n%s", fail, src, canon)}
 }

@@ -20,6 +20,10 @@ func Format(f *File) string {
 // it up with the trailing comments of the lines around it.
 const trailingMark = "\x00"
 
+// commentText is a comment as printed: a NUL byte, which is the trailing
+// comment mark, becomes U+FFFD.
+func commentText(c *Comment) string { return strings.ReplaceAll(c.Text, trailingMark, "\uFFFD") }
+
 // alignComments aligns the trailing comments of consecutive lines at the same
 // indentation one space past the longest code among them, as gofmt does.
 func alignComments(text string) string {
@@ -68,7 +72,7 @@ func (p *printer) flushComments(line, depth int) {
 		p.gap(p.comments[p.next].Pos.Line)
 		p.last = p.comments[p.next].Pos.Line
 		p.indent(depth)
-		p.b.WriteString(p.comments[p.next].Text)
+		p.b.WriteString(commentText(p.comments[p.next]))
 		p.b.WriteByte('\n')
 		p.next++
 	}
@@ -78,7 +82,7 @@ func (p *printer) flushComments(line, depth int) {
 func (p *printer) trailing(line int) {
 	if p.next < len(p.comments) && p.comments[p.next].Pos.Line == line {
 		p.b.WriteString(trailingMark)
-		p.b.WriteString(p.comments[p.next].Text)
+		p.b.WriteString(commentText(p.comments[p.next]))
 		p.next++
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -114,10 +113,6 @@ func watchdog(t *testing.T, input string, check func() result) result {
 	}
 }
 
-// dotExponent matches a number written "1.e+3", with no digit between the
-// dot and the exponent.
-var dotExponent = regexp.MustCompile(`[0-9]\.[eE]`)
-
 func roundTrip(text string) result {
 	file, err := parser.ParseFile("fuzz.machine", text)
 	if err != nil {
@@ -142,15 +137,6 @@ func roundTrip(text string) result {
 	}
 	if fail == "" {
 		return result{}
-	}
-	if !legacy && parser.IsLegacy(once) {
-		// Known bug, see TestFormatTopLevelMachinename.
-		return result{skip: "formatted modern text is taken for Parasol I"}
-	}
-	if legacy && dotExponent.MatchString(text) {
-		// Known bug, see TestImportDotExponent: skip the class so that
-		// fuzzing can find others.
-		return result{skip: "Parasol I number such as 1.e+3"}
 	}
 	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
 }
@@ -277,7 +263,6 @@ func TestOneSyntaxErrorOneDiagnostic(t *testing.T) {
 // the imported file does not load ("1 is not a reference"). "20." alone
 // imports correctly as 20.
 func TestImportDotExponent(t *testing.T) {
-	t.Skip("bug: parasol import copies Parasol I numbers such as 1.e+3 verbatim; the modern syntax rejects them")
 	const text = "machinename = \"A\"\nprocessor = 1\ncreatejob = 1.e+3\njobswitch = 2.E3\n"
 	file, err := parser.ParseFile("in.machine", text)
 	if err != nil {
@@ -294,7 +279,6 @@ func TestImportDotExponent(t *testing.T) {
 // text, but `parasol fmt` joins it into "machinename = …", and the result is
 // taken for Parasol I (a machine "x" with nothing in it).
 func TestFormatTopLevelMachinename(t *testing.T) {
-	t.Skip("bug: fmt of a modern file whose top-level field is machinename gives Parasol I text")
 	const text = "machinename\n\t= \"x\"\n"
 	file, err := parser.ParseFile("in.machine", text)
 	if err != nil {

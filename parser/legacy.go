@@ -93,7 +93,7 @@ func (r *legacyReader) line(off int, line string) {
 		if !r.needMachine(pos, key) {
 			return
 		}
-		b := &lang.Block{Pos: pos, Kind: key, Label: unquoteName(value), LabelPos: r.src.PosAt(valueOff)}
+		b := &lang.Block{Pos: pos, Kind: key, Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
 		r.mach.Body = append(r.mach.Body, b)
 		r.proc, r.topo = nil, nil
 		if key == "processor" {
@@ -108,7 +108,7 @@ func (r *legacyReader) line(off int, line string) {
 			r.errs.Add(pos, "linknumber outside a topology: expected topology = ID before it")
 			return
 		}
-		b := &lang.Block{Pos: pos, Kind: "link", Label: value, LabelPos: r.src.PosAt(valueOff)}
+		b := &lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
 		r.topo.Body = append(r.topo.Body, b)
 		r.into, r.where = &b.Body, "link"
 		return
@@ -188,6 +188,16 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		return nil
 	}
 	return e
+}
+
+// legacyLabel is the label of a header such as `processor = 1`: a number
+// in its canonical form (1.0 and 1.e0 name processor(1), as references
+// spell it), else the name itself.
+func legacyLabel(value string) string {
+	if f, err := strconv.ParseFloat(value, 64); err == nil {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return unquoteName(value)
 }
 
 // modernNumber rewrites a Parasol I number the modern syntax does not read
