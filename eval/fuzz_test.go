@@ -398,7 +398,6 @@ func sameQuery(m *eval.Machine, query string) result {
 	return result{}
 }
 
-
 func sameMachine(src string) result {
 	file, err := parser.ParseFile("fuzz.machine", src)
 	if err != nil {
