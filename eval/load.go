@@ -70,7 +70,6 @@ type loader struct {
 	opts     options
 	files    map[string]*lang.File
 	machines map[string]*machineDecl
-	order    []string // machine names of the main file, in order
 	shared   map[*lang.File][]lang.Stmt
 	// importing guards against import cycles: files being read.
 	importing map[string]bool

@@ -281,7 +281,6 @@ func (m *Machine) function(f *field) (*function, error) {
 		return fn, err
 	}
 	fn.body = body.run
-	fn.ready = true
 	f.state = evaluated
 	return fn, nil
 }

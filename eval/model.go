@@ -190,7 +190,6 @@ type function struct {
 	params []*lang.Param
 	body   code
 	nslots int
-	ready  bool
 	// legacyNs: a Parasol I model section primitive; a plain-number result
 	// is a time in nanoseconds.
 	legacyNs bool

@@ -271,15 +271,6 @@ func (n *network) wire(l, from int32) int32 {
 	return 2*l + 1
 }
 
-// distance from u to processor node d, for minimality tests.
-func (n *network) distance(u, d int32) int32 {
-	if n.dist != nil {
-		return n.dist[n.g.Rank(d)][u]
-	}
-	x, _ := n.g.RuleDist(u, d)
-	return int32(x)
-}
-
 // candidates appends the adjacency entries a packet at `at` may take
 // toward dst: the minimal ones in dimension order for regular graphs (so
 // the first is the e-cube / XY / DOR choice), table-minimal ones otherwise.

@@ -18,23 +18,23 @@ import (
 
 // command is one subcommand.
 type command struct {
-	name, args, summary string
-	run                 func(env *env, args []string) error
+	name, summary string
+	run           func(env *env, args []string) error
 }
 
 var commands []*command
 
 func init() {
 	commands = []*command{
-		{"check", "FILE...", "report every error in machine files", runCheck},
-		{"eval", "[flags] MACHINE EXPR...", "evaluate expressions: parameters, primitive costs, derived indexes", runEval},
-		{"sim", "[flags] MACHINE --op OP", "simulate an operation on the packet-level network", runSim},
-		{"route", "[flags] MACHINE SRC DST | --check MACHINE", "show a route, or check a routing function for deadlock", runRoute},
-		{"compare", "[flags] MACHINE PRIMITIVE", "a primitive's analytic cost beside the simulated one", runCompare},
-		{"import", "LEGACY", "print a Parasol I file in the modern syntax", runImport},
-		{"fmt", "[-w] FILE...", "format machine files canonically", runFmt},
-		{"repl", "[MACHINE]", "interactive prompt", runRepl},
-		{"machines", "[MACHINE]", "list the standard machines, or the machines in a file", runMachines},
+		{"check", "report every error in machine files", runCheck},
+		{"eval", "evaluate expressions: parameters, primitive costs, derived indexes", runEval},
+		{"sim", "simulate an operation on the packet-level network", runSim},
+		{"route", "show a route, or check a routing function for deadlock", runRoute},
+		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
+		{"import", "print a Parasol I file in the modern syntax", runImport},
+		{"fmt", "format machine files canonically", runFmt},
+		{"repl", "interactive prompt", runRepl},
+		{"machines", "list the standard machines, or the machines in a file", runMachines},
 	}
 }
 

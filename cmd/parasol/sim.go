@@ -26,7 +26,6 @@ type simFlags struct {
 	runs                             int
 	seed                             uint64
 	maxEvents                        int64
-	hasSrc, hasDst                   bool
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet) {

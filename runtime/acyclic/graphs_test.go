@@ -149,15 +149,6 @@ func (s *shortest) routing() Routing {
 	}
 }
 
-// policy chooses among the channels a router offers.
-type policy int
-
-const (
-	first       policy = iota // static: always the first
-	uniform                   // quasi-adaptive: uniformly at random
-	leastLoaded               // quasi-adaptive: least messages so far, ties at random
-)
-
 // stats are the all-to-all quantities of §3.4.3.
 type stats struct {
 	mu   float64 // mean hops over all P² ordered pairs (self pairs count 0)
@@ -166,71 +157,6 @@ type stats struct {
 	lp   int     // most messages through-routed by one processor
 	ll   int     // most messages over one channel
 	msgs int
-}
-
-// allToAll sends one message from every processor to every other, in random
-// order, each routed hop by hop with the policy, and counts loads.
-func allToAll(n, channels int, head func(c int) int, next func(buf []int, v, dst, in int) []int, pol policy, rng *rand.Rand) stats {
-	order := make([]int, 0, n*(n-1))
-	for s := 0; s < n; s++ {
-		for d := 0; d < n; d++ {
-			if s != d {
-				order = append(order, s*n+d)
-			}
-		}
-	}
-	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	proc := make([]int, n)
-	link := make([]int, channels)
-	var st stats
-	var buf []int
-	total := 0
-	for _, sd := range order {
-		v, dst, in, hops := sd/n, sd%n, Local, 0
-		for v != dst {
-			buf = next(buf[:0], v, dst, in)
-			if len(buf) == 0 {
-				panic("no route")
-			}
-			c := buf[0]
-			switch pol {
-			case uniform:
-				c = buf[rng.IntN(len(buf))]
-			case leastLoaded:
-				best, ties := -1, 0
-				for _, x := range buf {
-					switch {
-					case best < 0 || link[x] < link[best]:
-						best, ties = x, 1
-					case link[x] == link[best]:
-						ties++
-						if rng.IntN(ties) == 0 {
-							best = x
-						}
-					}
-				}
-				c = best
-			}
-			if hops > 0 {
-				proc[v]++
-			}
-			link[c]++
-			in, v = c, head(c)
-			hops++
-		}
-		total += hops
-		st.d = max(st.d, hops)
-		st.msgs++
-	}
-	st.mu = float64(total) / float64(n*n)
-	st.muX = float64(total) / float64(n*(n-1))
-	for _, x := range proc {
-		st.lp = max(st.lp, x)
-	}
-	for _, x := range link {
-		st.ll = max(st.ll, x)
-	}
-	return st
 }
 
 // queued replays the simulation of §3.4.3: every message is queued at its
