@@ -14,48 +14,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib"
 )
 
-func runCheck(e *env, args []string) error {
-	fs := newFlags(e, "check", "FILE...", `
-Check reads each machine file (modern syntax or Parasol I) and reports every
-error it finds as file:line:col with the source line and a caret. Every
-machine in a file is checked. The exit status is 1 when there is any error.`)
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usageError("parasol check: no files given\nUsage: parasol check FILE...")
-	}
-	failed := false
-	for _, f := range files {
-		names, err := eval.MachineNames(f)
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			failed = true
-			continue
-		}
-		seen := map[string]bool{}
-		for _, n := range names {
-			if _, err := eval.Load(f, eval.WithMachine(n)); err != nil {
-				// Shared definitions can fail the same way in every machine.
-				if msg := err.Error(); !seen[msg] {
-					seen[msg] = true
-					fmt.Fprintln(e.stderr, msg)
-				}
-			}
-		}
-		if len(seen) > 0 {
-			failed = true
-			continue
-		}
-		fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)\n", f, len(names), plural(len(names)))
-	}
-	if failed {
-		return &exitError{code: 1}
-	}
-	return nil
-}
-
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -171,53 +129,6 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 		return fmt.Errorf("%s is already in the modern syntax (no machinename = … header)", pos[0])
 	}
 	fmt.Fprint(e.stdout, lang.Format(eval.Modernize(f)))
-	return nil
-}
-
-func runFmt(e *env, args []string) error {
-	fs := newFlags(e, "fmt", "[-w] FILE...", `
-Fmt prints machine files in canonical form: one statement per line, tab
-indentation, single spaces around operators, comments kept. Formatting a
-formatted file changes nothing. Parasol I files are converted with
-'parasol import' instead.`)
-	write := fs.Bool("w", false, "write the result back to the file instead of printing it")
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usageError("parasol fmt: no files given\nUsage: parasol fmt [-w] FILE...")
-	}
-	var errs lang.Diagnostics
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		f, err := parser.ParseFile(path, string(data))
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		if f.Legacy {
-			errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", path, path))
-			continue
-		}
-		out := lang.Format(f)
-		if *write {
-			if out != string(data) {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					errs.Append(err)
-				}
-			}
-			continue
-		}
-		fmt.Fprint(e.stdout, out)
-	}
-	if len(errs) > 0 {
-		return errs
-	}
 	return nil
 }
 
