@@ -20,7 +20,16 @@ type options struct {
 	sets     []Set
 	readFile func(path string) ([]byte, error)
 	extra    [][]lang.Stmt // definitions added by Extend (the REPL), one layer each
+	// maxMemory bounds what loading may allocate (topologies, loops); 0
+	// means limits.Default().
+	maxMemory int64
 }
+
+// WithMaxMemory bounds the memory that loading a machine may allocate, in
+// bytes (topology graphs, expanded loops, file contents); a machine that
+// needs more is an error naming the figure and the limit. The default is
+// limits.Default(): $PARASOL_MAX_MEMORY or a quarter of physical memory.
+func WithMaxMemory(bytes int64) Option { return func(o *options) { o.maxMemory = bytes } }
 
 // WithMachine selects a machine of a file with several; the default is the
 // first.

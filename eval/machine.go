@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 )
@@ -34,6 +35,10 @@ type evalStep struct {
 
 // Name is the machine's name.
 func (m *Machine) Name() string { return m.name }
+
+// MaxMemory is the memory limit the machine was loaded with (WithMaxMemory),
+// for the stages after loading, such as the simulator, to honour.
+func (m *Machine) MaxMemory() int64 { return limits.Or(m.loader.opts.maxMemory) }
 
 // Legacy reports whether the machine came from a Parasol I file.
 func (m *Machine) Legacy() bool { return m.legacy }

@@ -21,6 +21,9 @@ type Options struct {
 	Channels  int    // message channels per link (seed 000 c); 0 means 1
 	Links     int    // links a message is split over (seed 000 l); 0 means 1
 	Workers   int    // 0 means GOMAXPROCS
+	// MaxMemory bounds what a simulation may allocate (network state, lanes,
+	// buffers, per-run results), in bytes; 0 means limits.Default().
+	MaxMemory int64
 	// Progress, if set, is called (from one goroutine at a time) as runs
 	// complete.
 	Progress func(done, total int)
