@@ -5,8 +5,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -80,8 +78,7 @@ func run(e *env, args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(e, args[1:])
-			return report(e, err)
+			return report(e, args[1:], c.run(e, args[1:]))
 		}
 	}
 	var names []string
@@ -94,29 +91,10 @@ func run(e *env, args []string) int {
 	} else {
 		msg += lang.DidYouMean(args[0], names)
 	}
-	fmt.Fprintln(e.stderr, msg+"\nRun 'parasol --help' for the list of commands.")
-	return 2
+	return report(e, args, usageError("%s\nRun 'parasol --help' for the list of commands.", msg))
 }
 
 const version = "0.1.0"
-
-func report(e *env, err error) int {
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	var x *exitError
-	if errors.As(err, &x) {
-		if x.msg != "" {
-			fmt.Fprintln(e.stderr, x.msg)
-		}
-		return x.code
-	}
-	fmt.Fprintln(e.stderr, err)
-	return 1
-}
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `Parasol describes parallel machines and predicts what communication on them costs.
@@ -134,8 +112,11 @@ A MACHINE is a .machine file path or std:NAME for a standard machine
 ('parasol machines' lists them). Values print with units; with --json they
 are numbers in SI base units (s, B, B/s, Hz).
 
-Run 'parasol COMMAND --help' for a command's flags.
-`)
+Run 'parasol COMMAND --help' for a command's flags. With --json, results
+and errors are JSON lines on stdout; an error is
+{"error": {"file", "line", "col", "message"}}, one per diagnostic.
+
+`+exitCodesHelp)
 }
 
 func suggest(name string, candidates []string) string {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// Exit statuses, as `parasol --help` and the README document them.
+const (
+	exitOK          = 0
+	exitInput       = 1 // errors in the input: files, expressions, values
+	exitUsage       = 2 // mistakes on the command line
+	exitDeadlock    = 3 // a simulation deadlocked (the cycle is reported)
+	exitInterrupted = 130
+)
+
+const exitCodesHelp = `Exit status:
+  0    success
+  1    errors in the input (each reported as file:line:col with the source line)
+  2    usage: an unknown command or flag, a missing or invalid argument
+  3    a simulation deadlocked (the cycle of waiting channels is reported)
+  130  interrupted (Ctrl-C); a simulation prints the results it has so far
+`
+
+// jsonError is one diagnostic as printed under --json:
+// {"error": {"file", "line", "col", "message", "notes"}}.
+type jsonError struct {
+	Error jsonDiag `json:"error"`
+}
+
+type jsonDiag struct {
+	File    string     `json:"file,omitempty"`
+	Line    int        `json:"line,omitempty"`
+	Col     int        `json:"col,omitempty"`
+	Message string     `json:"message"`
+	Notes   []jsonDiag `json:"notes,omitempty"`
+}
+
+func diagJSON(pos lang.Pos, msg string) jsonDiag {
+	d := jsonDiag{Message: msg}
+	if pos.Src != nil {
+		d.File = pos.Src.Name
+	}
+	if pos.IsValid() {
+		d.Line, d.Col = pos.Line, pos.Col
+	}
+	return d
+}
+
+// writeJSONErrors prints err as JSON lines, one per diagnostic.
+func writeJSONErrors(w io.Writer, err error) {
+	enc := newJSON(w)
+	var ds lang.Diagnostics
+	ds.Append(unwrapDiagnostics(err))
+	for _, d := range ds {
+		j := diagJSON(d.Pos, d.Msg)
+		for _, n := range d.Notes {
+			j.Notes = append(j.Notes, diagJSON(n.Pos, n.Msg))
+		}
+		enc.Encode(jsonError{j})
+	}
+}
+
+// unwrapDiagnostics finds the diagnostics inside a wrapped error, so that a
+// positioned error keeps its position under --json.
+func unwrapDiagnostics(err error) error {
+	var ds lang.Diagnostics
+	if errors.As(err, &ds) {
+		return ds
+	}
+	var d *lang.Diagnostic
+	if errors.As(err, &d) {
+		return d
+	}
+	return err
+}
+
+// jsonRequested reports whether the command line asks for JSON output
+// (before a "--"), so that errors found before or during flag parsing are
+// JSON too.
+func jsonRequested(args []string) bool {
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "--json" || a == "-json" || a == "--json=true" || a == "-json=true":
+			return true
+		case a == "--format=json" || a == "-format=json":
+			return true
+		case (a == "--format" || a == "-format") && i+1 < len(args) && args[i+1] == "json":
+			return true
+		}
+	}
+	return false
+}
+
+// report prints err (as text on stderr, or as JSON lines on stdout when the
+// command line asked for JSON) and returns the exit status.
+func report(e *env, args []string, err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	code := exitInput
+	var x *exitError
+	switch {
+	case errors.As(err, &x):
+		code = x.code
+		if x.msg == "" {
+			return code // already printed
+		}
+		err = errors.New(x.msg)
+	case errors.Is(err, context.Canceled):
+		code = exitInterrupted
+	}
+	if jsonRequested(args) {
+		writeJSONErrors(e.stdout, err)
+	} else {
+		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
+	}
+	return code
+}
