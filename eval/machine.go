@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -207,6 +208,14 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 			got = "plain number; give a unit, e.g. " + example(t)
 		}
 		return v, lang.Errorf(pos, "%s expects a %s, got a %s", f.name, t, got)
+	}
+	// Counts, times, sizes and rates are never negative: a negative latency
+	// or overhead would run the simulator backwards in time.
+	switch {
+	case t == tCount && (v.Num < 0 || v.Num != math.Trunc(v.Num)):
+		return v, lang.Errorf(pos, "%s must be a whole number ≥ 0, got %s", f.name, v)
+	case t != tNumber && v.Num < 0:
+		return v, lang.Errorf(pos, "%s must not be negative, got %s", f.name, v)
 	}
 	return v, nil
 }

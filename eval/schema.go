@@ -26,16 +26,17 @@ const (
 	tString
 	tSymbol // a bare word such as wormhole or ecube
 	tTimePerByte
+	tCount // a whole number ≥ 0: a processor number, a count of links or bits
 )
 
 func (t fieldType) String() string {
-	return [...]string{"any value", "number", "time", "size", "rate", "frequency", "percentage", "bool", "string", "name", "time per byte"}[t]
+	return [...]string{"any value", "number", "time", "size", "rate", "frequency", "percentage", "bool", "string", "name", "time per byte", "whole number"}[t]
 }
 
 // dim is the dimension a numeric field type must have.
 func (t fieldType) dim() (lang.Dim, bool) {
 	switch t {
-	case tNumber, tPercent:
+	case tNumber, tPercent, tCount:
 		return lang.Dimensionless, true
 	case tTime:
 		return lang.TimeDim, true
@@ -70,33 +71,33 @@ var timingFields = map[string]fieldType{} // any field of a *_timings block is a
 var schema = map[string]map[string]fieldType{
 	"machine": {},
 	"processor": {
-		"name": tString, "fp type": tSymbol, "mantissa": tNumber, "exponent": tNumber,
-		"pipelinesize": tNumber, "branchdelay": tTime, "maxrecvdelay": tPercent,
+		"name": tString, "fp type": tSymbol, "mantissa": tCount, "exponent": tCount,
+		"pipelinesize": tCount, "branchdelay": tTime, "maxrecvdelay": tPercent,
 		"maxroutedelay": tPercent, "createjob": tTime, "jobswitch": tTime,
 		"clock": tFreq, "send_overhead": tTime, "recv_overhead": tTime,
 		"packet_overhead": tTime, "route_fixed": tTime, "route_per_byte": tTimePerByte,
 		"hop_delay": tTime, "maxspeed": tRate,
 	},
 	"switch": {
-		"name": tString, "delay": tTime, "ports": tNumber, "route_fixed": tTime,
+		"name": tString, "delay": tTime, "ports": tCount, "route_fixed": tTime,
 		"route_per_byte": tTimePerByte,
 	},
 	"processorcache": {
-		"size": tSize, "linesize": tSize, "associativity": tNumber,
-		"hittime": tTime, "misstime": tTime, "levels": tNumber,
+		"size": tSize, "linesize": tSize, "associativity": tCount,
+		"hittime": tTime, "misstime": tTime, "levels": tCount,
 	},
 	"combinations": {},
 	"topology": {
-		"toponame": tString, "hardware": tNumber, "create_time": tTime, "num_links": tNumber,
+		"toponame": tString, "hardware": tNumber, "create_time": tTime, "num_links": tCount,
 		"node": tSymbol, "switching": tSymbol, "routing": tSymbol, "arbitration": tSymbol,
 		"packet": tSize, "header": tSize, "trailer": tSize, "flit": tSize, "buffer": tNumber,
 		"window": tNumber, "ack": tSize, "vcs": tNumber, "channels": tNumber,
 		"latency": tTime, "speed": tRate,
 	},
 	"link": {
-		"linkio": tBool, "linklatency": tTime, "linkspeed": tRate, "procs_connected": tNumber,
-		"processornumber": tNumber, "latency": tTime, "speed": tRate, "channels": tNumber,
-		"io": tBool, "dim": tNumber,
+		"linkio": tBool, "linklatency": tTime, "linkspeed": tRate, "procs_connected": tCount,
+		"processornumber": tCount, "latency": tTime, "speed": tRate, "channels": tNumber,
+		"io": tBool, "dim": tCount,
 	},
 	"machinecombinations": {"maxtotalspeed": tRate},
 	"modelsection":        {},
