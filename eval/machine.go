@@ -193,11 +193,11 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 		return v, lang.Errorf(pos, "%s expects a name, got a %s", f.name, v.TypeName())
 	}
 	want, _ := t.dim()
-	if v.Kind == lang.Number && v.Dim == lang.Dimensionless && want != lang.Dimensionless && f.legacy {
-		return lang.Quantity(v.Num*t.legacyScale(), want), nil
-	}
-	if v.Kind == lang.Number && t == tPercent && f.legacy {
-		return lang.Num(v.Num * t.legacyScale()), nil
+	switch {
+	case v.Kind == lang.Number && v.Dim == lang.Dimensionless && want != lang.Dimensionless && f.legacy:
+		v = lang.Quantity(v.Num*t.legacyScale(), want)
+	case v.Kind == lang.Number && t == tPercent && f.legacy:
+		v = lang.Num(v.Num * t.legacyScale())
 	}
 	if v.Kind != lang.Number || v.Dim != want {
 		got := v.TypeName()

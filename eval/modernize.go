@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strings"
+
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -65,8 +67,8 @@ func modernField(kind string, f *lang.Field, names map[string]bool) *lang.Field 
 			break
 		}
 		switch {
-		case t == tBool:
-			g.Value = &lang.BoolLit{Pos: v.Pos, Value: v.Value.Num != 0}
+		case t == tBool && (v.Value.Num == 0 || v.Value.Num == 1):
+			g.Value = &lang.BoolLit{Pos: v.Pos, Value: v.Value.Num == 1}
 		case t == tPercent:
 			g.Value = withUnit(v, "%")
 		case t == tSymbol:
@@ -81,8 +83,14 @@ func modernField(kind string, f *lang.Field, names map[string]bool) *lang.Field 
 	case *lang.Ident:
 		switch {
 		case t == tBool:
-			on := v.Name == "yes" || v.Name == "true"
-			g.Value = &lang.BoolLit{Pos: v.Pos, Value: on}
+			// Only the words the loader accepts become bools; anything
+			// else stays as written, so it fails the same way after import.
+			switch strings.ToLower(v.Name) {
+			case "yes", "true":
+				g.Value = &lang.BoolLit{Pos: v.Pos, Value: true}
+			case "no", "false":
+				g.Value = &lang.BoolLit{Pos: v.Pos, Value: false}
+			}
 		case t == tString || t == tAny && kind != "modelsection" && !names[v.Name]:
 			g.Value = &lang.StringLit{Pos: v.Pos, Value: v.Name}
 		}

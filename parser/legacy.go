@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,6 +94,9 @@ func (r *legacyReader) line(off int, line string) {
 		if !r.needMachine(pos, key) {
 			return
 		}
+		if key != "modelsection" && !r.headerNumber(key, value, valueOff) {
+			return
+		}
 		b := &lang.Block{Pos: pos, Kind: key, Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
 		r.mach.Body = append(r.mach.Body, b)
 		r.proc, r.topo = nil, nil
@@ -106,6 +110,9 @@ func (r *legacyReader) line(off int, line string) {
 	case "linknumber":
 		if r.topo == nil {
 			r.errs.Add(pos, "linknumber outside a topology: expected topology = ID before it")
+			return
+		}
+		if !r.headerNumber(key, value, valueOff) {
 			return
 		}
 		b := &lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
@@ -188,6 +195,30 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		return nil
 	}
 	return e
+}
+
+// headerNumber checks the number of a processor, topology or link header:
+// an identifier that other fields refer to, so a whole number ≥ 0 (a name
+// is accepted too, as in the modern syntax).
+func (r *legacyReader) headerNumber(key, value string, off int) bool {
+	f, err := strconv.ParseFloat(value, 64)
+	if err != nil && lang.IsIdent(unquoteName(value)) {
+		return true
+	}
+	if err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
+		r.errs.Add(r.src.PosAt(off), "%s expects a whole number from 0 to %d, got %s", key, math.MaxInt32, excerpt(value))
+		return false
+	}
+	return true
+}
+
+// excerpt shortens user text quoted in a message.
+func excerpt(s string) string {
+	const max = 40
+	if r := []rune(s); len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
 }
 
 // legacyLabel is the label of a header such as `processor = 1`: a number

@@ -128,6 +128,18 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 	if !f.Legacy {
 		return fmt.Errorf("%s is already in the modern syntax (no machinename = … header)", pos[0])
 	}
+	// A file that check rejects is not converted: its values have no
+	// meaning to keep.
+	var errs lang.Diagnostics
+	for _, s := range f.Stmts {
+		if m, ok := s.(*lang.Machine); ok {
+			_, err := eval.LoadSource(pos[0], string(data), eval.WithMachine(m.Name))
+			errs.Append(err)
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
 	fmt.Fprint(e.stdout, lang.Format(eval.Modernize(f)))
 	return nil
 }
