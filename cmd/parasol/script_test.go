@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -59,6 +60,9 @@ func TestScript(t *testing.T) {
 		// Every script starts with a copy of examples/ in its work
 		// directory, so paths and messages read as a user would see them.
 		Setup: func(e *testscript.Env) error {
+			// Every command runs under a memory limit, so a hostile input
+			// that slips past an estimate fails instead of exhausting CI.
+			e.Setenv(limits.EnvVar, "1GB")
 			return copyDir(examples, filepath.Join(e.WorkDir, "examples"))
 		},
 	})
