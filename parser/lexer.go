@@ -130,7 +130,11 @@ func (s *scanner) Next() (lexer.Token, error) {
 				n = 1
 			default:
 				r, _ := utf8.DecodeRuneInString(rest)
-				return lexer.Token{}, &lexer.Error{Pos: start, Msg: fmt.Sprintf("unexpected character %q", r)}
+				msg := fmt.Sprintf("unexpected character %q", r)
+				if r >= utf8.RuneSelf {
+					msg += fmt.Sprintf(" (U+%04X)", r) // tells a look-alike from the letter it imitates
+				}
+				return lexer.Token{}, &lexer.Error{Pos: start, Msg: msg}
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -29,9 +30,15 @@ const (
 // ParseFile parses a whole source, detecting the Parasol I format by its
 // `machinename =` header lines.
 func ParseFile(name, text string) (*lang.File, error) {
+	// Editors may start a UTF-8 file with a byte order mark; it is not
+	// part of the text (positions are as the editor shows them).
+	text = strings.TrimPrefix(text, "\uFEFF")
 	src := lang.NewSource(name, text)
 	if len(text) > MaxSourceBytes {
 		return nil, lang.Errorf(src.PosAt(0), "file is %d bytes; the limit is %d", len(text), MaxSourceBytes)
+	}
+	if d := checkText(src); d != nil {
+		return nil, d
 	}
 	if IsLegacy(text) {
 		return parseLegacy(src)
@@ -65,7 +72,11 @@ func parseModern(src *lang.Source) (*lang.File, error) {
 			break
 		}
 		d := syntaxError(src, 0, err)
-		errs = append(errs, d)
+		// A new error on a line already blanked comes from the blanking
+		// (braces kept out of their context), not from the user's text.
+		if blanked[d.Pos.Line] == 0 || len(errs) == 0 {
+			errs = append(errs, d)
+		}
 		if len(errs) >= MaxErrors || !d.Pos.IsValid() || blanked[d.Pos.Line] >= 2 {
 			return nil, errs.Err()
 		}
@@ -80,6 +91,23 @@ func parseModern(src *lang.Source) (*lang.File, error) {
 		return f, errs.Err()
 	}
 	return f, nil
+}
+
+// checkText refuses input that is not text: one error at the first invalid
+// UTF-8 sequence or NUL byte, instead of a syntax error per garbage token.
+func checkText(src *lang.Source) *lang.Diagnostic {
+	text := src.Text
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return lang.Errorf(src.PosAt(i), "invalid UTF-8 (byte 0x%02x): %s is not a text file", text[i], src.Name)
+		case r == 0:
+			return lang.Errorf(src.PosAt(i), "NUL byte: %s is not a text file", src.Name)
+		}
+		i += size
+	}
+	return nil
 }
 
 // blankLine replaces a line's text by spaces so the parser can go on past a
