@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hostileCase is one input a careless user or script might send: the
+// files it writes, the command line, the exit status and what stderr (or,
+// with --json, stdout) must say. Every case must end with a clear,
+// positioned error or a right answer: no panic, no hang, no NaN.
+type hostileCase struct {
+	name  string
+	files map[string]string
+	args  []string
+	exit  int
+	want  string // regexp over the output
+}
+
+func repeat(s string, n int) string { return strings.Repeat(s, n) }
+
+// paramChain is `param p0 = p1 + 1` … `param pN-1 = 1`.
+func paramChain(n int) string {
+	var b strings.Builder
+	b.WriteString("machine \"chain\" {\n")
+	for i := 0; i < n-1; i++ {
+		b.WriteString("\tparam p")
+		b.WriteString(strconv.Itoa(i))
+		b.WriteString(" = p")
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteString(" + 1\n")
+	}
+	b.WriteString("\tparam p" + strconv.Itoa(n-1) + " = 1\n}\n")
+	return b.String()
+}
+
+func machine(body string) string { return "machine \"m\" {\n" + body + "\n}\n" }
+
+var hostileCases = []hostileCase{
+	// Syntax garbage.
+	{name: "binary", files: map[string]string{"m.machine": "\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe"},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:1:\d+: (invalid UTF-8|NUL byte).*not a text file`},
+	{name: "byte order mark", files: map[string]string{"m.machine": "\uFEFF" + machine("param a = 1")},
+		args: []string{"eval", "m.machine", "a"}, exit: 0, want: `^$`},
+	{name: "unclosed block", files: map[string]string{"m.machine": "machine \"m\" {\n\tparam a = 1\n"},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:3:1: syntax error: unexpected end of input \(expected '}'\)`},
+	{name: "extra braces", files: map[string]string{"m.machine": "machine \"m\" { param a = 1 }}}}\n"},
+		args: []string{"check", "m.machine"}, exit: 1, want: `(?s)\Am.machine:1:28: syntax error: unexpected token '}'\n[^\n]*\n[^\n]*\^\n?\z`},
+	{name: "look-alike letter", files: map[string]string{"m.machine": machine("param \u0430 = 1")},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:7: syntax error: unexpected character 'а' \(U\+0430\)`},
+	{name: "deep nesting", files: map[string]string{"m.machine": machine("param a = " + repeat("(", 100000) + "1" + repeat(")", 100000))},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: nesting deeper than 200 levels`},
+	{name: "long expression", files: map[string]string{"m.machine": machine("param a = " + repeat("1+", 300000) + "1")},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: expression longer than 10000 terms`},
+	{name: "empty file", files: map[string]string{"m.machine": ""},
+		args: []string{"eval", "m.machine", "1"}, exit: 1, want: `no machine in m.machine`},
+
+	// Parasol I corruption.
+	{name: "legacy negative processor number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = -5.5\nprocessortype1 = 1\nprocessornumber = 1\n"},
+		args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:7:19: processornumber must be a whole number ≥ 0, got -5.5`},
+	{name: "legacy header number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1e400\n"},
+		args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:2:13: processor expects a whole number from 0 to 2147483647, got 1e400`},
+	{name: "legacy import of a rejected value", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkio = maybe\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
+		args: []string{"import", "p.machine"}, exit: 1, want: `p.machine:5:10: linkio expects yes, no, true, false, 1 or 0, got "maybe"`},
+
+	// Semantic traps.
+	{name: "negative latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = -1ns\n speed = 1MB/s }")},
+		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:34: latency must not be negative, got -1ns`},
+
+	// CLI extremes.
+	{name: "unknown command under --json", args: []string{"frobnicate", "--json"}, exit: 2,
+		want: `^\{"error":\{"message":"parasol: unknown command \\"frobnicate\\"`},
+}
+
+func TestHostileInputs(t *testing.T) {
+	for _, c := range hostileCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(dir)
+			var stdout, stderr bytes.Buffer
+			e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
+			code := run(e, c.args)
+			out := stderr.String()
+			if jsonRequested(c.args) {
+				out = stdout.String()
+			}
+			if code != c.exit {
+				t.Errorf("exit status %d, want %d\nstdout: %s\nstderr: %s", code, c.exit, clip(stdout.String()), clip(stderr.String()))
+			}
+			if !regexp.MustCompile(c.want).MatchString(out) {
+				t.Errorf("output does not match %q:\n%s", c.want, clip(out))
+			}
+			if strings.Contains(stdout.String()+stderr.String(), "NaN") || strings.Contains(stderr.String(), "goroutine ") {
+				t.Errorf("output holds NaN or a Go stack trace:\n%s", clip(stdout.String()+stderr.String()))
+			}
+		})
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
+}
