@@ -96,13 +96,17 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 	s := f.spec.Load()
 	same := s != nil
 	for i, v := range args {
-		if fn.units[i] && v.Kind == lang.Number {
-			if v.Dim == lang.Dimensionless {
-				v.Num *= fn.scale[i]
-				v.Dim = fn.dims[i]
-			} else if v.Dim != fn.dims[i] {
-				return lang.Value{}, fmt.Errorf("argument %s of %s must be a %s, got a %s", fn.params[i].Name, f.path, fn.dims[i].Name(), v.TypeName())
-			}
+		if fn.units[i] && v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+			v.Num *= fn.scale[i]
+			v.Dim = fn.dims[i]
+		}
+		if fn.units[i] && v.Kind == lang.Number && v.Dim != fn.dims[i] {
+			return lang.Value{}, fmt.Errorf("argument %s of %s must be a %s, got a %s", fn.params[i].Name, f.path, fn.dims[i].Name(), v.TypeName())
+		}
+		// An argument from Go may be ±Inf or NaN, which no expression
+		// can produce; refuse it so no answer is silently one either.
+		if v.Kind == lang.Number && !finite(v.Num) {
+			return lang.Value{}, fmt.Errorf("argument %s of %s is %s, not a finite number", fn.params[i].Name, f.path, lang.FormatNumber(args[i].Num))
 		}
 		fr.stack[i] = v
 		same = same && v.Kind == s.kinds[i] && v.Dim == s.dims[i]

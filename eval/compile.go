@@ -25,7 +25,7 @@ const (
 	MaxSteps = 5_000_000
 )
 
-//go:generate sh -c "python3 gen_arith.py && gofmt -w arith_gen.go"
+//go:generate go run ./internal/genarith -o arith_gen.go
 
 type code func(fr *frame) lang.Value
 
@@ -99,11 +99,19 @@ func (s *scope) newSlot() int {
 // compiler compiles expressions of one machine.
 type compiler struct {
 	m *Machine
+	// dead is above zero while compiling a branch that a constant
+	// condition never takes (if false then 1/0 else 1): its names and
+	// types are still checked, but its constant arithmetic is not folded,
+	// so a guarded division by a zero parameter is no error.
+	dead int
 }
 
 func (c *compiler) compile(e lang.Expr, sc *scope) (cexpr, error) {
 	switch e := e.(type) {
 	case *lang.NumberLit:
+		if !finite(e.Value.Num) {
+			return cexpr{}, lang.Errorf(e.Pos, "the number %s is too large (the largest is about 1.8e308)", e.Text)
+		}
 		return constant(e.Value), nil
 	case *lang.StringLit:
 		return constant(lang.StringValue(e.Value)), nil
@@ -181,7 +189,7 @@ func (c *compiler) unary(e *lang.Unary, sc *scope) (cexpr, error) {
 			return lang.BoolValue(!v.Truth())
 		}}
 	}
-	return fold(out, x), nil
+	return c.fold(out, x)
 }
 
 // TypeName describes a cexpr's static type.
@@ -193,24 +201,77 @@ func (x cexpr) TypeName() string {
 }
 
 // fold evaluates an expression at compile time when its operands are
-// constants.
-func fold(out cexpr, operands ...cexpr) cexpr {
+// constants. Like Go's constant expressions, a constant one that fails
+// (1/0, sqrt(-1), 10^400) is an error while loading, not a surprise at the
+// first query; in a branch never taken it is left unfolded instead.
+func (c *compiler) fold(out cexpr, operands ...cexpr) (cexpr, error) {
 	for _, o := range operands {
 		if !o.konst {
-			return out
+			return out, nil
 		}
 	}
 	fr := &frame{}
 	v := out.run(fr)
 	if fr.err != nil {
-		return out // leave the error to run time, where it is reported
+		if c.dead > 0 {
+			return out, nil
+		}
+		return out, fr.err
 	}
-	return constant(v)
+	return constant(v), nil
+}
+
+// finite reports whether f is a number a query may answer: not ±Inf or
+// NaN. One comparison, as NaN compares false.
+func finite(f float64) bool { return math.Abs(f) <= math.MaxFloat64 }
+
+// arithSite is where an arithmetic operator stands and the dimensions of
+// its operands, for the message when its result is not a finite number.
+type arithSite struct {
+	pos    lang.Pos
+	op     string
+	dx, dy lang.Dim
+}
+
+// fail is the slow path of an operator whose result is not finite.
+func (s *arithSite) fail(fr *frame, a, b float64) lang.Value {
+	return fr.fail(s.pos, "%s", arithMessage(s.op, lang.Quantity(a, s.dx), lang.Quantity(b, s.dy)))
+}
+
+// arithMessage explains why a op b is not a finite number, naming the
+// values involved: "division by zero: 5us / 0".
+func arithMessage(op string, a, b lang.Value) string {
+	expr := operandText(a) + " " + op + " " + operandText(b)
+	switch {
+	case op == "/" && b.Num == 0, op == "^" && a.Num == 0 && b.Num < 0:
+		return "division by zero: " + expr
+	case op == "^" && a.Num < 0:
+		return "domain error: " + expr + " is not a real number (a negative number to a fractional power)"
+	}
+	return "overflow: " + expr + " is beyond the largest number (about 1.8e308)"
+}
+
+// operandText prints a value for an arithmetic message, a negative one in
+// parentheses so that (-8) ^ 0.5 reads as what was computed.
+func operandText(v lang.Value) string {
+	if v.Num < 0 {
+		return "(" + v.String() + ")"
+	}
+	return v.String()
 }
 
 func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	x, err1 := c.compile(e.X, sc)
+	// A constant left operand that decides and/or means the right one
+	// never runs: p > 0 and n / p > 2 is no error when p is 0.
+	decided := (e.Op == "and" || e.Op == "or") && err1 == nil && x.konst && x.kind == lang.Bool && x.val.Truth() != (e.Op == "and")
+	if decided {
+		c.dead++
+	}
 	y, err2 := c.compile(e.Y, sc)
+	if decided {
+		c.dead--
+	}
 	if err1 != nil {
 		return x, err1
 	}
@@ -242,7 +303,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			}
 			return b
 		}}
-		return fold(out, x, y), nil
+		return c.fold(out, x, y)
 	case "==", "!=":
 		if bothKnown && (x.kind != y.kind || x.kind == lang.Number && x.dim != y.dim) {
 			return x, lang.Errorf(pos, "cannot compare a %s with a %s", x.TypeName(), y.TypeName())
@@ -255,7 +316,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			}
 			return lang.BoolValue((a == b) == eq)
 		}}
-		return fold(out, x, y), nil
+		return c.fold(out, x, y)
 	}
 	// Arithmetic and ordering need numbers.
 	for _, o := range []cexpr{x, y} {
@@ -272,19 +333,21 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 		out.dim = x.dim
 		sub := op == "-"
 		if bothKnown {
-			out.run = fastArith(op, x, y, out.dim)
+			out.run = fastArith(op, x, y, out.dim, &arithSite{pos: pos, op: op, dx: x.dim, dy: y.dim})
 		} else {
 			out.run = func(fr *frame) lang.Value {
 				a, b := xr(fr), yr(fr)
 				if a.Kind != lang.Number || b.Kind != lang.Number || a.Dim != b.Dim {
 					return fr.fail(pos, "cannot %s a %s and a %s", verb(op), a.TypeName(), b.TypeName())
 				}
+				r := a.Num + b.Num
 				if sub {
-					a.Num -= b.Num
-				} else {
-					a.Num += b.Num
+					r = a.Num - b.Num
 				}
-				return a
+				if !finite(r) {
+					return fr.fail(pos, "%s", arithMessage(op, a, b))
+				}
+				return lang.Value{Num: r, Dim: a.Dim}
 			}
 		}
 	case "*", "/":
@@ -295,17 +358,21 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			out.dim = x.dim.Mul(y.dim)
 		}
 		if bothKnown {
-			out.run = fastArith(op, x, y, out.dim)
+			out.run = fastArith(op, x, y, out.dim, &arithSite{pos: pos, op: op, dx: x.dim, dy: y.dim})
 		} else {
 			out.run = func(fr *frame) lang.Value {
 				a, b := xr(fr), yr(fr)
 				if a.Kind != lang.Number || b.Kind != lang.Number {
 					return fr.fail(pos, "%s needs numbers, got a %s and a %s", op, a.TypeName(), b.TypeName())
 				}
+				r, d := a.Num*b.Num, a.Dim.Mul(b.Dim)
 				if div {
-					return lang.Value{Num: a.Num / b.Num, Dim: a.Dim.Div(b.Dim)}
+					r, d = a.Num/b.Num, a.Dim.Div(b.Dim)
 				}
-				return lang.Value{Num: a.Num * b.Num, Dim: a.Dim.Mul(b.Dim)}
+				if !finite(r) {
+					return fr.fail(pos, "%s", arithMessage(op, a, b))
+				}
+				return lang.Value{Num: r, Dim: d}
 			}
 		}
 	case "^":
@@ -323,13 +390,18 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			if a.Kind != lang.Number || b.Kind != lang.Number || b.Dim != lang.Dimensionless {
 				return fr.fail(pos, "^ needs a number and a plain exponent")
 			}
+			d := lang.Dimensionless
 			if a.Dim != lang.Dimensionless {
 				if b.Num != math.Trunc(b.Num) || math.Abs(b.Num) > 8 {
 					return fr.fail(pos, "a %s can only be raised to a whole power", a.TypeName())
 				}
-				return lang.Value{Num: math.Pow(a.Num, b.Num), Dim: a.Dim.Pow(int(b.Num))}
+				d = a.Dim.Pow(int(b.Num))
 			}
-			return lang.Num(math.Pow(a.Num, b.Num))
+			r := math.Pow(a.Num, b.Num)
+			if !finite(r) {
+				return fr.fail(pos, "%s", arithMessage(op, a, b))
+			}
+			return lang.Value{Num: r, Dim: d}
 		}
 	case "<", "<=", ">", ">=":
 		if bothKnown && x.dim != y.dim {
@@ -347,7 +419,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	default:
 		return x, lang.Errorf(pos, "unknown operator %s", op)
 	}
-	return fold(out, x, y), nil
+	return c.fold(out, x, y)
 }
 
 func compareFunc(op string) func(a, b float64) bool {
@@ -377,11 +449,14 @@ func (c *compiler) cond(e *lang.Cond, sc *scope) (cexpr, error) {
 	if k.known && k.kind != lang.Bool {
 		return k, lang.Errorf(e.If.ExprPos(), "the condition of if must be a bool, got a %s", k.TypeName())
 	}
-	a, err := c.compile(e.Then, sc)
+	// The branch a constant condition never takes is checked but not
+	// folded: if p > 0 then 1 / p else 0 is no error when p is 0.
+	deadThen, deadElse := k.konst && !k.val.Truth(), k.konst && k.val.Truth()
+	a, err := c.compileDead(e.Then, sc, deadThen)
 	if err != nil {
 		return a, err
 	}
-	b, err := c.compile(e.Else, sc)
+	b, err := c.compileDead(e.Else, sc, deadElse)
 	if err != nil {
 		return b, err
 	}
@@ -405,6 +480,15 @@ func (c *compiler) cond(e *lang.Cond, sc *scope) (cexpr, error) {
 		}
 		return br(fr)
 	}}, nil
+}
+
+// compileDead compiles e, as never run when dead.
+func (c *compiler) compileDead(e lang.Expr, sc *scope, dead bool) (cexpr, error) {
+	if dead {
+		c.dead++
+		defer func() { c.dead-- }()
+	}
+	return c.compile(e, sc)
 }
 
 func (c *compiler) sum(e *lang.Sum, sc *scope) (cexpr, error) {
@@ -456,11 +540,16 @@ func (c *compiler) sum(e *lang.Sum, sc *scope) (cexpr, error) {
 			}
 			total.Num += v.Num
 		}
+		// Once a partial sum overflows it stays infinite (or NaN, when
+		// the other infinity is added), so one check at the end suffices.
+		if !finite(total.Num) {
+			return fr0.fail(pos, "overflow: the sum is beyond the largest number (about 1.8e308)")
+		}
 		return total
 	}
 	out := cexpr{run: run, known: body.known, kind: lang.Number, dim: body.dim}
 	if from.konst && to.konst && body.konst || from.konst && to.konst && sc.nslots == nil {
-		return fold(out, from, to), nil
+		return c.fold(out, from, to)
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -11,19 +12,56 @@ import (
 // (seed 002 §1: combinations at machine level; seed 001/003: distances).
 type indexFn struct {
 	doc string
-	fn  func(t *Topology) lang.Value
+	// fn computes the index, or says why it has no value ("" when it has).
+	fn func(t *Topology) (lang.Value, string)
+}
+
+// count is an index that always has a value.
+func count(f func(t *Topology) int) func(t *Topology) (lang.Value, string) {
+	return func(t *Topology) (lang.Value, string) { return lang.Num(float64(f(t))), "" }
+}
+
+// distance is an index over processor-to-processor distances, which a
+// disconnected topology does not have: its diameter is no number of hops.
+func distance(name string, f func(m topo.Metrics) float64) func(t *Topology) (lang.Value, string) {
+	return func(t *Topology) (lang.Value, string) {
+		m := t.Graph.Metrics()
+		if m.Diameter < 0 {
+			return lang.Value{}, name + ": " + t.disconnected()
+		}
+		return lang.Num(f(m)), ""
+	}
 }
 
 var indexes = map[string]indexFn{
-	"diameter":  {"largest processor-to-processor distance in hops (D)", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.Metrics().Diameter)) }},
-	"avgdist":   {"mean distance over ordered pairs of distinct processors (μ)", func(t *Topology) lang.Value { return lang.Num(t.Graph.Metrics().AvgDistance) }},
-	"bisection": {"links cut by the best balanced split of the processors", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.Metrics().Bisection)) }},
-	"nodes":     {"processors in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.NumProcs())) }},
-	"switches":  {"switch nodes in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.N() - t.Graph.NumProcs())) }},
-	"links":     {"links in the topology", func(t *Topology) lang.Value { return lang.Num(float64(t.Graph.NumLinks())) }},
-	"maxtotalspeed": {"sum of the processors' maximum transfer rates (seed 002 §1, after Markatos)", func(t *Topology) lang.Value {
-		return lang.Quantity(t.MaxTotalSpeed(), lang.RateDim)
+	"diameter":  {"largest processor-to-processor distance in hops (D)", distance("diameter", func(m topo.Metrics) float64 { return float64(m.Diameter) })},
+	"avgdist":   {"mean distance over ordered pairs of distinct processors (μ)", distance("avgdist", func(m topo.Metrics) float64 { return m.AvgDistance })},
+	"bisection": {"links cut by the best balanced split of the processors", count(func(t *Topology) int { return t.Graph.Metrics().Bisection })},
+	"nodes":     {"processors in the topology", count(func(t *Topology) int { return t.Graph.NumProcs() })},
+	"switches":  {"switch nodes in the topology", count(func(t *Topology) int { return t.Graph.N() - t.Graph.NumProcs() })},
+	"links":     {"links in the topology", count(func(t *Topology) int { return t.Graph.NumLinks() })},
+	"maxtotalspeed": {"sum of the processors' maximum transfer rates (seed 002 §1, after Markatos)", func(t *Topology) (lang.Value, string) {
+		if s := t.MaxTotalSpeed(); finite(s) {
+			return lang.Quantity(s, lang.RateDim), ""
+		}
+		return lang.Value{}, "overflow: maxtotalspeed is beyond the largest rate (about 1.8e308 B/s)"
 	}},
+}
+
+// disconnected names two processors of a topology with no path between
+// them, for the message of a distance that does not exist.
+func (t *Topology) disconnected() string {
+	g := t.Graph
+	if g.NumProcs() > 1 {
+		first := g.Proc(0)
+		dist := g.BFS(first)
+		for r := 1; r < g.NumProcs(); r++ {
+			if v := g.Proc(r); dist[v] < 0 {
+				return fmt.Sprintf("topology %s is disconnected: nodes %d and %d are not connected", t.Label, g.ID(first), g.ID(v))
+			}
+		}
+	}
+	return fmt.Sprintf("topology %s is disconnected", t.Label)
 }
 
 // IndexDocs describes the derived indexes, for help texts.
@@ -57,7 +95,11 @@ func (c *compiler) index(id *lang.Ident, ix indexFn) (cexpr, error) {
 	if err != nil {
 		return cexpr{}, err
 	}
-	return constant(ix.fn(t)), nil
+	v, msg := ix.fn(t)
+	if msg != "" {
+		return cexpr{}, lang.Errorf(id.Pos, "%s", msg)
+	}
+	return constant(v), nil
 }
 
 // firstTopology realizes the topologies if that has not happened yet (an
@@ -84,8 +126,10 @@ func depOr(err error, reported bool) error {
 	return err
 }
 
-// Hops is the distance in hops between two node ids.
-func (t *Topology) Hops(a, b int) (int, bool) {
+// Hops is the distance in hops between two node ids; ok is false when one
+// is no node of the topology, and the distance is -1 when no path joins
+// them.
+func (t *Topology) Hops(a, b int) (d int, ok bool) {
 	g := t.Graph
 	u, ok1 := g.Index(a)
 	v, ok2 := g.Index(b)
@@ -149,9 +193,12 @@ func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
 		if !ok {
 			return fr.fail(pos, "hops(%s, %s): no such node in topology %s", lang.FormatNumber(a.Num), lang.FormatNumber(b.Num), t.Label)
 		}
+		if d < 0 {
+			return fr.fail(pos, "hops(%s, %s): nodes %s and %s are not connected in topology %s", lang.FormatNumber(a.Num), lang.FormatNumber(b.Num), lang.FormatNumber(a.Num), lang.FormatNumber(b.Num), t.Label)
+		}
 		return lang.Num(float64(d))
 	}}
-	return fold(out, args[0], args[1]), nil
+	return c.fold(out, args[0], args[1])
 }
 
 // compComm is a processor's computation/communication ratio (seed 002 §1:
@@ -186,7 +233,11 @@ func (c *compiler) compComm(sel *lang.Select, proc *object) (cexpr, error) {
 	if rate <= 0 {
 		return cexpr{}, lang.Errorf(sel.Pos, "no node of %s has links in topology %s", proc.path(), t.Label)
 	}
-	return constant(lang.Quantity(1/op.Num/rate, lang.Dim{Size: -1})), nil
+	r := 1 / op.Num / rate
+	if !finite(r) {
+		return cexpr{}, lang.Errorf(sel.Pos, "overflow: %s.compcomm = 1 / %s / %s is beyond the largest number (about 1.8e308)", proc.path(), op, lang.Quantity(rate, lang.RateDim))
+	}
+	return constant(lang.Quantity(r, lang.Dim{Size: -1})), nil
 }
 
 // maxRate is the largest rate at which one node of a processor type can

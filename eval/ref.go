@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -332,7 +333,9 @@ func callCode(fn *function, args []code, argPos []lang.Pos, pos lang.Pos, caller
 			v := a(fr)
 			if fn.units[i] && v.Kind == lang.Number {
 				if v.Dim == lang.Dimensionless {
-					v.Num *= fn.scale[i]
+					if v.Num *= fn.scale[i]; !finite(v.Num) {
+						return fr.fail(argPos[i], "overflow: argument %s of %s is beyond the largest %s (about 1.8e308 %s)", fn.params[i].Name, fn.f.path(), fn.dims[i].Name(), fn.dims[i].Unit())
+					}
 					v.Dim = fn.dims[i]
 				} else if v.Dim != fn.dims[i] {
 					return fr.fail(argPos[i], "argument %s of %s must be a %s, got a %s", fn.params[i].Name, fn.f.path(), fn.dims[i].Name(), v.TypeName())
@@ -363,10 +366,13 @@ func callCode(fn *function, args []code, argPos []lang.Pos, pos lang.Pos, caller
 }
 
 // builtin is a built-in function: its arity (-1: one or more) and how it
-// treats dimensions.
+// treats dimensions and its domain.
 type builtinFn struct {
 	arity int
-	apply func(args []lang.Value) (lang.Value, string) // value, or an error message
+	// apply computes the value, or returns the whole error message: a
+	// wrong dimension, or an argument outside the function's domain with
+	// the call as written ("domain error: log2(0) needs a number > 0").
+	apply func(name string, args []lang.Value) (lang.Value, string)
 }
 
 var builtins = map[string]builtinFn{
@@ -376,26 +382,50 @@ var builtins = map[string]builtinFn{
 	"floor": {1, keepDim(math.Floor)},
 	"round": {1, keepDim(math.Round)},
 	"abs":   {1, keepDim(math.Abs)},
-	"log2":  {1, plain(math.Log2)},
-	"log":   {1, plain(math.Log)},
-	"exp":   {1, plain(math.Exp)},
-	"sqrt": {1, func(a []lang.Value) (lang.Value, string) {
+	"log2":  {1, plain(math.Log2, positive)},
+	"log":   {1, plain(math.Log, positive)},
+	"exp":   {1, plain(math.Exp, nil)},
+	"sqrt": {1, func(name string, a []lang.Value) (lang.Value, string) {
 		d := a[0].Dim
 		if d.Time%2 != 0 || d.Size%2 != 0 {
 			return lang.Value{}, "sqrt of a " + d.Name() + " has no unit"
 		}
+		if a[0].Num < 0 {
+			return lang.Value{}, "domain error: " + callText(name, a) + " needs a number ≥ 0"
+		}
 		return lang.Quantity(math.Sqrt(a[0].Num), lang.Dim{Time: d.Time / 2, Size: d.Size / 2}), ""
 	}},
-	"mod": {2, func(a []lang.Value) (lang.Value, string) {
+	"mod": {2, func(name string, a []lang.Value) (lang.Value, string) {
 		if a[0].Dim != a[1].Dim {
 			return lang.Value{}, "mod needs two values of the same unit"
+		}
+		if a[1].Num == 0 {
+			return lang.Value{}, "division by zero: " + callText(name, a)
 		}
 		return lang.Quantity(math.Mod(a[0].Num, a[1].Num), a[0].Dim), ""
 	}},
 }
 
-func extremum(better func(a, b float64) bool) func([]lang.Value) (lang.Value, string) {
-	return func(a []lang.Value) (lang.Value, string) {
+// positive is the domain of the logarithms.
+var positive = &domain{ok: func(x float64) bool { return x > 0 }, want: "a number > 0"}
+
+// domain is the set of arguments a built-in of one argument is defined for.
+type domain struct {
+	ok   func(float64) bool
+	want string
+}
+
+// callText prints a built-in call with its argument values, for messages.
+func callText(name string, args []lang.Value) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.String()
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+func extremum(better func(a, b float64) bool) func(string, []lang.Value) (lang.Value, string) {
+	return func(_ string, a []lang.Value) (lang.Value, string) {
 		best := a[0]
 		for _, v := range a[1:] {
 			if v.Dim != best.Dim {
@@ -409,16 +439,19 @@ func extremum(better func(a, b float64) bool) func([]lang.Value) (lang.Value, st
 	}
 }
 
-func keepDim(f func(float64) float64) func([]lang.Value) (lang.Value, string) {
-	return func(a []lang.Value) (lang.Value, string) {
+func keepDim(f func(float64) float64) func(string, []lang.Value) (lang.Value, string) {
+	return func(_ string, a []lang.Value) (lang.Value, string) {
 		return lang.Quantity(f(a[0].Num), a[0].Dim), ""
 	}
 }
 
-func plain(f func(float64) float64) func([]lang.Value) (lang.Value, string) {
-	return func(a []lang.Value) (lang.Value, string) {
+func plain(f func(float64) float64, dom *domain) func(string, []lang.Value) (lang.Value, string) {
+	return func(name string, a []lang.Value) (lang.Value, string) {
 		if a[0].Dim != lang.Dimensionless {
-			return lang.Value{}, "needs a plain number, got a " + a[0].TypeName()
+			return lang.Value{}, name + ": needs a plain number, got a " + a[0].TypeName()
+		}
+		if dom != nil && !dom.ok(a[0].Num) {
+			return lang.Value{}, "domain error: " + callText(name, a) + " needs " + dom.want
 		}
 		return lang.Num(f(a[0].Num)), ""
 	}
@@ -455,9 +488,12 @@ func (c *compiler) builtin(e *lang.Call, name string, b builtinFn, sc *scope) (c
 			}
 			vals = append(vals, v)
 		}
-		v, msg := b.apply(vals)
+		v, msg := b.apply(name, vals)
 		if msg != "" {
-			return fr.fail(pos, "%s: %s", name, msg)
+			return fr.fail(pos, "%s", msg)
+		}
+		if !finite(v.Num) {
+			return fr.fail(pos, "overflow: %s is beyond the largest number (about 1.8e308)", callText(name, vals))
 		}
 		return v
 	}
@@ -472,11 +508,11 @@ func (c *compiler) builtin(e *lang.Call, name string, b builtinFn, sc *scope) (c
 		for i, a := range args {
 			probe[i] = lang.Quantity(1, a.dim)
 		}
-		v, msg := b.apply(probe)
+		v, msg := b.apply(name, probe)
 		if msg != "" {
-			return out, lang.Errorf(pos, "%s: %s", name, msg)
+			return out, lang.Errorf(pos, "%s", msg)
 		}
 		out.known, out.dim = true, v.Dim
 	}
-	return fold(out, args...), nil
+	return c.fold(out, args...)
 }

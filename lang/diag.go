@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Diagnostic is one problem found in a source, with an optional chain of
@@ -20,9 +21,80 @@ type Note struct {
 	Msg string
 }
 
-// Errorf builds a Diagnostic at pos.
+// Errorf builds a Diagnostic at pos. A string or error argument longer than
+// MaxArgLen runes is cut to an excerpt, so a message that echoes user text
+// (a 100,000-digit literal, a long identifier, a line of a binary file)
+// stays readable; sites that quote a name use Excerpt for a shorter one.
 func Errorf(pos Pos, format string, args ...any) *Diagnostic {
-	return &Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	return &Diagnostic{Pos: pos, Msg: fmt.Sprintf(format, boundArgs(args)...)}
+}
+
+// MaxArgLen bounds each string Errorf formats; MaxExcerpt bounds a quoted
+// name or literal (Excerpt).
+const (
+	MaxArgLen  = 400
+	MaxExcerpt = 60
+)
+
+func boundArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		var s string
+		switch a := a.(type) {
+		case string:
+			s = a
+		case error:
+			s = a.Error()
+		default:
+			continue
+		}
+		if len(s) <= MaxArgLen {
+			continue // shorter in bytes, so in runes too
+		}
+		if cut := excerpt(s, MaxArgLen); cut != s {
+			if out == nil {
+				out = append([]any(nil), args...)
+			}
+			out[i] = cut
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// Excerpt returns s, or when it is longer than MaxExcerpt runes its start
+// and end joined by "…", for quoting user text in a message.
+func Excerpt(s string) string { return excerpt(s, MaxExcerpt) }
+
+// excerpt cuts s to at most n runes: the first three quarters and the last
+// quarter, around "…". It looks only at the ends of s, so a megabyte
+// costs no more than a word.
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	tail := n / 4
+	head := n - tail - 1
+	// Find where the head ends, counting runes from the start.
+	i, k := 0, 0
+	for k < head && i < len(s) {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+		k++
+	}
+	// Find where the tail starts, counting runes from the end.
+	j, t := len(s), 0
+	for t < tail && j > i {
+		_, w := utf8.DecodeLastRuneInString(s[:j])
+		j -= w
+		t++
+	}
+	if _, w := utf8.DecodeRuneInString(s[i:j]); w >= j-i {
+		return s // at most one rune would be cut: keep it whole
+	}
+	return s[:i] + "…" + s[j:]
 }
 
 // Error renders the diagnostic as "file:line:col: message", the source line
@@ -35,6 +107,10 @@ func (d *Diagnostic) Error() string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// snippetWidth is how many columns of a source line an error shows around
+// its caret.
+const snippetWidth = 100
 
 func writeSnippet(b *strings.Builder, p Pos, msg string) {
 	if !p.IsValid() && p.Src == nil {
@@ -49,25 +125,49 @@ func writeSnippet(b *strings.Builder, p Pos, msg string) {
 	if line == "" {
 		return
 	}
-	runes := []rune(strings.ReplaceAll(line, "\t", " "))
-	pad := min(p.Col-1, len(runes))
-	// Show a window of a long line around the column.
-	const width = 100
-	if len(runes) > width {
-		start := max(0, min(pad-width/2, len(runes)-width))
-		end := min(len(runes), start+width)
-		prefix, suffix := "", ""
-		if start > 0 {
-			prefix = "…"
-		}
-		if end < len(runes) {
-			suffix = "…"
-		}
-		runes = []rune(prefix + string(runes[start:end]) + suffix)
-		pad = pad - start + len([]rune(prefix))
-	}
-	fmt.Fprintf(b, "    %s\n", string(runes))
+	text, pad := window(line, p.Col-1, snippetWidth)
+	fmt.Fprintf(b, "    %s\n", text)
 	fmt.Fprintf(b, "    %s^\n", strings.Repeat(" ", pad))
+}
+
+// window cuts a source line longer than width runes to width runes around
+// column col (0-based, in runes), marking each cut end with "…", and
+// returns the text and the caret's column in it. A tab shows as one space,
+// as columns count it as one rune. The line is never copied whole, so a
+// megabyte line (a binary file, a generated expression) costs one scan.
+func window(line string, col, width int) (string, int) {
+	total := utf8.RuneCountInString(line)
+	pad := min(max(col, 0), total)
+	start, end := 0, total
+	if total > width {
+		start = max(0, min(pad-width/2, total-width))
+		end = start + width
+	}
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString("…")
+	}
+	k := 0
+	for _, r := range line {
+		if k >= end {
+			break
+		}
+		if k >= start {
+			if r == '\t' {
+				r = ' '
+			}
+			b.WriteRune(r)
+		}
+		k++
+	}
+	if end < total {
+		b.WriteString("…")
+	}
+	pad -= start
+	if start > 0 {
+		pad++ // the leading "…"
+	}
+	return b.String(), pad
 }
 
 // Diagnostics collects every problem found in a stage; it is an error when
@@ -140,16 +240,29 @@ func (ds Diagnostics) Error() string {
 }
 
 // Suggest returns the candidate closest to name by edit distance when it is
-// close enough to be a likely typo, or "".
+// close enough to be a likely typo, or "". Its cost is bounded whatever the
+// input: names longer than maxSuggestLen get no suggestion, candidates
+// whose length alone puts them too far are skipped, and the distance stops
+// as soon as it exceeds what could still be suggested.
 func Suggest(name string, candidates []string) string {
-	best, bestD := "", 1<<30
-	limit := len(name)/3 + 1
+	n := utf8.RuneCountInString(name)
+	if n > maxSuggestLen {
+		return ""
+	}
+	lower := []rune(strings.ToLower(name))
+	limit := n/3 + 1
+	best, bestD := "", limit+1
+	var buf distBuf
 	for _, c := range candidates {
 		if c == name {
 			continue
 		}
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
+		m := utf8.RuneCountInString(c)
+		if m-n > bestD || n-m > bestD {
+			continue
+		}
+		d := buf.within(lower, []rune(strings.ToLower(c)), bestD)
+		if d < bestD || (d == bestD && d <= limit && c < best) {
 			best, bestD = c, d
 		}
 	}
@@ -159,6 +272,10 @@ func Suggest(name string, candidates []string) string {
 	return ""
 }
 
+// maxSuggestLen is the longest name Suggest considers; nobody mistypes a
+// name that long by a letter or two.
+const maxSuggestLen = 64
+
 // DidYouMean formats Suggest's answer as a message suffix.
 func DidYouMean(name string, candidates []string) string {
 	if s := Suggest(name, candidates); s != "" {
@@ -167,23 +284,58 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+// distBuf holds the rows of the edit distance, reused across candidates.
+type distBuf struct{ prev, cur []int }
+
+// within is the edit distance of a and b, or limit+1 as soon as it is
+// certain to exceed limit: only the band of cells within limit of the
+// diagonal can hold such a distance, and each row's minimum never
+// decreases.
+func (d *distBuf) within(a, b []rune, limit int) int {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1
 	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
+	inf := limit + 1
+	if cap(d.prev) < len(b)+1 {
+		d.prev, d.cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	prev, cur := d.prev[:len(b)+1], d.cur[:len(b)+1]
+	for j := range prev {
+		prev[j] = min(j, inf)
+	}
+	for i := 1; i <= len(a); i++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		cur[0] = min(i, inf)
+		if lo > 1 {
+			cur[lo-1] = inf
+		}
+		rowMin := cur[0]
+		if lo > 1 {
+			rowMin = inf
+		}
+		for j := lo; j <= hi; j++ {
 			cost := 1
-			if ra[i-1] == rb[j-1] {
+			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, inf)
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if hi < len(b) {
+			cur[hi+1] = inf
+		}
+		if rowMin > limit {
+			return inf
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return min(prev[len(b)], inf)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -311,8 +312,11 @@ func ParseQuantity(s string) (Value, error) {
 		i++
 	}
 	f, err := strconv.ParseFloat(s[:i], 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return Value{}, fmt.Errorf("the number %s is too large (the largest is about 1.8e308)", Excerpt(s[:i]))
+	}
 	if err != nil {
-		return Value{}, fmt.Errorf("%q is not a number", s)
+		return Value{}, fmt.Errorf("%q is not a number", Excerpt(s))
 	}
 	unit := strings.TrimSpace(s[i:])
 	if unit == "" {
@@ -320,7 +324,12 @@ func ParseQuantity(s string) (Value, error) {
 	}
 	u, ok := Units[unit]
 	if !ok {
-		return Value{}, fmt.Errorf("unknown unit %q%s", unit, DidYouMean(unit, UnitNames()))
+		return Value{}, fmt.Errorf("unknown unit %q%s", Excerpt(unit), DidYouMean(unit, UnitNames()))
 	}
-	return Quantity(f*u.Num, u.Dim), nil
+	// A large number in a small unit (1e305 GB/s) can leave the range
+	// even though the number alone fits.
+	if v := f * u.Num; math.Abs(v) <= math.MaxFloat64 {
+		return Quantity(v, u.Dim), nil
+	}
+	return Value{}, fmt.Errorf("%s is too large (the largest %s is about 1.8e308 %s)", Excerpt(s), u.Dim.Name(), u.Dim.Unit())
 }
