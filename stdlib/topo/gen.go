@@ -23,63 +23,57 @@ var Generators = map[string]string{
 	"hamiltonian": "hamiltonian(n, seed[, degree=4])",
 }
 
-// Generate builds a generated topology by name, as written in a machine
-// file: Generate("torus", []int{8, 8}).
-func Generate(name string, args []int) (*Graph, error) {
-	need := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return fmt.Errorf("topo: %s takes %s, got %d arguments", name, Generators[name], len(args))
-		}
-		return nil
+func unknownGenerator(name string) error {
+	names := make([]string, 0, len(Generators))
+	for n := range Generators {
+		names = append(names, n)
 	}
-	var err error
+	sort.Strings(names)
+	return fmt.Errorf("topo: unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
+}
+
+// Generate builds a generated topology by name, as written in a machine
+// file: Generate("torus", []int{8, 8}), within the default memory limit.
+func Generate(name string, args []int) (*Graph, error) {
+	return GenerateWithin(name, args, 0)
+}
+
+// GenerateWithin is Generate with a memory limit in bytes (0 means
+// limits.Default()): a call whose graph would need more is refused before
+// anything is allocated, with a *limits.TooLarge error naming the call.
+func GenerateWithin(name string, args []int, maxMemory int64) (*Graph, error) {
+	s, err := Plan(name, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.check(maxMemory); err != nil {
+		return nil, err
+	}
 	switch name {
 	case "hypercube":
-		if err = need(1, 1); err == nil {
-			return NewHypercube(args[0])
-		}
-	case "mesh", "torus":
-		if err = need(1, 16); err == nil {
-			return NewGrid(args, name == "torus")
-		}
-	case "ring", "chain":
-		if err = need(1, 1); err == nil {
-			return NewGrid(args, name == "ring")
-		}
+		return newHypercube(s, args[0]), nil
+	case "mesh", "chain":
+		return newGrid(s, args, false), nil
+	case "torus", "ring":
+		return newGrid(s, args, true), nil
 	case "tree":
-		if err = need(2, 2); err == nil {
-			return NewTree(args[0], args[1])
-		}
+		return newTree(s, args[0], args[1]), nil
 	case "full":
-		if err = need(1, 1); err == nil {
-			return NewFull(args[0])
-		}
-	case "hamiltonian":
-		if err = need(2, 3); err == nil {
-			deg := 4
-			if len(args) == 3 {
-				deg = args[2]
-			}
-			return NewHamiltonian(args[0], uint64(args[1]), deg)
-		}
-	default:
-		names := make([]string, 0, len(Generators))
-		for n := range Generators {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("topo: unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
+		return newFull(s), nil
 	}
-	return nil, err
+	deg := 4
+	if len(args) == 3 {
+		deg = args[2]
+	}
+	return newHamiltonian(s, uint64(args[1]), deg)
 }
 
 // NewHypercube builds a d-dimensional binary hypercube of 2^d processors.
-func NewHypercube(d int) (*Graph, error) {
-	if d < 0 || d > 24 {
-		return nil, fmt.Errorf("topo: hypercube dimension %d out of range 0..24", d)
-	}
-	n := 1 << d
-	g := &Graph{kind: Hypercube, dims: []int{d}, links: make([]Link, 0, n*d/2)}
+func NewHypercube(d int) (*Graph, error) { return Generate("hypercube", []int{d}) }
+
+func newHypercube(s Size, d int) *Graph {
+	n := int(s.Nodes)
+	g := &Graph{kind: Hypercube, dims: []int{d}, links: make([]Link, 0, s.Links)}
 	for b := range d {
 		for v := range n {
 			if w := v ^ 1<<b; v < w {
@@ -88,33 +82,22 @@ func NewHypercube(d int) (*Graph, error) {
 		}
 	}
 	g.finish(n)
-	return g, nil
+	return g
 }
 
 // NewGrid builds a mesh (or, with wrap, a torus) of the given side lengths.
 // Sides of 1 are allowed; a side of 2 gets no wrap link since it would
 // duplicate the direct one.
 func NewGrid(dims []int, wrap bool) (*Graph, error) {
-	kind, name := Mesh, "mesh"
 	if wrap {
-		kind, name = Torus, "torus"
+		return Generate("torus", dims)
 	}
-	if len(dims) == 0 {
-		return nil, fmt.Errorf("topo: %s needs at least one dimension", name)
-	}
-	n := 1
-	for _, k := range dims {
-		if k < 1 {
-			return nil, fmt.Errorf("topo: %s side %d must be at least 1", name, k)
-		}
-		if k > maxNodes {
-			return nil, fmt.Errorf("topo: %s%v has more than %d nodes", name, dims, maxNodes)
-		}
-		if n *= k; n > maxNodes {
-			return nil, fmt.Errorf("topo: %s%v has more than %d nodes", name, dims, maxNodes)
-		}
-	}
-	g := &Graph{kind: kind, dims: append([]int(nil), dims...)}
+	return Generate("mesh", dims)
+}
+
+func newGrid(s Size, dims []int, wrap bool) *Graph {
+	n := int(s.Nodes)
+	g := &Graph{kind: s.Kind, dims: append([]int(nil), dims...), links: make([]Link, 0, s.Links)}
 	stride := 1
 	for axis, k := range dims {
 		for v := range n {
@@ -129,45 +112,35 @@ func NewGrid(dims []int, wrap bool) (*Graph, error) {
 		stride *= k
 	}
 	g.finish(n)
-	return g, nil
+	return g
 }
 
 // NewTree builds a complete k-ary tree with depth levels below the root.
-func NewTree(k, depth int) (*Graph, error) {
-	if k < 1 || depth < 0 {
-		return nil, fmt.Errorf("topo: tree(%d, %d): need k >= 1 and depth >= 0", k, depth)
-	}
-	if depth >= maxNodes {
-		return nil, fmt.Errorf("topo: tree(%d, %d) has more than %d nodes", k, depth, maxNodes)
-	}
-	n, level := 1, 1
-	for range depth {
-		if level *= k; level > maxNodes || n+level > maxNodes {
-			return nil, fmt.Errorf("topo: tree(%d, %d) has more than %d nodes", k, depth, maxNodes)
-		}
-		n += level
-	}
-	g := &Graph{kind: Tree, dims: []int{k, depth}}
+func NewTree(k, depth int) (*Graph, error) { return Generate("tree", []int{k, depth}) }
+
+func newTree(s Size, k, depth int) *Graph {
+	n := int(s.Nodes)
+	g := &Graph{kind: Tree, dims: []int{k, depth}, links: make([]Link, 0, s.Links)}
 	for c := 1; c < n; c++ {
 		g.links = append(g.links, Link{A: int32((c - 1) / k), B: int32(c), Dim: int32((c - 1) % k), Channels: 1})
 	}
 	g.finish(n)
-	return g, nil
+	return g
 }
 
 // NewFull builds a complete graph of n processors.
-func NewFull(n int) (*Graph, error) {
-	if n < 1 || n > 1<<12 {
-		return nil, fmt.Errorf("topo: full(%d): n must be in 1..%d", n, 1<<12)
-	}
-	g := &Graph{kind: Full, dims: []int{n}}
+func NewFull(n int) (*Graph, error) { return Generate("full", []int{n}) }
+
+func newFull(s Size) *Graph {
+	n := int(s.Nodes)
+	g := &Graph{kind: Full, dims: []int{n}, links: make([]Link, 0, s.Links)}
 	for a := range n {
 		for b := a + 1; b < n; b++ {
 			g.links = append(g.links, Link{A: int32(a), B: int32(b), Dim: -1, Channels: 1})
 		}
 	}
 	g.finish(n)
-	return g, nil
+	return g
 }
 
 // NewHamiltonian builds a random Hamiltonian graph as in seed 003 §2.4.4:
@@ -175,14 +148,11 @@ func NewFull(n int) (*Graph, error) {
 // random, with no self or multiple links. Bad pairs from the initial shuffle
 // are repaired by random edge switches, so any feasible size succeeds.
 func NewHamiltonian(n int, seed uint64, degree int) (*Graph, error) {
-	switch {
-	case degree < 2 || degree > n-1:
-		return nil, fmt.Errorf("topo: hamiltonian(%d): degree %d must be in 2..n-1", n, degree)
-	case n < 3 || n > 1<<22:
-		return nil, fmt.Errorf("topo: hamiltonian(%d): n must be in 3..%d", n, 1<<22)
-	case n*(degree-2)%2 != 0:
-		return nil, fmt.Errorf("topo: hamiltonian(%d): n*(degree-2) must be even", n)
-	}
+	return Generate("hamiltonian", []int{n, int(seed), degree})
+}
+
+func newHamiltonian(s Size, seed uint64, degree int) (*Graph, error) {
+	n := int(s.Nodes)
 	key := func(a, b int32) uint64 {
 		if a > b {
 			a, b = b, a
@@ -190,7 +160,7 @@ func NewHamiltonian(n int, seed uint64, degree int) (*Graph, error) {
 		return uint64(a)<<32 | uint64(b)
 	}
 	edges := make(map[uint64]bool, n*degree/2)
-	g := &Graph{kind: Hamiltonian, dims: []int{n, degree}}
+	g := &Graph{kind: Hamiltonian, dims: []int{n, degree}, links: make([]Link, 0, s.Links)}
 	for v := range n {
 		a, b := int32(v), int32((v+1)%n)
 		g.links = append(g.links, Link{A: a, B: b, Dim: 0, Channels: 1})
@@ -220,7 +190,7 @@ func NewHamiltonian(n int, seed uint64, degree int) (*Graph, error) {
 	for i := range np {
 		for tries := 0; !good[i]; tries++ {
 			if tries > 100000 {
-				return nil, fmt.Errorf("topo: hamiltonian(%d, %d, %d): could not pair the ports", n, seed, degree)
+				return nil, fmt.Errorf("topo: %s: could not pair the ports", s.Call)
 			}
 			j := rng.Intn(np)
 			if j == i || !good[j] {

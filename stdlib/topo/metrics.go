@@ -1,7 +1,11 @@
 package topo
 
 import (
+	"context"
+	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -96,38 +100,107 @@ func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
 
 // Metrics are the distance-based indexes of a graph, over processors only.
 type Metrics struct {
-	Diameter       int     // D: largest processor-to-processor distance; -1 if disconnected
+	Diameter       int     // D: largest processor-to-processor distance
 	AvgDistance    float64 // μ: mean distance over ordered pairs of distinct processors
 	Bisection      int     // links cut by the best balanced split of the processors found
 	BisectionExact bool    // Bisection is the exact width (closed form for regular kinds); else an upper bound
+	// Err, when set, is why Diameter and AvgDistance are unknown (and
+	// zero): the graph is disconnected (*Disconnected), measuring it would
+	// take more than the work bound (*TooMuchWork), or the context was
+	// cancelled. Bisection is known regardless.
+	Err error
+}
+
+// DefaultMaxWork bounds the steps (adjacency entries visited) of a
+// whole-graph metric without a closed form: one breadth-first search per
+// processor costs processors × (nodes + 2 × links) steps. At the default, a
+// few seconds.
+const DefaultMaxWork = 2e9
+
+// MetricsOptions bound and report the work of Graph.MetricsWith.
+type MetricsOptions struct {
+	MaxWork float64 // steps; 0 means DefaultMaxWork
+	// Progress, if set, is called from the measuring goroutine every few
+	// million steps with the processors searched so far and their total
+	// (never for graphs measured by closed form or in a moment).
+	Progress func(done, total int)
+}
+
+// Disconnected reports a pair of processors with no path between them
+// (From cannot reach To; external node ids).
+type Disconnected struct{ From, To int }
+
+func (e *Disconnected) Error() string {
+	return fmt.Sprintf("the graph is disconnected: node %d cannot reach node %d", e.From, e.To)
+}
+
+// TooMuchWork reports a metric skipped because it would take more steps
+// than the bound.
+type TooMuchWork struct {
+	Metric       string // "diameter and average distance"
+	Nodes        int
+	Kind         Kind
+	Steps, Bound float64
+}
+
+func (e *TooMuchWork) Error() string {
+	return fmt.Sprintf("%s of a %d-node %s graph need about %s steps (a breadth-first search from each processor); the bound is %s, so they are not computed — the regular generators (hypercube, mesh, torus, ring, chain, tree, full) have closed forms",
+		e.Metric, e.Nodes, e.Kind, Sci(e.Steps), Sci(e.Bound))
+}
+
+// Sci formats a large count briefly: 3.2e12, 2e9.
+func Sci(x float64) string {
+	m, e, _ := strings.Cut(strconv.FormatFloat(x, 'e', 1, 64), "e")
+	m = strings.TrimSuffix(m, ".0")
+	exp, _ := strconv.Atoi(e)
+	return m + "e" + strconv.Itoa(exp)
 }
 
 var metricsCache sync.Map // *Graph -> Metrics
 
 // Metrics computes (once per graph) diameter, average distance and
-// bisection width. Regular kinds use closed forms, so a million-node torus
-// costs nothing; other graphs use one BFS per processor.
+// bisection width, within DefaultMaxWork. Regular kinds use closed forms,
+// so a million-node torus costs nothing; other graphs use one BFS per
+// processor.
 func (g *Graph) Metrics() Metrics {
+	return g.MetricsWith(context.Background(), MetricsOptions{})
+}
+
+// MetricsWith is Metrics with a work bound, progress reports and
+// cancellation. A result with Err set for cancellation is not cached.
+func (g *Graph) MetricsWith(ctx context.Context, o MetricsOptions) Metrics {
 	if m, ok := metricsCache.Load(g); ok {
 		return m.(Metrics)
 	}
 	var m Metrics
-	m.Diameter, m.AvgDistance = g.distances()
+	m.Diameter, m.AvgDistance, m.Err = g.distances(ctx, o)
 	m.Bisection, m.BisectionExact = g.bisection()
-	metricsCache.Store(g, m)
+	if m.Err == nil || ctx.Err() == nil {
+		metricsCache.Store(g, m)
+	}
 	return m
 }
 
-func (g *Graph) distances() (int, float64) {
+// DistanceWork is the number of steps Metrics needs for diameter and
+// average distance: 0 for the kinds with closed forms.
+func (g *Graph) DistanceWork() float64 {
+	switch g.kind {
+	case Hypercube, Mesh, Torus, Full, Tree:
+		return 0
+	}
+	return float64(g.NumProcs()) * float64(g.N()+len(g.adj))
+}
+
+func (g *Graph) distances(ctx context.Context, o MetricsOptions) (int, float64, error) {
 	n := float64(g.N())
 	pairs := n * (n - 1)
 	switch g.kind {
 	case Hypercube:
 		d := g.dims[0]
 		if d == 0 {
-			return 0, 0
+			return 0, 0, nil
 		}
-		return d, n * float64(d) * n / 2 / pairs
+		return d, n * float64(d) * n / 2 / pairs, nil
 	case Mesh, Torus:
 		diam, sum := 0, 0.0
 		for _, k := range g.dims {
@@ -141,39 +214,64 @@ func (g *Graph) distances() (int, float64) {
 			sum += per * (n / kf) * (n / kf)
 		}
 		if pairs == 0 {
-			return diam, 0
+			return diam, 0, nil
 		}
-		return diam, sum / pairs
+		return diam, sum / pairs, nil
 	case Full:
 		if g.N() == 1 {
-			return 0, 0
+			return 0, 0, nil
 		}
-		return 1, 1
+		return 1, 1, nil
 	case Tree:
-		return g.treeDistances()
+		d, mu := g.treeDistances()
+		return d, mu, nil
 	}
 	np := g.NumProcs()
 	if np < 2 {
-		return 0, 0
+		return 0, 0, nil
+	}
+	bound := o.MaxWork
+	if bound <= 0 {
+		bound = DefaultMaxWork
+	}
+	if w := g.DistanceWork(); w > bound {
+		return 0, 0, &TooMuchWork{Metric: "diameter and average distance", Nodes: g.N(), Kind: g.kind, Steps: w, Bound: bound}
 	}
 	dist := make([]int32, g.N())
 	queue := make([]int32, 0, g.N())
 	diam, sum := 0, 0.0
+	// Check the context and report progress every so many steps rather
+	// than every search, so that small graphs pay nothing for it.
+	const stride = 1 << 22
+	steps, nextCheck := 0, stride
 	for r := range np {
+		if steps >= nextCheck {
+			nextCheck = steps + stride
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+			if o.Progress != nil {
+				o.Progress(r, np)
+			}
+		}
 		for i := range dist {
 			dist[i] = -1
 		}
 		queue = g.bfsInto(g.Proc(r), dist, queue)
+		steps += len(dist) + len(g.adj)
 		for q := range np {
 			d := dist[g.Proc(q)]
 			if d < 0 {
-				return -1, 0
+				return 0, 0, &Disconnected{From: g.ID(g.Proc(r)), To: g.ID(g.Proc(q))}
 			}
 			diam = max(diam, int(d))
 			sum += float64(d)
 		}
 	}
-	return diam, sum / float64(np) / float64(np-1)
+	if o.Progress != nil && steps >= stride {
+		o.Progress(np, np)
+	}
+	return diam, sum / float64(np) / float64(np-1), nil
 }
 
 // treeDistances sums, over every edge, the ordered pairs it separates.

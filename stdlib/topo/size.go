@@ -1,0 +1,231 @@
+package topo
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/internal/limits"
+)
+
+// Structural bounds of a Graph: node and adjacency indices are int32, and
+// the CSR offsets count two adjacency entries per link.
+const (
+	MaxNodes = maxNodes
+	MaxLinks = math.MaxInt32 / 2
+)
+
+// Size is what a generator call makes, known before anything is built.
+type Size struct {
+	Call         string // the call as written, e.g. "hypercube(24)"
+	Kind         Kind
+	Nodes, Links int64 // saturated at math.MaxInt64 / 4 on overflow
+}
+
+// Per-node and per-link bytes of a graph at its peak while it is built:
+// the link list (a 20-byte Link each), the adjacency (two 8-byte entries
+// per link), the CSR offsets and the fill positions (4 bytes each per
+// node). The slack covers allocator rounding; TestSizeEstimates checks
+// the figures against runtime.MemStats.
+const (
+	graphBytesPerNode = 8 + 4
+	graphBytesPerLink = 20 + 16 + 4
+	// A Hamiltonian graph also holds, while it is paired, a map of its
+	// edges (about 40 bytes an entry) and a port list (4 bytes per chord
+	// end).
+	hamiltonianBytesPerLink = 48 + 8
+)
+
+// Bytes estimates the memory the graph needs while it is generated.
+func (s Size) Bytes() int64 {
+	perLink := int64(graphBytesPerLink)
+	if s.Kind == Hamiltonian {
+		perLink += hamiltonianBytesPerLink
+	}
+	return sat(limits.Mul(s.Nodes, graphBytesPerNode), limits.Mul(s.Links, perLink))
+}
+
+// GraphBytes estimates the memory of an explicit graph of nodes and links
+// once built (Builder.Build): as a generated one plus the id map.
+func GraphBytes(nodes, links int64) int64 {
+	return sat(limits.Mul(nodes, graphBytesPerNode+explicitBytesPerNode), limits.Mul(links, graphBytesPerLink))
+}
+
+// An explicit graph maps external ids to indices (a Go map, about 40 bytes
+// an entry) and keeps the ids, kinds and ranks (8 + 1 + 4 bytes).
+const explicitBytesPerNode = 40 + 13
+
+// sat adds non-negative sizes, saturating instead of overflowing.
+func sat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// countCap bounds the counts Plan computes, far above any graph that can
+// be built, so that products of sides cannot overflow.
+const countCap = math.MaxInt64 / 4
+
+func mulCap(a, b int64) int64 {
+	if a != 0 && b > countCap/a {
+		return countCap
+	}
+	return min(a*b, countCap)
+}
+
+// Plan checks a generator call's arguments and counts its nodes and links
+// without building anything, so that the memory it needs can be checked
+// first. Each generator reports its own name and arguments in errors.
+func Plan(name string, args []int) (Size, error) {
+	call := callString(name, args)
+	s := Size{Call: call}
+	need := func(lo, hi int) error {
+		if len(args) < lo || len(args) > hi {
+			return fmt.Errorf("topo: %s takes %s, got %d argument%s", name, Generators[name], len(args), plural(len(args)))
+		}
+		return nil
+	}
+	bad := func(format string, a ...any) (Size, error) {
+		return Size{}, fmt.Errorf("topo: %s: "+format, append([]any{call}, a...)...)
+	}
+	switch name {
+	case "hypercube":
+		if err := need(1, 1); err != nil {
+			return Size{}, err
+		}
+		d := args[0]
+		if d < 0 {
+			return bad("the dimension must be at least 0")
+		}
+		if d > 60 {
+			return bad("%d dimensions is %s nodes; a graph holds at most %d", d, pow2String(d), MaxNodes)
+		}
+		s.Kind, s.Nodes = Hypercube, int64(1)<<d
+		s.Links = mulCap(s.Nodes/2, int64(d))
+	case "mesh", "torus", "ring", "chain":
+		if name == "mesh" || name == "torus" {
+			if err := need(1, 16); err != nil {
+				return Size{}, err
+			}
+		} else if err := need(1, 1); err != nil {
+			return Size{}, err
+		}
+		wrap := name == "torus" || name == "ring"
+		s.Kind, s.Nodes = Mesh, 1
+		if wrap {
+			s.Kind = Torus
+		}
+		for _, k := range args {
+			if k < 1 {
+				switch name {
+				case "ring", "chain":
+					return bad("a %s needs at least 1 node", name)
+				}
+				return bad("every side must be at least 1, got %d", k)
+			}
+			s.Nodes = mulCap(s.Nodes, int64(k))
+		}
+		for _, k := range args {
+			per := int64(k - 1) // links along this axis per line of k nodes
+			if wrap && k > 2 {
+				per = int64(k)
+			}
+			s.Links = min(countCap, s.Links+mulCap(s.Nodes/int64(k), per))
+		}
+	case "tree":
+		if err := need(2, 2); err != nil {
+			return Size{}, err
+		}
+		k, depth := args[0], args[1]
+		if k < 1 {
+			return bad("the branching factor k must be at least 1")
+		}
+		if depth < 0 {
+			return bad("the depth must be at least 0")
+		}
+		s.Kind, s.Nodes = Tree, 1
+		level := int64(1)
+		if k == 1 { // a chain: no loop over a huge depth
+			s.Nodes = min(int64(depth)+1, countCap)
+			depth = 0
+		}
+		for range depth {
+			level = mulCap(level, int64(k))
+			if s.Nodes += level; s.Nodes >= countCap || level >= countCap {
+				s.Nodes = countCap
+				break
+			}
+		}
+		s.Links = s.Nodes - 1
+	case "full":
+		if err := need(1, 1); err != nil {
+			return Size{}, err
+		}
+		n := int64(args[0])
+		if n < 1 {
+			return bad("a complete graph needs at least 1 node")
+		}
+		s.Kind, s.Nodes = Full, n
+		s.Links = mulCap(n, n-1) / 2
+	case "hamiltonian":
+		if err := need(2, 3); err != nil {
+			return Size{}, err
+		}
+		n, deg := args[0], 4
+		if len(args) == 3 {
+			deg = args[2]
+		}
+		switch {
+		case n < 3:
+			return bad("a Hamiltonian graph needs at least 3 nodes")
+		case deg < 2 || deg > n-1:
+			return bad("the degree %d must be in 2..%d (n-1)", deg, n-1)
+		case int64(n)*int64(deg-2)%2 != 0:
+			return bad("n × (degree-2) = %d × %d must be even to pair every port", n, deg-2)
+		}
+		s.Kind, s.Nodes = Hamiltonian, int64(n)
+		s.Links = mulCap(int64(n), int64(deg)) / 2
+	default:
+		return Size{}, unknownGenerator(name)
+	}
+	return s, nil
+}
+
+// check refuses a size beyond the memory limit (max bytes; 0 means
+// limits.Default()) and then beyond the graph's structural bounds.
+func (s Size) check(max int64) error {
+	if err := limits.Check(s.Call, s.Bytes(), max); err != nil {
+		return err
+	}
+	if s.Nodes > MaxNodes || s.Links > MaxLinks {
+		return fmt.Errorf("topo: %s has %s nodes and %s links; a graph holds at most %d nodes and %d links",
+			s.Call, count(s.Nodes), count(s.Links), MaxNodes, MaxLinks)
+	}
+	return nil
+}
+
+func callString(name string, args []int) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = strconv.Itoa(a)
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+func count(n int64) string {
+	if n >= countCap {
+		return "more than 2^61"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func pow2String(d int) string { return "2^" + strconv.Itoa(d) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
