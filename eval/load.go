@@ -1,12 +1,17 @@
 package eval
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/stdlib"
@@ -42,7 +47,7 @@ func WithSet(path, value string) Option {
 	return func(o *options) { o.sets = append(o.sets, Set{Path: path, Value: value}) }
 }
 
-// WithReadFile replaces os.ReadFile for the machine file and its imports.
+// WithReadFile replaces ReadInput for the machine file and its imports.
 func WithReadFile(read func(string) ([]byte, error)) Option {
 	return func(o *options) { o.readFile = read }
 }
@@ -76,14 +81,19 @@ type machineDecl struct {
 
 // loader reads a file and its imports and finds the machines in them.
 type loader struct {
-	opts     options
+	opts options
+	// files are the files read so far, by identity (fileKey), so that a
+	// file reached along two paths is read once.
 	files    map[string]*lang.File
 	machines map[string]*machineDecl
 	shared   map[*lang.File][]lang.Stmt
-	// importing guards against import cycles: files being read.
-	importing map[string]bool
-	errs      lang.Diagnostics
+	// reading is the chain of files whose imports are being read, outermost
+	// first: a file imported while it is on the chain is an import cycle.
+	reading []readingFile
+	errs    lang.Diagnostics
 }
+
+type readingFile struct{ key, name string }
 
 // Load reads a machine: a file path or "std:NAME" for a standard machine.
 func Load(spec string, opts ...Option) (*Machine, error) {
@@ -96,8 +106,38 @@ func Load(spec string, opts ...Option) (*Machine, error) {
 // resolve relative imports.
 func LoadSource(name, text string, opts ...Option) (*Machine, error) {
 	l := newLoader(opts)
-	f := l.parse(name, text)
+	f := l.parse(name, fileKey(name), text, lang.Pos{})
 	return l.finish(f)
+}
+
+// Check reads a file (or "std:NAME") and its imports once and builds every
+// machine in it. It returns the machines' names in order and the
+// diagnostics of all of them, each reported once however many machines
+// share it. The machines are not kept, so checking a file takes the memory
+// of its largest machine, not of all of them.
+func Check(spec string, opts ...Option) ([]string, error) {
+	l := newLoader(opts)
+	return l.checkAll(l.readSpec(spec, lang.Pos{}))
+}
+
+// CheckSource is Check for text; name is used in diagnostics and to
+// resolve relative imports.
+func CheckSource(name, text string, opts ...Option) ([]string, error) {
+	l := newLoader(opts)
+	return l.checkAll(l.parse(name, fileKey(name), text, lang.Pos{}))
+}
+
+func (l *loader) checkAll(f *lang.File) ([]string, error) {
+	if f == nil || len(l.errs) > 0 {
+		return nil, l.errs.Err()
+	}
+	names := l.namesIn(f)
+	var errs lang.Diagnostics
+	for _, n := range names {
+		_, err := build(l, n)
+		errs.Append(err)
+	}
+	return names, errs.Err()
 }
 
 // MachineNames lists the machines a file or "std:NAME" defines, in order.
@@ -112,10 +152,12 @@ func MachineNames(spec string, opts ...Option) ([]string, error) {
 
 func newLoader(opts []Option) *loader {
 	l := &loader{files: map[string]*lang.File{}, machines: map[string]*machineDecl{},
-		shared: map[*lang.File][]lang.Stmt{}, importing: map[string]bool{}}
-	l.opts.readFile = os.ReadFile
+		shared: map[*lang.File][]lang.Stmt{}}
 	for _, o := range opts {
 		o(&l.opts)
+	}
+	if l.opts.readFile == nil {
+		l.opts.readFile = func(path string) ([]byte, error) { return ReadInput(path, l.opts.maxMemory) }
 	}
 	return l
 }
@@ -162,8 +204,13 @@ func (l *loader) namesIn(f *lang.File) []string {
 	return names
 }
 
-// readSpec reads a path or a std: name.
+// readSpec reads a path or a std: name; at is the import statement that
+// names it, if any.
 func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
+	key := fileKey(spec)
+	if f := l.files[key]; f != nil {
+		return f
+	}
 	if name, ok := strings.CutPrefix(spec, "std:"); ok {
 		text, found := stdlib.Machine(name)
 		if !found {
@@ -171,10 +218,7 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 				lang.DidYouMean(name, stdlib.MachineNames()), strings.Join(stdlib.MachineNames(), ", ")))
 			return nil
 		}
-		return l.parse(spec, text)
-	}
-	if f := l.files[spec]; f != nil {
-		return f
+		return l.parse(spec, key, text, at)
 	}
 	data, err := l.opts.readFile(spec)
 	if err != nil {
@@ -188,17 +232,43 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 		}
 		return nil
 	}
-	return l.parse(spec, string(data))
+	return l.parse(spec, key, string(data), at)
 }
 
-func (l *loader) parse(name, text string) *lang.File {
-	l.importing[name] = true
+// fileKey is a file's identity: the same file reached through a relative
+// path, an absolute one or a symbolic link has one key.
+func fileKey(path string) string {
+	if strings.HasPrefix(path, "std:") {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs // not on disk: text given to LoadSource, or WithReadFile's files
+}
+
+// parse parses a file read from name and reads its imports; at is the
+// import statement that named it, if any.
+func (l *loader) parse(name, key, text string, at lang.Pos) *lang.File {
 	f, err := parser.ParseFile(name, text)
+	if err != nil && at.IsValid() {
+		// An imported file that does not parse may not be a machine file
+		// at all (import "/etc/passwd"): one error at the import, quoting
+		// a few of its lines, not one per line.
+		l.errs = append(l.errs, importParseError(at, name, err))
+		return nil
+	}
 	l.errs.Append(err)
 	if f == nil {
 		return nil
 	}
-	l.files[name] = f
+	l.files[key] = f
+	l.reading = append(l.reading, readingFile{key, name})
+	defer func() { l.reading = l.reading[:len(l.reading)-1] }()
 	for _, s := range f.Stmts {
 		switch s := s.(type) {
 		case *lang.Machine:
@@ -214,20 +284,156 @@ func (l *loader) parse(name, text string) *lang.File {
 			if !strings.HasPrefix(path, "std:") && !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(name), path)
 			}
-			switch g := l.files[path]; {
-			case g != nil:
+			if l.importCycle(path, s.Pos) {
+				continue
+			}
+			if g := l.readSpec(path, s.Pos); g != nil {
 				l.shared[f] = append(l.shared[f], l.shared[g]...)
-			case l.importing[path]:
-				l.errs = append(l.errs, lang.Errorf(s.Pos, "import cycle: %s imports itself through %s", path, name))
-			default:
-				l.importing[path] = true
-				if g := l.readSpec(path, s.Pos); g != nil {
-					l.shared[f] = append(l.shared[f], l.shared[g]...)
-				}
 			}
 		default:
 			l.shared[f] = append(l.shared[f], s)
 		}
 	}
 	return f
+}
+
+// importCycle reports an import of a file whose imports are being read.
+func (l *loader) importCycle(path string, at lang.Pos) bool {
+	key := fileKey(path)
+	for i, r := range l.reading {
+		if r.key != key {
+			continue
+		}
+		chain := make([]string, 0, len(l.reading)-i+1)
+		for _, r := range l.reading[i:] {
+			chain = append(chain, r.name)
+		}
+		chain = append(chain, path)
+		l.errs = append(l.errs, lang.Errorf(at, "import cycle: %s", strings.Join(chain, " imports ")))
+		return true
+	}
+	return false
+}
+
+// importNotes is how many of an unparsable import's errors are quoted.
+const importNotes = 3
+
+func importParseError(at lang.Pos, name string, err error) *lang.Diagnostic {
+	var ds lang.Diagnostics
+	ds.Append(err)
+	ds, _ = ds.Err().(lang.Diagnostics)
+	if len(ds) == 0 {
+		return lang.Errorf(at, "%s is not a machine file: %v", name, err)
+	}
+	first := ds[0]
+	where := ""
+	if first.Pos.IsValid() {
+		where = fmt.Sprintf("%d:%d: ", first.Pos.Line, first.Pos.Col)
+	}
+	d := lang.Errorf(at, "%s is not a machine file: %s%s", name, where, first.Msg)
+	switch n := len(ds) - 1; {
+	case n == 1:
+		d.Msg += " (and 1 more error)"
+	case n > 1:
+		d.Msg += fmt.Sprintf(" (and %d more errors)", n)
+	}
+	for _, e := range ds[:min(len(ds), importNotes)] {
+		if e.Pos.IsValid() {
+			d.Notes = append(d.Notes, lang.Note{Pos: e.Pos, Msg: e.Msg})
+		}
+	}
+	return d
+}
+
+// inputMemoryFactor is how many times its size a file takes once parsed
+// and built (the parser alone keeps about 18 times the text), to bound
+// input files by the memory limit as well as by limits.MaxFileSize.
+const inputMemoryFactor = 32
+
+// maxFileSize is limits.MaxFileSize; tests lower it.
+var maxFileSize int64 = limits.MaxFileSize
+
+// ReadInput reads a user's input file: a machine file, an import, a file to
+// format or convert. Only regular files are read (a device such as
+// /dev/zero would never end, a FIFO would block), and only up to
+// limits.MaxFileSize and what the memory limit (maxMemory bytes, or
+// limits.Default() when ≤ 0) allows for its parsed form; the error names
+// the figure and the limit.
+func ReadInput(path string, maxMemory int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, inputError(path, err)
+	}
+	if _, err := inputLimit(path, st, maxMemory); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: should a FIFO replace the file after Stat, opening it
+	// must not wait for a writer; it is then refused by the second check.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, inputError(path, err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, inputError(path, err)
+	}
+	limit, err := inputLimit(path, st, maxMemory)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(st.Size(), limit)) + 1)
+	// The limit also holds for a file that grows while it is read.
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, inputError(path, err)
+	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("%s grew while being read, past the limit of %s", path, limits.FormatSize(limit))
+	}
+	return buf.Bytes(), nil
+}
+
+// inputError names the file once: "m.machine: permission denied", not
+// "open m.machine: permission denied".
+func inputError(path string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: no such file", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", path, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", path, err)
+}
+
+// inputLimit refuses what is not a regular file or is too large, and
+// returns how many bytes may be read.
+func inputLimit(path string, st fs.FileInfo, maxMemory int64) (int64, error) {
+	if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is %s, not a regular file", path, fileKind(st.Mode()))
+	}
+	size := st.Size()
+	if size > maxFileSize {
+		return 0, fmt.Errorf("%s is %s; an input file may be at most %s", path, limits.FormatSize(size), limits.FormatSize(maxFileSize))
+	}
+	if err := limits.Check(fmt.Sprintf("reading %s (%s)", path, limits.FormatSize(size)), limits.Mul(size, inputMemoryFactor), maxMemory); err != nil {
+		return 0, err
+	}
+	return min(maxFileSize, limits.Or(maxMemory)/inputMemoryFactor), nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "a special file"
 }

@@ -20,23 +20,9 @@ machine in a file is checked. The exit status is 1 when there is any error.`)
 	}
 	failed := false
 	for _, f := range files {
-		names, err := eval.MachineNames(f)
+		names, err := eval.Check(f)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
-			failed = true
-			continue
-		}
-		seen := map[string]bool{}
-		for _, n := range names {
-			if _, err := eval.Load(f, eval.WithMachine(n)); err != nil {
-				// Shared definitions can fail the same way in every machine.
-				if msg := err.Error(); !seen[msg] {
-					seen[msg] = true
-					fmt.Fprintln(e.stderr, msg)
-				}
-			}
-		}
-		if len(seen) > 0 {
 			failed = true
 			continue
 		}

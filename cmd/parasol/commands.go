@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -117,7 +116,7 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 	if len(pos) != 1 {
 		return usageError("parasol import: need exactly one file\nUsage: parasol import LEGACY")
 	}
-	data, err := os.ReadFile(pos[0])
+	data, err := eval.ReadInput(pos[0], 0)
 	if err != nil {
 		return err
 	}
@@ -130,14 +129,7 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 	}
 	// A file that check rejects is not converted: its values have no
 	// meaning to keep.
-	var errs lang.Diagnostics
-	for _, s := range f.Stmts {
-		if m, ok := s.(*lang.Machine); ok {
-			_, err := eval.LoadSource(pos[0], string(data), eval.WithMachine(m.Name))
-			errs.Append(err)
-		}
-	}
-	if err := errs.Err(); err != nil {
+	if _, err := eval.CheckSource(pos[0], string(data)); err != nil {
 		return err
 	}
 	fmt.Fprint(e.stdout, lang.Format(eval.Modernize(f)))
