@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,9 +12,9 @@ import (
 // Format prints a file in canonical modern syntax: one statement per line,
 // tab indentation, minimal parentheses, comments kept where they stood.
 func Format(f *File) string {
-	p := &printer{comments: f.Comments}
-	p.stmts(f.Stmts, 0, true)
-	p.flushComments(1<<31-1, 0)
+	p := &printer{src: f.Src, comments: f.Comments}
+	p.stmts(f.Stmts, 0, true, noLimit)
+	p.flushBefore(noLimit, 0)
 	return alignComments(strings.TrimLeft(p.b.String(), "\n"))
 }
 
@@ -56,33 +58,54 @@ func FormatExpr(e Expr) string {
 	return b.String()
 }
 
+// noLimit is the limit of statements that nothing follows.
+const noLimit = math.MaxInt
+
+// The printer places comments by source offset. A comment is printed on a
+// line of its own before the statement or closing brace it preceded, or
+// after the code of the line it ended: a statement, an opening brace, or a
+// closing brace that ends its statement. Whatever it is printed after, a
+// newline follows it, so a comment can never swallow code.
 type printer struct {
 	b        strings.Builder
+	src      *Source // the text the positions point into
 	comments []*Comment
 	next     int // first comment not yet printed
-	last     int // source line where the last statement ended
+	last     int // source line of the last thing printed, for blank lines
 }
 
 func (p *printer) indent(depth int) { p.b.WriteString(strings.Repeat("\t", depth)) }
 
-// flushComments prints the comments that stand before line, keeping one
-// blank line where the source had any.
-func (p *printer) flushComments(line, depth int) {
-	for p.next < len(p.comments) && p.comments[p.next].Pos.Line < line {
-		p.gap(p.comments[p.next].Pos.Line)
-		p.last = p.comments[p.next].Pos.Line
+// flushBefore prints, each on a line of its own, the comments that stand
+// before offset, keeping one blank line where the source had any.
+func (p *printer) flushBefore(offset, depth int) {
+	for p.next < len(p.comments) && p.comments[p.next].Pos.Offset < offset {
+		c := p.comments[p.next]
+		p.gap(c.Pos.Line)
+		p.last = max(p.last, c.Pos.Line)
 		p.indent(depth)
-		p.b.WriteString(commentText(p.comments[p.next]))
+		p.b.WriteString(commentText(c))
 		p.b.WriteByte('\n')
 		p.next++
 	}
 }
 
-// trailing prints a comment on the same line as a statement.
-func (p *printer) trailing(line int) {
-	if p.next < len(p.comments) && p.comments[p.next].Pos.Line == line {
+// pendingBefore reports whether a comment not yet printed stands before
+// offset.
+func (p *printer) pendingBefore(offset int) bool {
+	return p.next < len(p.comments) && p.comments[p.next].Pos.Offset < offset
+}
+
+// trailing prints the next comment after the code on the current output
+// line when it ended source line line before offset limit. The caller
+// ends the output line.
+func (p *printer) trailing(line, limit int) {
+	if line <= 0 || p.next >= len(p.comments) {
+		return
+	}
+	if c := p.comments[p.next]; c.Pos.Line == line && c.Pos.Offset < limit {
 		p.b.WriteString(trailingMark)
-		p.b.WriteString(commentText(p.comments[p.next]))
+		p.b.WriteString(commentText(c))
 		p.next++
 	}
 }
@@ -94,26 +117,34 @@ func (p *printer) gap(line int) {
 	}
 }
 
-// stmts prints a statement list, keeping one blank line where the source
-// had one or more, and always one between machines.
-func (p *printer) stmts(list []Stmt, depth int, top bool) {
+// stmts prints a statement list whose source ends before offset limit,
+// keeping one blank line where the source had one or more, and always one
+// between machines.
+func (p *printer) stmts(list []Stmt, depth int, top bool, limit int) {
 	for i, s := range list {
 		if _, isMachine := s.(*Machine); top && isMachine && i > 0 {
 			p.last = 0
 			p.b.WriteByte('\n')
-		} else if i == 0 && !top {
-			p.last = 0 // no blank line at the top of a block
 		}
-		p.stmt(s, depth)
+		next := limit
+		if i+1 < len(list) {
+			if pos := list[i+1].StmtPos(); pos.IsValid() && pos.Offset < next {
+				next = pos.Offset
+			}
+		}
+		p.stmt(s, depth, next)
 	}
 }
 
-func (p *printer) stmt(s Stmt, depth int) {
+// stmt prints a statement whose source ends before offset limit, where the
+// next statement or the enclosing closing brace begins.
+func (p *printer) stmt(s Stmt, depth, limit int) {
 	pos := s.StmtPos()
-	p.flushComments(pos.Line, depth)
-	p.gap(pos.Line)
-	p.last = pos.Line
-	defer func() { p.last = max(p.last, endLine(s)) }()
+	if pos.IsValid() {
+		p.flushBefore(pos.Offset, depth)
+		p.gap(pos.Line)
+		p.last = pos.Line
+	}
 	p.indent(depth)
 	switch s := s.(type) {
 	case *Machine:
@@ -121,10 +152,10 @@ func (p *printer) stmt(s Stmt, depth int) {
 		if s.Extends != "" {
 			fmt.Fprintf(&p.b, " extends %s", strconv.Quote(s.Extends))
 		}
-		p.body(s.Body, depth, pos.Line, s.End.Line)
+		p.body(s.Body, depth, p.knownBraces(pos, s.End), limit, true)
 	case *Import:
 		fmt.Fprintf(&p.b, "import %s", strconv.Quote(s.Path))
-		p.trailing(pos.Line)
+		p.trailing(pos.Line, limit)
 	case *Field:
 		if s.IsParam {
 			p.b.WriteString("param ")
@@ -139,7 +170,7 @@ func (p *printer) stmt(s Stmt, depth int) {
 		}
 		p.b.WriteString(" = ")
 		writeExpr(&p.b, s.Value, 0)
-		p.trailing(pos.Line)
+		p.trailing(pos.Line, limit)
 	case *Block:
 		p.b.WriteString(s.Kind)
 		if s.Label != "" {
@@ -152,9 +183,11 @@ func (p *printer) stmt(s Stmt, depth int) {
 		if s.Params != nil {
 			writeParams(&p.b, s.Params)
 		}
-		p.body(s.Body, depth, pos.Line, s.End.Line)
+		p.body(s.Body, depth, p.knownBraces(pos, s.End), limit, true)
 	case *Link:
+		word := "link"
 		if s.Bus {
+			word = "bus"
 			p.b.WriteString("bus ")
 			for i, e := range s.Ends {
 				if i > 0 {
@@ -169,9 +202,9 @@ func (p *printer) stmt(s Stmt, depth int) {
 			writeExpr(&p.b, s.Ends[1], 0)
 		}
 		if len(s.Body) > 0 {
-			p.body(s.Body, depth, pos.Line, 0)
+			p.body(s.Body, depth, p.scanBraces(pos, word), limit, true)
 		} else {
-			p.trailing(pos.Line)
+			p.trailing(pos.Line, limit)
 		}
 	case *Node:
 		p.b.WriteString("node ")
@@ -181,78 +214,228 @@ func (p *printer) stmt(s Stmt, depth int) {
 			writeExpr(&p.b, s.To, 0)
 		}
 		p.b.WriteString(" = " + s.Type)
-		p.trailing(pos.Line)
+		p.trailing(pos.Line, limit)
 	case *For:
 		fmt.Fprintf(&p.b, "for %s in ", s.Var)
 		writeExpr(&p.b, s.From, 0)
 		p.b.WriteString(" .. ")
 		writeExpr(&p.b, s.To, 0)
-		p.body(s.Body, depth, pos.Line, 0)
+		p.body(s.Body, depth, p.scanBraces(pos, "for"), limit, true)
 	case *If:
 		p.b.WriteString("if ")
 		writeExpr(&p.b, s.Cond, 0)
-		p.body(s.Then, depth, pos.Line, 0)
+		then, els := p.ifBraces(s)
+		// Nothing may follow a comment on the line of the closing brace
+		// when `else` does.
+		p.body(s.Then, depth, then, limit, s.Else == nil)
 		if s.Else != nil {
 			p.b.WriteString(" else")
-			p.body(s.Else, depth, 0, 0)
+			p.body(s.Else, depth, els, limit, true)
 		}
 	default:
 		panic(fmt.Sprintf("lang.Format: unknown statement %T", s))
 	}
 	p.b.WriteByte('\n')
+	p.last = max(p.last, lastLine(s))
 }
 
-// endLine is the last source line of a statement, as far as it is known.
-func endLine(s Stmt) int {
+// braces are where a body's braces stand in the source; a zero Pos is not
+// known (a Parasol I block has none).
+type braces struct{ open, close Pos }
+
+// body prints `{ … }`; an empty body without comments prints as `{}`.
+// Comments before the closing brace stay inside; one after the closing
+// brace on its line follows it when closeLine is true. Before open and
+// close are known, a body's comments come out before the next statement.
+func (p *printer) body(list []Stmt, depth int, br braces, limit int, trailClose bool) {
+	end := limit
+	if br.close.IsValid() && br.close.Offset < end {
+		end = br.close.Offset
+	}
+	if len(list) == 0 && (!br.close.IsValid() || !p.pendingBefore(end)) {
+		p.b.WriteString(" {}")
+	} else {
+		p.b.WriteString(" {")
+		first := end
+		if len(list) > 0 {
+			if pos := list[0].StmtPos(); pos.IsValid() && pos.Offset < first {
+				first = pos.Offset
+			}
+		}
+		p.trailing(br.open.Line, first)
+		p.b.WriteByte('\n')
+		p.last = 0 // no blank line at the top of a block
+		p.stmts(list, depth+1, false, end)
+		if br.close.IsValid() {
+			p.flushBefore(end, depth+1)
+		}
+		p.indent(depth)
+		p.b.WriteString("}")
+	}
+	if br.close.IsValid() {
+		p.last = max(p.last, br.close.Line)
+		if trailClose {
+			p.trailing(br.close.Line, limit)
+		}
+	}
+}
+
+// knownBraces completes the closing brace the tree records with the
+// opening brace found in the source.
+func (p *printer) knownBraces(pos, end Pos) braces {
+	if !end.IsValid() {
+		return braces{}
+	}
+	br := braces{open: pos, close: end}
+	if open, close := p.findBraces(pos.Offset); close == end.Offset && p.sourceOf(pos) {
+		br.open = p.src.PosAt(open)
+	}
+	return br
+}
+
+// scanBraces finds the braces of the body of the statement at pos, which
+// begins with word, in the source: the tree records where bodies of
+// `for`, `if`, `link A -- B` and `bus` start but not where they end.
+func (p *printer) scanBraces(pos Pos, word string) braces {
+	if !p.sourceOf(pos) || !strings.HasPrefix(p.src.Text[pos.Offset:], word) {
+		return braces{}
+	}
+	open, close := p.findBraces(pos.Offset + len(word))
+	if close < 0 {
+		return braces{}
+	}
+	return braces{p.src.PosAt(open), p.src.PosAt(close)}
+}
+
+// ifBraces finds the braces of both branches of an if statement. An `else
+// if` has no braces of its own: its inner if statement ends the branch.
+func (p *printer) ifBraces(s *If) (then, els braces) {
+	then = p.scanBraces(s.Pos, "if")
+	if s.Else == nil || !then.close.IsValid() {
+		return then, braces{}
+	}
+	text := p.src.Text
+	i := skipSpace(text, then.close.Offset+1)
+	if !strings.HasPrefix(text[i:], "else") {
+		return then, braces{}
+	}
+	i = skipSpace(text, i+len("else"))
+	if i < len(text) && text[i] == '{' {
+		if open, close := p.findBraces(i); close >= 0 {
+			return then, braces{p.src.PosAt(open), p.src.PosAt(close)}
+		}
+	}
+	// `else if`: a comment on the else line may follow the brace printed
+	// after else.
+	return then, braces{open: p.src.PosAt(i)}
+}
+
+func (p *printer) sourceOf(pos Pos) bool {
+	return p.src != nil && pos.IsValid() && pos.Src == p.src && pos.Offset < len(p.src.Text)
+}
+
+// findBraces returns the offsets of the first '{' at or after from and of
+// its matching '}', skipping strings and comments, or -1, -1.
+func (p *printer) findBraces(from int) (open, close int) {
+	text := p.src.Text
+	open, depth := -1, 0
+	for i := from; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '"':
+			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case c == '{':
+			if open < 0 {
+				open = i
+			}
+			depth++
+		case c == '}':
+			if depth--; depth == 0 && open >= 0 {
+				return open, i
+			}
+			if depth < 0 {
+				return -1, -1
+			}
+		}
+	}
+	return -1, -1
+}
+
+// skipSpace returns the offset of the first byte at or after i that is
+// neither white space nor in a comment.
+func skipSpace(text string, i int) int {
+	for i < len(text) {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// lastLine is the last source line a statement's tree reaches: its closing
+// brace, or the last token whose position it records.
+func lastLine(s Stmt) int {
+	line := s.StmtPos().Line
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		if e == nil {
+			return
+		}
+		line = max(line, e.ExprPos().Line)
+		switch e := e.(type) {
+		case *Unary:
+			walk(e.X)
+		case *Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *Cond:
+			walk(e.If)
+			walk(e.Then)
+			walk(e.Else)
+		case *Call:
+			walk(e.Fn)
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case *Select:
+			walk(e.X)
+		case *Sum:
+			walk(e.From)
+			walk(e.To)
+			walk(e.Body)
+		}
+	}
 	switch s := s.(type) {
 	case *Machine:
-		return s.End.Line
+		line = max(line, s.End.Line)
 	case *Block:
-		if s.End.Line > 0 {
-			return s.End.Line
-		}
-		if n := len(s.Body); n > 0 {
-			return endLine(s.Body[n-1])
-		}
+		line = max(line, s.End.Line)
+	case *Field:
+		walk(s.Value)
+	case *Node:
+		walk(s.From)
+		walk(s.To)
+		line = max(line, s.TypePos.Line)
 	case *Link:
-		if n := len(s.Body); n > 0 {
-			return endLine(s.Body[n-1]) + 1
-		}
-	case *For:
-		if n := len(s.Body); n > 0 {
-			return endLine(s.Body[n-1]) + 1
-		}
-	case *If:
-		if n := len(s.Else); n > 0 {
-			return endLine(s.Else[n-1]) + 1
-		}
-		if n := len(s.Then); n > 0 {
-			return endLine(s.Then[n-1]) + 1
+		for _, e := range s.Ends {
+			walk(e)
 		}
 	}
-	return s.StmtPos().Line
-}
-
-// body prints `{ … }`; an empty body prints as `{}`.
-func (p *printer) body(list []Stmt, depth, line, end int) {
-	if len(list) == 0 && !p.commentsBefore(end) {
-		p.b.WriteString(" {}")
-		p.trailing(line)
-		return
-	}
-	p.b.WriteString(" {")
-	p.trailing(line)
-	p.b.WriteByte('\n')
-	p.stmts(list, depth+1, false)
-	if end > 0 {
-		p.flushComments(end, depth+1)
-	}
-	p.indent(depth)
-	p.b.WriteString("}")
-}
-
-func (p *printer) commentsBefore(line int) bool {
-	return line > 0 && p.next < len(p.comments) && p.comments[p.next].Pos.Line < line
+	return line
 }
 
 func writeParams(b *strings.Builder, params []*Param) {
@@ -396,4 +579,151 @@ func closeParen(b *strings.Builder, yes bool) {
 	if yes {
 		b.WriteByte(')')
 	}
+}
+
+// CheckFormatted reports, as a diagnostic positioned in orig, the first
+// way in which formatted (the parse of Format(orig)) differs from orig: a
+// statement or expression that is not the same apart from positions and the
+// spelling of booleans (yes, true), or a comment dropped, added or moved
+// past another. Whoever writes formatted text over a user's file checks it
+// first, so that no formatter bug can lose the user's work.
+func CheckFormatted(orig, formatted *File) error {
+	d := &treeDiff{at: Pos{Src: orig.Src}}
+	if len(orig.Stmts) != len(formatted.Stmts) {
+		return Errorf(d.at, "formatting would change the meaning: %d statements at the top level became %d", len(orig.Stmts), len(formatted.Stmts))
+	}
+	if !d.equal(reflect.ValueOf(orig.Stmts), reflect.ValueOf(formatted.Stmts)) {
+		return Errorf(d.at, "formatting would change the meaning here: %s", d.what)
+	}
+	return checkComments(orig, formatted)
+}
+
+// treeDiff compares syntax trees, remembering the last position it passed
+// in the first tree so that a difference can be shown in the source.
+type treeDiff struct {
+	at    Pos
+	what  string
+	named bool // what names the field that differs
+}
+
+var (
+	posType     = reflect.TypeFor[Pos]()
+	sourceType  = reflect.TypeFor[*Source]()
+	boolLitType = reflect.TypeFor[BoolLit]()
+	paramsType  = reflect.TypeFor[[]*Param]()
+)
+
+func (d *treeDiff) equal(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				d.what = fmt.Sprintf("%s became %s", describe(a), describe(b))
+				return false
+			}
+			return true
+		}
+		if a.Elem().Type() != b.Elem().Type() {
+			d.what = fmt.Sprintf("%s became %s", describe(a), describe(b))
+			return false
+		}
+		return d.equal(a.Elem(), b.Elem())
+	case reflect.Slice:
+		// An empty list is no list, except for parameters: f() = … is a
+		// function, f = … a field.
+		if a.Type() == paramsType && a.IsNil() != b.IsNil() {
+			d.what = "a parameter list was added or dropped"
+			return false
+		}
+		if a.Len() != b.Len() {
+			d.what = fmt.Sprintf("%d items became %d", a.Len(), b.Len())
+			return false
+		}
+		for i := range a.Len() {
+			if !d.equal(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		t := a.Type()
+		if f := a.FieldByName("Pos"); f.IsValid() && f.Type() == posType && f.CanInterface() {
+			if pos := f.Interface().(Pos); pos.IsValid() {
+				d.at = pos
+			}
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Type == posType || f.Type == sourceType || t == boolLitType && f.Name == "Text" {
+				continue
+			}
+			if !d.equal(a.Field(i), b.Field(i)) {
+				if !d.named {
+					d.what = t.Name() + "." + f.Name + ": " + d.what
+					d.named = true
+				}
+				return false
+			}
+		}
+		return true
+	case reflect.String:
+		if a.String() != b.String() {
+			d.what = fmt.Sprintf("%q became %q", a.String(), b.String())
+			return false
+		}
+	case reflect.Bool:
+		if a.Bool() != b.Bool() {
+			d.what = fmt.Sprintf("%v became %v", a.Bool(), b.Bool())
+			return false
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if a.Int() != b.Int() {
+			d.what = fmt.Sprintf("%d became %d", a.Int(), b.Int())
+			return false
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if a.Uint() != b.Uint() {
+			d.what = fmt.Sprintf("%d became %d", a.Uint(), b.Uint())
+			return false
+		}
+	case reflect.Float32, reflect.Float64:
+		if x, y := a.Float(), b.Float(); x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+			d.what = fmt.Sprintf("%v became %v", x, y)
+			return false
+		}
+	default:
+		d.what = "a " + a.Type().String() + " that cannot be compared"
+		return false
+	}
+	return true
+}
+
+// describe names a node for a message: "nothing" or its Go type without the
+// package.
+func describe(v reflect.Value) string {
+	if v.IsNil() {
+		return "nothing"
+	}
+	t := v.Elem().Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return "a " + t.Name()
+}
+
+// checkComments requires formatted to hold orig's comments in the same
+// order. Comments are compared as printed: a NUL byte prints as U+FFFD.
+func checkComments(orig, formatted *File) error {
+	i := 0
+	for _, c := range orig.Comments {
+		if i >= len(formatted.Comments) || formatted.Comments[i].Text != commentText(c) {
+			return Errorf(c.Pos, "formatting would lose or move this comment")
+		}
+		i++
+	}
+	if i < len(formatted.Comments) {
+		c := formatted.Comments[i]
+		return Errorf(Pos{Src: orig.Src}, "formatting would add a comment: %s", Excerpt(c.Text))
+	}
+	return nil
 }

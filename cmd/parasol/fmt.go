@@ -1,9 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 )
@@ -13,7 +14,15 @@ func runFmt(e *env, args []string) error {
 Fmt prints machine files in canonical form: one statement per line, tab
 indentation, single spaces around operators, comments kept. Formatting a
 formatted file changes nothing. Parasol I files are converted with
-'parasol import' instead.`)
+'parasol import' instead.
+
+The formatted text is parsed again and must mean the same as the file and
+keep its comments, in order; otherwise nothing is printed or written and
+the error shows where formatting would change the file. With -w, the file
+is replaced only once the new text is complete on disk (written to a
+temporary file beside it, synced, given the file's mode and renamed over
+it), so a failure leaves the file as it was; read-only files and
+directories are refused.`)
 	write := fs.Bool("w", false, "write the result back to the file instead of printing it")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -24,7 +33,7 @@ formatted file changes nothing. Parasol I files are converted with
 	}
 	var errs lang.Diagnostics
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := eval.ReadInput(path, 0)
 		if err != nil {
 			errs.Append(err)
 			continue
@@ -38,10 +47,14 @@ formatted file changes nothing. Parasol I files are converted with
 			errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", path, path))
 			continue
 		}
-		out := lang.Format(f)
+		out, err := formatChecked(f)
+		if err != nil {
+			errs.Append(err)
+			continue
+		}
 		if *write {
 			if out != string(data) {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+				if err := writeFileAtomic(path, []byte(out)); err != nil {
 					errs.Append(err)
 				}
 			}
@@ -53,4 +66,43 @@ formatted file changes nothing. Parasol I files are converted with
 		return errs
 	}
 	return nil
+}
+
+// formatText is lang.Format; tests replace it by a faulty formatter to
+// show that fmt refuses what does not mean the same.
+var formatText = lang.Format
+
+// formatterBug ends the message of a formatting that was refused.
+const formatterBug = "; this is a bug in parasol fmt (please report it with the file); nothing was written"
+
+// formatChecked formats f, parses the result again and returns it only if
+// it means the same as f and keeps f's comments in order; otherwise the
+// error, positioned in f's source, says what formatting would break.
+func formatChecked(f *lang.File) (string, error) {
+	out := formatText(f)
+	whole := lang.Pos{Src: f.Src}
+	g, err := parser.ParseFile(f.Src.Name, out)
+	if err != nil {
+		msg := err.Error()
+		var ds lang.Diagnostics
+		var d *lang.Diagnostic
+		if errors.As(err, &ds) && len(ds) > 0 {
+			d = ds[0]
+		}
+		if d != nil || errors.As(err, &d) {
+			msg = fmt.Sprintf("line %d of the formatted text: %s", d.Pos.Line, d.Msg)
+		}
+		return "", lang.Errorf(whole, "formatting would produce text that does not parse (%s)%s", msg, formatterBug)
+	}
+	if g.Legacy {
+		return "", lang.Errorf(whole, "formatting would produce text taken for the Parasol I format%s", formatterBug)
+	}
+	if err := lang.CheckFormatted(f, g); err != nil {
+		var d *lang.Diagnostic
+		if errors.As(err, &d) {
+			d.Msg += formatterBug
+		}
+		return "", err
+	}
+	return out, nil
 }
