@@ -288,13 +288,29 @@ func (l *loader) parse(name, key, text string, at lang.Pos) *lang.File {
 				continue
 			}
 			if g := l.readSpec(path, s.Pos); g != nil {
-				l.shared[f] = append(l.shared[f], l.shared[g]...)
+				l.shared[f] = appendNew(l.shared[f], l.shared[g])
 			}
 		default:
 			l.shared[f] = append(l.shared[f], s)
 		}
 	}
 	return f
+}
+
+// appendNew appends the statements of add that stmts does not hold: a file
+// imported along two paths (a imports b and c, which both import d) gives
+// its definitions once.
+func appendNew(stmts, add []lang.Stmt) []lang.Stmt {
+	have := make(map[lang.Stmt]bool, len(stmts))
+	for _, s := range stmts {
+		have[s] = true
+	}
+	for _, s := range add {
+		if !have[s] {
+			stmts = append(stmts, s)
+		}
+	}
+	return stmts
 }
 
 // importCycle reports an import of a file whose imports are being read.
