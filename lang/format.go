@@ -12,7 +12,7 @@ import (
 // Format prints a file in canonical modern syntax: one statement per line,
 // tab indentation, minimal parentheses, comments kept where they stood.
 func Format(f *File) string {
-	p := &printer{src: f.Src, comments: f.Comments}
+	p := &printer{src: f.Src, comments: f.Comments, fresh: true}
 	p.stmts(f.Stmts, 0, true, noLimit)
 	p.flushBefore(noLimit, 0)
 	return alignComments(strings.TrimLeft(p.b.String(), "\n"))
@@ -63,26 +63,26 @@ const noLimit = math.MaxInt
 
 // The printer places comments by source offset. A comment is printed on a
 // line of its own before the statement or closing brace it preceded, or
-// after the code of the line it ended: a statement, an opening brace, or a
+// after the code of a line it stood in: a statement, an opening brace, or a
 // closing brace that ends its statement. Whatever it is printed after, a
 // newline follows it, so a comment can never swallow code.
 type printer struct {
 	b        strings.Builder
 	src      *Source // the text the positions point into
 	comments []*Comment
-	next     int // first comment not yet printed
-	last     int // source line of the last thing printed, for blank lines
+	next     int  // first comment not yet printed
+	last     int  // last source line printed
+	fresh    bool // the next line printed opens a file or block: no blank line before it
 }
 
 func (p *printer) indent(depth int) { p.b.WriteString(strings.Repeat("\t", depth)) }
 
 // flushBefore prints, each on a line of its own, the comments that stand
-// before offset, keeping one blank line where the source had any.
+// before offset.
 func (p *printer) flushBefore(offset, depth int) {
 	for p.next < len(p.comments) && p.comments[p.next].Pos.Offset < offset {
 		c := p.comments[p.next]
-		p.gap(c.Pos.Line)
-		p.last = max(p.last, c.Pos.Line)
+		p.gap(c.Pos)
 		p.indent(depth)
 		p.b.WriteString(commentText(c))
 		p.b.WriteByte('\n')
@@ -97,24 +97,35 @@ func (p *printer) pendingBefore(offset int) bool {
 }
 
 // trailing prints the next comment after the code on the current output
-// line when it ended source line line before offset limit. The caller
-// ends the output line.
-func (p *printer) trailing(line, limit int) {
-	if line <= 0 || p.next >= len(p.comments) {
+// line when it stood on source lines from..to and before offset limit. The
+// caller ends the output line.
+func (p *printer) trailing(from, to, limit int) {
+	if from <= 0 || p.next >= len(p.comments) {
 		return
 	}
-	if c := p.comments[p.next]; c.Pos.Line == line && c.Pos.Offset < limit {
+	if c := p.comments[p.next]; c.Pos.Line >= from && c.Pos.Line <= to && c.Pos.Offset < limit {
 		p.b.WriteString(trailingMark)
 		p.b.WriteString(commentText(c))
+		p.last = max(p.last, c.Pos.Line)
 		p.next++
 	}
 }
 
-// gap writes a blank line when the source had one or more before line.
-func (p *printer) gap(line int) {
-	if p.last > 0 && line > p.last+1 {
+// gap writes a blank line before what stands at pos when the source had one
+// or more right before it, and notes pos's line as printed.
+func (p *printer) gap(pos Pos) {
+	switch {
+	case p.fresh:
+		p.fresh = false
+	case pos.Line <= p.last:
+	case p.sourceOf(pos):
+		if strings.TrimSpace(p.src.Line(pos.Line-1)) == "" {
+			p.b.WriteByte('\n')
+		}
+	case p.last > 0 && pos.Line > p.last+1:
 		p.b.WriteByte('\n')
 	}
+	p.last = max(p.last, pos.Line)
 }
 
 // stmts prints a statement list whose source ends before offset limit,
@@ -123,8 +134,8 @@ func (p *printer) gap(line int) {
 func (p *printer) stmts(list []Stmt, depth int, top bool, limit int) {
 	for i, s := range list {
 		if _, isMachine := s.(*Machine); top && isMachine && i > 0 {
-			p.last = 0
 			p.b.WriteByte('\n')
+			p.fresh = true
 		}
 		next := limit
 		if i+1 < len(list) {
@@ -142,20 +153,22 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 	pos := s.StmtPos()
 	if pos.IsValid() {
 		p.flushBefore(pos.Offset, depth)
-		p.gap(pos.Line)
-		p.last = pos.Line
+		p.gap(pos)
 	}
 	p.indent(depth)
+	// A simple statement may span lines; a comment on any of them follows
+	// it.
+	end := lastLine(s)
 	switch s := s.(type) {
 	case *Machine:
 		fmt.Fprintf(&p.b, "machine %s", strconv.Quote(s.Name))
 		if s.Extends != "" {
 			fmt.Fprintf(&p.b, " extends %s", strconv.Quote(s.Extends))
 		}
-		p.body(s.Body, depth, p.knownBraces(pos, s.End), limit, true)
+		p.body(s.Body, depth, pos.Line, p.knownBraces(pos, s.End), limit, true)
 	case *Import:
 		fmt.Fprintf(&p.b, "import %s", strconv.Quote(s.Path))
-		p.trailing(pos.Line, limit)
+		p.trailing(pos.Line, end, limit)
 	case *Field:
 		if s.IsParam {
 			p.b.WriteString("param ")
@@ -170,7 +183,7 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 		}
 		p.b.WriteString(" = ")
 		writeExpr(&p.b, s.Value, 0)
-		p.trailing(pos.Line, limit)
+		p.trailing(pos.Line, end, limit)
 	case *Block:
 		p.b.WriteString(s.Kind)
 		if s.Label != "" {
@@ -183,7 +196,7 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 		if s.Params != nil {
 			writeParams(&p.b, s.Params)
 		}
-		p.body(s.Body, depth, p.knownBraces(pos, s.End), limit, true)
+		p.body(s.Body, depth, pos.Line, p.knownBraces(pos, s.End), limit, true)
 	case *Link:
 		word := "link"
 		if s.Bus {
@@ -202,9 +215,9 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 			writeExpr(&p.b, s.Ends[1], 0)
 		}
 		if len(s.Body) > 0 {
-			p.body(s.Body, depth, p.scanBraces(pos, word), limit, true)
+			p.body(s.Body, depth, pos.Line, p.scanBraces(pos, word), limit, true)
 		} else {
-			p.trailing(pos.Line, limit)
+			p.trailing(pos.Line, end, limit)
 		}
 	case *Node:
 		p.b.WriteString("node ")
@@ -214,29 +227,40 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 			writeExpr(&p.b, s.To, 0)
 		}
 		p.b.WriteString(" = " + s.Type)
-		p.trailing(pos.Line, limit)
+		p.trailing(pos.Line, end, limit)
 	case *For:
 		fmt.Fprintf(&p.b, "for %s in ", s.Var)
 		writeExpr(&p.b, s.From, 0)
 		p.b.WriteString(" .. ")
 		writeExpr(&p.b, s.To, 0)
-		p.body(s.Body, depth, p.scanBraces(pos, "for"), limit, true)
+		p.body(s.Body, depth, pos.Line, p.scanBraces(pos, "for"), limit, true)
 	case *If:
-		p.b.WriteString("if ")
-		writeExpr(&p.b, s.Cond, 0)
-		then, els := p.ifBraces(s)
-		// Nothing may follow a comment on the line of the closing brace
-		// when `else` does.
-		p.body(s.Then, depth, then, limit, s.Else == nil)
-		if s.Else != nil {
-			p.b.WriteString(" else")
-			p.body(s.Else, depth, els, limit, true)
-		}
+		p.ifStmt(s, depth, limit)
 	default:
 		panic(fmt.Sprintf("lang.Format: unknown statement %T", s))
 	}
 	p.b.WriteByte('\n')
-	p.last = max(p.last, lastLine(s))
+	p.last = max(p.last, end)
+}
+
+// ifStmt prints an if statement, and an `else if` as the source had it.
+func (p *printer) ifStmt(s *If, depth, limit int) {
+	p.b.WriteString("if ")
+	writeExpr(&p.b, s.Cond, 0)
+	then, els, elseIf := p.ifBraces(s)
+	// Nothing may follow a comment on the line of the closing brace when
+	// `else` does.
+	p.body(s.Then, depth, s.Pos.Line, then, limit, s.Else == nil)
+	if s.Else == nil {
+		return
+	}
+	p.b.WriteString(" else")
+	if elseIf && !p.pendingBefore(s.Else[0].StmtPos().Offset) {
+		p.b.WriteString(" ")
+		p.ifStmt(s.Else[0].(*If), depth, limit)
+		return
+	}
+	p.body(s.Else, depth, then.close.Line, els, limit, true)
 }
 
 // braces are where a body's braces stand in the source; a zero Pos is not
@@ -244,10 +268,12 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 type braces struct{ open, close Pos }
 
 // body prints `{ … }`; an empty body without comments prints as `{}`.
-// Comments before the closing brace stay inside; one after the closing
-// brace on its line follows it when closeLine is true. Before open and
-// close are known, a body's comments come out before the next statement.
-func (p *printer) body(list []Stmt, depth int, br braces, limit int, trailClose bool) {
+// Comments before the closing brace stay inside; the first comment on the
+// lines from head to the opening brace follows that brace, and one on the
+// line of the closing brace follows it when trailClose is set. Where the
+// braces are not known, a body's comments come out before the next
+// statement.
+func (p *printer) body(list []Stmt, depth, head int, br braces, limit int, trailClose bool) {
 	end := limit
 	if br.close.IsValid() && br.close.Offset < end {
 		end = br.close.Offset
@@ -262,20 +288,22 @@ func (p *printer) body(list []Stmt, depth int, br braces, limit int, trailClose 
 				first = pos.Offset
 			}
 		}
-		p.trailing(br.open.Line, first)
+		p.trailing(head, max(head, br.open.Line), first)
 		p.b.WriteByte('\n')
-		p.last = 0 // no blank line at the top of a block
+		p.last = max(p.last, br.open.Line)
+		p.fresh = true
 		p.stmts(list, depth+1, false, end)
 		if br.close.IsValid() {
 			p.flushBefore(end, depth+1)
 		}
+		p.fresh = false
 		p.indent(depth)
 		p.b.WriteString("}")
 	}
 	if br.close.IsValid() {
 		p.last = max(p.last, br.close.Line)
 		if trailClose {
-			p.trailing(br.close.Line, limit)
+			p.trailing(br.close.Line, br.close.Line, limit)
 		}
 	}
 }
@@ -286,8 +314,8 @@ func (p *printer) knownBraces(pos, end Pos) braces {
 	if !end.IsValid() {
 		return braces{}
 	}
-	br := braces{open: pos, close: end}
-	if open, close := p.findBraces(pos.Offset); close == end.Offset && p.sourceOf(pos) {
+	br := braces{close: end}
+	if open, close := p.findBraces(pos); close == end.Offset {
 		br.open = p.src.PosAt(open)
 	}
 	return br
@@ -300,7 +328,7 @@ func (p *printer) scanBraces(pos Pos, word string) braces {
 	if !p.sourceOf(pos) || !strings.HasPrefix(p.src.Text[pos.Offset:], word) {
 		return braces{}
 	}
-	open, close := p.findBraces(pos.Offset + len(word))
+	open, close := p.findBraces(pos)
 	if close < 0 {
 		return braces{}
 	}
@@ -308,38 +336,42 @@ func (p *printer) scanBraces(pos Pos, word string) braces {
 }
 
 // ifBraces finds the braces of both branches of an if statement. An `else
-// if` has no braces of its own: its inner if statement ends the branch.
-func (p *printer) ifBraces(s *If) (then, els braces) {
+// if` has no braces of its own: its inner if statement ends the branch,
+// and els.open is where that if stands.
+func (p *printer) ifBraces(s *If) (then, els braces, elseIf bool) {
 	then = p.scanBraces(s.Pos, "if")
 	if s.Else == nil || !then.close.IsValid() {
-		return then, braces{}
+		return then, braces{}, false
 	}
 	text := p.src.Text
 	i := skipSpace(text, then.close.Offset+1)
 	if !strings.HasPrefix(text[i:], "else") {
-		return then, braces{}
+		return then, braces{}, false
 	}
 	i = skipSpace(text, i+len("else"))
 	if i < len(text) && text[i] == '{' {
-		if open, close := p.findBraces(i); close >= 0 {
-			return then, braces{p.src.PosAt(open), p.src.PosAt(close)}
-		}
+		return then, p.scanBraces(p.src.PosAt(i), "{"), false
 	}
-	// `else if`: a comment on the else line may follow the brace printed
-	// after else.
-	return then, braces{open: p.src.PosAt(i)}
+	inner, ok := s.Else[0].(*If)
+	if len(s.Else) != 1 || !ok || inner.Pos.Offset != i {
+		return then, braces{}, false
+	}
+	return then, braces{open: inner.Pos}, true
 }
 
 func (p *printer) sourceOf(pos Pos) bool {
 	return p.src != nil && pos.IsValid() && pos.Src == p.src && pos.Offset < len(p.src.Text)
 }
 
-// findBraces returns the offsets of the first '{' at or after from and of
+// findBraces returns the offsets of the first '{' at or after pos and of
 // its matching '}', skipping strings and comments, or -1, -1.
-func (p *printer) findBraces(from int) (open, close int) {
+func (p *printer) findBraces(pos Pos) (open, close int) {
+	if !p.sourceOf(pos) {
+		return -1, -1
+	}
 	text := p.src.Text
 	open, depth := -1, 0
-	for i := from; i < len(text); i++ {
+	for i := pos.Offset; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == '"':
 			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
