@@ -3,15 +3,37 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// Limits on what a topology may build.
+// Limits on what a topology may build. Besides these, everything a
+// topology allocates is estimated and checked against the machine's memory
+// limit (WithMaxMemory) as it is built.
 const (
 	MaxLinks = 1 << 26
+	// MaxLoopIterations bounds the for-loop iterations one topology runs
+	// (nested loops count every inner iteration), whatever they build.
+	MaxLoopIterations = 10_000_000
+)
+
+// Bytes per node and per link of an explicit topology at its peak while it
+// is realized: the realizer's lists and id map, the builder's copies and the
+// finished graph with each link's latency and speed. Measured with
+// runtime.MemStats at about 130 and 240 (100,000-node topologies with one
+// to ten links per node); rounded up.
+const (
+	explicitBytesPerNode = 160
+	explicitBytesPerLink = 300
+	// A generated topology adds to its graph (topo.Size.Bytes) each
+	// link's latency and speed and each node's type.
+	generatedBytesPerNode = 8
+	generatedBytesPerLink = 16
 )
 
 // Topology is a machine's topology realized as a graph, with each link's
@@ -105,11 +127,27 @@ type realizer struct {
 	explicit []*NodeType // type given by a node statement (or processortype)
 	links    []topo.LinkSpec
 	lat, spd []float64
+
+	// The budget: the memory limit and what has been built against it,
+	// the loop iterations run, and the outermost loop being expanded
+	// (where a budget error points). stop ends the expansion.
+	maxMemory int64
+	bytes     int64
+	iters     int64
+	outer     *lang.For
+	stop      bool
+	// declared: the topology has node statements, so a link may only join
+	// declared nodes; undeclared holds the first mention of each node a
+	// link named before (or without) its declaration.
+	declared   bool
+	undeclared map[int]lang.Pos
 }
 
 func (r *realizer) realize() *Topology {
 	t := &Topology{Label: r.obj.label, obj: r.obj, m: r.m}
+	r.maxMemory = r.m.MaxMemory()
 	def := r.defaultType()
+	r.checkPacketFields()
 	if r.obj.gen != nil {
 		if len(r.obj.stmts) > 0 || len(r.obj.childrenOf("link")) > 0 {
 			r.errs.Add(r.obj.stmts0Pos(), "a generated topology cannot also list links; use a for loop for anything a generator does not make")
@@ -121,11 +159,15 @@ func (r *realizer) realize() *Topology {
 		r.legacyLink(l, def)
 	}
 	for _, s := range r.obj.stmts {
+		r.declared = r.declared || declaresNodes(s.stmt)
+	}
+	for _, s := range r.obj.stmts {
 		r.stmt(s.stmt, &scope{obj: r.obj}, def)
-		if len(r.errs) > 20 {
+		if len(r.errs) > 20 || r.stop {
 			break
 		}
 	}
+	r.reportUndeclared()
 	if len(r.errs) > 0 {
 		return nil
 	}
@@ -155,6 +197,63 @@ func (r *realizer) realize() *Topology {
 		t.NodeTypes[i] = r.types[r.ids[g.ID(int32(i))]]
 	}
 	return t
+}
+
+// packetFields are the topology fields the simulator reads as whole
+// numbers, with their bounds (runtime.FromMachine).
+var packetFields = []struct {
+	name   string
+	lo, hi float64
+	unit   string // "bytes", "flits" or "" for a count
+	note   string
+}{
+	{"packet", 0, math.MaxInt32, "bytes", " (0: the whole message is one packet)"},
+	{"header", 0, math.MaxInt32, "bytes", ""},
+	{"trailer", 0, math.MaxInt32, "bytes", ""},
+	{"ack", 0, math.MaxInt32, "bytes", ""},
+	{"flit", 1, math.MaxInt32, "bytes", ""},
+	{"buffer", 1, math.MaxInt32, "flits", ""},
+	{"vcs", 1, topo.MaxChannels, "", " (lanes per wire)"},
+	{"window", 0, math.MaxInt32, "", " (0: no acknowledgements)"},
+}
+
+// checkPacketFields reports, at each field, a packet or flow-control field
+// that is not a whole number within its bounds.
+func (r *realizer) checkPacketFields() {
+	for _, pf := range packetFields {
+		f := r.obj.field(pf.name)
+		if f == nil || f.decl.IsFunc() {
+			continue
+		}
+		v := r.val(f)
+		if f.err != nil || v.Kind != lang.Number {
+			continue // already reported (the schema checks the kind and unit)
+		}
+		of := ""
+		if pf.unit != "" {
+			of = " of " + pf.unit
+		}
+		pos := f.decl.Value.ExprPos()
+		switch {
+		case v.Num != math.Trunc(v.Num) || v.Num < pf.lo:
+			r.errs.Add(pos, "%s must be a whole number%s ≥ %s%s, got %s", pf.name, of, lang.FormatNumber(pf.lo), pf.note, v)
+		case v.Num > pf.hi:
+			unit := ""
+			if pf.unit != "" {
+				unit = " " + pf.unit
+			}
+			r.errs.Add(pos, "%s must be at most %s%s%s, got %s", pf.name, lang.FormatNumber(pf.hi), unit, pf.note, v)
+		}
+	}
+}
+
+// linkChannels checks a link's channels field: the lanes of its wires.
+func (r *realizer) linkChannels(v lang.Value, pos lang.Pos) (int, bool) {
+	if v.Num != math.Trunc(v.Num) || v.Num < 1 || v.Num > topo.MaxChannels {
+		r.errs.Add(pos, "channels must be a whole number from 1 to %d (lanes per wire), got %s", topo.MaxChannels, v)
+		return 0, false
+	}
+	return int(v.Num), true
 }
 
 func (o *object) stmts0Pos() lang.Pos {
@@ -223,7 +322,15 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, names))
 		return nil
 	}
-	g, err := topo.Generate(name.Name, args)
+	size, err := topo.Plan(name.Name, args)
+	if err == nil {
+		need := size.Bytes() + limits.Mul(size.Nodes, generatedBytesPerNode) + limits.Mul(size.Links, generatedBytesPerLink)
+		err = limits.Check(size.Call, max(need, 0), r.maxMemory)
+	}
+	var g *topo.Graph
+	if err == nil {
+		g, err = topo.GenerateWithin(name.Name, args, r.maxMemory)
+	}
 	if err != nil {
 		r.errs.Add(gen.Pos, "%s", strings.TrimPrefix(err.Error(), "topo: "))
 		return nil
@@ -437,6 +544,15 @@ func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
 func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
 	i, seen := r.ids[id]
 	if !seen {
+		if !r.spend(explicitBytesPerNode, pos) {
+			return
+		}
+		if r.declared && !explicit {
+			if r.undeclared == nil {
+				r.undeclared = map[int]lang.Pos{}
+			}
+			r.undeclared[id] = pos
+		}
 		i = len(r.nodes)
 		r.ids[id] = i
 		r.nodes = append(r.nodes, id)
@@ -449,7 +565,101 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
 			return
 		}
 		r.types[i], r.explicit[i] = typ, typ
+		delete(r.undeclared, id)
 	}
+}
+
+// spend adds bytes to what the topology has built and reports whether that
+// is still within the memory limit; if not, it records the error (at the
+// outermost loop being expanded, else at pos) and stops the expansion.
+func (r *realizer) spend(bytes int64, pos lang.Pos) bool {
+	if r.stop {
+		return false
+	}
+	if r.bytes += bytes; r.bytes <= r.maxMemory {
+		return true
+	}
+	what := fmt.Sprintf("topology %s (%d nodes and %d links so far)", r.obj.label, len(r.nodes), len(r.links))
+	if r.outer != nil {
+		pos = r.outer.Pos
+		what = fmt.Sprintf("this loop (%d nodes and %d links so far in topology %s)", len(r.nodes), len(r.links), r.obj.label)
+	}
+	r.errs.Add(pos, "%s", &limits.TooLarge{What: what, Need: r.bytes, Limit: r.maxMemory})
+	r.stop = true
+	return false
+}
+
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// declaresNodes reports whether a topology statement is or holds a node
+// statement.
+func declaresNodes(s lang.Stmt) bool {
+	switch s := s.(type) {
+	case *lang.Node:
+		return true
+	case *lang.For:
+		return slices.ContainsFunc(s.Body, declaresNodes)
+	case *lang.If:
+		return slices.ContainsFunc(s.Then, declaresNodes) || slices.ContainsFunc(s.Else, declaresNodes)
+	}
+	return false
+}
+
+// reportUndeclared reports the links to nodes no node statement declared,
+// in a topology that declares its nodes: a mistyped id would otherwise
+// silently add a node.
+func (r *realizer) reportUndeclared() {
+	if len(r.undeclared) == 0 {
+		return
+	}
+	ids := make([]int, 0, len(r.undeclared))
+	for id := range r.undeclared {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int) int { return r.undeclared[a].Offset - r.undeclared[b].Offset })
+	var declared []int
+	for i, id := range r.nodes {
+		if r.explicit[i] != nil {
+			declared = append(declared, id)
+		}
+	}
+	slices.Sort(declared)
+	const most = 10
+	for k, id := range ids {
+		if k == most {
+			r.errs.Add(r.undeclared[id], "and %d more links to undeclared nodes in topology %s", len(ids)-most, r.obj.label)
+			break
+		}
+		r.errs.Add(r.undeclared[id], "link to node %d, which is not declared in topology %s; declared: %s", id, r.obj.label, idRanges(declared))
+	}
+}
+
+// idRanges summarises sorted ids as ranges, "0..3, 100", with at most a
+// few ranges shown.
+func idRanges(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if len(parts) == 6 {
+			parts = append(parts, "…")
+			break
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[i])+".."+strconv.Itoa(ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (r *realizer) legacyLink(l *object, def *NodeType) {
@@ -486,7 +696,11 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		spec.IO = r.val(f).Truth()
 	}
 	if f := l.field("channels"); f != nil {
-		spec.Channels = int(r.val(f).Num)
+		ch, ok := r.linkChannels(r.val(f), f.decl.Value.ExprPos())
+		if !ok {
+			return
+		}
+		spec.Channels = ch
 	}
 	lat, spd, _ := r.topologyDefaultsQuiet()
 	if f := l.field("latency"); f != nil {
@@ -503,6 +717,9 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 }
 
 func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
+	if !r.spend(explicitBytesPerLink, pos) {
+		return
+	}
 	if len(r.links) >= MaxLinks {
 		if len(r.links) == MaxLinks {
 			r.errs.Add(pos, "more than %d links", MaxLinks)
@@ -516,7 +733,7 @@ func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
 
 // stmt expands a modern topology statement: link, bus, node, for, if.
 func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
-	if len(r.errs) > 20 {
+	if len(r.errs) > 20 || r.stop {
 		return
 	}
 	switch s := s.(type) {
@@ -536,11 +753,21 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			r.errs.Add(s.TypePos, "no processor or switch %q%s", s.Type, lang.DidYouMean(s.Type, r.m.nodeTypeLabels()))
 			return
 		}
-		if to-from > MaxLinks {
-			r.errs.Add(s.Pos, "node range of %d nodes is too large", to-from+1)
-			return
+		if n := int64(to) - int64(from) + 1; n > 1 {
+			// Known before expanding: refuse the whole range at once.
+			if need := addSat(r.bytes, limits.Mul(n, explicitBytesPerNode)); need > r.maxMemory {
+				pos := s.Pos
+				what := fmt.Sprintf("node %d .. %d (%d nodes) in topology %s", from, to, n, r.obj.label)
+				if r.outer != nil {
+					pos = r.outer.Pos
+					what = fmt.Sprintf("this loop (at node %d .. %d, %d nodes, in topology %s)", from, to, n, r.obj.label)
+				}
+				r.errs.Add(pos, "%s", &limits.TooLarge{What: what, Need: need, Limit: r.maxMemory})
+				r.stop = true
+				return
+			}
 		}
-		for id := from; id <= to; id++ {
+		for id := from; id <= to && !r.stop; id++ {
 			r.node(id, typ, true, s.Pos)
 		}
 	case *lang.Link:
@@ -582,7 +809,9 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			case "speed":
 				spd = v.Num
 			case "channels":
-				spec.Channels = int(v.Num)
+				if spec.Channels, ok = r.linkChannels(v, f.Value.ExprPos()); !ok {
+					return
+				}
 			case "dim":
 				spec.Dim = int(v.Num)
 			}
@@ -598,11 +827,25 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 		if !ok1 || !ok2 {
 			return
 		}
-		if to-from > MaxLinks {
-			r.errs.Add(s.Pos, "loop of %d iterations is too long", to-from+1)
+		// A loop's length is known before it runs: the iterations of all
+		// loops of the topology, nested ones included, are reserved at
+		// entry against one bound.
+		n := max(int64(to)-int64(from)+1, 0)
+		if r.iters+n > MaxLoopIterations {
+			if r.outer == nil {
+				r.errs.Add(s.Pos, "this loop runs %d iterations; the bound is %d loop iterations per topology", n, MaxLoopIterations)
+			} else {
+				r.errs.Add(r.outer.Pos, "these nested loops run more than %d iterations in topology %s, the bound on loop iterations per topology", MaxLoopIterations, r.obj.label)
+			}
+			r.stop = true
 			return
 		}
-		for i := from; i <= to && len(r.errs) == 0; i++ {
+		r.iters += n
+		if r.outer == nil {
+			r.outer = s
+			defer func() { r.outer = nil }()
+		}
+		for i := from; i <= to && len(r.errs) == 0 && !r.stop; i++ {
 			v := lang.Num(float64(i))
 			inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{s.Var: {konst: &v, known: true}}}
 			for _, b := range s.Body {

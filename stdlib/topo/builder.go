@@ -92,6 +92,10 @@ func (b *Builder) Build() (*Graph, error) {
 		if ch <= 0 {
 			ch = 1
 		}
+		if ch > MaxChannels {
+			errs = append(errs, fmt.Errorf("topo: link %d has %d channels; a wire has at most %d", i, ch, MaxChannels))
+			continue
+		}
 		l := Link{A: ms[0], B: -1, Dim: int32(s.Dim), Channels: int32(ch), IO: s.IO, Multi: len(ms) > 2}
 		if len(ms) > 1 {
 			l.B = ms[1]

@@ -14,6 +14,9 @@ import (
 const (
 	MaxNodes = maxNodes
 	MaxLinks = math.MaxInt32 / 2
+	// MaxChannels bounds the channels (lanes) of one wire: the simulator
+	// indexes lanes wire by wire, and more lanes than this buy nothing.
+	MaxChannels = 256
 )
 
 // Size is what a generator call makes, known before anything is built.

@@ -1,0 +1,135 @@
+package eval
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// topologyMachine wraps topology statements in a machine with one
+// processor type.
+func topologyMachine(topology string) string {
+	return "machine \"m\" {\n\tprocessor p { name = \"P\" }\n" + topology + "\n}\n"
+}
+
+func TestTopologyBeyondItsBoundsIsAPositionedError(t *testing.T) {
+	const limit = 64 << 20
+	tests := []struct {
+		name, topology string
+		want           string // the whole first diagnostic line
+	}{
+		{"generator", `	topology t = hypercube(24) { speed = 1MB/s }`,
+			"m.machine:3:15: hypercube(24) needs about 12 GB; the limit is 67 MB, set --max-memory to raise it"},
+		{"complete graph", `	topology t = full(100000) { speed = 1MB/s }`,
+			"m.machine:3:15: full(100000) needs about 280 GB; the limit is 67 MB, set --max-memory to raise it"},
+		{"node range", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tnode 0 .. 4999999 = p\n\t}",
+			"m.machine:5:3: node 0 .. 4999999 (5000000 nodes) in topology t needs about 800 MB; the limit is 67 MB, set --max-memory to raise it"},
+		{"node range in a loop", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tfor i in 0 .. 3 { node i * 10000000 .. i * 10000000 + 999999 = p }\n\t}",
+			"m.machine:5:3: this loop (at node 0 .. 999999, 1000000 nodes, in topology t) needs about 160 MB; the limit is 67 MB, set --max-memory to raise it"},
+		{"nested loops of links", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tfor i in 0 .. 4000 {\n\t\t\tfor j in 0 .. 4000 { link i -- 4001 + j }\n\t\t}\n\t}",
+			"m.machine:5:3: this loop (4057 nodes and 221532 links so far in topology t) needs about 67 MB; the limit is 67 MB, set --max-memory to raise it"},
+		{"long loop", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tlink 0 -- 1\n\t\tfor i in 0 .. 99999999 { }\n\t}",
+			"m.machine:6:3: this loop runs 100000000 iterations; the bound is 10000000 loop iterations per topology"},
+		{"nested empty loops", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tlink 0 -- 1\n\t\tfor i in 0 .. 100000 {\n\t\t\tfor j in 0 .. 100000 { }\n\t\t}\n\t}",
+			"m.machine:6:3: these nested loops run more than 10000000 iterations in topology t, the bound on loop iterations per topology"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := LoadSource("m.machine", topologyMachine(tc.topology), WithMaxMemory(limit))
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			if first, _, _ := strings.Cut(err.Error(), "\n"); first != tc.want {
+				t.Errorf("got  %s\nwant %s", first, tc.want)
+			}
+			// Refused within the limit, not after exhausting memory; the
+			// loops' evaluation garbage is collected as it goes.
+			if grew := int64(after.HeapInuse) - int64(before.HeapInuse); grew > 2*limit {
+				t.Errorf("heap grew by %d bytes", grew)
+			}
+		})
+	}
+}
+
+func TestTopologyWithinItsBoundsLoads(t *testing.T) {
+	// The bounds count what is built, not what is written: a long loop
+	// that builds little, a generator just under the limit.
+	for _, topology := range []string{
+		"\ttopology t {\n\t\tspeed = 1MB/s\n\t\tfor i in 0 .. 999 { if i < 3 { link i -- i + 1 } }\n\t}",
+		`	topology t = torus(256, 256) { speed = 1MB/s }`,
+		"\ttopology t {\n\t\tspeed = 1MB/s\n\t\tnode 0 .. 99999 = p\n\t\tlink 0 -- 99999\n\t}",
+	} {
+		if _, err := LoadSource("m.machine", topologyMachine(topology), WithMaxMemory(64<<20)); err != nil {
+			t.Errorf("%s: %v", topology, err)
+		}
+	}
+}
+
+func TestLinkToUndeclaredNodeIsAnError(t *testing.T) {
+	tests := []struct {
+		name, topology, want string
+	}{
+		{"after the declarations", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tnode 0 .. 3 = p\n\t\tnode 100 = p\n\t\tlink 0 -- 7\n\t}",
+			"m.machine:7:13: link to node 7, which is not declared in topology t; declared: 0..3, 100"},
+		{"in a loop", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tnode 0 .. 3 = p\n\t\tfor i in 0 .. 3 { link i -- i + 1 }\n\t}",
+			"m.machine:6:33: link to node 4, which is not declared in topology t; declared: 0..3"},
+		{"many declared ranges", "\ttopology t {\n\t\tspeed = 1MB/s\n\t\tfor i in 0 .. 9 { node 10 * i = p }\n\t\tlink 0 -- 5\n\t}",
+			"m.machine:6:13: link to node 5, which is not declared in topology t; declared: 0, 10, 20, 30, 40, 50, …"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadSource("m.machine", topologyMachine(tc.topology))
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			if first, _, _ := strings.Cut(err.Error(), "\n"); first != tc.want {
+				t.Errorf("got  %s\nwant %s", first, tc.want)
+			}
+		})
+	}
+	// Declared after the link that names it, or a topology without node
+	// statements, where links imply their nodes.
+	for _, topology := range []string{
+		"\ttopology t {\n\t\tspeed = 1MB/s\n\t\tlink 0 -- 1\n\t\tnode 0 .. 1 = p\n\t}",
+		"\ttopology t {\n\t\tspeed = 1MB/s\n\t\tlink 0 -- 1\n\t\tlink 1 -- 7\n\t}",
+	} {
+		if _, err := LoadSource("m.machine", topologyMachine(topology)); err != nil {
+			t.Errorf("%s: %v", topology, err)
+		}
+	}
+}
+
+func TestPacketFieldsOutOfRangeArePositionedAtTheField(t *testing.T) {
+	tests := []struct{ field, want string }{
+		{"vcs = -3", "vcs must be a whole number ≥ 1 (lanes per wire), got -3"},
+		{"vcs = 1e9", "vcs must be at most 256 (lanes per wire), got 1000000000"},
+		{"vcs = 2.5", "vcs must be a whole number ≥ 1 (lanes per wire), got 2.5"},
+		{"window = -1", "window must be a whole number ≥ 0 (0: no acknowledgements), got -1"},
+		{"flit = 0B", "flit must be a whole number of bytes ≥ 1, got 0B"},
+		{"buffer = 0", "buffer must be a whole number of flits ≥ 1, got 0"},
+		{"packet = 1.5B", "packet must be a whole number of bytes ≥ 0 (0: the whole message is one packet), got 1.5B"},
+		{"header = 3GB", "header must be at most 2147483647 bytes, got 3GB"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.field, func(t *testing.T) {
+			src := topologyMachine("\ttopology t = ring(4) {\n\t\tspeed = 1MB/s\n\t\t" + tc.field + "\n\t}")
+			_, err := LoadSource("m.machine", src)
+			col := strings.Index(tc.field, "=") + 5 // after two tabs and "= "
+			want := fmt.Sprintf("m.machine:5:%d: %s", col, tc.want)
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			if first, _, _ := strings.Cut(err.Error(), "\n"); first != want {
+				t.Errorf("got  %s\nwant %s", first, want)
+			}
+		})
+	}
+	src := topologyMachine("\ttopology t {\n\t\tspeed = 1MB/s\n\t\tlink 0 -- 1 { channels = 1000 }\n\t}")
+	if _, err := LoadSource("m.machine", src); err == nil || !strings.Contains(err.Error(), "m.machine:5:28: channels must be a whole number from 1 to 256 (lanes per wire), got 1000") {
+		t.Errorf("channels = 1000: %v", err)
+	}
+}
