@@ -7,6 +7,7 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -53,17 +54,23 @@ var acyclicCache sync.Map // acyclicKey -> *acyclicEntry
 // acyclicFor returns the (cached) acyclic tables of g for a variant and a
 // number of lanes per wire, building them on first use.
 func acyclicFor(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclicTables, error) {
+	return acyclicForWithin(g, variant, lanes, 0)
+}
+
+// acyclicForWithin is acyclicFor with a memory limit for the tables (0
+// means limits.Default()); the first caller's limit builds them.
+func acyclicForWithin(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory int64) (*acyclicTables, error) {
 	key := acyclicKey{weak.Make(g), variant, lanes}
 	v, loaded := acyclicCache.LoadOrStore(key, &acyclicEntry{})
 	if !loaded {
 		goruntime.AddCleanup(g, func(k acyclicKey) { acyclicCache.Delete(k) }, key)
 	}
 	e := v.(*acyclicEntry)
-	e.once.Do(func() { e.t, e.err = buildAcyclic(g, variant, lanes) })
+	e.once.Do(func() { e.t, e.err = buildAcyclic(g, variant, lanes, limits.Or(maxMemory)) })
 	return e.t, e.err
 }
 
-func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclicTables, error) {
+func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory int64) (*acyclicTables, error) {
 	t := &acyclicTables{lanes: lanes, rLink: make([]int32, g.NumLinks())}
 	var order []int32 // runtime links that acyclic routing uses
 	for l := range int32(g.NumLinks()) {
@@ -98,7 +105,7 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclic
 		links[i] = acyclic.Link{A: int(k.A), B: int(k.B)}
 	}
 	t.aLink = order
-	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true})
+	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true, MaxTableBytes: maxMemory})
 	if err != nil {
 		return nil, fmt.Errorf("runtime: routing %s: %w", variant, err)
 	}
@@ -132,7 +139,7 @@ func (n *network) useAcyclic(name string) error {
 		return err
 	}
 	n.rk = rAcyclic
-	n.acyc, err = acyclicFor(n.g, v, n.lanes)
+	n.acyc, err = acyclicForWithin(n.g, v, n.lanes, n.maxMemory)
 	return err
 }
 

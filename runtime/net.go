@@ -3,11 +3,13 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -41,6 +43,8 @@ type network struct {
 	phased   bool  // Valiant: lanes split between the two phases
 	classes  int32 // lane classes (1, 2 or 4)
 	nprocs   int
+	// maxMemory bounds routing tables (0 means limits.Default()).
+	maxMemory int64
 
 	// dist[rank(dst)][node] for graphs without a distance rule.
 	dist [][]int32
@@ -57,11 +61,17 @@ const tableLimit = 1 << 27
 var tableCache sync.Map // *topo.Graph -> [][]int32
 
 func compile(spec *Spec, routing, switching string) (*network, error) {
+	return compileWithin(spec, routing, switching, 0)
+}
+
+// compileWithin is compile with a memory limit for routing tables (0 means
+// limits.Default()).
+func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*network, error) {
 	if spec == nil || spec.Graph == nil {
 		return nil, errors.New("runtime: spec has no graph")
 	}
 	g := spec.Graph
-	n := &network{g: g, spec: spec, sw: spec.Switching, arb: spec.Arbitration, nprocs: g.NumProcs()}
+	n := &network{g: g, spec: spec, sw: spec.Switching, arb: spec.Arbitration, nprocs: g.NumProcs(), maxMemory: maxMemory}
 	if switching != "" {
 		sw, err := ParseSwitching(switching)
 		if err != nil {
@@ -95,13 +105,25 @@ func compile(spec *Spec, routing, switching string) (*network, error) {
 		}
 	}
 	for i, p := range append([]NodeParams{spec.DefaultNode}, spec.Nodes...) {
-		if p.HopDelay < 0 || p.SendOverhead < 0 || p.RecvOverhead < 0 || p.PacketOverhead < 0 || p.RouteFixed < 0 || p.RoutePerByte < 0 {
-			return nil, fmt.Errorf("runtime: node parameters must not be negative (set %d: %+v)", i-1, p)
+		which := "DefaultNode"
+		if i > 0 {
+			which = fmt.Sprintf("Nodes[%d] (node %d)", i-1, g.ID(int32(i-1)))
+		}
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{
+			{"HopDelay", p.HopDelay}, {"SendOverhead", p.SendOverhead}, {"RecvOverhead", p.RecvOverhead},
+			{"PacketOverhead", p.PacketOverhead}, {"RouteFixed", p.RouteFixed}, {"RoutePerByte", p.RoutePerByte},
+		} {
+			if !(f.v >= 0) || math.IsInf(f.v, 1) {
+				return nil, fmt.Errorf("runtime: %s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)
+			}
 		}
 	}
 	pk := spec.Packet
-	if pk.Payload < 0 || pk.Header < 0 || pk.Trailer < 0 || pk.FlitBytes < 0 || pk.BufferFlits < 0 || pk.VirtualChannels < 0 || pk.AckBytes < 0 || pk.Window < 0 {
-		return nil, errors.New("runtime: packet parameters must not be negative")
+	if err := checkPacket(pk); err != nil {
+		return nil, err
 	}
 	for _, k := range g.Dims() {
 		n.dims = append(n.dims, int32(k))
@@ -202,6 +224,10 @@ func (n *network) buildTables() error {
 	}
 	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
 		return fmt.Errorf("runtime: %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
+	}
+	what := fmt.Sprintf("routing tables of a %d-node %s graph", g.N(), g.Kind())
+	if err := limits.Check(what, limits.Mul(int64(g.NumProcs()), int64(g.N()), 4), n.maxMemory); err != nil {
+		return fmt.Errorf("runtime: %w", err)
 	}
 	n.dist = make([][]int32, g.NumProcs())
 	var wg sync.WaitGroup

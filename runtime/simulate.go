@@ -18,7 +18,10 @@ import (
 // delivered (Deadlock with its Cycle, or Partial) and the error is nil,
 // except for cancellation, which also returns ctx.Err().
 func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
-	n, err := compile(spec, opts.Routing, opts.Switching)
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	n, err := compileWithin(spec, opts.Routing, opts.Switching, opts.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -40,6 +43,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, runs)
+	if err := n.checkBudget(tr, runs, workers, opts.MaxMemory); err != nil {
+		return nil, err
+	}
 	results := make([]runResult, runs)
 	var next atomic.Int64
 	done := 0
@@ -102,8 +108,8 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 	if _, ok := Ops[tr.op]; !ok {
 		return nil, unknownOp(tr.op)
 	}
-	if o.Size < 0 || o.Channels < 0 || o.Links < 0 || o.Runs < 0 || o.MaxEvents < 0 {
-		return nil, fmt.Errorf("runtime: size, channels, links, runs and max-events must not be negative")
+	if err := checkOptions(o); err != nil {
+		return nil, err
 	}
 	tr.size = int64(o.Size)
 	if n.nprocs == 0 {
@@ -274,9 +280,16 @@ func (s *sim) channel(ch int32) Channel {
 
 // Route returns the path (external node ids, source first) that routing
 // would give a packet from src to dst on an idle network; adaptive
-// routings take their first choice, Valiant its minimal path.
+// routings take their first choice, Valiant its minimal path. Routing
+// tables are bounded by the default memory limit.
 func Route(spec *Spec, routing string, src, dst int) ([]int, error) {
-	n, err := compile(spec, routing, "")
+	return RouteWithin(spec, routing, src, dst, 0)
+}
+
+// RouteWithin is Route with a memory limit for routing tables, in bytes (0
+// means limits.Default()).
+func RouteWithin(spec *Spec, routing string, src, dst int, maxMemory int64) ([]int, error) {
+	n, err := compileWithin(spec, routing, "", maxMemory)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Bounds that hold whatever the memory limit. Everything else that grows
+// with the input (lanes, routing tables, messages, packets, per-run results)
+// is estimated and checked against Options.MaxMemory before it is
+// allocated.
+const (
+	// MaxVirtualChannels bounds Packet.VirtualChannels: lanes are indexed
+	// wire by wire, and more lanes than this buy nothing.
+	MaxVirtualChannels = topo.MaxChannels
+	// MaxPacketsPerPart bounds the packets one message part is cut into
+	// (a packet's index within its part is an int32).
+	MaxPacketsPerPart = math.MaxInt32
+)
+
+// checkPacket reports the first packet parameter out of its range, by name.
+func checkPacket(pk PacketParams) error {
+	for _, f := range []struct {
+		name   string
+		v, max int
+		note   string
+	}{
+		{"Payload", pk.Payload, math.MaxInt32, " bytes (0: the whole message is one packet)"},
+		{"Header", pk.Header, math.MaxInt32, " bytes"},
+		{"Trailer", pk.Trailer, math.MaxInt32, " bytes"},
+		{"FlitBytes", pk.FlitBytes, math.MaxInt32, " (0 means 1)"},
+		{"BufferFlits", pk.BufferFlits, math.MaxInt32, " (0 means 16)"},
+		{"VirtualChannels", pk.VirtualChannels, MaxVirtualChannels, " (0 means 1)"},
+		{"AckBytes", pk.AckBytes, math.MaxInt32, " bytes"},
+		{"Window", pk.Window, math.MaxInt32, " (0: no acknowledgements)"},
+	} {
+		if f.v < 0 || f.v > f.max {
+			return fmt.Errorf("runtime: Packet.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
+		}
+	}
+	return nil
+}
+
+// checkOptions reports the first count of o out of its range, by name.
+func checkOptions(o *Options) error {
+	for _, f := range []struct {
+		name   string
+		v, max int64
+		note   string
+	}{
+		{"Size", int64(o.Size), math.MaxInt64, " bytes"},
+		{"Runs", int64(o.Runs), math.MaxInt64, " (0 means 1)"},
+		{"Channels", int64(o.Channels), math.MaxInt32, " (0 means 1)"},
+		{"Links", int64(o.Links), math.MaxInt32, " (0 means 1)"},
+		{"MaxEvents", o.MaxEvents, math.MaxInt64, " (0: no limit)"},
+	} {
+		switch {
+		case f.v < 0 && f.max == math.MaxInt64:
+			return fmt.Errorf("runtime: Options.%s must not be negative, got %d", f.name, f.v)
+		case f.v < 0 || f.v > f.max:
+			return fmt.Errorf("runtime: Options.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
+		}
+	}
+	return nil
+}
+
+// messagesPerRun is an upper bound on the messages one run of op creates
+// on P processors (see sim.build).
+func messagesPerRun(op string, P int64) int64 {
+	logP := int64(0)
+	for 1<<logP < P {
+		logP++
+	}
+	switch op {
+	case "send":
+		return 1
+	case "pingpong":
+		return 2
+	case "alltoall":
+		return limits.Mul(P, P-1)
+	case "barrier", "allgather":
+		return limits.Mul(P, logP+2)
+	}
+	return P // a permutation, a pattern, a tree or one message per processor
+}
+
+// largestMessage is the largest message op sends, in bytes: allgather's
+// grows to P blocks.
+func (tr *traffic) largestMessage(P int64) (int64, error) {
+	if tr.op != "allgather" {
+		return tr.size, nil
+	}
+	if tr.size > 0 && P > math.MaxInt64/4/tr.size {
+		return 0, fmt.Errorf("runtime: allgather of %d-byte blocks on %d processors gathers more than 2^61 bytes", tr.size, P)
+	}
+	return tr.size * P, nil
+}
+
+// packets is the number of packets a message of size bytes is cut into.
+func (tr *traffic) packets(size int64) int64 {
+	if tr.payload <= 0 || size <= 0 {
+		return 1
+	}
+	return (size + tr.payload - 1) / tr.payload
+}
+
+// Per-item bytes of the simulator's state, for the estimate.
+var (
+	laneBytes    = int64(2*unsafe.Sizeof(int32(0)) + unsafe.Sizeof(laneQueue{}))
+	wireBytes    = int64(unsafe.Sizeof(wireState{}))
+	nodeBytes    = int64(unsafe.Sizeof(nodeState{}))
+	runBytes     = int64(unsafe.Sizeof(runResult{}))
+	eventBytes   = int64(unsafe.Sizeof(event{}))
+	messageBytes = int64(unsafe.Sizeof(message{})) + eventBytes +
+		3*8 + // its latency in the run, the run's result and the aggregate
+		4*4 // dependency lists
+	// A part has its record and, in flight, a packet with a few hops.
+	partBytes = int64(unsafe.Sizeof(part{}) + unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
+)
+
+// checkBudget estimates what Simulate will allocate — each worker's
+// network state and one run's messages, every run's results — and refuses
+// more than maxMemory (0 means limits.Default()). It also checks that no
+// message part has more packets than MaxPacketsPerPart.
+func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) error {
+	P := int64(n.nprocs)
+	biggest, err := tr.largestMessage(P)
+	if err != nil {
+		return err
+	}
+	split := limits.Mul(int64(tr.channels), int64(tr.links))
+	pk := tr.packets(biggest)
+	parts := min(split, pk)
+	if !tr.circuit {
+		if per := (pk + parts - 1) / parts; per > MaxPacketsPerPart {
+			return fmt.Errorf("runtime: a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
+				biggest, tr.payload, per, int64(MaxPacketsPerPart))
+		}
+	}
+	msgs := messagesPerRun(tr.op, P)
+	g := n.g
+	wires := 2 * int64(g.NumLinks())
+	network := limits.Mul(wires, int64(n.lanes), laneBytes) + limits.Mul(wires, wireBytes) + limits.Mul(int64(g.N()), nodeBytes)
+	oneRun := add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
+	results := add(limits.Mul(int64(runs), runBytes), limits.Mul(int64(runs), msgs, 2*8))
+	need := add(limits.Mul(int64(workers), add(network, oneRun)), results)
+	what := fmt.Sprintf("op %s on %d processors (%d message%s a run, %d run%s)", tr.op, P, msgs, plural(msgs), runs, plural(int64(runs)))
+	return limits.Check(what, need, maxMemory)
+}
+
+// add sums non-negative sizes, saturating instead of overflowing.
+func add(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func plural(n int64) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
