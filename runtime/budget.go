@@ -119,25 +119,25 @@ var (
 		3*8 + // its latency in the run, the run's result and the aggregate
 		4*4 // dependency lists
 	// A part has its record and, in flight, a packet with a few hops.
-	partBytes = int64(unsafe.Sizeof(part{}) + unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
+	partBytes = int64(unsafe.Sizeof(part{})) + packetBytes
 )
 
 // checkBudget estimates what Simulate will allocate — each worker's
 // network state and one run's messages, every run's results — and refuses
 // more than maxMemory (0 means limits.Default()). It also checks that no
 // message part has more packets than MaxPacketsPerPart.
-func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) error {
+func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (need int64, err error) {
 	P := int64(n.nprocs)
 	biggest, err := tr.largestMessage(P)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	split := limits.Mul(int64(tr.channels), int64(tr.links))
 	pk := tr.packets(biggest)
 	parts := min(split, pk)
 	if !tr.circuit {
 		if per := (pk + parts - 1) / parts; per > MaxPacketsPerPart {
-			return fmt.Errorf("runtime: a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
+			return 0, fmt.Errorf("runtime: a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
 				biggest, tr.payload, per, int64(MaxPacketsPerPart))
 		}
 	}
@@ -147,9 +147,38 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) e
 	network := limits.Mul(wires, int64(n.lanes), laneBytes) + limits.Mul(wires, wireBytes) + limits.Mul(int64(g.N()), nodeBytes)
 	oneRun := add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
 	results := add(limits.Mul(int64(runs), runBytes), limits.Mul(int64(runs), msgs, 2*8))
-	need := add(limits.Mul(int64(workers), add(network, oneRun)), results)
+	need = add(limits.Mul(int64(workers), add(network, oneRun)), results)
 	what := fmt.Sprintf("op %s on %d processors (%d message%s a run, %d run%s)", tr.op, P, msgs, plural(msgs), runs, plural(int64(runs)))
-	return limits.Check(what, need, maxMemory)
+	return need, limits.Check(what, need, maxMemory)
+}
+
+// growthGuard bounds what a worker's run may hold beyond the estimate —
+// packets in flight and pending events, which depend on contention (under
+// cut-through, packets pile up at a slow link) — to what the estimate
+// allowed plus its share of what the limit leaves, so that no run can
+// exhaust the machine. The zero guard bounds nothing.
+type growthGuard struct {
+	maxPackets, maxEvents int
+	limit                 int64
+}
+
+func newGrowthGuard(n *network, tr *traffic, need, maxMemory int64, workers int) growthGuard {
+	maxMemory = limits.Or(maxMemory)
+	msgs := messagesPerRun(tr.op, int64(n.nprocs))
+	parts := min(limits.Mul(int64(tr.channels), int64(tr.links)), tr.packets(tr.size))
+	spare := max(maxMemory-need, 0) / int64(max(workers, 1)) / 2
+	return growthGuard{
+		maxPackets: int(min(add(limits.Mul(msgs, parts), spare/packetBytes), math.MaxInt32)),
+		maxEvents:  int(min(add(limits.Mul(msgs, 3), spare/eventBytes), math.MaxInt32)),
+		limit:      maxMemory,
+	}
+}
+
+var packetBytes = int64(unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
+
+// exceeded is the error for a run that outgrew its share.
+func (g growthGuard) exceeded(what string, count int, each int64) error {
+	return &limits.TooLarge{What: fmt.Sprintf("this run (%d %s at once)", count, what), Need: limits.Mul(int64(count), each, 2), Limit: g.limit}
 }
 
 // add sums non-negative sizes, saturating instead of overflowing.

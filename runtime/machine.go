@@ -78,10 +78,12 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 		{"packet", &p.Payload}, {"header", &p.Header}, {"trailer", &p.Trailer}, {"flit", &p.FlitBytes},
 		{"buffer", &p.BufferFlits}, {"vcs", &p.VirtualChannels}, {"ack", &p.AckBytes}, {"window", &p.Window},
 	} {
+		// Loading checked each field's range at its position; this guards
+		// machines built some other way.
 		if v, ok := t.Value(f.name); ok {
 			n := math.Round(v.Num)
 			if n < 0 || n != v.Num || n > math.MaxInt32 {
-				return nil, fmt.Errorf("topology %s: %s = %s must be a whole number of bytes or units", t.Label, f.name, v)
+				return nil, fmt.Errorf("topology %s: %s = %s must be a whole number from 0 to %d", t.Label, f.name, v, math.MaxInt32)
 			}
 			*f.dst = int(n)
 		}

@@ -222,12 +222,12 @@ func (n *network) buildTables() error {
 		n.dist = t.([][]int32)
 		return nil
 	}
-	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
-		return fmt.Errorf("runtime: %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
-	}
-	what := fmt.Sprintf("routing tables of a %d-node %s graph", g.N(), g.Kind())
+	what := fmt.Sprintf("routing by table on a %d-node %s graph", g.N(), g.Kind())
 	if err := limits.Check(what, limits.Mul(int64(g.NumProcs()), int64(g.N()), 4), n.maxMemory); err != nil {
 		return fmt.Errorf("runtime: %w", err)
+	}
+	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
+		return fmt.Errorf("runtime: %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
 	}
 	n.dist = make([][]int32, g.NumProcs())
 	var wg sync.WaitGroup

@@ -136,6 +136,7 @@ type sim struct {
 	nDone  int
 	lat    []float64
 	err    error
+	guard  growthGuard // zero: no bound (the route checker's sims never run)
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -168,6 +169,9 @@ func (s *sim) reset(seed uint64) {
 func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	s.seq++
 	e := event{t: t, seq: s.seq, id: id, aux: aux, kind: kind}
+	if len(s.heap) == cap(s.heap) && s.guard.maxEvents > 0 && len(s.heap) >= s.guard.maxEvents && s.err == nil {
+		s.err = s.guard.exceeded("pending events", len(s.heap), eventBytes)
+	}
 	h := append(s.heap, e)
 	i := len(h) - 1
 	for i > 0 {
@@ -294,6 +298,9 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		if len(s.pkts) < cap(s.pkts) {
 			s.pkts = s.pkts[:len(s.pkts)+1]
 		} else {
+			if s.guard.maxPackets > 0 && len(s.pkts) >= s.guard.maxPackets && s.err == nil {
+				s.err = s.guard.exceeded("packets in flight", len(s.pkts), packetBytes)
+			}
 			s.pkts = append(s.pkts, packet{})
 		}
 		id = int32(len(s.pkts) - 1)

@@ -43,9 +43,11 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, runs)
-	if err := n.checkBudget(tr, runs, workers, opts.MaxMemory); err != nil {
+	need, err := n.checkBudget(tr, runs, workers, opts.MaxMemory)
+	if err != nil {
 		return nil, err
 	}
+	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
 	results := make([]runResult, runs)
 	var next atomic.Int64
 	done := 0
@@ -54,6 +56,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	for range workers {
 		wg.Go(func() {
 			s := newSim(n, &opts)
+			s.guard = guard
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= runs || ctx.Err() != nil {
