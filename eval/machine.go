@@ -23,6 +23,7 @@ type Machine struct {
 	legacy bool
 	errs   lang.Diagnostics
 	stack  []evalStep // fields being evaluated, for cycle reports (load time only)
+	work   []pending  // fields waiting for the fields they refer to (dependencies.go)
 
 	topos     []*Topology
 	topoState int8
@@ -80,7 +81,8 @@ func (m *Machine) evaluateAll() {
 	}
 }
 
-// value evaluates a field once, detecting reference cycles.
+// value evaluates a field once, detecting reference cycles. The fields it
+// refers to are evaluated first, without recursion (see evaluate).
 func (m *Machine) value(f *field, from lang.Pos) (lang.Value, error) {
 	switch f.state {
 	case evaluated:
@@ -88,29 +90,42 @@ func (m *Machine) value(f *field, from lang.Pos) (lang.Value, error) {
 	case evaluating:
 		return lang.Value{}, m.cycle(f, from)
 	}
-	f.state = evaluating
-	m.stack = append(m.stack, evalStep{f, from})
-	v, err := m.evalField(f)
-	m.stack = m.stack[:len(m.stack)-1]
-	f.state, f.val, f.err = evaluated, v, err
-	return v, err
+	m.evaluate(f, from)
+	return f.val, f.err
 }
 
 // cycle reports a reference cycle once, listing each step with its position,
-// and fails every field on it quietly.
+// and fails every field on it quietly. A cycle through a long generated
+// chain lists its first and last maxCycleSteps/2 steps and says how many
+// lie between, so the report stays readable.
 func (m *Machine) cycle(f *field, from lang.Pos) error {
 	i := len(m.stack) - 1
 	for i >= 0 && m.stack[i].f != f {
 		i--
 	}
 	steps := m.stack[i:]
-	names := make([]string, 0, len(steps)+1)
-	for _, s := range steps {
-		names = append(names, s.f.path())
+	shown := func(k int) bool {
+		return len(steps) <= maxCycleSteps || k < maxCycleSteps/2 || k >= len(steps)-maxCycleSteps/2
 	}
-	names = append(names, f.path())
-	d := lang.Errorf(f.decl.Pos, "reference cycle: %s", strings.Join(names, " → "))
+	elided := fmt.Sprintf("… %d more steps …", len(steps)-maxCycleSteps)
+	names := make([]string, 0, min(len(steps), maxCycleSteps)+2)
 	for k, s := range steps {
+		if shown(k) {
+			names = append(names, lang.Excerpt(s.f.path()))
+		} else if k == maxCycleSteps/2 {
+			names = append(names, elided)
+		}
+	}
+	names = append(names, lang.Excerpt(f.path()))
+	// Built whole rather than by Errorf, which would cut the list short.
+	d := &lang.Diagnostic{Pos: f.decl.Pos, Msg: "reference cycle: " + strings.Join(names, " → ")}
+	for k, s := range steps {
+		if !shown(k) {
+			if k == maxCycleSteps/2 {
+				d.Notes = append(d.Notes, lang.Note{Msg: elided})
+			}
+			continue
+		}
 		next := f
 		at := from
 		if k+1 < len(steps) {
@@ -121,6 +136,9 @@ func (m *Machine) cycle(f *field, from lang.Pos) error {
 	m.errs = append(m.errs, d)
 	return depError{d}
 }
+
+// maxCycleSteps is how many steps of a reference cycle a report lists.
+const maxCycleSteps = 64
 
 // hyphenated matches a name such as short-queue, which the parser reads as
 // a subtraction of unknown names.
