@@ -49,9 +49,13 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 	case s.Node != nil:
 		n := s.Node
 		if n.From == nil {
-			return &lang.Field{Pos: c.pos(n.Pos), Name: "node", Value: &lang.Ident{Pos: c.pos(n.TypePos), Name: unquoteName(n.Type)}}
+			if n.To != nil {
+				c.errs.Add(c.pos(n.Pos), "expected the first node before '..': node FROM .. TO = TYPE")
+				return nil
+			}
+			return &lang.Field{Pos: c.pos(n.Pos), Name: "node", Value: &lang.Ident{Pos: c.pos(n.Type.Pos), Name: unquoteName(n.Type.Name)}}
 		}
-		out := &lang.Node{Pos: c.pos(n.Pos), From: c.expr(n.From), Type: unquoteName(n.Type), TypePos: c.pos(n.TypePos)}
+		out := &lang.Node{Pos: c.pos(n.Pos), From: c.expr(n.From), Type: unquoteName(n.Type.Name), TypePos: c.pos(n.Type.Pos)}
 		if n.To != nil {
 			out.To = c.expr(n.To)
 		}
@@ -77,8 +81,10 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 func (c *converter) decl(d *gDecl) lang.Stmt {
 	pos := c.pos(d.Pos)
 	if d.Body != nil {
-		b := &lang.Block{Pos: pos, Kind: d.Name, Label: unquoteName(d.Label), LabelPos: c.pos(d.LabelPos),
-			Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.Close.Pos)}
+		b := &lang.Block{Pos: pos, Kind: d.Name, Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.Close.Pos)}
+		if d.Label != nil {
+			b.Label, b.LabelPos = unquoteName(d.Label.Text), c.pos(d.Label.Pos)
+		}
 		if d.Value != nil {
 			g, ok := c.expr(d.Value).(*lang.Call)
 			if !ok {
@@ -91,8 +97,8 @@ func (c *converter) decl(d *gDecl) lang.Stmt {
 		}
 		return b
 	}
-	if d.Label != "" {
-		c.errs.Add(c.pos(d.LabelPos), "expected '=' or '{' after %s", d.Name)
+	if d.Label != nil {
+		c.errs.Add(c.pos(d.Label.Pos), "expected '=' or '{' after %s", d.Name)
 		return nil
 	}
 	if d.Value == nil {
@@ -179,7 +185,7 @@ func (c *converter) expr(e lang.Expr) lang.Expr {
 	walk = func(e lang.Expr) {
 		switch e := e.(type) {
 		case *badExpr:
-			c.errs = append(c.errs, syntaxError(c.src, c.base, e.err))
+			c.errs.Add(c.src.PosAt(c.base+e.err.tok.off), "syntax error: %s", e.err.msg)
 		case *lang.NumberLit:
 			fix(&e.Pos)
 			v, err := lang.ParseQuantity(e.Text)

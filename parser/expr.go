@@ -1,101 +1,86 @@
 package parser
 
 import (
-	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// parseExpr is the expression production, registered with participle's
-// ParseTypeWith as in participle's expr4 example: precedence climbing over
-// the token stream, iterative along operator chains, with nesting bounded.
-// Nodes carry only byte offsets; the converter fills in full positions and
-// unit values.
-func parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
-	if !startsExpr(lex.Peek()) {
-		return nil, participle.NextMatch
-	}
-	p := &xparser{lex: lex}
-	start := lex.Peek()
-	e, err := p.expr(1)
-	if err != nil {
-		return p.recover(start, err), nil
-	}
-	return e, nil
-}
-
-// badExpr stands for an expression with a syntax error. The parser skips to
-// the end of the line and goes on, so participle does not backtrack over
-// the error and every statement's errors are found in one pass; the
-// converter reports them.
-type badExpr struct {
-	pos lang.Pos
-	err error
-}
-
-func (b *badExpr) ExprPos() lang.Pos { return b.pos }
-
-// recover skips what is left of the line the error is on (not past a
-// closing brace), so that parsing resumes at the next statement.
-func (p *xparser) recover(start *lexer.Token, err error) lang.Expr {
-	line := start.Pos.Line
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		line = perr.Position().Line
-	}
-	if line > p.lastLine {
-		// The error opens a new line: the expression ended incomplete
-		// on the line before, and this line is a statement of its own.
-		return &badExpr{pos: at(start), err: err}
-	}
-	for {
-		t := p.lex.Peek()
-		if t.EOF() || t.Pos.Line > line || t.Type == tokPunct && (t.Value == "}" || t.Value == ";") {
-			break
-		}
-		p.next()
-	}
-	return &badExpr{pos: at(start), err: err}
-}
-
+// xparser parses expressions by precedence climbing over a tokStream,
+// iterative along operator chains, with nesting bounded. The hand-written
+// statement parser and the participle reference grammar (as its Expr
+// production) share it.
 type xparser struct {
-	lex      *lexer.PeekingLexer
-	depth    int
-	terms    int // operands and prefix operators so far, bounded by MaxTerms
-	lastLine int // line of the last token consumed
+	s     *tokStream
+	a     *arena
+	depth int
+	terms int // operands and prefix operators so far, bounded by MaxTerms
+	// errs receives number literals' unit errors; nil when reading
+	// participle's tokens, whose converter reports them.
+	errs *lang.Diagnostics
 }
 
 // MaxTerms bounds the operands and operators of one expression: evaluating
 // its tree recurses as deep as its longest operator chain.
 const MaxTerms = 10_000
 
-func (p *xparser) term(t *lexer.Token) error {
+// synErr is a syntax error at a token.
+type synErr struct {
+	tok token
+	msg string // without the "syntax error: " that diagnostics add
+}
+
+func (e *synErr) Error() string { return e.msg }
+
+// unexpected says that t is not what the grammar expects there.
+func unexpected(t token, expect string) *synErr {
+	var msg string
+	switch t.kind {
+	case kError:
+		return &synErr{tok: t, msg: t.text}
+	case kEOF:
+		msg = "unexpected end of input"
+	default:
+		msg = fmt.Sprintf("unexpected token %q", t.text)
+	}
+	if expect != "" {
+		msg += " (expected " + expect + ")"
+	}
+	return &synErr{tok: t, msg: strings.ReplaceAll(msg, `"}"`, "'}'")}
+}
+
+func errorAt(t token, format string, args ...any) *synErr {
+	return &synErr{tok: t, msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *xparser) term(t token) *synErr {
 	if p.terms++; p.terms > MaxTerms {
-		return participle.Errorf(t.Pos, "expression longer than %d terms", MaxTerms)
+		return errorAt(t, "expression longer than %d terms", MaxTerms)
 	}
 	return nil
 }
 
-func (p *xparser) next() *lexer.Token {
-	t := p.lex.Next()
-	p.lastLine = t.Pos.Line
-	return t
+func (p *xparser) enter(t token) *synErr {
+	p.depth++
+	if p.depth > MaxNesting {
+		return errorAt(t, "nesting deeper than %d levels", MaxNesting)
+	}
+	return nil
 }
 
-func startsExpr(t *lexer.Token) bool {
-	switch t.Type {
-	case tokNumber, tokString, tokIdent:
+func startsExpr(t token) bool {
+	switch t.kind {
+	case kNumber, kString, kIdent:
 		return true
-	case tokKeyword:
-		switch t.Value {
+	case kKeyword:
+		switch t.text {
 		case "if", "not", "true", "false", "sum", "node", "link", "bus":
 			return true
 		}
-	case tokPunct:
-		switch t.Value {
+	case kPunct:
+		switch t.text {
 		case "(", "-", "+", "--":
 			return true
 		}
@@ -103,38 +88,41 @@ func startsExpr(t *lexer.Token) bool {
 	return false
 }
 
-func at(t *lexer.Token) lang.Pos { return lang.Pos{Offset: t.Pos.Offset} }
-
-func (p *xparser) enter(t *lexer.Token) error {
-	p.depth++
-	if p.depth > MaxNesting {
-		return participle.Errorf(t.Pos, "nesting deeper than %d levels", MaxNesting)
+func (p *xparser) expect(value, what string) *synErr {
+	t := p.s.peek()
+	if t.text != value || t.kind == kString || t.kind == kError {
+		return unexpected(t, what)
 	}
+	p.s.next()
 	return nil
-}
-
-func (p *xparser) expect(value, what string) (*lexer.Token, error) {
-	t := p.lex.Peek()
-	if t.Value != value || t.Type == tokString {
-		return nil, &participle.UnexpectedTokenError{Unexpected: *t, Expect: what}
-	}
-	return p.next(), nil
 }
 
 // binaryPrec is an operator's precedence, 0 for a token that is not a binary
 // operator. ^ is handled with the prefixes.
-func binaryPrec(t *lexer.Token) int {
-	if t.Type != tokPunct && t.Type != tokKeyword {
-		return 0
+func binaryPrec(t token) int {
+	switch t.kind {
+	case kPunct:
+		switch t.text {
+		case "==", "!=", "<", "<=", ">", ">=":
+			return 3
+		case "+", "-":
+			return 4
+		case "*", "/":
+			return 5
+		}
+	case kKeyword:
+		switch t.text {
+		case "or":
+			return 1
+		case "and":
+			return 2
+		}
 	}
-	if t.Value == "^" {
-		return 0
-	}
-	return lang.Precedence[t.Value]
+	return 0
 }
 
-func (p *xparser) expr(minPrec int) (lang.Expr, error) {
-	if t := p.lex.Peek(); t.Type == tokKeyword && t.Value == "if" {
+func (p *xparser) expr(minPrec int) (lang.Expr, *synErr) {
+	if t := p.s.peek(); t.keyword("if") {
 		return p.cond()
 	}
 	x, err := p.unary()
@@ -142,17 +130,17 @@ func (p *xparser) expr(minPrec int) (lang.Expr, error) {
 		return nil, err
 	}
 	for {
-		t := p.lex.Peek()
+		t := p.s.peek()
 		prec := binaryPrec(t)
 		if prec == 0 || prec < minPrec {
 			return x, nil
 		}
-		p.next()
+		p.s.next()
 		if err := p.term(t); err != nil {
 			return nil, err
 		}
 		var y lang.Expr
-		if n := p.lex.Peek(); n.Type == tokKeyword && n.Value == "if" {
+		if n := p.s.peek(); n.keyword("if") {
 			y, err = p.cond()
 		} else {
 			y, err = p.expr(prec + 1)
@@ -160,12 +148,14 @@ func (p *xparser) expr(minPrec int) (lang.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &lang.Binary{Pos: at(t), Op: t.Value, X: x, Y: y}
+		b := alloc(&p.a.binaries)
+		*b = lang.Binary{Pos: p.s.pos(t), Op: t.text, X: x, Y: y}
+		x = b
 	}
 }
 
-func (p *xparser) cond() (lang.Expr, error) {
-	t := p.next()
+func (p *xparser) cond() (lang.Expr, *synErr) {
+	t := p.s.next()
 	if err := p.enter(t); err != nil {
 		return nil, err
 	}
@@ -174,51 +164,75 @@ func (p *xparser) cond() (lang.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect("then", `"then"`); err != nil {
+	if err := p.expect("then", `"then"`); err != nil {
 		return nil, err
 	}
 	a, err := p.expr(1)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect("else", `"else"`); err != nil {
+	if err := p.expect("else", `"else"`); err != nil {
 		return nil, err
 	}
 	b, err := p.expr(1)
 	if err != nil {
 		return nil, err
 	}
-	return &lang.Cond{Pos: at(t), If: c, Then: a, Else: b}, nil
+	return &lang.Cond{Pos: p.s.pos(t), If: c, Then: a, Else: b}, nil
 }
 
 // unary parses prefix operators (iteratively), then a power: -2^2 is
 // -(2^2), 2^-1 is 2^(-1), 2^3^2 is 2^(3^2).
-func (p *xparser) unary() (lang.Expr, error) {
+func (p *xparser) unary() (lang.Expr, *synErr) {
+	if !isPrefix(p.s.peek()) {
+		return p.power() // the common case, without the list of prefixes
+	}
 	type prefix struct {
 		op  string
 		pos lang.Pos
 	}
 	var ops []prefix
 	for {
-		t := p.lex.Peek()
-		if t.Type == tokPunct && (t.Value == "-" || t.Value == "+") || t.Type == tokKeyword && t.Value == "not" {
-			ops = append(ops, prefix{t.Value, at(t)})
-		} else if t.Type == tokPunct && t.Value == "--" {
-			ops = append(ops, prefix{"-", at(t)}, prefix{"-", lang.Pos{Offset: t.Pos.Offset + 1}})
-		} else {
+		t := p.s.peek()
+		if !isPrefix(t) {
 			break
+		}
+		if t.text == "--" {
+			second := p.s.pos(t)
+			second.Offset++
+			if second.Col > 0 {
+				second.Col++
+			}
+			ops = append(ops, prefix{"-", p.s.pos(t)}, prefix{"-", second})
+		} else {
+			ops = append(ops, prefix{t.text, p.s.pos(t)})
 		}
 		if err := p.term(t); err != nil {
 			return nil, err
 		}
-		p.next()
+		p.s.next()
 	}
+	x, err := p.power()
+	if err != nil {
+		return nil, err
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		x = &lang.Unary{Pos: ops[i].pos, Op: ops[i].op, X: x}
+	}
+	return x, nil
+}
+
+func isPrefix(t token) bool {
+	return t.kind == kPunct && (t.text == "-" || t.text == "+" || t.text == "--") || t.keyword("not")
+}
+
+func (p *xparser) power() (lang.Expr, *synErr) {
 	x, err := p.postfix()
 	if err != nil {
 		return nil, err
 	}
-	if t := p.lex.Peek(); t.Type == tokPunct && t.Value == "^" {
-		p.next()
+	if t := p.s.peek(); t.punct("^") {
+		p.s.next()
 		if err := p.enter(t); err != nil {
 			return nil, err
 		}
@@ -227,111 +241,135 @@ func (p *xparser) unary() (lang.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &lang.Binary{Pos: at(t), Op: "^", X: x, Y: y}
-	}
-	for i := len(ops) - 1; i >= 0; i-- {
-		x = &lang.Unary{Pos: ops[i].pos, Op: ops[i].op, X: x}
+		b := alloc(&p.a.binaries)
+		*b = lang.Binary{Pos: p.s.pos(t), Op: "^", X: x, Y: y}
+		x = b
 	}
 	return x, nil
 }
 
-func (p *xparser) postfix() (lang.Expr, error) {
+func (p *xparser) postfix() (lang.Expr, *synErr) {
 	x, err := p.primary()
 	if err != nil {
 		return nil, err
 	}
 	for {
-		t := p.lex.Peek()
-		if t.Type != tokPunct {
+		t := p.s.peek()
+		if t.kind != kPunct {
 			return x, nil
 		}
-		switch t.Value {
+		switch t.text {
 		case "(":
-			p.next()
+			p.s.next()
 			args, err := p.args(t)
 			if err != nil {
 				return nil, err
 			}
-			x = &lang.Call{Pos: x.ExprPos(), Fn: x, Args: args}
+			c := alloc(&p.a.calls)
+			*c = lang.Call{Pos: x.ExprPos(), Fn: x, Args: args}
+			x = c
 		case ".":
-			p.next()
-			n := p.next()
-			name := n.Value
-			switch n.Type {
-			case tokIdent, tokKeyword:
-			case tokString:
-				name, err = strconv.Unquote(n.Value)
+			p.s.next()
+			n := p.s.peek()
+			name := n.text
+			switch n.kind {
+			case kIdent, kKeyword:
+			case kString:
+				u, err := strconv.Unquote(n.text)
 				if err != nil {
-					return nil, participle.Errorf(n.Pos, "bad string %s", n.Value)
+					return nil, errorAt(n, "bad string %s", n.text)
 				}
+				name = u
 			default:
-				return nil, &participle.UnexpectedTokenError{Unexpected: *n, Expect: "a field name after '.'"}
+				return nil, unexpected(n, "a field name after '.'")
 			}
-			x = &lang.Select{Pos: at(n), X: x, Name: name}
+			p.s.next()
+			s := alloc(&p.a.selects)
+			*s = lang.Select{Pos: p.s.pos(n), X: x, Name: name}
+			x = s
 		default:
 			return x, nil
 		}
 	}
 }
 
-func (p *xparser) args(open *lexer.Token) ([]lang.Expr, error) {
+func (p *xparser) args(open token) ([]lang.Expr, *synErr) {
 	if err := p.enter(open); err != nil {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	var args []lang.Expr
-	if t := p.lex.Peek(); t.Value == ")" && t.Type == tokPunct {
-		p.next()
-		return args, nil
+	if t := p.s.peek(); t.punct(")") {
+		p.s.next()
+		return nil, nil
 	}
+	mark := len(p.a.exprStack)
+	defer func() { p.a.exprStack = p.a.exprStack[:mark] }()
 	for {
 		a, err := p.expr(1)
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, a)
-		t := p.next()
-		if t.Type == tokPunct && t.Value == ")" {
-			return args, nil
+		p.a.exprStack = append(p.a.exprStack, a)
+		t := p.s.peek()
+		if !t.punct(")") && !t.punct(",") {
+			return nil, unexpected(t, `"," or ")"`)
 		}
-		if t.Type != tokPunct || t.Value != "," {
-			return nil, &participle.UnexpectedTokenError{Unexpected: *t, Expect: `"," or ")"`}
+		p.s.next()
+		if t.text == ")" {
+			return p.a.exprList(mark), nil
 		}
 	}
 }
 
-func (p *xparser) primary() (lang.Expr, error) {
-	t := p.lex.Peek()
-	switch t.Type {
-	case tokNumber:
-		p.next()
-		return &lang.NumberLit{Pos: at(t), Text: t.Value}, nil
-	case tokString:
-		p.next()
-		s, err := strconv.Unquote(t.Value)
+func (p *xparser) number(t token) *lang.NumberLit {
+	n := alloc(&p.a.numbers)
+	n.Pos, n.Text = p.s.pos(t), t.text
+	if p.errs != nil {
+		v, err := lang.ParseQuantity(t.text)
 		if err != nil {
-			return nil, participle.Errorf(t.Pos, "bad string %s", t.Value)
+			p.errs.Add(n.Pos, "%v", err)
 		}
-		return &lang.StringLit{Pos: at(t), Value: s}, nil
-	case tokIdent:
-		p.next()
-		return &lang.Ident{Pos: at(t), Name: t.Value}, nil
-	case tokKeyword:
-		switch t.Value {
+		n.Value = v
+	}
+	return n
+}
+
+func (p *xparser) primary() (lang.Expr, *synErr) {
+	t := p.s.peek()
+	switch t.kind {
+	case kNumber:
+		p.s.next()
+		return p.number(t), nil
+	case kString:
+		p.s.next()
+		s, err := strconv.Unquote(t.text)
+		if err != nil {
+			return nil, errorAt(t, "bad string %s", t.text)
+		}
+		return &lang.StringLit{Pos: p.s.pos(t), Value: s}, nil
+	case kIdent:
+		p.s.next()
+		id := alloc(&p.a.idents)
+		*id = lang.Ident{Pos: p.s.pos(t), Name: t.text}
+		return id, nil
+	case kKeyword:
+		switch t.text {
 		case "true", "false":
-			p.next()
-			return &lang.BoolLit{Pos: at(t), Value: t.Value == "true", Text: t.Value}, nil
+			p.s.next()
+			return &lang.BoolLit{Pos: p.s.pos(t), Value: t.text == "true", Text: t.text}, nil
 		case "sum":
 			return p.sum()
 		case "if":
 			return p.cond()
 		case "node", "link", "bus":
-			p.next()
-			return &lang.Ident{Pos: at(t), Name: t.Value}, nil
+			p.s.next()
+			id := alloc(&p.a.idents)
+			*id = lang.Ident{Pos: p.s.pos(t), Name: t.text}
+			return id, nil
 		}
-	case tokPunct:
-		if t.Value == "(" {
-			p.next()
+	case kPunct:
+		if t.text == "(" {
+			p.s.next()
 			if err := p.enter(t); err != nil {
 				return nil, err
 			}
@@ -340,52 +378,53 @@ func (p *xparser) primary() (lang.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.expect(")", `")"`); err != nil {
+			if err := p.expect(")", `")"`); err != nil {
 				return nil, err
 			}
 			return x, nil
 		}
 	}
-	return nil, &participle.UnexpectedTokenError{Unexpected: *t, Expect: "an expression"}
+	return nil, unexpected(t, "an expression")
 }
 
 // sum parses sum(VAR in FROM .. TO, BODY).
-func (p *xparser) sum() (lang.Expr, error) {
-	t := p.next()
-	if _, err := p.expect("(", `"(" after sum`); err != nil {
+func (p *xparser) sum() (lang.Expr, *synErr) {
+	t := p.s.next()
+	if err := p.expect("(", `"(" after sum`); err != nil {
 		return nil, err
 	}
 	if err := p.enter(t); err != nil {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	v := p.next()
-	if v.Type != tokIdent {
-		return nil, &participle.UnexpectedTokenError{Unexpected: *v, Expect: "the name of the sum's variable"}
+	v := p.s.peek()
+	if v.kind != kIdent {
+		return nil, unexpected(v, "the name of the sum's variable")
 	}
-	if _, err := p.expect("in", `"in"`); err != nil {
+	p.s.next()
+	if err := p.expect("in", `"in"`); err != nil {
 		return nil, err
 	}
 	from, err := p.expr(1)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect("..", `".."`); err != nil {
+	if err := p.expect("..", `".."`); err != nil {
 		return nil, err
 	}
 	to, err := p.expr(1)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(",", `","`); err != nil {
+	if err := p.expect(",", `","`); err != nil {
 		return nil, err
 	}
 	body, err := p.expr(1)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(")", `")"`); err != nil {
+	if err := p.expect(")", `")"`); err != nil {
 		return nil, err
 	}
-	return &lang.Sum{Pos: at(t), Var: v.Value, From: from, To: to, Body: body}, nil
+	return &lang.Sum{Pos: p.s.pos(t), Var: v.text, From: from, To: to, Body: body}, nil
 }

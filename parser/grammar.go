@@ -1,15 +1,21 @@
 package parser
 
 import (
+	"errors"
+	"regexp"
+	"strings"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// The participle grammar of the modern syntax's statements. These structs
-// are concrete syntax; convert.go turns them into the lang AST. Statements
-// are chosen by their first token, so the parser does not backtrack;
-// expressions (the Expr production) are parsed by expr.go.
+// The participle grammar of the modern syntax's statements: the reference
+// definition of the syntax, from which grammar.ebnf is derived, and which
+// the hand-written parser (statements.go) is held to by TestParsersAgree
+// and FuzzParsersAgree. These structs are concrete syntax; convert.go
+// turns them into the lang AST. Statements are chosen by their first
+// token; expressions (the Expr production) are parsed by expr.go.
 
 type gFile struct {
 	Stmts []*gStmt `parser:"@@*"`
@@ -74,11 +80,17 @@ type gElse struct {
 
 // gNode is `node FROM [.. TO] = TYPE`, or the topology field `node = TYPE`.
 type gNode struct {
-	Pos     lexer.Position
-	From    lang.Expr `parser:"\"node\" @@?"`
-	To      lang.Expr `parser:"(\"..\" @@)?"`
-	TypePos lexer.Position
-	Type    string `parser:"\"=\" @(Ident | Number | String)"`
+	Pos  lexer.Position
+	From lang.Expr `parser:"\"node\" @@?"`
+	To   lang.Expr `parser:"(\"..\" @@)?"`
+	Type *gType    `parser:"\"=\" @@"`
+}
+
+// gType is a node's processor or switch type; participle fills only
+// fields named Pos, so the type is a struct of its own to have one.
+type gType struct {
+	Pos  lexer.Position
+	Name string `parser:"@(Ident | Number | String)"`
 }
 
 // gLink is a link template `link(d) { … }`, a link `link A -- B { … }`, or
@@ -109,13 +121,18 @@ type gParam2 struct {
 // present (convert.go): a body makes a block, otherwise `= value` a field,
 // with parameters a function.
 type gDecl struct {
-	Pos      lexer.Position
-	Name     string `parser:"@(Ident | String)"`
-	LabelPos lexer.Position
-	Label    string      `parser:"@(Ident | Number | String | \"node\" | \"link\" | \"bus\")?"`
-	Params   *gParamList `parser:"@@?"`
-	Value    lang.Expr   `parser:"(\"=\" @@)?"`
-	Body     *gBody      `parser:"@@?"`
+	Pos    lexer.Position
+	Name   string      `parser:"@(Ident | String)"`
+	Label  *gLabel     `parser:"@@?"`
+	Params *gParamList `parser:"@@?"`
+	Value  lang.Expr   `parser:"(\"=\" @@)?"`
+	Body   *gBody      `parser:"@@?"`
+}
+
+// gLabel is a block's label, a struct of its own for its position.
+type gLabel struct {
+	Pos  lexer.Position
+	Text string `parser:"@(Ident | Number | String | \"node\" | \"link\" | \"bus\")"`
 }
 
 type gBody struct {
@@ -152,3 +169,126 @@ var (
 // EBNF returns the grammar of the modern statements as participle derives
 // it from the parser; grammar.ebnf is kept equal to it by a test.
 func EBNF() string { return fileParser.String() }
+
+// parseExpr is the Expr production of the reference grammar, registered
+// with participle's ParseTypeWith: the hand-written expression parser over
+// participle's tokens. Nodes carry only byte offsets; the converter fills
+// in full positions and unit values.
+func parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
+	s := &tokStream{pl: lex}
+	if !startsExpr(s.peek()) {
+		return nil, participle.NextMatch
+	}
+	p := &xparser{s: s, a: &arena{}}
+	start := s.peek()
+	e, err := p.expr(1)
+	if err != nil {
+		return p.recover(start, err), nil
+	}
+	return e, nil
+}
+
+// badExpr stands for an expression with a syntax error. The expression
+// parser skips to the end of the line and goes on, so participle does not
+// backtrack over the error; the converter reports it.
+type badExpr struct {
+	pos lang.Pos
+	err *synErr
+}
+
+func (b *badExpr) ExprPos() lang.Pos { return b.pos }
+
+// recover skips what is left of the line the error is on (not past a
+// closing brace), so that parsing resumes at the next statement.
+func (p *xparser) recover(start token, err *synErr) lang.Expr {
+	line := err.tok.line
+	if line > p.s.last.line {
+		// The error opens a new line: the expression ended incomplete
+		// on the line before, and this line is a statement of its own.
+		return &badExpr{pos: p.s.pos(start), err: err}
+	}
+	for {
+		t := p.s.peek()
+		if t.kind == kEOF || t.line > line || t.punct("}") || t.punct(";") {
+			break
+		}
+		p.s.next()
+	}
+	return &badExpr{pos: p.s.pos(start), err: err}
+}
+
+// parseReference parses the modern syntax with the participle grammar,
+// stopping at the first syntax error: the definition the hand-written
+// parser is tested against.
+func parseReference(src *lang.Source) (*lang.File, error) {
+	if d := checkNesting(src, 0, src.Text); d != nil {
+		return nil, d
+	}
+	g, err := fileParser.ParseString(src.Name, src.Text)
+	if err != nil {
+		return nil, syntaxError(src, 0, err)
+	}
+	c := &converter{src: src}
+	f := &lang.File{Src: src, Stmts: c.stmts(g.Stmts), Comments: comments(src)}
+	if len(c.errs) > 0 {
+		return f, c.errs.Err()
+	}
+	return f, nil
+}
+
+// parseExprReference parses one expression with the participle grammar.
+func parseExprReference(src *lang.Source) (lang.Expr, error) {
+	if d := checkNesting(src, 0, src.Text); d != nil {
+		return nil, d
+	}
+	g, err := exprParser.ParseString(src.Name, src.Text)
+	if err != nil {
+		return nil, syntaxError(src, 0, err)
+	}
+	c := &converter{src: src}
+	e := c.expr(g.X)
+	if len(c.errs) > 0 {
+		return e, c.errs.Err()
+	}
+	return e, nil
+}
+
+// comments lists the comments of a modern-syntax source.
+func comments(src *lang.Source) []*lang.Comment {
+	s := newTokStream(src, 0, len(src.Text))
+	s.collect = true
+	for s.next().kind != kEOF {
+	}
+	return s.comments
+}
+
+// grammarNames says in words what a grammar rule is.
+var grammarNames = map[string]string{
+	"GPostfix": "an expression", "GExpr": "an expression", "GUnary": "an expression",
+	"GStmt": "a statement", "GField": "a field", "GParam": "a parameter name",
+	"GBlock": "a block", "GName": "a name", "GArgs": "arguments", "GClose": "'}'",
+}
+
+var grammarRef = regexp.MustCompile(`\bG[A-Z][A-Za-z]*\b`)
+
+// syntaxError turns participle's error into a diagnostic.
+func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		return lang.Errorf(src.PosAt(base), "%v", err)
+	}
+	p := perr.Position()
+	pos := src.PosAt(base + p.Offset)
+	msg := perr.Message()
+	msg = strings.ReplaceAll(msg, `"}"`, "'}'")
+	msg = grammarRef.ReplaceAllStringFunc(msg, func(g string) string {
+		if w, ok := grammarNames[g]; ok {
+			return w
+		}
+		return "more input"
+	})
+	if strings.HasPrefix(msg, "unexpected token \"<EOF>\"") {
+		msg = "unexpected end of input" + strings.TrimPrefix(msg, "unexpected token \"<EOF>\"")
+	}
+	return lang.Errorf(pos, "syntax error: %s", msg)
+}

@@ -3,13 +3,260 @@ package parser
 import (
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/parasol-lang/parasol/lang"
 )
 
-// Token types of the modern syntax. The lexer is hand-written: participle's
-// regexp lexer spent most of the parse time matching patterns.
+// The modern syntax's tokens are read by one hand-written scanner
+// (scanToken). The statement parser reads them through a tokStream; the
+// participle reference grammar (grammar.go) reads the same tokens through
+// lexDef.
+
+type tokKind uint8
+
+const (
+	kEOF tokKind = iota
+	kString
+	kNumber
+	kKeyword
+	kIdent
+	kPunct
+	kComment
+	kError // a lexical error; the token's text is the message
+)
+
+// token is one token of the source: its text is a slice of the source
+// (a message for kError), line and lineStart locate it for positions.
+type token struct {
+	kind      tokKind
+	text      string
+	off       int
+	line      int
+	lineStart int
+}
+
+func (t token) is(kind tokKind, text string) bool { return t.kind == kind && t.text == text }
+func (t token) punct(text string) bool            { return t.kind == kPunct && t.text == text }
+func (t token) keyword(text string) bool          { return t.kind == kKeyword && t.text == text }
+
+// isKeyword reports the reserved words. Statement words (node, link, bus)
+// are keywords so that statements are told apart by their first token; in
+// expressions they still name references (link(0)).
+func isKeyword(s string) bool {
+	switch s {
+	case "machine", "extends", "import", "param", "if", "then", "else", "for", "in",
+		"and", "or", "not", "true", "false", "sum", "node", "link", "bus":
+		return true
+	}
+	return false
+}
+
+// scanToken reads the token at the start of rest, which is not white
+// space: its kind and length, or a message for a lexical error (then n is
+// how much to skip).
+func scanToken(rest string) (kind tokKind, n int, msg string) {
+	c := rest[0]
+	switch {
+	case c == '#' || c == '/' && len(rest) > 1 && rest[1] == '/':
+		return kComment, lineEnd(rest), ""
+	case c == '"':
+		n = 1
+		for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
+			if rest[n] == '\\' && n+1 < len(rest) && rest[n+1] != '\n' {
+				n++
+			}
+			n++
+		}
+		if n >= len(rest) || rest[n] != '"' {
+			return kError, n, "unterminated string"
+		}
+		return kString, n + 1, ""
+	case isDigit(c) || c == '.' && len(rest) > 1 && isDigit(rest[1]):
+		return kNumber, scanNumber(rest), ""
+	case isLetter(c):
+		n = 1
+		for n < len(rest) && (isLetter(rest[n]) || isDigit(rest[n])) {
+			n++
+		}
+		if isKeyword(rest[:n]) {
+			return kKeyword, n, ""
+		}
+		return kIdent, n, ""
+	}
+	if len(rest) > 1 {
+		switch rest[:2] {
+		case "--", "..", "==", "!=", "<=", ">=":
+			return kPunct, 2, ""
+		}
+	}
+	switch c {
+	case '-', '+', '*', '/', '^', '(', ')', '{', '}', ',', '.', '=', '<', '>', ';', ':', '[', ']', '%':
+		return kPunct, 1, ""
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	msg = fmt.Sprintf("unexpected character %q", r)
+	if r >= utf8.RuneSelf {
+		msg += fmt.Sprintf(" (U+%04X)", r) // tells a look-alike from the letter it imitates
+	}
+	return kError, size, msg
+}
+
+// tokStream is the token stream the hand-written parsers read, with two
+// tokens of lookahead. It tracks lines as it goes, so positions cost no
+// search; comments are collected on the way when comments is non-nil.
+// With pl set it reads participle's tokens instead (for the expression
+// production of the reference grammar), and positions carry only offsets.
+type tokStream struct {
+	src   *lang.Source
+	text  string
+	i     int // next byte to scan
+	end   int // scanning stops here
+	line  int
+	lsta  int // offset of the current line's start
+	ascii bool
+
+	buf   [2]token
+	nbuf  int
+	last  token // the last token consumed
+	count int   // tokens consumed
+
+	collect  bool
+	comments []*lang.Comment
+	lexErr   func(t token) // reports a lexical error when it is scanned
+
+	pl *lexer.PeekingLexer
+}
+
+// newTokStream reads src.Text[start:end].
+func newTokStream(src *lang.Source, start, end int) *tokStream {
+	s := &tokStream{}
+	s.init(src, start, end)
+	return s
+}
+
+func (s *tokStream) init(src *lang.Source, start, end int) {
+	text := src.Text
+	*s = tokStream{src: src, text: text, i: start, end: end, line: 1, ascii: true}
+	if start > 0 {
+		s.line = src.PosAt(start).Line
+		s.lsta = strings.LastIndexByte(text[:start], '\n') + 1
+	}
+	for i := s.lsta; i < end; i++ {
+		if text[i] >= utf8.RuneSelf {
+			s.ascii = false
+			break
+		}
+	}
+	s.last = token{kind: kEOF, off: start, line: s.line, lineStart: s.lsta}
+}
+
+// scan reads the next token that is not a comment.
+func (s *tokStream) scan() token {
+	text := s.text
+	for {
+		i := s.i
+		for i < s.end {
+			c := text[i]
+			if c == '\n' {
+				s.line++
+				s.lsta = i + 1
+			} else if c != ' ' && c != '\t' && c != '\r' {
+				break
+			}
+			i++
+		}
+		if i >= s.end {
+			s.i = i
+			return token{kind: kEOF, off: i, line: s.line, lineStart: s.lsta}
+		}
+		kind, n, msg := scanToken(text[i:s.end])
+		t := token{kind: kind, text: text[i : i+n], off: i, line: s.line, lineStart: s.lsta}
+		s.i = i + n
+		switch kind {
+		case kComment:
+			if s.collect {
+				s.comments = append(s.comments, &lang.Comment{Pos: s.pos(t), Text: trimRight(t.text)})
+			}
+			continue
+		case kError:
+			t.text = msg
+			if s.lexErr != nil {
+				s.lexErr(t)
+			}
+		}
+		return t
+	}
+}
+
+func trimRight(s string) string {
+	n := len(s)
+	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t' || s[n-1] == '\r') {
+		n--
+	}
+	return s[:n]
+}
+
+func (s *tokStream) peek() token {
+	if s.nbuf == 0 {
+		if s.pl != nil {
+			return fromParticiple(s.pl.Peek())
+		}
+		s.buf[0] = s.scan()
+		s.nbuf = 1
+	}
+	return s.buf[0]
+}
+
+// peek2 is the token after the next.
+func (s *tokStream) peek2() token {
+	if s.nbuf < 2 {
+		s.peek()
+		s.buf[1] = s.scan()
+		s.nbuf = 2
+	}
+	return s.buf[1]
+}
+
+func (s *tokStream) next() token {
+	var t token
+	switch {
+	case s.pl != nil:
+		t = fromParticiple(s.pl.Next())
+	case s.nbuf == 0:
+		t = s.scan()
+	default:
+		t = s.buf[0]
+		s.buf[0] = s.buf[1]
+		s.nbuf--
+	}
+	if t.kind != kEOF {
+		s.last = t
+		s.count++
+	}
+	return t
+}
+
+// pos is the position of t: complete, or only the offset when reading
+// participle's tokens (the converter completes it).
+func (s *tokStream) pos(t token) lang.Pos {
+	return s.posAt(t.off, t.line, t.lineStart)
+}
+
+func (s *tokStream) posAt(off, line, lineStart int) lang.Pos {
+	if s.pl != nil {
+		return lang.Pos{Offset: off}
+	}
+	col := 1 + off - lineStart
+	if !s.ascii {
+		col = 1 + utf8.RuneCountInString(s.text[lineStart:off])
+	}
+	return lang.Pos{Src: s.src, Offset: off, Line: line, Col: col}
+}
+
+// Token types of the participle lexer, for the reference grammar.
 const (
 	tokComment lexer.TokenType = -2 - iota
 	tokString
@@ -19,13 +266,18 @@ const (
 	tokPunct
 )
 
-var keywords = map[string]bool{
-	"machine": true, "extends": true, "import": true, "param": true, "if": true,
-	"then": true, "else": true, "for": true, "in": true, "and": true, "or": true,
-	"not": true, "true": true, "false": true, "sum": true,
-	// Statement words: keywords so that statements are told apart by their
-	// first token; in expressions they still name references (link(0)).
-	"node": true, "link": true, "bus": true,
+var kindOf = map[lexer.TokenType]tokKind{
+	lexer.EOF: kEOF, tokComment: kComment, tokString: kString, tokNumber: kNumber,
+	tokKeyword: kKeyword, tokIdent: kIdent, tokPunct: kPunct,
+}
+
+var typeOf = [...]lexer.TokenType{
+	kEOF: lexer.EOF, kComment: tokComment, kString: tokString, kNumber: tokNumber,
+	kKeyword: tokKeyword, kIdent: tokIdent, kPunct: tokPunct,
+}
+
+func fromParticiple(t *lexer.Token) token {
+	return token{kind: kindOf[t.Type], text: t.Value, off: t.Pos.Offset, line: t.Pos.Line}
 }
 
 type lexDef struct{}
@@ -51,6 +303,7 @@ func (lexDef) LexString(filename, input string) (lexer.Lexer, error) {
 	return &scanner{src: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }
 
+// scanner adapts scanToken to participle's lexer interface.
 type scanner struct {
 	src string
 	pos lexer.Position
@@ -58,24 +311,21 @@ type scanner struct {
 
 // advance moves the position over n bytes.
 func (s *scanner) advance(n int) {
-	for i := 0; i < n; {
+	for end := s.pos.Offset + n; s.pos.Offset < end; {
 		c := s.src[s.pos.Offset]
 		if c == '\n' {
 			s.pos.Line++
 			s.pos.Column = 1
 			s.pos.Offset++
-			i++
 			continue
 		}
 		_, size := utf8.DecodeRuneInString(s.src[s.pos.Offset:])
 		s.pos.Offset += size
 		s.pos.Column++
-		i += size
 	}
 }
 
 func (s *scanner) Next() (lexer.Token, error) {
-	// Skip white space.
 	for s.pos.Offset < len(s.src) {
 		c := s.src[s.pos.Offset]
 		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
@@ -88,58 +338,12 @@ func (s *scanner) Next() (lexer.Token, error) {
 	if rest == "" {
 		return lexer.Token{Type: lexer.EOF, Pos: start}, nil
 	}
-	c := rest[0]
-	n, typ := 0, lexer.TokenType(0)
-	switch {
-	case c == '#' || c == '/' && len(rest) > 1 && rest[1] == '/':
-		n, typ = lineEnd(rest), tokComment
-	case c == '"':
-		n = 1
-		for n < len(rest) && rest[n] != '"' && rest[n] != '\n' {
-			if rest[n] == '\\' && n+1 < len(rest) {
-				n++
-			}
-			n++
-		}
-		if n >= len(rest) || rest[n] != '"' {
-			return lexer.Token{}, &lexer.Error{Pos: start, Msg: "unterminated string"}
-		}
-		n, typ = n+1, tokString
-	case isDigit(c) || c == '.' && len(rest) > 1 && isDigit(rest[1]):
-		n, typ = scanNumber(rest), tokNumber
-	case isLetter(c):
-		n = 1
-		for n < len(rest) && (isLetter(rest[n]) || isDigit(rest[n])) {
-			n++
-		}
-		typ = tokIdent
-		if keywords[rest[:n]] {
-			typ = tokKeyword
-		}
-	default:
-		typ = tokPunct
-		if len(rest) > 1 {
-			switch rest[:2] {
-			case "--", "..", "==", "!=", "<=", ">=":
-				n = 2
-			}
-		}
-		if n == 0 {
-			switch c {
-			case '-', '+', '*', '/', '^', '(', ')', '{', '}', ',', '.', '=', '<', '>', ';', ':', '[', ']', '%':
-				n = 1
-			default:
-				r, _ := utf8.DecodeRuneInString(rest)
-				msg := fmt.Sprintf("unexpected character %q", r)
-				if r >= utf8.RuneSelf {
-					msg += fmt.Sprintf(" (U+%04X)", r) // tells a look-alike from the letter it imitates
-				}
-				return lexer.Token{}, &lexer.Error{Pos: start, Msg: msg}
-			}
-		}
+	kind, n, msg := scanToken(rest)
+	if kind == kError {
+		return lexer.Token{}, &lexer.Error{Pos: start, Msg: msg}
 	}
 	s.advance(n)
-	return lexer.Token{Type: typ, Value: rest[:n], Pos: start}, nil
+	return lexer.Token{Type: typeOf[kind], Value: rest[:n], Pos: start}, nil
 }
 
 func lineEnd(s string) int {
@@ -181,8 +385,16 @@ func scanNumber(s string) int {
 	}
 	u := n
 	for u < len(s) {
+		c := s[u]
+		if c < utf8.RuneSelf {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				u++
+				continue
+			}
+			break
+		}
 		r, size := utf8.DecodeRuneInString(s[u:])
-		if r == 'µ' || r == 'μ' || r < utf8.RuneSelf && (s[u] >= 'a' && s[u] <= 'z' || s[u] >= 'A' && s[u] <= 'Z') {
+		if r == 'µ' || r == 'μ' {
 			u += size
 			continue
 		}

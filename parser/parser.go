@@ -1,21 +1,19 @@
 // Package parser reads Parasol machine descriptions into the lang AST.
 //
-// Two syntaxes produce the same tree: the modern block syntax (grammar.go,
-// specified in grammar.ebnf) and the Parasol I line format (legacy.go),
-// whose values are parsed with the modern expression grammar. The parser
-// evaluates nothing; it reports every syntax error it can find, each with a
-// position, by re-parsing with the offending line blanked out.
+// Two syntaxes produce the same tree: the modern block syntax, read by a
+// hand-written recursive-descent parser (statements.go, expr.go) that is
+// held to the participle grammar of grammar.go (specified in grammar.ebnf),
+// and the Parasol I line format (legacy.go), whose values are parsed with
+// the modern expression grammar. The parser evaluates nothing; it reports
+// every syntax error it can find in one pass, each with a position.
 package parser
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -57,42 +55,6 @@ func IsLegacy(text string) bool {
 	return legacyHeader.MatchString(text) && !modernHeader.MatchString(text)
 }
 
-func parseModern(src *lang.Source) (*lang.File, error) {
-	var errs lang.Diagnostics
-	if d := checkNesting(src, 0, src.Text); d != nil {
-		return nil, d
-	}
-	text := src.Text
-	var g *gFile
-	blanked := map[int]int{} // line → times blanked
-	for {
-		var err error
-		g, err = fileParser.ParseString(src.Name, text)
-		if err == nil {
-			break
-		}
-		d := syntaxError(src, 0, err)
-		// A new error on a line already blanked comes from the blanking
-		// (braces kept out of their context), not from the user's text.
-		if blanked[d.Pos.Line] == 0 || len(errs) == 0 {
-			errs = append(errs, d)
-		}
-		if len(errs) >= MaxErrors || !d.Pos.IsValid() || blanked[d.Pos.Line] >= 2 {
-			return nil, errs.Err()
-		}
-		line := d.Pos.Line
-		text = blankLine(text, line, blanked[line] > 0)
-		blanked[line]++
-	}
-	c := &converter{src: src}
-	f := &lang.File{Src: src, Stmts: c.stmts(g.Stmts), Comments: comments(src)}
-	errs = append(errs, c.errs...)
-	if len(errs) > 0 {
-		return f, errs.Err()
-	}
-	return f, nil
-}
-
 // checkText refuses input that is not text: one error at the first invalid
 // UTF-8 sequence or NUL byte, instead of a syntax error per garbage token.
 func checkText(src *lang.Source) *lang.Diagnostic {
@@ -110,64 +72,6 @@ func checkText(src *lang.Source) *lang.Diagnostic {
 	return nil
 }
 
-// blankLine replaces a line's text by spaces so the parser can go on past a
-// syntax error; braces are kept the first time to preserve block structure.
-func blankLine(text string, line int, all bool) string {
-	start := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(text[start:], '\n')
-		if i < 0 {
-			return text
-		}
-		start += i + 1
-	}
-	end := strings.IndexByte(text[start:], '\n')
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += start
-	}
-	b := []byte(text)
-	for i := start; i < end; i++ {
-		if all || (b[i] != '{' && b[i] != '}') {
-			b[i] = ' '
-		}
-	}
-	return string(b)
-}
-
-// grammarNames says in words what a grammar rule is.
-var grammarNames = map[string]string{
-	"GPostfix": "an expression", "GExpr": "an expression", "GUnary": "an expression",
-	"GStmt": "a statement", "GField": "a field", "GParam": "a parameter name",
-	"GBlock": "a block", "GName": "a name", "GArgs": "arguments", "GClose": "'}'",
-}
-
-var grammarRef = regexp.MustCompile(`\bG[A-Z][A-Za-z]*\b`)
-
-// syntaxError turns participle's error into a diagnostic that says what was
-// expected, in words a user of the language knows.
-func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
-	var perr participle.Error
-	if !errors.As(err, &perr) {
-		return lang.Errorf(src.PosAt(base), "%v", err)
-	}
-	p := perr.Position()
-	pos := src.PosAt(base + p.Offset)
-	msg := perr.Message()
-	msg = strings.ReplaceAll(msg, `"}"`, "'}'")
-	msg = grammarRef.ReplaceAllStringFunc(msg, func(g string) string {
-		if w, ok := grammarNames[g]; ok {
-			return w
-		}
-		return "more input"
-	})
-	if strings.HasPrefix(msg, "unexpected token \"<EOF>\"") {
-		msg = "unexpected end of input" + strings.TrimPrefix(msg, "unexpected token \"<EOF>\"")
-	}
-	return lang.Errorf(pos, "syntax error: %s", msg)
-}
-
 // checkNesting rejects inputs whose bracket or conditional nesting would make
 // the recursive-descent parser recurse without bound.
 func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
@@ -182,8 +86,8 @@ func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
 		case inComment:
 			inComment = ch != '\n'
 		case inStr:
-			if ch == '\\' {
-				i++
+			if ch == '\\' && i+1 < len(text) && text[i+1] != '\n' {
+				i++ // an escaped character; a string never spans lines
 			} else if ch == '"' || ch == '\n' {
 				inStr = false
 			}
@@ -234,21 +138,6 @@ func wordAt(text string, i, n int) bool {
 	return (i == 0 || !isWord(text[i-1])) && (i+n >= len(text) || !isWord(text[i+n]))
 }
 
-// comments lists the comments of a modern-syntax source.
-func comments(src *lang.Source) []*lang.Comment {
-	lex, _ := modernLexer.LexString(src.Name, src.Text)
-	var out []*lang.Comment
-	for {
-		t, err := lex.Next()
-		if err != nil || t.EOF() {
-			return out
-		}
-		if t.Type == tokComment {
-			out = append(out, &lang.Comment{Pos: src.PosAt(t.Pos.Offset), Text: strings.TrimRight(t.Value, " \t\r")})
-		}
-	}
-}
-
 // ParseExpr parses one expression, such as a query or a --set value. The
 // source's name appears in diagnostics ("<query>", "--set").
 func ParseExpr(name, text string) (lang.Expr, error) {
@@ -261,14 +150,18 @@ func parseExprIn(src *lang.Source, base int, text string) (lang.Expr, error) {
 	if d := checkNesting(src, base, text); d != nil {
 		return nil, d
 	}
-	g, err := exprParser.ParseString(src.Name, text)
-	if err != nil {
-		return nil, syntaxError(src, base, err)
+	p := newStmtParser(src, base, base+len(text))
+	e, err := p.expr()
+	if err == nil {
+		if t := p.s.peek(); t.kind != kEOF {
+			err = unexpected(t, "an operator or the end of the expression")
+		}
 	}
-	c := &converter{src: src, base: base}
-	e := c.expr(g.X)
-	if len(c.errs) > 0 {
-		return e, c.errs.Err()
+	if err != nil {
+		p.syntax(err)
+	}
+	if len(p.errs) > 0 {
+		return e, p.errs.Err()
 	}
 	return e, nil
 }
@@ -309,32 +202,33 @@ func looksLikeStmt(text string) bool { return stmtStart.MatchString(text) }
 // more lines: an open bracket or string, or a trailing operator or keyword.
 // The REPL asks it before parsing.
 func Incomplete(text string) bool {
-	lex, _ := modernLexer.LexString("", text)
+	s := &tokStream{text: text, end: len(text), line: 1}
+	lexFailed := false
+	s.lexErr = func(token) { lexFailed = true }
 	depth := 0
-	var last lexer.Token
+	var last token
 	for {
-		t, err := lex.Next()
-		if err != nil {
+		t := s.next()
+		if lexFailed {
 			return strings.Count(text, `"`)%2 == 1
 		}
-		if t.EOF() {
+		if t.kind == kEOF {
 			break
 		}
-		if t.Type == tokComment {
-			continue
-		}
-		switch t.Value {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
+		if t.kind == kPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
 		}
 		last = t
 	}
 	if depth > 0 {
 		return true
 	}
-	switch last.Value {
+	switch last.text {
 	case "=", "+", "-", "*", "/", "^", "==", "!=", "<", "<=", ">", ">=", "and", "or", "not",
 		"if", "then", "else", ",", "--", "..", "in", "extends":
 		return true

@@ -1,0 +1,66 @@
+package parser
+
+import "github.com/parasol-lang/parasol/lang"
+
+// arena hands out the syntax tree's most numerous nodes and lists from
+// slabs, so that a large machine file costs a few allocations per hundred
+// statements instead of several per statement. The slabs live as long as
+// the tree does.
+type arena struct {
+	numbers  []lang.NumberLit
+	idents   []lang.Ident
+	binaries []lang.Binary
+	calls    []lang.Call
+	selects  []lang.Select
+	fields   []lang.Field
+	blocks   []lang.Block
+	links    []lang.Link
+	exprs    []lang.Expr
+	stmts    []lang.Stmt
+
+	// Lists under construction, nested ones above their parents'.
+	exprStack []lang.Expr
+	stmtStack []lang.Stmt
+}
+
+// alloc returns a zero T from slab. Slabs start small (a query makes a
+// handful of nodes) and double up to a bound.
+func alloc[T any](slab *[]T) *T {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]T, 0, min(max(2*cap(*slab), 8), 512))
+	}
+	*slab = (*slab)[:len(*slab)+1]
+	return &(*slab)[len(*slab)-1]
+}
+
+// list copies items into slab and returns the copy, nil when there are no
+// items. The copy's capacity is its length, so appending to it never
+// overwrites a neighbour.
+func list[T any](slab *[]T, items []T) []T {
+	n := len(items)
+	if n == 0 {
+		return nil
+	}
+	if cap(*slab)-len(*slab) < n {
+		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 16), 2048)))
+	}
+	start := len(*slab)
+	*slab = append(*slab, items...)
+	return (*slab)[start : start+n : start+n]
+}
+
+// exprList ends the expression list that starts at mark of exprStack.
+func (a *arena) exprList(mark int) []lang.Expr {
+	out := list(&a.exprs, a.exprStack[mark:])
+	clear(a.exprStack[mark:])
+	a.exprStack = a.exprStack[:mark]
+	return out
+}
+
+// stmtList ends the statement list that starts at mark of stmtStack.
+func (a *arena) stmtList(mark int) []lang.Stmt {
+	out := list(&a.stmts, a.stmtStack[mark:])
+	clear(a.stmtStack[mark:])
+	a.stmtStack = a.stmtStack[:mark]
+	return out
+}
