@@ -1,10 +1,13 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"sync"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -58,8 +61,31 @@ type RouteCheck struct {
 // Multi-point links (shared media) are not channels between two nodes and
 // are rejected. A user routing function (spec.Routes) is called from one
 // goroutine only.
+//
+// The check is bounded (see CheckOptions): beyond DefaultMaxCheckWork
+// steps it is refused with an error saying why.
 func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
-	n, err := compile(spec, routing, "")
+	return CheckRoutingWith(context.Background(), spec, routing, CheckOptions{})
+}
+
+// DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
+// about the routing decisions it follows. At the bound, on the order of a
+// minute on two cores.
+const DefaultMaxCheckWork = 2e9
+
+// CheckOptions bound and report the work of CheckRoutingWith.
+type CheckOptions struct {
+	MaxWork   float64 // processors × lanes; 0 means DefaultMaxCheckWork
+	MaxMemory int64   // bytes; 0 means limits.Default()
+	// Progress, if set, is called (from one goroutine at a time) as each
+	// destination processor has been explored.
+	Progress func(done, total int)
+}
+
+// CheckRoutingWith is CheckRouting with cancellation, progress reports and
+// explicit bounds.
+func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOptions) (*RouteCheck, error) {
+	n, err := compileWithin(spec, routing, "", o.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -80,12 +106,30 @@ func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
 	if int64(g.NumLinks())*2*int64(V) > 1<<31-1 {
 		return nil, fmt.Errorf("runtime: route check: %d links × %d lanes: too many channels", g.NumLinks(), V)
 	}
+	channels := 2 * int64(g.NumLinks()) * int64(V)
+	bound := o.MaxWork
+	if bound <= 0 {
+		bound = DefaultMaxCheckWork
+	}
+	if work := float64(g.NumProcs()) * float64(channels); work > bound {
+		return nil, fmt.Errorf("runtime: the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors); the bound is %s, so it is not run",
+			name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs(), topo.Sci(bound))
+	}
+	// Per lane: its ends and index (12 bytes), each worker's stamps and
+	// dependency masks (16), and the merged dependency lists.
+	workers := int64(goruntime.GOMAXPROCS(0))
+	what := fmt.Sprintf("the route check of %s on a %d-node %s graph (%d lanes)", name, g.N(), g.Kind(), channels)
+	if err := limits.Check(what, limits.Mul(channels, 12+16*workers+48), o.MaxMemory); err != nil {
+		return nil, fmt.Errorf("runtime: %w", err)
+	}
 	r := acyclic.Routing{
 		Nodes:      g.N(),
 		Channels:   2 * g.NumLinks() * int(V),
 		Ends:       n.laneEnds,
 		SourceFree: true,
 		Parallel:   n.rk != rCustom,
+		Context:    ctx,
+		Progress:   o.Progress,
 	}
 	if g.NumProcs() < g.N() {
 		r.Endpoints = make([]int, g.NumProcs())
@@ -114,6 +158,9 @@ func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
 	}
 	rep, err := acyclic.Check(r)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("runtime: route check of %s: %w", name, err)
 	}
 	rc := &RouteCheck{Routing: name, Acyclic: rep.Acyclic, Cycle: []Channel{},

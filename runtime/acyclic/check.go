@@ -1,6 +1,7 @@
 package acyclic
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -32,6 +33,12 @@ type Routing struct {
 	// Parallel says Ends and Next are safe for concurrent use; Check then
 	// spreads the destinations over the CPUs.
 	Parallel bool
+	// Context, if set, stops the check when it is cancelled; Check then
+	// returns the context's error.
+	Context context.Context
+	// Progress, if set, is called (from one goroutine at a time) as each
+	// destination has been explored, with the number done and the total.
+	Progress func(done, total int)
 }
 
 // Report is the result of [Check].
@@ -105,6 +112,16 @@ func Check(r Routing) (Report, error) {
 	cks := make([]*checker, workers)
 	errs := make([]error, workers)
 	var next atomic.Int64
+	var progressMu sync.Mutex
+	explored := 0
+	reported := func() {
+		if r.Progress != nil {
+			progressMu.Lock()
+			explored++
+			r.Progress(explored, len(ends))
+			progressMu.Unlock()
+		}
+	}
 	var wg sync.WaitGroup
 	for w := range cks {
 		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx,
@@ -124,6 +141,10 @@ func Check(r Routing) (Report, error) {
 				if i >= len(ends) {
 					return
 				}
+				if r.Context != nil && r.Context.Err() != nil {
+					errs[w] = r.Context.Err()
+					return
+				}
 				dst := ends[i]
 				if r.SourceFree {
 					srcs = srcs[:0]
@@ -135,6 +156,7 @@ func Check(r Routing) (Report, error) {
 					if errs[w] = ck.explore(dst, srcs); errs[w] != nil {
 						return
 					}
+					reported()
 					continue
 				}
 				for _, s := range ends {
@@ -145,10 +167,14 @@ func Check(r Routing) (Report, error) {
 						return
 					}
 				}
+				reported()
 			}
 		}()
 	}
 	wg.Wait()
+	if r.Context != nil && r.Context.Err() != nil {
+		return Report{}, r.Context.Err()
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Report{}, err
 	}
