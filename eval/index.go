@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -22,12 +23,18 @@ func count(f func(t *Topology) int) func(t *Topology) (lang.Value, string) {
 }
 
 // distance is an index over processor-to-processor distances, which a
-// disconnected topology does not have: its diameter is no number of hops.
+// disconnected topology does not have (its diameter is no number of hops),
+// and which a large irregular one may be too costly to measure: topo says
+// which, and the index's error says it at the reference.
 func distance(name string, f func(m topo.Metrics) float64) func(t *Topology) (lang.Value, string) {
 	return func(t *Topology) (lang.Value, string) {
 		m := t.Graph.Metrics()
-		if m.Diameter < 0 {
-			return lang.Value{}, name + ": " + t.disconnected()
+		var disc *topo.Disconnected
+		switch {
+		case errors.As(m.Err, &disc):
+			return lang.Value{}, fmt.Sprintf("%s: topology %s is disconnected: nodes %d and %d are not connected", name, t.Label, disc.From, disc.To)
+		case m.Err != nil:
+			return lang.Value{}, fmt.Sprintf("%s of topology %s: %v", name, t.Label, m.Err)
 		}
 		return lang.Num(f(m)), ""
 	}
@@ -46,22 +53,6 @@ var indexes = map[string]indexFn{
 		}
 		return lang.Value{}, "overflow: maxtotalspeed is beyond the largest rate (about 1.8e308 B/s)"
 	}},
-}
-
-// disconnected names two processors of a topology with no path between
-// them, for the message of a distance that does not exist.
-func (t *Topology) disconnected() string {
-	g := t.Graph
-	if g.NumProcs() > 1 {
-		first := g.Proc(0)
-		dist := g.BFS(first)
-		for r := 1; r < g.NumProcs(); r++ {
-			if v := g.Proc(r); dist[v] < 0 {
-				return fmt.Sprintf("topology %s is disconnected: nodes %d and %d are not connected", t.Label, g.ID(first), g.ID(v))
-			}
-		}
-	}
-	return fmt.Sprintf("topology %s is disconnected", t.Label)
 }
 
 // IndexDocs describes the derived indexes, for help texts.
