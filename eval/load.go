@@ -28,6 +28,15 @@ type options struct {
 	// maxMemory bounds what loading may allocate (topologies, loops); 0
 	// means limits.Default().
 	maxMemory int64
+	// progress reports long whole-graph measurements (WithProgress).
+	progress func(what string, done, total int)
+}
+
+// WithProgress reports the progress of long measurements made while
+// loading or evaluating (a diameter by breadth-first search): what is
+// measured, the steps done and their total, now and then.
+func WithProgress(f func(what string, done, total int)) Option {
+	return func(o *options) { o.progress = f }
 }
 
 // WithMaxMemory bounds the memory that loading a machine may allocate, in

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -76,6 +77,19 @@ func (t *Topology) Value(name string) (lang.Value, bool) {
 		return lang.Value{}, false
 	}
 	return f.val, true
+}
+
+// Metrics are the topology's distance indexes (topo.Graph.Metrics), with
+// the progress of a long measurement reported to the machine's WithProgress
+// function. Err says when diameter and average distance are unknown: the
+// topology is disconnected or too large to measure by search.
+func (t *Topology) Metrics() topo.Metrics {
+	var o topo.MetricsOptions
+	if f := t.m.loader.opts.progress; f != nil {
+		what := "distances of topology " + t.Label
+		o.Progress = func(done, total int) { f(what, done, total) }
+	}
+	return t.Graph.MetricsWith(context.Background(), o)
 }
 
 // Topologies returns the machine's topologies in declaration order.
