@@ -38,10 +38,10 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 			}
 		}
 		root := c.m.root
-		for _, ch := range root.children {
-			if ch.kind == "modelsection" && ch.label == e.Name {
-				return target{obj: ch}, nil
-			}
+		// By map, not by scanning the children: a machine of 40,000
+		// processors refers to them 40,000 times.
+		if ch := root.child("modelsection", e.Name); ch != nil {
+			return target{obj: ch}, nil
 		}
 		if ch := root.child(e.Name, ""); ch != nil {
 			return target{obj: ch}, nil
