@@ -226,7 +226,7 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 			p.b.WriteString(" .. ")
 			writeExpr(&p.b, s.To, 0)
 		}
-		p.b.WriteString(" = " + s.Type)
+		p.b.WriteString(" = " + nodeType(s.Type))
 		p.trailing(pos.Line, end, limit)
 	case *For:
 		fmt.Fprintf(&p.b, "for %s in ", s.Var)
@@ -499,10 +499,54 @@ func label(l string) string {
 	if IsIdent(l) && (!Keywords[l] || l == "node" || l == "link" || l == "bus") {
 		return l
 	}
-	if _, err := strconv.ParseFloat(l, 64); err == nil && l[0] != '-' {
+	if plainNumber(l) {
 		return l
 	}
 	return strconv.Quote(l)
+}
+
+// nodeType quotes a node's type unless it reads as the name or number it is.
+func nodeType(t string) string {
+	if IsIdent(t) && !Keywords[t] {
+		return t
+	}
+	if plainNumber(t) {
+		return t
+	}
+	return strconv.Quote(t)
+}
+
+// plainNumber reports whether s reads as one number without a unit:
+// 12, 1.5, .5, 2e-3.
+func plainNumber(s string) bool {
+	digits := func(i int) int {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := digits(0)
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	} else if i == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := digits(j)
+		if k == j {
+			return false
+		}
+		i = k
+	}
+	return i == len(s)
 }
 
 // Keywords are reserved words of the modern syntax.

@@ -21,6 +21,9 @@ var update = flag.Bool("update", false, "rewrite the expected files of failing c
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"parasol": func() { os.Exit(runParasol(os.Args[1:])) },
+		// parasol-misformatting KIND ARGS... runs parasol with a faulty
+		// formatter (misformat_test.go).
+		"parasol-misformatting": misformattingMain,
 		// exits N parasol ARGS... runs parasol and succeeds only when its
 		// exit status is N: `exec exits 2 parasol frobnicate`.
 		"exits": func() {

@@ -92,7 +92,7 @@ func (fsys fileSystem) writeFileAtomic(path string, data []byte) (err error) {
 		return fail("%v", unwrapPath(err))
 	}
 	if dinfo.Mode().Perm()&0o222 == 0 {
-		return fail("its directory %s is read-only (mode %v)", dir, dinfo.Mode().Perm())
+		return fail("its directory %s is read-only (mode %v)", dir, dinfo.Mode())
 	}
 	tmp, err := fsys.createTemp(dir, "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
