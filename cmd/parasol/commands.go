@@ -132,7 +132,11 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 	if _, err := eval.CheckSource(pos[0], string(data)); err != nil {
 		return err
 	}
-	fmt.Fprint(e.stdout, lang.Format(eval.Modernize(f)))
+	out, err := formatChecked(eval.Modernize(f))
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(e.stdout, out)
 	return nil
 }
 

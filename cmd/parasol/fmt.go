@@ -73,7 +73,7 @@ directories are refused.`)
 var formatText = lang.Format
 
 // formatterBug ends the message of a formatting that was refused.
-const formatterBug = "; this is a bug in parasol fmt (please report it with the file); nothing was written"
+const formatterBug = "; this is a bug in the parasol formatter (please report it with the file); nothing was written"
 
 // formatChecked formats f, parses the result again and returns it only if
 // it means the same as f and keeps f's comments in order; otherwise the
