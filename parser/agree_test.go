@@ -38,6 +38,9 @@ var snippets = []string{
 // reject the same sources and expressions, and build the same trees,
 // positions included.
 func disagreement(text string) string {
+	if d := precheckDisagreement(text); d != "" {
+		return d
+	}
 	src := lang.NewSource("agree.machine", text)
 	ref, rerr := parser.ParseReference(src)
 	got, gerr := parser.ParseModern(src)

@@ -185,7 +185,7 @@ func (c *converter) expr(e lang.Expr) lang.Expr {
 	walk = func(e lang.Expr) {
 		switch e := e.(type) {
 		case *badExpr:
-			c.errs.Add(c.src.PosAt(c.base+e.err.tok.off), "syntax error: %s", e.err.msg)
+			c.errs.Add(c.src.PosAt(c.base+int(e.err.tok.off)), "syntax error: %s", e.err.msg)
 		case *lang.NumberLit:
 			fix(&e.Pos)
 			v, err := lang.ParseQuantity(e.Text)

@@ -11,3 +11,5 @@ var (
 )
 
 func ParseExprSource(src *lang.Source) (lang.Expr, error) { return parseExprIn(src, 0, src.Text) }
+
+var CheckNesting = checkNesting

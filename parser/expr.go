@@ -325,13 +325,39 @@ func (p *xparser) number(t token) *lang.NumberLit {
 	n := alloc(&p.a.numbers)
 	n.Pos, n.Text = p.s.pos(t), t.text
 	if p.errs != nil {
-		v, err := lang.ParseQuantity(t.text)
-		if err != nil {
-			p.errs.Add(n.Pos, "%v", err)
+		v, ok := quickQuantity(t.text)
+		if !ok {
+			var err error
+			if v, err = lang.ParseQuantity(t.text); err != nil {
+				p.errs.Add(n.Pos, "%v", err)
+			}
 		}
 		n.Value = v
 	}
 	return n
+}
+
+// quickQuantity is lang.ParseQuantity for the numbers machine files are
+// mostly made of, whole numbers with or without a known unit (230ns,
+// 2667231B/s), without its general number syntax; ok is false for any
+// other text.
+func quickQuantity(text string) (v lang.Value, ok bool) {
+	var n int64
+	i := 0
+	for ; i < len(text) && i < 15 && isDigit(text[i]); i++ {
+		n = n*10 + int64(text[i]-'0')
+	}
+	if i == 0 || i < len(text) && (isDigit(text[i]) || text[i] == '.' || text[i] == 'e' || text[i] == 'E') {
+		return lang.Value{}, false
+	}
+	if i == len(text) {
+		return lang.Num(float64(n)), true
+	}
+	u, known := lang.Units[text[i:]]
+	if !known {
+		return lang.Value{}, false
+	}
+	return lang.Quantity(float64(n)*u.Num, u.Dim), true
 }
 
 func (p *xparser) primary() (lang.Expr, *synErr) {

@@ -176,6 +176,7 @@ func EBNF() string { return fileParser.String() }
 // in full positions and unit values.
 func parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
 	s := &tokStream{pl: lex}
+	s.start()
 	if !startsExpr(s.peek()) {
 		return nil, participle.NextMatch
 	}
@@ -255,9 +256,10 @@ func parseExprReference(src *lang.Source) (lang.Expr, error) {
 
 // comments lists the comments of a modern-syntax source.
 func comments(src *lang.Source) []*lang.Comment {
-	s := newTokStream(src, 0, len(src.Text))
+	var s tokStream
+	s.init(src, 0, len(src.Text))
 	s.collect = true
-	for s.next().kind != kEOF {
+	for s.start(); s.next().kind != kEOF; {
 	}
 	return s.comments
 }

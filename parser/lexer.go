@@ -30,12 +30,13 @@ const (
 
 // token is one token of the source: its text is a slice of the source
 // (a message for kError), line and lineStart locate it for positions.
+// Offsets fit in 32 bits (MaxSourceBytes), which keeps tokens small to copy.
 type token struct {
 	kind      tokKind
 	text      string
-	off       int
-	line      int
-	lineStart int
+	off       int32
+	line      int32
+	lineStart int32
 }
 
 func (t token) is(kind tokKind, text string) bool { return t.kind == kind && t.text == text }
@@ -105,10 +106,11 @@ func scanToken(rest string) (kind tokKind, n int, msg string) {
 }
 
 // tokStream is the token stream the hand-written parsers read, with two
-// tokens of lookahead. It tracks lines as it goes, so positions cost no
-// search; comments are collected on the way when comments is non-nil.
-// With pl set it reads participle's tokens instead (for the expression
-// production of the reference grammar), and positions carry only offsets.
+// tokens of lookahead (the next one always scanned, so peek is a field
+// read). It tracks lines as it goes, so positions cost no search; comments
+// are collected on the way when collect is set. With pl set it reads
+// participle's tokens instead (for the expression production of the
+// reference grammar), and positions carry only offsets.
 type tokStream struct {
 	src   *lang.Source
 	text  string
@@ -118,8 +120,9 @@ type tokStream struct {
 	lsta  int // offset of the current line's start
 	ascii bool
 
-	buf   [2]token
-	nbuf  int
+	tok   token // the next token
+	tok2  token // the one after, when has2
+	has2  bool
 	last  token // the last token consumed
 	count int   // tokens consumed
 
@@ -130,13 +133,8 @@ type tokStream struct {
 	pl *lexer.PeekingLexer
 }
 
-// newTokStream reads src.Text[start:end].
-func newTokStream(src *lang.Source, start, end int) *tokStream {
-	s := &tokStream{}
-	s.init(src, start, end)
-	return s
-}
-
+// init prepares s to read src.Text[start:end]; start scans the first token
+// once collect and lexErr are set.
 func (s *tokStream) init(src *lang.Source, start, end int) {
 	text := src.Text
 	*s = tokStream{src: src, text: text, i: start, end: end, line: 1, ascii: true}
@@ -150,7 +148,15 @@ func (s *tokStream) init(src *lang.Source, start, end int) {
 			break
 		}
 	}
-	s.last = token{kind: kEOF, off: start, line: s.line, lineStart: s.lsta}
+	s.last = token{kind: kEOF, off: int32(start), line: int32(s.line), lineStart: int32(s.lsta)}
+}
+
+func (s *tokStream) start() {
+	if s.pl != nil {
+		s.tok = fromParticiple(s.pl.Peek())
+		return
+	}
+	s.tok = s.scan()
 }
 
 // scan reads the next token that is not a comment.
@@ -170,24 +176,25 @@ func (s *tokStream) scan() token {
 		}
 		if i >= s.end {
 			s.i = i
-			return token{kind: kEOF, off: i, line: s.line, lineStart: s.lsta}
+			return token{kind: kEOF, off: int32(i), line: int32(s.line), lineStart: int32(s.lsta)}
 		}
 		kind, n, msg := scanToken(text[i:s.end])
-		t := token{kind: kind, text: text[i : i+n], off: i, line: s.line, lineStart: s.lsta}
 		s.i = i + n
 		switch kind {
 		case kComment:
 			if s.collect {
-				s.comments = append(s.comments, &lang.Comment{Pos: s.pos(t), Text: trimRight(t.text)})
+				t := token{kind: kind, off: int32(i), line: int32(s.line), lineStart: int32(s.lsta)}
+				s.comments = append(s.comments, &lang.Comment{Pos: s.pos(t), Text: trimRight(text[i : i+n])})
 			}
 			continue
 		case kError:
-			t.text = msg
+			t := token{kind: kind, text: msg, off: int32(i), line: int32(s.line), lineStart: int32(s.lsta)}
 			if s.lexErr != nil {
 				s.lexErr(t)
 			}
+			return t
 		}
-		return t
+		return token{kind: kind, text: text[i : i+n], off: int32(i), line: int32(s.line), lineStart: int32(s.lsta)}
 	}
 }
 
@@ -199,61 +206,54 @@ func trimRight(s string) string {
 	return s[:n]
 }
 
-func (s *tokStream) peek() token {
-	if s.nbuf == 0 {
-		if s.pl != nil {
-			return fromParticiple(s.pl.Peek())
-		}
-		s.buf[0] = s.scan()
-		s.nbuf = 1
-	}
-	return s.buf[0]
-}
+func (s *tokStream) peek() token { return s.tok }
 
 // peek2 is the token after the next.
 func (s *tokStream) peek2() token {
-	if s.nbuf < 2 {
-		s.peek()
-		s.buf[1] = s.scan()
-		s.nbuf = 2
+	if !s.has2 {
+		if s.pl != nil {
+			cp := s.pl.MakeCheckpoint()
+			s.pl.Next()
+			s.tok2 = fromParticiple(s.pl.Peek())
+			s.pl.LoadCheckpoint(cp)
+		} else {
+			s.tok2 = s.scan()
+		}
+		s.has2 = true
 	}
-	return s.buf[1]
+	return s.tok2
 }
 
 func (s *tokStream) next() token {
-	var t token
+	t := s.tok
+	if t.kind == kEOF {
+		return t
+	}
 	switch {
 	case s.pl != nil:
-		t = fromParticiple(s.pl.Next())
-	case s.nbuf == 0:
-		t = s.scan()
+		s.pl.Next()
+		s.tok = fromParticiple(s.pl.Peek())
+	case s.has2:
+		s.tok, s.has2 = s.tok2, false
 	default:
-		t = s.buf[0]
-		s.buf[0] = s.buf[1]
-		s.nbuf--
+		s.tok = s.scan()
 	}
-	if t.kind != kEOF {
-		s.last = t
-		s.count++
-	}
+	s.last = t
+	s.count++
 	return t
 }
 
 // pos is the position of t: complete, or only the offset when reading
 // participle's tokens (the converter completes it).
 func (s *tokStream) pos(t token) lang.Pos {
-	return s.posAt(t.off, t.line, t.lineStart)
-}
-
-func (s *tokStream) posAt(off, line, lineStart int) lang.Pos {
 	if s.pl != nil {
-		return lang.Pos{Offset: off}
+		return lang.Pos{Offset: int(t.off)}
 	}
-	col := 1 + off - lineStart
+	col := 1 + int(t.off-t.lineStart)
 	if !s.ascii {
-		col = 1 + utf8.RuneCountInString(s.text[lineStart:off])
+		col = 1 + utf8.RuneCountInString(s.text[t.lineStart:t.off])
 	}
-	return lang.Pos{Src: s.src, Offset: off, Line: line, Col: col}
+	return lang.Pos{Src: s.src, Offset: int(t.off), Line: int(t.line), Col: col}
 }
 
 // Token types of the participle lexer, for the reference grammar.
@@ -277,7 +277,7 @@ var typeOf = [...]lexer.TokenType{
 }
 
 func fromParticiple(t *lexer.Token) token {
-	return token{kind: kindOf[t.Type], text: t.Value, off: t.Pos.Offset, line: t.Pos.Line}
+	return token{kind: kindOf[t.Type], text: t.Value, off: int32(t.Pos.Offset), line: int32(t.Pos.Line)}
 }
 
 type lexDef struct{}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -44,15 +45,38 @@ func ParseFile(name, text string) (*lang.File, error) {
 	return parseModern(src)
 }
 
-var (
-	legacyHeader = regexp.MustCompile(`(?m)^[ \t]*machinename[ \t]*=`)
-	modernHeader = regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\pL_]`)
-)
-
 // IsLegacy reports whether text is in the Parasol I line format: it has a
-// `machinename = …` header line and no modern `machine "…" {` block.
+// `machinename = …` header line and no modern `machine "…" {` block (a
+// line starting with `machine`, blanks, then a quote, a letter or '_').
 func IsLegacy(text string) bool {
-	return legacyHeader.MatchString(text) && !modernHeader.MatchString(text)
+	legacy := false
+	for off := 0; ; {
+		k := strings.Index(text[off:], "machine")
+		if k < 0 {
+			return legacy
+		}
+		k += off
+		off = k + len("machine")
+		j := k
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && text[j-1] != '\n' {
+			continue
+		}
+		rest := text[off:]
+		if strings.HasPrefix(rest, "name") {
+			legacy = legacy || strings.HasPrefix(strings.TrimLeft(rest[len("name"):], " \t"), "=")
+			continue
+		}
+		after := strings.TrimLeft(rest, " \t")
+		if len(after) == len(rest) || after == "" {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(after); r == '"' || r == '_' || unicode.IsLetter(r) {
+			return false
+		}
+	}
 }
 
 // checkText refuses input that is not text: one error at the first invalid
@@ -60,6 +84,10 @@ func IsLegacy(text string) bool {
 func checkText(src *lang.Source) *lang.Diagnostic {
 	text := src.Text
 	for i := 0; i < len(text); {
+		if c := text[i]; c != 0 && c < utf8.RuneSelf {
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
@@ -76,34 +104,67 @@ func checkText(src *lang.Source) *lang.Diagnostic {
 // the recursive-descent parser recurse without bound.
 func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
 	depth, ifs, ops := 0, 0, 0
-	inStr, inComment := false, false
-	for i := 0; i < len(text); i++ {
+	n := len(text)
+	for i := 0; i < n; i++ {
 		ch := text[i]
-		if ch == '\n' {
+		switch nestClass[ch] {
+		case nestNewline:
 			ops = 0
-		}
-		switch {
-		case inComment:
-			inComment = ch != '\n'
-		case inStr:
-			if ch == '\\' && i+1 < len(text) && text[i+1] != '\n' {
-				i++ // an escaped character; a string never spans lines
-			} else if ch == '"' || ch == '\n' {
-				inStr = false
+		case nestWord:
+			// Only whole words are keywords: not inside names (nothing),
+			// numbers (2if) or units.
+			j := i + 1
+			for j < n && nestClass[text[j]] == nestWord {
+				j++
 			}
-		case ch == '"':
-			inStr = true
-		case ch == '#' || ch == '/' && i+1 < len(text) && text[i+1] == '/':
-			inComment = true
-		case ch == '+' || ch == '-' || ch == '*' || ch == '/' || ch == '^' ||
-			ch == 'n' && strings.HasPrefix(text[i:], "not") && wordAt(text, i, 3):
+			switch text[i:j] {
+			case "not":
+				if ops++; ops > MaxTerms {
+					return lang.Errorf(src.PosAt(base+i), "expression longer than %d terms", MaxTerms)
+				}
+			case "if":
+				ifs++
+				if depth+ifs > MaxNesting {
+					return lang.Errorf(src.PosAt(base+i), "conditionals nested deeper than %d levels", MaxNesting)
+				}
+			}
+			i = j - 1
+		case nestQuote:
+			j := i + 1
+			for ; j < n; j++ {
+				c := text[j]
+				if c == '\\' && j+1 < n && text[j+1] != '\n' {
+					j++ // an escaped character; a string never spans lines
+				} else if c == '"' {
+					break
+				} else if c == '\n' {
+					ops = 0
+					break
+				}
+			}
+			i = j
+		case nestSlash:
+			if i+1 >= n || text[i+1] != '/' {
+				if ops++; ops > MaxTerms {
+					return lang.Errorf(src.PosAt(base+i), "expression longer than %d terms", MaxTerms)
+				}
+				break
+			}
+			fallthrough
+		case nestComment:
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return nil
+			}
+			i += j - 1 // the newline ends the statement too
+		case nestOperator:
 			// Operators since the last statement boundary: the expression
 			// parser would reject the expression anyway, but only after
 			// participle has read every token of the input.
 			if ops++; ops > MaxTerms {
 				return lang.Errorf(src.PosAt(base+i), "expression longer than %d terms", MaxTerms)
 			}
-		case ch == '(' || ch == '[' || ch == '{':
+		case nestOpen:
 			if ch == '{' {
 				ops = 0
 			}
@@ -114,29 +175,54 @@ func checkNesting(src *lang.Source, base int, text string) *lang.Diagnostic {
 			if ch == '{' {
 				ifs = 0
 			}
-		case ch == ')' || ch == ']' || ch == '}':
+		case nestClose:
 			depth--
 			if ch == '}' {
 				ifs, ops = 0, 0
 			}
-		case ch == ';' || ch == '=' && (i == 0 || !strings.ContainsRune("=!<>", rune(text[i-1]))) && (i+1 >= len(text) || text[i+1] != '='):
+		case nestSemicolon:
 			ifs, ops = 0, 0
-		case ch == 'i' && i+1 < len(text) && text[i+1] == 'f' && wordAt(text, i, 2):
-			ifs++
-			if depth+ifs > MaxNesting {
-				return lang.Errorf(src.PosAt(base+i), "conditionals nested deeper than %d levels", MaxNesting)
+		case nestEquals:
+			if (i == 0 || !strings.ContainsRune("=!<>", rune(text[i-1]))) && (i+1 >= n || text[i+1] != '=') {
+				ifs, ops = 0, 0
 			}
 		}
 	}
 	return nil
 }
 
-func wordAt(text string, i, n int) bool {
-	isWord := func(b byte) bool {
-		return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+// Byte classes for checkNesting; most bytes are nestNone.
+const (
+	nestNone = iota
+	nestNewline
+	nestWord
+	nestQuote
+	nestSlash
+	nestComment
+	nestOperator
+	nestOpen
+	nestClose
+	nestSemicolon
+	nestEquals
+)
+
+var nestClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			t[c] = nestWord
+		}
 	}
-	return (i == 0 || !isWord(text[i-1])) && (i+n >= len(text) || !isWord(text[i+n]))
-}
+	for c, class := range map[byte]uint8{
+		'\n': nestNewline, '"': nestQuote, '/': nestSlash, '#': nestComment,
+		'+': nestOperator, '-': nestOperator, '*': nestOperator, '^': nestOperator,
+		'(': nestOpen, '[': nestOpen, '{': nestOpen, ')': nestClose, ']': nestClose, '}': nestClose,
+		';': nestSemicolon, '=': nestEquals,
+	} {
+		t[c] = class
+	}
+	return t
+}()
 
 // ParseExpr parses one expression, such as a query or a --set value. The
 // source's name appears in diagnostics ("<query>", "--set").
@@ -150,7 +236,7 @@ func parseExprIn(src *lang.Source, base int, text string) (lang.Expr, error) {
 	if d := checkNesting(src, base, text); d != nil {
 		return nil, d
 	}
-	p := newStmtParser(src, base, base+len(text))
+	p := newStmtParser(src, base, base+len(text), false)
 	e, err := p.expr()
 	if err == nil {
 		if t := p.s.peek(); t.kind != kEOF {
@@ -205,6 +291,7 @@ func Incomplete(text string) bool {
 	s := &tokStream{text: text, end: len(text), line: 1}
 	lexFailed := false
 	s.lexErr = func(token) { lexFailed = true }
+	s.start()
 	depth := 0
 	var last token
 	for {

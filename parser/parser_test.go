@@ -164,3 +164,26 @@ func TestErrorPositions(t *testing.T) {
 		}
 	}
 }
+
+// The fast path for whole numbers gives what lang.ParseQuantity gives.
+func TestQuickQuantityMatchesParseQuantity(t *testing.T) {
+	for _, text := range []string{
+		"0", "7", "0123", "230", "999999999999999", "1234567890123456", "99999999999999999999",
+		"230ns", "2667231B/s", "4KiB", "20Mbit/s", "400MHz", "30%", "8bit", "1us", "3µs", "5e3", "5E3ms",
+		"1.5", "5zz", "1.2e+3ns", "12ns5", "",
+	} {
+		want, werr := lang.ParseQuantity(text)
+		got, ok := quickQuantity(text)
+		if !ok {
+			continue
+		}
+		if werr != nil || got != want {
+			t.Errorf("%q: fast path %v, ParseQuantity %v (%v)", text, got, want, werr)
+		}
+	}
+	for _, text := range []string{"230", "230ns", "2667231B/s", "30%"} {
+		if _, ok := quickQuantity(text); !ok {
+			t.Errorf("%q takes the slow path", text)
+		}
+	}
+}

@@ -19,14 +19,16 @@ type stmtParser struct {
 	x       xparser
 	a       arena
 	errs    lang.Diagnostics
-	errLine int // line of the last syntax error
-	depth   int // blocks open
+	errLine int32 // line of the last syntax error
+	depth   int   // blocks open
 }
 
-func newStmtParser(src *lang.Source, start, end int) *stmtParser {
+func newStmtParser(src *lang.Source, start, end int, collectComments bool) *stmtParser {
 	p := &stmtParser{}
 	p.s.init(src, start, end)
+	p.s.collect = collectComments
 	p.s.lexErr = p.lexError
+	p.s.start()
 	p.x = xparser{s: &p.s, a: &p.a, errs: &p.errs}
 	return p
 }
@@ -48,8 +50,7 @@ func parseModern(src *lang.Source) (*lang.File, error) {
 	if d := checkNesting(src, 0, src.Text); d != nil {
 		return nil, d
 	}
-	p := newStmtParser(src, 0, len(src.Text))
-	p.s.collect = true
+	p := newStmtParser(src, 0, len(src.Text), true)
 	f := &lang.File{Src: src, Stmts: p.stmts(true)}
 	f.Comments = p.s.comments
 	if len(p.errs) > 0 {
