@@ -220,7 +220,7 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 	if v.Kind != lang.Number || v.Dim != want {
 		got := v.TypeName()
 		if symbol {
-			return v, lang.Errorf(pos, "unknown name %s%s", v.Text(), lang.DidYouMean(v.Text(), (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
+			return v, lang.Errorf(pos, "unknown name %s%s", lang.Excerpt(v.Text()), lang.DidYouMean(v.Text(), (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
 		}
 		if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
 			got = "plain number; give a unit, e.g. " + example(t)

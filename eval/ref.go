@@ -51,10 +51,10 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 		}
 		for _, ch := range root.children {
 			if ch.kind == "modelsection" && ch.fields[e.Name] != nil {
-				return target{}, lang.Errorf(e.Pos, "unknown name %s (did you mean %s.%s?)", e.Name, ch.label, e.Name)
+				return target{}, lang.Errorf(e.Pos, "unknown name %s (did you mean %s.%s?)", lang.Excerpt(e.Name), ch.label, lang.Excerpt(e.Name))
 			}
 		}
-		return target{}, lang.Errorf(e.Pos, "unknown name %s%s", e.Name, lang.DidYouMean(e.Name, c.visibleNames(sc)))
+		return target{}, lang.Errorf(e.Pos, "unknown name %s%s", lang.Excerpt(e.Name), lang.DidYouMean(e.Name, c.visibleNames(sc)))
 	case *lang.Select:
 		t, err := c.target(e.X, sc)
 		if err != nil {
@@ -75,7 +75,7 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 		if t.obj.kind == "link" && (e.Name == "processornumber" || e.Name == "processortype") && len(t.obj.ends) > 0 {
 			return target{obj: t.obj, end: e.Name}, nil
 		}
-		return t, lang.Errorf(e.Pos, "%s has no field %s%s", t.obj.path(), e.Name, lang.DidYouMean(e.Name, t.obj.names()))
+		return t, lang.Errorf(e.Pos, "%s has no field %s%s", t.obj.path(), lang.Excerpt(e.Name), lang.DidYouMean(e.Name, t.obj.names()))
 	case *lang.Call:
 		t, err := c.target(e.Fn, sc)
 		if err != nil {
@@ -115,7 +115,7 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 		if len(labels) > 0 {
 			msg = "there are: " + joinMax(labels, 12)
 		}
-		return t, lang.Errorf(e.Args[0].ExprPos(), "no %s %s in %s%s; %s", t.kind, quoteLabel(label), t.obj.path(), lang.DidYouMean(label, labels), msg)
+		return t, lang.Errorf(e.Args[0].ExprPos(), "no %s %s in %s%s; %s", t.kind, lang.Excerpt(quoteLabel(label)), t.obj.path(), lang.DidYouMean(label, labels), msg)
 	}
 	return target{}, lang.Errorf(e.ExprPos(), "%s is not a reference", lang.FormatExpr(e))
 }
