@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
 )
 
 // newFlags makes a flag set whose --help prints the command's usage line,
 // its description and its flags.
 func newFlags(e *env, name, args, doc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	envs[fs] = e
 	fs.SetOutput(io.Discard)
 	// The flag package calls Usage itself on -h and on every flag error;
 	// help is printed once, by parseInterspersed, and only when asked for.
@@ -33,7 +35,10 @@ func newFlags(e *env, name, args, doc string) *flag.FlagSet {
 	return fs
 }
 
-var usages = map[*flag.FlagSet]func(){}
+var (
+	usages = map[*flag.FlagSet]func(){}
+	envs   = map[*flag.FlagSet]*env{} // the command's environment, for flags that report progress
+)
 
 // parseInterspersed parses flags that may stand before, between or after
 // the positional arguments (parasol sim std:xmp64 --op transpose).
@@ -61,21 +66,60 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // machineFlags are the flags every command that loads a machine shares.
 type machineFlags struct {
-	machine string
-	sets    setList
+	machine   string
+	sets      setList
+	maxMemory memorySize
+	env       *env
 }
 
 func (mf *machineFlags) register(fs *flag.FlagSet) {
+	mf.env = envs[fs]
 	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
 	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")
+	fs.Var(&mf.maxMemory, "max-memory", "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB; beyond it a topology, a simulation or a check is refused with the figure (default: $"+limits.EnvVar+" or a quarter of physical memory)")
 }
 
+// memory is the --max-memory limit in bytes, 0 for the default.
+func (mf *machineFlags) memory() int64 { return int64(mf.maxMemory) }
+
 func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
-	opts := []eval.Option{eval.WithMachine(mf.machine)}
+	opts := []eval.Option{eval.WithMachine(mf.machine), eval.WithMaxMemory(mf.memory())}
 	for _, s := range mf.sets {
 		opts = append(opts, eval.WithSet(s.Path, s.Value))
 	}
+	if e := mf.env; e != nil && e.isTerminal {
+		var bar *progress
+		opts = append(opts, eval.WithProgress(func(what string, done, total int) {
+			if bar == nil {
+				bar = newProgress(e.stderr, total, what)
+			}
+			bar.update(done, total)
+			if done == total {
+				bar.done()
+				bar = nil
+			}
+		}))
+	}
 	return eval.Load(spec, opts...)
+}
+
+// memorySize is a --max-memory value: a size with a unit (512MB, 4GB, 2GiB).
+type memorySize int64
+
+func (m *memorySize) String() string {
+	if m == nil || *m == 0 {
+		return ""
+	}
+	return limits.FormatSize(int64(*m))
+}
+
+func (m *memorySize) Set(s string) error {
+	n, err := limits.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*m = memorySize(n)
+	return nil
 }
 
 type setList []eval.Set

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
@@ -32,17 +33,52 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	sf.machineFlags.register(fs)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
-	fs.IntVar(&sf.size, "size", 32, "message size in bytes")
+	fs.IntVar(&sf.size, "size", 32, "message size in bytes (≥ 0)")
 	fs.Var(&sf.src, "src", "source node `id` (send, pingpong; root of broadcast, reduce, scatter, gather; default: the first processor)")
 	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong; the hotspot; default: the last processor)")
-	fs.IntVar(&sf.runs, "runs", 1, "repetitions, spread over all cores; run i uses a seed derived from --seed and i")
+	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores; run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
 	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
 	fs.Var(&sf.packet, "packet", "packet payload in `bytes`, overriding the machine (0: the whole message is one packet)")
-	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c)")
-	fs.IntVar(&sf.links, "links", 1, "links a message is split over (seed 000 l)")
+	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c; ≥ 1)")
+	fs.IntVar(&sf.links, "links", 1, "links a message is split over (seed 000 l; ≥ 1)")
 	fs.Int64Var(&sf.maxEvents, "max-events", 0, "stop each run after this many events and report the partial result (0: no limit)")
+}
+
+// countFlags are the whole-number flags of sim and compare with their
+// valid ranges; a value outside is a usage error naming the flag.
+func (sf *simFlags) countFlags() []countFlag {
+	return []countFlag{
+		{"size", int64(sf.size), 0, math.MaxInt64},
+		{"runs", int64(sf.runs), 1, math.MaxInt64},
+		{"channels", int64(sf.channels), 1, math.MaxInt32},
+		{"links", int64(sf.links), 1, math.MaxInt32},
+		{"max-events", sf.maxEvents, 0, math.MaxInt64},
+	}
+}
+
+type countFlag struct {
+	name   string
+	v      int64
+	lo, hi int64
+}
+
+// checkCounts reports the first count flag given on the command line with
+// a value outside its range.
+func checkCounts(cmd string, fs *flag.FlagSet, counts []countFlag) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, c := range counts {
+		switch {
+		case !set[c.name]:
+		case c.v < c.lo && c.hi == math.MaxInt64:
+			return usageError("parasol %s: --%s must be at least %d, got %d", cmd, c.name, c.lo, c.v)
+		case c.v < c.lo || c.v > c.hi:
+			return usageError("parasol %s: --%s must be from %d to %d, got %d", cmd, c.name, c.lo, c.hi, c.v)
+		}
+	}
+	return nil
 }
 
 // optInt is an integer flag that may be left unset (no "(default …)" in
@@ -128,7 +164,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 // options are the experiment the flags describe.
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
-		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links}
+		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory()}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -150,7 +186,7 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	}
 	opts := sf.options()
 	if progress && sf.runs > 1 {
-		bar := newProgress(e.stderr, sf.runs)
+		bar := newProgress(e.stderr, sf.runs, "runs")
 		opts.Progress = bar.update
 		defer bar.done()
 	} else if progress {
@@ -183,6 +219,9 @@ Examples:
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (times in seconds)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkCounts("sim", fs, sf.countFlags()); err != nil {
 		return err
 	}
 	if len(pos) != 1 {
@@ -266,30 +305,38 @@ func printHistogram(w io.Writer, h runtime.Histogram) {
 	}
 }
 
-// progress draws a progress line on a terminal, at most ten times a second.
+// progress draws a progress line on a terminal, from the second second of
+// the work on and at most ten times a second.
 type progress struct {
-	w     io.Writer
-	total int
-	last  time.Time
-	start time.Time
+	w      io.Writer
+	total  int
+	label  string // what is counted: "runs", "destinations (route check)"
+	last   time.Time
+	start  time.Time
+	shown  bool
+	silent time.Duration // nothing is drawn before this much time has passed
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, total: total, start: time.Now()}
+func newProgress(w io.Writer, total int, label string) *progress {
+	return &progress{w: w, total: total, label: label, start: time.Now(), silent: time.Second}
 }
 
 func (p *progress) update(done, total int) {
-	if now := time.Now(); done < total && now.Sub(p.last) < 100*time.Millisecond {
+	now := time.Now()
+	if now.Sub(p.start) < p.silent || done < total && now.Sub(p.last) < 100*time.Millisecond {
 		return
-	} else {
-		p.last = now
 	}
+	p.last, p.shown = now, true
 	width := 30
 	fill := done * width / max(total, 1)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs  %s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), done, total, time.Since(p.start).Round(100*time.Millisecond))
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s  %s", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), done, total, p.label, time.Since(p.start).Round(100*time.Millisecond))
 }
 
-func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
 
 // ticker shows the elapsed time of a single long run, from its second
 // second on; the returned function stops it and clears the line.
@@ -366,7 +413,18 @@ Examples:
 		if err != nil {
 			return err
 		}
-		rc, err := runtime.CheckRouting(rs, *routing)
+		o := runtime.CheckOptions{MaxMemory: mf.memory()}
+		if e.isTerminal && !*asJSON {
+			bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
+			o.Progress = bar.update
+			defer bar.done()
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		rc, err := runtime.CheckRoutingWith(ctx, rs, *routing, o)
+		if ctx.Err() != nil {
+			return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
+		}
 		if err != nil {
 			return err
 		}
@@ -405,7 +463,7 @@ Examples:
 			return fmt.Errorf("no node %d in the topology", src)
 		}
 		path = []int{src}
-	} else if path, err = runtime.Route(rs, *routing, src, dst); err != nil {
+	} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -467,6 +525,9 @@ Examples:
 	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference, result")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkCounts("compare", fs, sf.countFlags()); err != nil {
 		return err
 	}
 	if len(pos) != 2 {
