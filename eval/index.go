@@ -28,7 +28,7 @@ func count(f func(t *Topology) int) func(t *Topology) (lang.Value, string) {
 // which, and the index's error says it at the reference.
 func distance(name string, f func(m topo.Metrics) float64) func(t *Topology) (lang.Value, string) {
 	return func(t *Topology) (lang.Value, string) {
-		m := t.Graph.Metrics()
+		m := t.Metrics()
 		var disc *topo.Disconnected
 		switch {
 		case errors.As(m.Err, &disc):
@@ -43,7 +43,7 @@ func distance(name string, f func(m topo.Metrics) float64) func(t *Topology) (la
 var indexes = map[string]indexFn{
 	"diameter":  {"largest processor-to-processor distance in hops (D)", distance("diameter", func(m topo.Metrics) float64 { return float64(m.Diameter) })},
 	"avgdist":   {"mean distance over ordered pairs of distinct processors (μ)", distance("avgdist", func(m topo.Metrics) float64 { return m.AvgDistance })},
-	"bisection": {"links cut by the best balanced split of the processors", count(func(t *Topology) int { return t.Graph.Metrics().Bisection })},
+	"bisection": {"links cut by the best balanced split of the processors", count(func(t *Topology) int { return t.Metrics().Bisection })},
 	"nodes":     {"processors in the topology", count(func(t *Topology) int { return t.Graph.NumProcs() })},
 	"switches":  {"switch nodes in the topology", count(func(t *Topology) int { return t.Graph.N() - t.Graph.NumProcs() })},
 	"links":     {"links in the topology", count(func(t *Topology) int { return t.Graph.NumLinks() })},

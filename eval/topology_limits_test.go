@@ -133,3 +133,24 @@ func TestPacketFieldsOutOfRangeArePositionedAtTheField(t *testing.T) {
 		t.Errorf("channels = 1000: %v", err)
 	}
 }
+
+func TestLongDistanceMeasurementReportsProgress(t *testing.T) {
+	var whats []string
+	last := 0
+	m, err := LoadSource("m.machine", topologyMachine(`	topology t = hamiltonian(3000, 1, 3) { speed = 1MB/s }`),
+		WithProgress(func(what string, done, total int) {
+			if done < last || total != 3000 {
+				t.Errorf("%s: %d/%d after %d", what, done, total, last)
+			}
+			whats, last = append(whats, what), done
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Eval("diameter"); err != nil {
+		t.Fatal(err)
+	}
+	if len(whats) < 2 || whats[0] != "distances of topology t" || last != 3000 {
+		t.Errorf("progress reports %q ending at %d", whats, last)
+	}
+}
