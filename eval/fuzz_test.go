@@ -111,16 +111,22 @@ func FuzzEval(f *testing.F) {
 		go func() {
 			defer close(done)
 			if m, err := eval.LoadSource("fuzz.machine", src, eval.WithReadFile(noFiles)); err == nil {
-				_ = m.Fields()
-				_, _ = m.Eval(query)
-				for _, p := range m.Params() {
-					_, _ = m.Param(p.Path)
+				if msg := firstNotFinite(m); msg != "" {
+					t.Errorf("%s\n--- source ---\n%s", msg, src)
+				}
+				v, err := m.Eval(query)
+				if msg := notFinite(query, v, err); msg != "" {
+					t.Errorf("%s\n--- source ---\n%s", msg, src)
 				}
 			} else {
 				_ = err.Error()
 			}
-			if _, err := m0.Eval(query); err != nil {
+			v, err := m0.Eval(query)
+			if err != nil {
 				_ = err.Error()
+			}
+			if msg := notFinite(query, v, err); msg != "" {
+				t.Errorf("%s on the fixed machine", msg)
 			}
 			if set, err := eval.ParseSet(query); err == nil {
 				if d, err := m0.Derive(set); err == nil {
@@ -315,6 +321,9 @@ func compareCalls(m *eval.Machine, nums []float64) string {
 		}
 		call := fd.Path + "(" + strings.Join(text, ", ") + ")"
 		want, werr := m.Eval(call)
+		if msg := notFinite(call, want, werr); msg != "" {
+			return msg
+		}
 		for round := 1; round <= 2; round++ {
 			got, gerr := fn.Call(args...)
 			if (gerr != nil) != (werr != nil) {
