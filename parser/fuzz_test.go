@@ -78,7 +78,7 @@ func positionProblem(err error, name string) string {
 // parses again (as the modern syntax) and formats to the same text. Parasol I
 // files are first converted as `parasol import` does.
 func FuzzParseFile(f *testing.F) {
-	for _, s := range seedSources(f) {
+	for _, s := range append(seedSources(f), snippets...) {
 		f.Add(s)
 	}
 	f.Add("machinename = \"A\"\nprocessor = 1\ncreatejob = 5\n")
@@ -155,6 +155,9 @@ func FuzzParseExpr(f *testing.F) {
 		"f(n) = n * 10ns", "x = 3 * h_in", "h_in", "2 * (h_in +\n  h_off)",
 		"processor p { clock = 1GHz }", "1 +", "((1)", "1..2", "$", "",
 	} {
+		f.Add(s)
+	}
+	for _, s := range snippets {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -29,17 +30,23 @@ type legacyReader struct {
 	src  *lang.Source
 	file *lang.File
 	errs lang.Diagnostics
+	a    arena
+
+	// The line being read, for positions without a search.
+	lineNo, lineStart int
+	ascii             bool
 
 	mach  *lang.Machine
 	proc  *lang.Block // current processor, for its subsections
 	topo  *lang.Block // current topology, for its links
 	into  *[]lang.Stmt
-	where string // what the current section is, for messages
+	cur   []lang.Stmt // the current section's fields, not yet in *into
+	where string      // what the current section is, for messages
 }
 
 func parseLegacy(src *lang.Source) (*lang.File, error) {
-	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}}
 	text := src.Text
+	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: isASCII(text)}
 	for off := 0; off < len(text); {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
@@ -47,18 +54,54 @@ func parseLegacy(src *lang.Source) (*lang.File, error) {
 		} else {
 			end += off
 		}
+		r.lineNo++
+		r.lineStart = off
 		r.line(off, text[off:end])
 		off = end + 1
 	}
+	r.flush()
 	if r.mach == nil && len(r.errs) == 0 {
 		r.errs.Add(src.PosAt(0), `expected a machine header: machinename = "NAME"`)
 	}
 	return r.file, r.errs.Err()
 }
 
+// flush ends the current section: its fields join its body, in one slice
+// of the arena when the body is still empty (as it mostly is).
+func (r *legacyReader) flush() {
+	if len(r.cur) == 0 {
+		return
+	}
+	if len(*r.into) == 0 {
+		*r.into = list(&r.a.stmts, r.cur)
+	} else {
+		*r.into = append(*r.into, r.cur...)
+	}
+	clear(r.cur)
+	r.cur = r.cur[:0]
+}
+
+// pos is the position of byte offset off of the current line.
+func (r *legacyReader) pos(off int) lang.Pos {
+	col := 1 + off - r.lineStart
+	if !r.ascii {
+		col = 1 + utf8.RuneCountInString(r.src.Text[r.lineStart:off])
+	}
+	return lang.Pos{Src: r.src, Offset: off, Line: r.lineNo, Col: col}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *legacyReader) line(off int, line string) {
 	if c := commentStart(line); c >= 0 {
-		r.file.Comments = append(r.file.Comments, &lang.Comment{Pos: r.src.PosAt(off + c), Text: "#" + strings.TrimRight(strings.TrimLeft(line[c:], `\#`), " \t\r")})
+		r.file.Comments = append(r.file.Comments, &lang.Comment{Pos: r.pos(off + c), Text: "#" + strings.TrimRight(strings.TrimLeft(line[c:], `\#`), " \t\r")})
 		line = line[:c]
 	}
 	trimmed := strings.TrimSpace(line)
@@ -66,9 +109,10 @@ func (r *legacyReader) line(off int, line string) {
 		return
 	}
 	lead := strings.Index(line, trimmed)
-	pos := r.src.PosAt(off + lead)
+	pos := r.pos(off + lead)
 	eq := strings.IndexByte(trimmed, '=')
 	if eq < 0 {
+		r.flush()
 		r.header(pos, trimmed)
 		return
 	}
@@ -81,8 +125,12 @@ func (r *legacyReader) line(off int, line string) {
 		return
 	}
 	if value == "" {
-		r.errs.Add(r.src.PosAt(valueOff), "expected a value after %q", key+" =")
+		r.errs.Add(r.pos(valueOff), "expected a value after %q", key+" =")
 		return
+	}
+	switch key {
+	case "machinename", "processor", "topology", "modelsection", "linknumber":
+		r.flush()
 	}
 	switch key {
 	case "machinename":
@@ -97,7 +145,7 @@ func (r *legacyReader) line(off int, line string) {
 		if key != "modelsection" && !r.headerNumber(key, value, valueOff) {
 			return
 		}
-		b := &lang.Block{Pos: pos, Kind: key, Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
+		b := &lang.Block{Pos: pos, Kind: key, Label: legacyLabel(value), LabelPos: r.pos(valueOff)}
 		r.mach.Body = append(r.mach.Body, b)
 		r.proc, r.topo = nil, nil
 		if key == "processor" {
@@ -115,7 +163,7 @@ func (r *legacyReader) line(off int, line string) {
 		if !r.headerNumber(key, value, valueOff) {
 			return
 		}
-		b := &lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.src.PosAt(valueOff)}
+		b := &lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.pos(valueOff)}
 		r.topo.Body = append(r.topo.Body, b)
 		r.into, r.where = &b.Body, "link"
 		return
@@ -123,7 +171,8 @@ func (r *legacyReader) line(off int, line string) {
 	if !r.needMachine(pos, key) {
 		return
 	}
-	f := &lang.Field{Pos: pos, Name: key}
+	f := alloc(&r.a.fields)
+	*f = lang.Field{Pos: pos, Name: key}
 	if m := funcKey(key); m != nil {
 		f.Name, f.Params = m[1], []*lang.Param{}
 		for _, p := range strings.Split(m[2], ",") {
@@ -142,7 +191,7 @@ func (r *legacyReader) line(off int, line string) {
 	}
 	f.Value = r.value(valueOff, value)
 	if f.Value != nil {
-		*r.into = append(*r.into, f)
+		r.cur = append(r.cur, f)
 	}
 }
 
@@ -182,7 +231,12 @@ func (r *legacyReader) needMachine(pos lang.Pos, key string) bool {
 }
 
 func (r *legacyReader) value(off int, text string) lang.Expr {
-	pos := r.src.PosAt(off)
+	pos := r.pos(off)
+	if n, ok := wholeNumber(text); ok {
+		lit := alloc(&r.a.numbers)
+		*lit = lang.NumberLit{Pos: pos, Text: text, Value: lang.Num(float64(n))}
+		return lit
+	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {
 		return &lang.NumberLit{Pos: pos, Text: modernNumber(text), Value: lang.Num(f)}
 	}
@@ -201,12 +255,15 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 // an identifier that other fields refer to, so a whole number ≥ 0 (a name
 // is accepted too, as in the modern syntax).
 func (r *legacyReader) headerNumber(key, value string, off int) bool {
+	if n, ok := wholeNumber(value); ok && n <= math.MaxInt32 {
+		return true
+	}
 	f, err := strconv.ParseFloat(value, 64)
 	if err != nil && lang.IsIdent(unquoteName(value)) {
 		return true
 	}
 	if err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		r.errs.Add(r.src.PosAt(off), "%s expects a whole number from 0 to %d, got %s", key, math.MaxInt32, excerpt(value))
+		r.errs.Add(r.pos(off), "%s expects a whole number from 0 to %d, got %s", key, math.MaxInt32, excerpt(value))
 		return false
 	}
 	return true
@@ -225,6 +282,9 @@ func excerpt(s string) string {
 // in its canonical form (1.0 and 1.e0 name processor(1), as references
 // spell it), else the name itself.
 func legacyLabel(value string) string {
+	if _, ok := wholeNumber(value); ok && (len(value) == 1 || value[0] != '0') {
+		return value // already canonical
+	}
 	if f, err := strconv.ParseFloat(value, 64); err == nil {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
@@ -273,4 +333,21 @@ func commentStart(line string) int {
 		}
 	}
 	return -1
+}
+
+// wholeNumber reads text made only of at most 15 digits, which a float64
+// holds exactly: most values of a Parasol I file.
+func wholeNumber(text string) (int64, bool) {
+	if text == "" || len(text) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }

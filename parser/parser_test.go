@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -184,6 +186,93 @@ func TestQuickQuantityMatchesParseQuantity(t *testing.T) {
 	for _, text := range []string{"230", "230ns", "2667231B/s", "30%"} {
 		if _, ok := quickQuantity(text); !ok {
 			t.Errorf("%q takes the slow path", text)
+		}
+	}
+}
+
+// TestSyntaxErrorsRecovered checks that the parser goes on after a syntax
+// error at the end of the statement (the line, a ';', the enclosing '}'),
+// reports each broken line once, and says what it expected there.
+func TestSyntaxErrorsRecovered(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // line:col: message, in order
+	}{
+		{"one error per broken statement", "machine \"m\" {\n\tx = 1 2 { a = 1 }\n\ty = (1 +\n\tz = 3\n\tw = 4 4 4 4\n}\n",
+			[]string{`2:8: syntax error: unexpected token "2" (expected '}')`, `4:4: syntax error: unexpected token "=" (expected ")")`,
+				`5:8: syntax error: unexpected token "4" (expected '}')`}},
+		{"a ';' ends the broken statement", "machine \"m\" { x = ; y = ) }",
+			[]string{`1:19: syntax error: unexpected token ";" (expected an expression)`}},
+		{"lexical errors", "machine \"m\" {\n\tb = \"open\n\tc = $ + 1\n\td = 2\n}\n",
+			[]string{"2:6: syntax error: unterminated string", "3:6: syntax error: unexpected character '$'"}},
+		{"an unclosed block", "machine \"m\" {\n\tprocessor p {\n\t\ta = 1\n}\n",
+			[]string{"5:1: syntax error: unexpected end of input (expected '}')"}},
+		{"stray closing braces", "machine \"m\" { param a = 1 }}}}\nx = 1 2\n",
+			[]string{"1:28: syntax error: unexpected token '}'", `2:7: syntax error: unexpected token "2" (expected a statement)`}},
+		{"statement forms", "machine \"m\" {\n\tfor i 0 .. 3 { }\n\timport 5\n\tbus 0 { }\n\tif a { } else 5\n\tf(1) = 2\n\tnode 0 .. = x\n\tlink 0 -- { }\n\tmachine {}\n}\n",
+			[]string{`2:8: syntax error: unexpected token "0" (expected "in")`, `3:9: syntax error: unexpected token "5" (expected a quoted path such as "std:models")`,
+				`4:8: syntax error: unexpected token "{" (expected ",")`, `5:16: syntax error: unexpected token "5" (expected "if" or "{")`,
+				`6:4: syntax error: unexpected token "1" (expected a parameter name or ")")`, `7:12: syntax error: unexpected token "=" (expected an expression)`,
+				`8:12: syntax error: unexpected token "{" (expected an expression)`, `9:10: syntax error: unexpected token "{" (expected the machine's name)`}},
+		{"errors after the syntax are positioned at their part", "machine \"m\" {\n\tprocessor cpu\n\tnode .. 3 = cpu\n\ttopology t = 5 { }\n\tx = 5zz\n}\n",
+			[]string{"2:12: expected '=' or '{' after processor", "3:2: expected the first node before '..': node FROM .. TO = TYPE",
+				"4:15: expected a generator call such as hypercube(6) after '='", `5:6: unknown unit "zz" (did you mean "Hz"?)`}},
+	}
+	for _, tt := range tests {
+		_, err := ParseFile("f.machine", tt.in)
+		var ds lang.Diagnostics
+		if !errors.As(err, &ds) {
+			t.Errorf("%s: want diagnostics, got %v", tt.name, err)
+			continue
+		}
+		var got []string
+		for _, d := range ds {
+			got = append(got, fmt.Sprintf("%d:%d: %s", d.Pos.Line, d.Pos.Col, d.Msg))
+		}
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", tt.name, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}
+
+// Errors stop at MaxErrors, found in one pass over the file.
+func TestErrorsBoundedByMaxErrors(t *testing.T) {
+	in := "machine \"m\" {\n" + strings.Repeat("\tx = 1 +* 2\n", 3*MaxErrors) + "}\n"
+	_, err := ParseFile("f.machine", in)
+	var ds lang.Diagnostics
+	if !errors.As(err, &ds) || len(ds) != MaxErrors {
+		t.Fatalf("want %d diagnostics, got %d: %v", MaxErrors, len(ds), err)
+	}
+	for i, d := range ds {
+		if d.Pos.Line != i+2 {
+			t.Errorf("diagnostic %d at line %d, want %d", i, d.Pos.Line, i+2)
+		}
+	}
+}
+
+// Every position of the tree points at its part of the text.
+func TestPositionsOfParts(t *testing.T) {
+	const in = "machine \"m\" extends \"base\" {\n\tprocessor cpu { clock = 1GHz }\n\ttopology t {\n\t\tnode 0 .. 3 = cpu\n\t\tnode = \"gpu\"\n\t}\n}\n"
+	f, err := ParseFile("f.machine", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Stmts[0].(*lang.Machine)
+	proc := m.Body[0].(*lang.Block)
+	topo := m.Body[1].(*lang.Block)
+	node := topo.Body[0].(*lang.Node)
+	field := topo.Body[1].(*lang.Field)
+	for _, tt := range []struct {
+		what string
+		pos  lang.Pos
+		want string // line:col
+	}{
+		{"machine", m.Pos, "1:1"}, {"extends", m.ExtendsPos, "1:21"}, {"machine end", m.End, "7:1"},
+		{"processor", proc.Pos, "2:2"}, {"processor label", proc.LabelPos, "2:12"}, {"processor end", proc.End, "2:31"},
+		{"node type", node.TypePos, "4:17"}, {"node = TYPE", field.Value.ExprPos(), "5:10"}, {"topology end", topo.End, "6:2"},
+	} {
+		if got := fmt.Sprintf("%d:%d", tt.pos.Line, tt.pos.Col); got != tt.want || tt.pos.Src == nil {
+			t.Errorf("%s at %s, want %s", tt.what, got, tt.want)
 		}
 	}
 }
