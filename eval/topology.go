@@ -155,6 +155,16 @@ type realizer struct {
 	// link named before (or without) its declaration.
 	declared   bool
 	undeclared map[int]lang.Pos
+
+	// Loop variables live in frame slots (slot k is the k-th enclosing
+	// loop's), so each expression is compiled once and run per iteration.
+	loopVals []lang.Value
+	compiled map[lang.Expr]compiledExpr
+}
+
+type compiledExpr struct {
+	ce     cexpr
+	nslots int
 }
 
 func (r *realizer) realize() *Topology {
@@ -535,19 +545,31 @@ func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
 }
 
 func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
-	var n int
-	sc2 := &scope{obj: sc.obj, locals: sc.locals, parent: sc.parent, nslots: &n}
-	ce, err := (&compiler{m: r.m}).compile(e, sc2)
-	if err != nil {
-		return lang.Value{}, unwrapDep(err)
+	c, ok := r.compiled[e]
+	if !ok {
+		// An expression is always reached through the same loops, so its
+		// compiled form (with the loop variables' slots) serves every
+		// iteration.
+		n := len(r.loopVals)
+		sc2 := &scope{obj: sc.obj, locals: sc.locals, parent: sc.parent, nslots: &n}
+		ce, err := (&compiler{m: r.m}).compile(e, sc2)
+		if err != nil {
+			return lang.Value{}, unwrapDep(err)
+		}
+		c = compiledExpr{ce, n}
+		if r.compiled == nil {
+			r.compiled = map[lang.Expr]compiledExpr{}
+		}
+		r.compiled[e] = c
 	}
-	if ce.konst {
-		return ce.val, nil
+	if c.ce.konst {
+		return c.ce.val, nil
 	}
 	fr := r.m.getFrame()
 	defer r.m.putFrame(fr)
-	grow(fr, n)
-	v := ce.run(fr)
+	grow(fr, c.nslots)
+	copy(fr.stack[fr.base:], r.loopVals)
+	v := c.ce.run(fr)
 	if fr.err != nil {
 		return v, fr.err
 	}
@@ -859,13 +881,16 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			r.outer = s
 			defer func() { r.outer = nil }()
 		}
+		slot := len(r.loopVals)
+		inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{s.Var: {slot: slot, known: true, kind: lang.Number}}}
+		r.loopVals = append(r.loopVals, lang.Value{})
 		for i := from; i <= to && len(r.errs) == 0 && !r.stop; i++ {
-			v := lang.Num(float64(i))
-			inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{s.Var: {konst: &v, known: true}}}
+			r.loopVals[slot] = lang.Num(float64(i))
 			for _, b := range s.Body {
 				r.stmt(b, inner, def)
 			}
 		}
+		r.loopVals = r.loopVals[:slot]
 	case *lang.If:
 		c, err := r.eval(s.Cond, sc)
 		if err != nil {
