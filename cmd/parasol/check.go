@@ -11,6 +11,8 @@ func runCheck(e *env, args []string) error {
 Check reads each machine file (modern syntax or Parasol I) and reports every
 error it finds as file:line:col with the source line and a caret. Every
 machine in a file is checked. The exit status is 1 when there is any error.`)
+	var maxMemory memorySize
+	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -20,7 +22,7 @@ machine in a file is checked. The exit status is 1 when there is any error.`)
 	}
 	failed := false
 	for _, f := range files {
-		names, err := eval.Check(f)
+		names, err := eval.Check(f, eval.WithMaxMemory(int64(maxMemory)))
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true

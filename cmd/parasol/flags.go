@@ -76,8 +76,10 @@ func (mf *machineFlags) register(fs *flag.FlagSet) {
 	mf.env = envs[fs]
 	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
 	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")
-	fs.Var(&mf.maxMemory, "max-memory", "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB; beyond it a topology, a simulation or a check is refused with the figure (default: $"+limits.EnvVar+" or a quarter of physical memory)")
+	fs.Var(&mf.maxMemory, "max-memory", maxMemoryUsage)
 }
+
+const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB; beyond it a topology, a simulation or a check is refused with the figure (default: $" + limits.EnvVar + " or a quarter of physical memory)"
 
 // memory is the --max-memory limit in bytes, 0 for the default.
 func (mf *machineFlags) memory() int64 { return int64(mf.maxMemory) }
