@@ -63,7 +63,7 @@ func (m *Machine) Func(path string) (*Func, error) {
 		return nil, err
 	}
 	if t.fld == nil || !t.fld.decl.IsFunc() {
-		return nil, fmt.Errorf("%s is not a function", path)
+		return nil, fmt.Errorf("%s is not a function", lang.Excerpt(path))
 	}
 	fn, err := m.function(t.fld)
 	if err != nil {
