@@ -92,7 +92,7 @@ func precheckDisagreement(text string) string {
 	}
 	src := lang.NewSource("t", text)
 	got, want := parser.CheckNesting(src, 0, text), checkNestingBytewise(src, text)
-	if fmt.Sprint(got) != fmt.Sprint(want) {
+	if (got == nil) != (want == nil) || got != nil && (got.Pos != want.Pos || got.Msg != want.Msg) {
 		return fmt.Sprintf("checkNesting says %v, byte by byte %v", got, want)
 	}
 	return ""
