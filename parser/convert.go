@@ -77,6 +77,10 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 	return nil // ";"
 }
 
+// blockParams says why a block (other than a link template) cannot have
+// parameters: nothing would use them.
+const blockParams = "a block takes no parameters: a function (f(x) = …) or a link template (link(d) { … }) does"
+
 // decl decides what a gDecl is: a block when it has a body, else a field.
 func (c *converter) decl(d *gDecl) lang.Stmt {
 	pos := c.pos(d.Pos)
@@ -93,6 +97,7 @@ func (c *converter) decl(d *gDecl) lang.Stmt {
 			b.Gen = g
 		}
 		if d.Params != nil {
+			c.errs.Add(c.pos(d.Params.Pos), blockParams)
 			b.Params = c.params(d.Params.Params)
 		}
 		return b

@@ -141,6 +141,7 @@ type gBody struct {
 }
 
 type gParamList struct {
+	Pos    lexer.Position
 	Params []*gParam `parser:"\"(\" (@@ (\",\" @@)*)? \")\""`
 }
 

@@ -214,9 +214,10 @@ func TestSyntaxErrorsRecovered(t *testing.T) {
 				`4:8: syntax error: unexpected token "{" (expected ",")`, `5:16: syntax error: unexpected token "5" (expected "if" or "{")`,
 				`6:4: syntax error: unexpected token "1" (expected a parameter name or ")")`, `7:12: syntax error: unexpected token "=" (expected an expression)`,
 				`8:12: syntax error: unexpected token "{" (expected an expression)`, `9:10: syntax error: unexpected token "{" (expected the machine's name)`}},
-		{"errors after the syntax are positioned at their part", "machine \"m\" {\n\tprocessor cpu\n\tnode .. 3 = cpu\n\ttopology t = 5 { }\n\tx = 5zz\n}\n",
+		{"errors after the syntax are positioned at their part", "machine \"m\" {\n\tprocessor cpu\n\tnode .. 3 = cpu\n\ttopology t = 5 { }\n\tx = 5zz\n\tt(a: B) = f() {}\n}\n",
 			[]string{"2:12: expected '=' or '{' after processor", "3:2: expected the first node before '..': node FROM .. TO = TYPE",
-				"4:15: expected a generator call such as hypercube(6) after '='", `5:6: unknown unit "zz" (did you mean "Hz"?)`}},
+				"4:15: expected a generator call such as hypercube(6) after '='", `5:6: unknown unit "zz" (did you mean "Hz"?)`,
+				"6:3: a block takes no parameters: a function (f(x) = …) or a link template (link(d) { … }) does"}},
 	}
 	for _, tt := range tests {
 		_, err := ParseFile("f.machine", tt.in)

@@ -222,7 +222,8 @@ func (p *stmtParser) decl() (lang.Stmt, *synErr) {
 		p.s.next()
 	}
 	var params []*lang.Param
-	if t := p.s.peek(); t.punct("(") {
+	paren := p.s.peek()
+	if paren.punct("(") {
 		if t2 := p.s.peek2(); t2.kind != kIdent && !t2.punct(")") {
 			return nil, unexpected(t2, `a parameter name or ")"`)
 		}
@@ -249,6 +250,9 @@ func (p *stmtParser) decl() (lang.Stmt, *synErr) {
 		*b = lang.Block{Pos: pos, Kind: name.text, Params: params, Body: body, End: end}
 		if hasLabel {
 			b.Label, b.LabelPos = unquoteName(label.text), p.s.pos(label)
+		}
+		if params != nil {
+			p.errs.Add(p.s.pos(paren), blockParams)
 		}
 		if value != nil {
 			g, ok := value.(*lang.Call)
