@@ -106,6 +106,9 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 		// An argument from Go may be ±Inf or NaN, which no expression
 		// can produce; refuse it so no answer is silently one either.
 		if v.Kind == lang.Number && !finite(v.Num) {
+			if finite(args[i].Num) {
+				return lang.Value{}, fmt.Errorf("overflow: argument %s of %s, %s in %s, is beyond the largest %s (about 1.8e308 %s)", fn.params[i].Name, f.path, lang.FormatNumber(args[i].Num), fn.params[i].Unit, fn.dims[i].Name(), fn.dims[i].Unit())
+			}
 			return lang.Value{}, fmt.Errorf("argument %s of %s is %s, not a finite number", fn.params[i].Name, f.path, lang.FormatNumber(args[i].Num))
 		}
 		fr.stack[i] = v

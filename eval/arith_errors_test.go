@@ -210,6 +210,17 @@ func TestOverridesAndArgumentsAreFinite(t *testing.T) {
 			t.Errorf("M.g(%v) = %v, %v; want an error", x, v, err)
 		}
 	}
+	// A plain number taken in a large unit can leave the range.
+	if v, err := m.Call("M.f", lang.Quantity(1e300, lang.Dimensionless)); err != nil {
+		t.Errorf("M.f(1e300) = %v, %v; want a value", v, err)
+	}
+	h, err := LoadSource("h.machine", `machine "h" { modelsection M { f(n: GB) = n } }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := h.Call("M.f", 1e300); err == nil || !strings.Contains(err.Error(), "overflow: argument n of M.f, 1e+300 in GB, is beyond the largest size") {
+		t.Errorf("M.f(1e300 GB) = %v, %v; want an overflow", v, err)
+	}
 	// A finite argument whose result overflows fails too.
 	if v, err := m.Call("M.g", 1e308); err == nil {
 		t.Errorf("M.g(1e308) = %v, want an overflow", v)
