@@ -71,6 +71,22 @@ var hostileCases = []hostileCase{
 	// Semantic traps.
 	{name: "negative latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = -1ns\n speed = 1MB/s }")},
 		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:34: latency must not be negative, got -1ns`},
+	{name: "division by zero", args: []string{"eval", "std:xmp64", "1/0"}, exit: 1,
+		want: `^<query>:1:2: division by zero: 1 / 0\n`},
+	{name: "square root of a negative number", args: []string{"eval", "std:xmp64", "sqrt(-1)"}, exit: 1,
+		want: `^<query>:1:1: domain error: sqrt\(-1\) needs a number ≥ 0\n`},
+	{name: "power overflow", args: []string{"eval", "std:xmp64", "10^400"}, exit: 1,
+		want: `^<query>:1:3: overflow: 10 \^ 400 is beyond the largest number`},
+	{name: "NaN latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = sqrt(-1) * 1ns\n speed = 1MB/s }")},
+		args: []string{"sim", "m.machine", "--op", "transpose", "--size", "32"}, exit: 1, want: `m.machine:2:34: domain error: sqrt\(-1\) needs a number ≥ 0`},
+	{name: "hops of a disconnected pair", files: map[string]string{"m.machine": machine("processor cpu { clock = 1GHz }\ntopology t {\n node 0 .. 3 = cpu\n speed = 1MB/s\n link 0 -- 1 { latency = 1ns }\n link 2 -- 3 { latency = 1ns }\n}")},
+		args: []string{"eval", "m.machine", "hops(0, 3)"}, exit: 1, want: `^<query>:1:1: hops\(0, 3\): nodes 0 and 3 are not connected in topology t\n`},
+	{name: "chain of 250,000 params", files: map[string]string{"m.machine": paramChain(250_000)},
+		args: []string{"eval", "m.machine", "p0"}, exit: 0, want: `^$`},
+	{name: "megabyte identifier", args: []string{"eval", "std:xmp64", repeat("x", 1<<20)}, exit: 1,
+		want: `^<query>:1:1: unknown name x{44}…x{15}\n`},
+	{name: "100,000-digit literal", args: []string{"eval", "std:xmp64", repeat("1", 100_000)}, exit: 1,
+		want: `^<query>:1:1: the number 1{44}…1{15} is too large`},
 
 	// CLI extremes.
 	{name: "unknown command under --json", args: []string{"frobnicate", "--json"}, exit: 2,
