@@ -1,14 +1,12 @@
 package eval
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
-	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/stdlib"
 )
 
@@ -113,70 +111,6 @@ func TestParasolI(t *testing.T) {
 	}
 	if v, _ := other.Eval("nodes"); v.Num != 3 {
 		t.Errorf("second machine has %v nodes, want 3", v)
-	}
-}
-
-// TestImportKeepsValues converts the Parasol I example to the modern syntax
-// and checks that every field of every machine keeps its value.
-func TestImportKeepsValues(t *testing.T) {
-	const path = "../examples/parasol1.machine"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(path, string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	modern := lang.Format(Modernize(f))
-	if parser.IsLegacy(modern) {
-		t.Fatal("import output is still in the Parasol I format")
-	}
-	names, _ := MachineNames(path)
-	for _, name := range names {
-		old, err := Load(path, WithMachine(name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		imported, err := LoadSource("imported.machine", modern, WithMachine(name))
-		if err != nil {
-			t.Fatalf("imported text does not load: %v\n%s", err, modern)
-		}
-		a, b := old.Fields(), imported.Fields()
-		if len(a) != len(b) {
-			t.Errorf("%s: %d fields before import, %d after", name, len(a), len(b))
-		}
-		got := map[string]Field{}
-		for _, fl := range b {
-			got[fl.Path] = fl
-		}
-		for _, fl := range a {
-			g, ok := got[fl.Path]
-			switch {
-			case !ok:
-				t.Errorf("%s: field %s lost in import", name, fl.Path)
-			case fl.Func:
-				for _, args := range [][]any{{64, 43, 45}, {4096, 45, 47}} {
-					if len(fl.Params) != len(args) {
-						continue
-					}
-					va, erra := old.Call(fl.Path, args...)
-					vb, errb := imported.Call(fl.Path, args...)
-					if erra != nil || errb != nil || !sameValue(va, vb) {
-						t.Errorf("%s: %s%v = %v (%v) before, %v (%v) after", name, fl.Path, args, va, erra, vb, errb)
-					}
-				}
-			case !sameValue(fl.Value, g.Value):
-				t.Errorf("%s: %s = %v before import, %v after", name, fl.Path, fl.Value, g.Value)
-			}
-		}
-		for _, q := range []string{"nodes", "links", "diameter", "avgdist", "maxtotalspeed"} {
-			va, _ := old.Eval(q)
-			vb, _ := imported.Eval(q)
-			if !sameValue(va, vb) {
-				t.Errorf("%s: %s = %v before, %v after", name, q, va, vb)
-			}
-		}
 	}
 }
 

@@ -185,6 +185,11 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 	pos := f.decl.Value.ExprPos()
 	switch t {
 	case tAny:
+		// A Parasol I model primitive's plain number is nanoseconds, as a
+		// function primitive's plain result is (function.legacyNs).
+		if f.legacy && f.obj.kind == "modelsection" && v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+			return lang.Quantity(v.Num*1e-9, lang.TimeDim), nil
+		}
 		return v, nil
 	case tBool:
 		switch {

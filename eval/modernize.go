@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -12,6 +13,15 @@ import (
 // that are not references become strings, and a Parasol I model primitive
 // whose value is a plain number becomes a time in nanoseconds. Comments are
 // kept. A modern file is returned unchanged.
+//
+// The loader applies an implied unit to a value once it is computed, so
+// the rewrite must say the same of every expression, not only of number
+// literals. Where the unit of an expression is known from its text (a
+// literal, arithmetic on known units, a schema field, another primitive),
+// a plain result is multiplied by the unit (f(n) = 100 + n becomes
+// f(n) = (100 + n) * 1ns) and a result with a unit is left alone; where it
+// depends on the arguments (f(n) = n * 2), the expression is wrapped in
+// implied(…, 1ns), which applies the unit when the value is computed.
 func Modernize(f *lang.File) *lang.File {
 	if !f.Legacy {
 		return f
@@ -19,14 +29,57 @@ func Modernize(f *lang.File) *lang.File {
 	out := &lang.File{Src: f.Src, Comments: f.Comments}
 	for _, s := range f.Stmts {
 		if m, ok := s.(*lang.Machine); ok {
-			names := map[string]bool{}
-			collectNames(m.Body, names)
-			out.Stmts = append(out.Stmts, &lang.Machine{Pos: m.Pos, Name: m.Name, Extends: m.Extends, Body: modernStmts("machine", m.Body, names)})
+			mz := newModernizer(m.Body)
+			out.Stmts = append(out.Stmts, &lang.Machine{Pos: m.Pos, Name: m.Name, Extends: m.Extends, Body: mz.stmts("machine", "", m.Body)})
 		} else {
 			out.Stmts = append(out.Stmts, s)
 		}
 	}
 	return out
+}
+
+// modernizer rewrites one Parasol I machine.
+type modernizer struct {
+	names map[string]bool // every field and block label, for bare words
+	// sections: model section label → primitive name → its definitions
+	sections map[string]map[string][]*lang.Field
+	rootVals map[string]bool // fields at machine level, which shadow sections
+	prims    map[*lang.Field]*primDim
+}
+
+// primDim is the inferred unit of a primitive's value, with a mark that
+// stops the inference going round a cycle of references.
+type primDim struct {
+	busy bool
+	done bool
+	dim  dimInfo
+}
+
+func newModernizer(body []lang.Stmt) *modernizer {
+	mz := &modernizer{names: map[string]bool{}, sections: map[string]map[string][]*lang.Field{},
+		rootVals: map[string]bool{}, prims: map[*lang.Field]*primDim{}}
+	collectNames(body, mz.names)
+	for _, s := range body {
+		switch s := s.(type) {
+		case *lang.Field:
+			mz.rootVals[s.Name] = true
+		case *lang.Block:
+			if s.Kind != "modelsection" {
+				continue
+			}
+			sec := mz.sections[s.Label]
+			if sec == nil {
+				sec = map[string][]*lang.Field{}
+				mz.sections[s.Label] = sec
+			}
+			for _, st := range s.Body {
+				if fl, ok := st.(*lang.Field); ok {
+					sec[fl.Name] = append(sec[fl.Name], fl)
+				}
+			}
+		}
+	}
+	return mz
 }
 
 func collectNames(stmts []lang.Stmt, names map[string]bool) {
@@ -41,15 +94,29 @@ func collectNames(stmts []lang.Stmt, names map[string]bool) {
 	}
 }
 
-func modernStmts(kind string, stmts []lang.Stmt, names map[string]bool) []lang.Stmt {
+func (mz *modernizer) stmts(kind, label string, stmts []lang.Stmt) []lang.Stmt {
+	// the fields defined once in the block, which its expressions may name
+	siblings := map[string]*lang.Field{}
+	defined := map[string]int{}
+	for _, s := range stmts {
+		if f, ok := s.(*lang.Field); ok && !strings.HasPrefix(f.Name, "processortype") && f.Name != "processornumber" {
+			siblings[f.Name] = f
+			defined[f.Name]++
+		}
+	}
+	for n, c := range defined {
+		if c > 1 {
+			delete(siblings, n)
+		}
+	}
 	var out []lang.Stmt
 	for _, s := range stmts {
 		switch s := s.(type) {
 		case *lang.Field:
-			out = append(out, modernField(kind, s, names))
+			out = append(out, mz.field(kind, label, s, siblings))
 		case *lang.Block:
 			b := *s
-			b.Body = modernStmts(s.Kind, s.Body, names)
+			b.Body = mz.stmts(s.Kind, s.Label, s.Body)
 			out = append(out, &b)
 		default:
 			out = append(out, s)
@@ -58,7 +125,7 @@ func modernStmts(kind string, stmts []lang.Stmt, names map[string]bool) []lang.S
 	return out
 }
 
-func modernField(kind string, f *lang.Field, names map[string]bool) *lang.Field {
+func (mz *modernizer) field(kind, label string, f *lang.Field, siblings map[string]*lang.Field) *lang.Field {
 	g := *f
 	t := fieldTypeOf(kind, f.Name)
 	switch v := f.Value.(type) {
@@ -69,16 +136,10 @@ func modernField(kind string, f *lang.Field, names map[string]bool) *lang.Field 
 		switch {
 		case t == tBool && (v.Value.Num == 0 || v.Value.Num == 1):
 			g.Value = &lang.BoolLit{Pos: v.Pos, Value: v.Value.Num == 1}
-		case t == tPercent:
-			g.Value = withUnit(v, "%")
+			return &g
 		case t == tSymbol:
 			g.Value = &lang.StringLit{Pos: v.Pos, Value: labelOf(v.Value)}
-		case kind == "modelsection":
-			g.Value = withUnit(v, "ns")
-		default:
-			if unit := legacyUnit(t); unit != "" {
-				g.Value = withUnit(v, unit)
-			}
+			return &g
 		}
 	case *lang.Ident:
 		switch {
@@ -91,9 +152,24 @@ func modernField(kind string, f *lang.Field, names map[string]bool) *lang.Field 
 			case "no", "false":
 				g.Value = &lang.BoolLit{Pos: v.Pos, Value: false}
 			}
-		case t == tString || t == tAny && kind != "modelsection" && !names[v.Name]:
+			return &g
+		case t == tString || t == tAny && kind != "modelsection" && !mz.names[v.Name]:
 			g.Value = &lang.StringLit{Pos: v.Pos, Value: v.Name}
+			return &g
 		}
+	}
+	switch {
+	case kind == "modelsection":
+		sc := mz.scope(label, f.Params)
+		mz.constrain(f.Value, sc)
+		g.Value = mz.withImplied(f.Value, sc, "ns")
+	case t == tPercent:
+		// The loader scales every number of a percent field (Machine.check).
+		g.Value = scaled(f.Value, "%")
+	case legacyUnit(t) != "":
+		sc := mz.scope("", nil)
+		sc.kind, sc.siblings = kind, siblings
+		g.Value = mz.withImplied(f.Value, sc, legacyUnit(t))
 	}
 	return &g
 }
@@ -110,9 +186,65 @@ func legacyUnit(t fieldType) string {
 	case tFreq:
 		return "Hz"
 	case tTimePerByte:
-		return ""
+		return "ns/B"
 	}
 	return ""
+}
+
+// withImplied writes e so that a plain result takes the unit: a plain
+// literal gets the unit as a suffix, an expression known to be plain is
+// multiplied by it, one known to have a unit (or not to be a number) is
+// kept, a condition is rewritten branch by branch, and anything else is
+// wrapped in implied(e, unit).
+func (mz *modernizer) withImplied(e lang.Expr, sc *inferScope, unit string) lang.Expr {
+	if c, ok := e.(*lang.Cond); ok {
+		return &lang.Cond{Pos: c.Pos, If: c.If, Then: mz.withImplied(c.Then, sc, unit), Else: mz.withImplied(c.Else, sc, unit)}
+	}
+	d := mz.infer(e, sc)
+	switch {
+	case d.known && (!d.num || d.dim != lang.Dimensionless):
+		return e
+	case d.known:
+		return scaled(e, unit)
+	}
+	return &lang.Call{Pos: e.ExprPos(), Fn: &lang.Ident{Pos: e.ExprPos(), Name: "implied"}, Args: []lang.Expr{e, unitExpr(e.ExprPos(), unit)}}
+}
+
+// scaled writes a plain e in unit: 30 becomes 30%, 5 in ns/B 5ns / 1B,
+// anything else e * 1unit.
+func scaled(e lang.Expr, unit string) lang.Expr {
+	if isPlainLiteral(e) {
+		v := e.(*lang.NumberLit)
+		if _, single := lang.Units[unit]; single {
+			return withUnit(v, unit)
+		}
+		num, per, _ := strings.Cut(unit, "/")
+		return &lang.Binary{Pos: v.Pos, Op: "/", X: withUnit(v, num), Y: unitExpr(v.Pos, per)}
+	}
+	return &lang.Binary{Pos: e.ExprPos(), Op: "*", X: e, Y: unitExpr(e.ExprPos(), unit)}
+}
+
+// unitExpr is one of a unit: 1ns, or 1ns / 1B for a unit per byte.
+func unitExpr(pos lang.Pos, unit string) lang.Expr {
+	one := func(u string) lang.Expr {
+		return withUnit(&lang.NumberLit{Pos: pos, Text: "1", Value: lang.Num(1)}, u)
+	}
+	if _, single := lang.Units[unit]; single {
+		return one(unit)
+	}
+	num, per, _ := strings.Cut(unit, "/")
+	return &lang.Binary{Pos: pos, Op: "/", X: one(num), Y: one(per)}
+}
+
+// isPlainLiteral reports whether e is a number literal written without a
+// unit.
+func isPlainLiteral(e lang.Expr) bool {
+	v, ok := e.(*lang.NumberLit)
+	if !ok {
+		return false
+	}
+	_, err := strconv.ParseFloat(strings.TrimSuffix(v.Text, "."), 64)
+	return err == nil
 }
 
 func withUnit(v *lang.NumberLit, unit string) *lang.NumberLit {

@@ -1,0 +1,162 @@
+package eval
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// legacyInput is a Parasol I source the import agreement test converts.
+type legacyInput struct{ name, text string }
+
+// legacyInputs gathers every Parasol I file the repository has: the
+// examples, this package's legacy test data, and the files of the parser's
+// golden tests and of the command's test scripts.
+func legacyInputs(t *testing.T) []legacyInput {
+	t.Helper()
+	var in []legacyInput
+	for _, pattern := range []string{"../examples/*.machine", "testdata/legacy/*.machine"} {
+		files, _ := filepath.Glob(pattern)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if parser.IsLegacy(string(data)) {
+				in = append(in, legacyInput{f, string(data)})
+			}
+		}
+	}
+	for _, pattern := range []string{"../parser/testdata/golden/*.txtar", "testdata/golden/*.txtar", "../cmd/parasol/testdata/script/*.txtar"} {
+		archives, _ := filepath.Glob(pattern)
+		for _, a := range archives {
+			ar, err := txtar.ParseFile(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range ar.Files {
+				if parser.IsLegacy(string(f.Data)) {
+					in = append(in, legacyInput{a + ":" + f.Name, string(f.Data)})
+				}
+			}
+		}
+	}
+	return in
+}
+
+// TestImportKeepsEveryValue converts every Parasol I input to the modern
+// syntax and loads both: every machine must have the same fields with the
+// same values, every function (model primitives among them) the same value
+// or an error at every argument tried, and the same derived indexes. A
+// Parasol I primitive whose value is a plain number is nanoseconds in both.
+func TestImportKeepsEveryValue(t *testing.T) {
+	loaded := map[string]bool{}
+	for _, in := range legacyInputs(t) {
+		names, err := CheckSource(in.name, in.text)
+		if err != nil {
+			continue // import refuses what check rejects
+		}
+		loaded[in.name] = true
+		f, err := parser.ParseFile(in.name, in.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modern := lang.Format(Modernize(f))
+		if parser.IsLegacy(modern) {
+			t.Errorf("%s: import output is still in the Parasol I format:\n%s", in.name, modern)
+			continue
+		}
+		for _, name := range names {
+			old, err := LoadSource(in.name, in.text, WithMachine(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			imported, err := LoadSource("imported.machine", modern, WithMachine(name))
+			if err != nil {
+				t.Errorf("%s (%s): imported text does not load: %v\n%s", in.name, name, err, modern)
+				continue
+			}
+			where := fmt.Sprintf("%s (%s)", in.name, name)
+			sameFields(t, where, old, imported)
+			for _, q := range []string{"nodes", "links", "diameter", "avgdist", "maxtotalspeed"} {
+				va, erra := old.Eval(q)
+				vb, errb := imported.Eval(q)
+				if (erra != nil) != (errb != nil) || erra == nil && !sameValue(va, vb) {
+					t.Errorf("%s: %s = %v (%v) before import, %v (%v) after", where, q, va, erra, vb, errb)
+				}
+			}
+		}
+	}
+	for _, must := range []string{"../examples/parasol1.machine", "testdata/legacy/primitives.machine", "../cmd/parasol/testdata/script/import.txtar:corners.machine", "../parser/testdata/golden/legacy.txtar:input.machine"} {
+		if !loaded[must] {
+			t.Errorf("%s is not among the inputs that load", must)
+		}
+	}
+}
+
+// sameFields compares every field of two machines, calling each function
+// at every combination of test arguments.
+func sameFields(t *testing.T, where string, old, imported *Machine) {
+	t.Helper()
+	a, b := old.Fields(), imported.Fields()
+	if len(a) != len(b) {
+		t.Errorf("%s: %d fields before import, %d after", where, len(a), len(b))
+	}
+	got := map[string]Field{}
+	for _, fl := range b {
+		got[fl.Path] = fl
+	}
+	args := testArguments(old)
+	for _, fl := range a {
+		g, ok := got[fl.Path]
+		switch {
+		case !ok:
+			t.Errorf("%s: field %s lost in import", where, fl.Path)
+		case fl.Func != g.Func || strings.Join(fl.Params, ",") != strings.Join(g.Params, ","):
+			t.Errorf("%s: %s(%s) before import, %s(%s) after", where, fl.Path, strings.Join(fl.Params, ", "), g.Path, strings.Join(g.Params, ", "))
+		case fl.Func:
+			for _, call := range combinations(args, len(fl.Params)) {
+				va, erra := old.Call(fl.Path, call...)
+				vb, errb := imported.Call(fl.Path, call...)
+				if (erra != nil) != (errb != nil) || erra == nil && !sameValue(va, vb) {
+					t.Errorf("%s: %s%v = %v (%v) before import, %v (%v) after", where, fl.Path, call, va, erra, vb, errb)
+				}
+			}
+		case !sameValue(fl.Value, g.Value):
+			t.Errorf("%s: %s = %v before import, %v after", where, fl.Path, fl.Value, g.Value)
+		}
+	}
+}
+
+// testArguments are the values every function parameter is tried with:
+// plain numbers (counts, node ids of the first and last processor), a size
+// and a time.
+func testArguments(m *Machine) []any {
+	args := []any{0, 1, 3, 64, "1KB", "2us"}
+	if ts := m.Topologies(); len(ts) > 0 && ts[0].Graph.NumProcs() > 0 {
+		g := ts[0].Graph
+		args = append(args, g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1)))
+	}
+	return args
+}
+
+// combinations lists every tuple of n values drawn from vals.
+func combinations(vals []any, n int) [][]any {
+	out := [][]any{{}}
+	for range n {
+		var next [][]any
+		for _, prefix := range out {
+			for _, v := range vals {
+				next = append(next, append(append([]any(nil), prefix...), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
