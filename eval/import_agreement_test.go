@@ -160,3 +160,69 @@ func combinations(vals []any, n int) [][]any {
 	}
 	return out
 }
+
+// legacyPrimitives is a Parasol I machine whose primitive f(n, k) has a
+// fuzzed body, called by a value, by another primitive and from another
+// section.
+const legacyPrimitives = `machinename = "F"
+processor = 1
+createjob = 1200
+mantissa = 24
+topology = 1
+linknumber = 0
+linkspeed = 1e9
+procs_connected = 2
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1
+modelsection = PVM
+pack = 12
+f(n, k) = BODY
+v = f(3, 2)
+g(n) = 2 * f(n, 1)
+modelsection = Express
+h(n: B, k) = PVM.f(n, k)
+`
+
+// FuzzImportKeepsPrimitiveValues makes the body of a Parasol I primitive
+// any expression and requires the imported machine to give the same value,
+// or an error, wherever the original does.
+func FuzzImportKeepsPrimitiveValues(f *testing.F) {
+	for _, body := range []string{
+		"100 + n", "n * 2", "k * n", "if n < 10 then 100 else n * 1ns", "max(n, k) + 1",
+		"log2(k) * (pack + n)", "n / 1B", "sum(i in 1 .. k, n)", "-n", "n ^ 2", "abs(n - k) * 1us",
+		"if k > 2 then n else 5", "processor(1).createjob * n + 3us", "n * topology(1).link(0).linkspeed",
+		"pack * k", "mod(n, 3)", "if n == k then 1 else 2us", "processor(1).mantissa + n", "v", "g(n)",
+		"n < k", "if n < 3 then true else 5", "implied(n, 1us)", "ceil(n / 3)", "min(n, 2us)", "-.0", "1.e+3 + n",
+	} {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if len(body) > 200 || strings.ContainsAny(body, "\r\n#") {
+			return
+		}
+		noFiles := WithReadFile(func(string) ([]byte, error) { return nil, os.ErrNotExist })
+		src := strings.Replace(legacyPrimitives, "BODY", body, 1)
+		if _, err := CheckSource("fuzz.machine", src, noFiles); err != nil {
+			return
+		}
+		file, err := parser.ParseFile("fuzz.machine", src)
+		if err != nil || !file.Legacy {
+			return
+		}
+		modern := lang.Format(Modernize(file))
+		old, err := LoadSource("fuzz.machine", src, noFiles)
+		if err != nil {
+			return
+		}
+		imported, err := LoadSource("imported.machine", modern, noFiles)
+		if err != nil {
+			t.Fatalf("imported text does not load: %v\n--- source ---\n%s\n--- imported ---\n%s", err, src, modern)
+		}
+		sameFields(t, "f(n, k) = "+body, old, imported)
+		if t.Failed() {
+			t.Logf("--- imported ---\n%s", modern)
+		}
+	})
+}

@@ -253,10 +253,11 @@ func withUnit(v *lang.NumberLit, unit string) *lang.NumberLit {
 	return &lang.NumberLit{Pos: v.Pos, Text: trimNumber(v.Text) + unit, Value: lang.Quantity(val.Num*u.Num, u.Dim)}
 }
 
-// trimNumber keeps the number as written, dropping a trailing ".0".
+// trimNumber keeps the number as written, dropping a trailing ".0" after a
+// digit (20.0 becomes 20; -.0 stays).
 func trimNumber(s string) string {
-	if len(s) > 2 && s[len(s)-2:] == ".0" {
-		return s[:len(s)-2]
+	if t, ok := strings.CutSuffix(s, ".0"); ok && t != "" && t[len(t)-1] >= '0' && t[len(t)-1] <= '9' {
+		return t
 	}
 	return s
 }
