@@ -216,6 +216,18 @@ func (r *realizer) realize() *Topology {
 		return nil
 	}
 	t.Graph, t.Latency, t.Speed = g, r.lat, r.spd
+	// Links given one by one that form a hypercube, mesh or torus (or
+	// switches that do, with processors attached) are routed and measured
+	// as the generated graph; the recognised graph orders its links as
+	// the generator does, so the per-link values follow.
+	if rg, order, ok := topo.Recognize(g); ok {
+		t.Graph = rg
+		t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
+		for l, old := range order {
+			t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
+		}
+		g = rg
+	}
 	t.NodeTypes = make([]*NodeType, g.N())
 	for i := range t.NodeTypes {
 		t.NodeTypes[i] = r.types[r.ids[g.ID(int32(i))]]

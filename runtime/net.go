@@ -37,6 +37,10 @@ type network struct {
 	rk       routeKind
 	custom   RouteFunc
 	acyc     *acyclicTables // acyclic routing (acyclic_route.go)
+	// core is the regular network routed by rule (topo.Graph.Core), of
+	// sides dims; attached is set when processors hang off its switches.
+	core     topo.Core
+	attached bool
 	dims     []int32
 	lanes    int32 // lanes per wire
 	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
@@ -125,7 +129,9 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	if err := checkPacket(pk); err != nil {
 		return nil, err
 	}
-	for _, k := range g.Dims() {
+	n.core = g.Core()
+	n.attached = n.core.Nodes < g.N()
+	for _, k := range n.core.Dims {
 		n.dims = append(n.dims, int32(k))
 	}
 	n.lanes = int32(max(pk.VirtualChannels, 1))
@@ -146,22 +152,24 @@ func (n *network) setRouting(name string) error {
 		name = "shortest"
 	}
 	g := n.g
-	kind := g.Kind()
+	kind := n.core.Kind
 	grid := kind == topo.Mesh || kind == topo.Torus
 	switch name {
 	case "shortest":
 		n.rk = rStatic
 	case "ecube":
 		if kind != topo.Hypercube {
-			return fmt.Errorf("runtime: routing ecube needs a hypercube, not a %s topology", kind)
+			return n.notRegular(name, "a hypercube")
 		}
 	case "xy":
-		if !grid || len(g.Dims()) != 2 {
-			return fmt.Errorf("runtime: routing xy needs a 2-D mesh or torus, not a %s topology", kind)
+		// A 2 × 2 grid is also a 2-cube, which is how an explicit one is
+		// recognised; XY and e-cube route it alike.
+		if !(grid && len(n.dims) == 2 || kind == topo.Hypercube && n.dims[0] == 2) {
+			return n.notRegular(name, "a 2-D mesh or torus")
 		}
 	case "dor":
 		if !grid && kind != topo.Hypercube {
-			return fmt.Errorf("runtime: routing dor needs a mesh, torus or hypercube, not a %s topology", kind)
+			return n.notRegular(name, "a mesh, torus or hypercube")
 		}
 	case "least-used":
 		n.rk = rLeastUsed
@@ -214,6 +222,24 @@ func (n *network) setRouting(name string) error {
 		return n.buildTables()
 	}
 	return nil
+}
+
+// notRegular is the error for a dimension-order routing on a graph
+// without the regular core it needs.
+func (n *network) notRegular(routing, needs string) error {
+	g := n.g
+	if k := n.core.Kind; k != topo.Explicit {
+		parts := make([]string, len(n.core.Dims))
+		for i, d := range n.core.Dims {
+			parts[i] = fmt.Sprint(d)
+		}
+		what := fmt.Sprintf("%s(%s)", k, strings.Join(parts, ", "))
+		if g.Kind() == topo.Explicit {
+			what = "an explicit topology whose switches form a " + what
+		}
+		return fmt.Errorf("routing %s needs %s; this topology is %s", routing, needs, what)
+	}
+	return fmt.Errorf("routing %s needs %s; this explicit topology of %d nodes is none: its links form no hypercube, mesh or torus (hypercube neighbours are numbered by ids that differ in one bit, meshes and tori x0 + k0·(x1 + …); processors may hang off switches that do)", routing, needs, g.N())
 }
 
 func (n *network) buildTables() error {
@@ -342,14 +368,28 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 		}
 		return append(buf, topo.Adj{Node: n.parent[at], Link: n.parentLink[at]}), lbuf
 	}
-	switch g.Kind() {
+	if n.attached && n.core.Kind != topo.Explicit {
+		// An attached processor's one way is its switch; the last hop is
+		// from the switch it hangs off. In between, the core's rule.
+		if a := g.Attached(at); a != at {
+			addNext(a)
+			return buf, lbuf
+		}
+		a := g.Attached(dst)
+		if a == at {
+			addNext(dst)
+			return buf, lbuf
+		}
+		dst = a
+	}
+	switch n.core.Kind {
 	case topo.Hypercube:
 		for x := uint32(at ^ dst); x != 0; x &= x - 1 {
 			addNext(at ^ int32(1)<<bits.TrailingZeros32(x))
 		}
 	case topo.Mesh, topo.Torus:
 		stride := int32(1)
-		torus := g.Kind() == topo.Torus
+		torus := n.core.Kind == topo.Torus
 		for _, k32 := range n.dims {
 			a, b := at/stride%k32, dst/stride%k32
 			if a != b {

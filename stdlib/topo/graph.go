@@ -84,6 +84,17 @@ type Graph struct {
 	off    []int32           // CSR offsets, len N+1
 	adj    []Adj
 	nprocs int
+
+	// The regular core that routing and distances follow by rule: nodes
+	// 0..core-1, node index = label, of kind ckind with sides cdims.
+	// Generated graphs are their own core; an explicit graph has one once
+	// Recognize has found it (core 0: none). attach maps every node to the
+	// core node it hangs off (itself for a core node); nil when every node
+	// is in the core.
+	ckind  Kind
+	cdims  []int
+	core   int32
+	attach []int32
 }
 
 // N is the number of nodes.
@@ -95,8 +106,39 @@ func (g *Graph) NumLinks() int { return len(g.links) }
 // NumProcs is the number of processors.
 func (g *Graph) NumProcs() int { return g.nprocs }
 
-// Kind is the family the graph was generated from.
+// Kind is the family of the whole graph: the generator that made it, or
+// the family Recognize found an explicit graph to be when every node is a
+// processor in it. Otherwise Explicit (see Core for a regular part).
 func (g *Graph) Kind() Kind { return g.kind }
+
+// Core is the regular network inside a graph that routing rules
+// (dimension order) and distances work on.
+type Core struct {
+	Kind  Kind  // Explicit when the graph has no regular core
+	Dims  []int // as Graph.Dims for that kind
+	Nodes int   // the core is nodes 0..Nodes-1, and a node's index is its label
+}
+
+// Core returns the graph's regular core: the whole graph for a generated
+// one; for an explicit graph, what Recognize found (a hypercube, mesh or
+// torus of all its nodes, or of its switches with processors attached),
+// else Kind Explicit.
+func (g *Graph) Core() Core {
+	if g.core == 0 {
+		return Core{Kind: Explicit}
+	}
+	return Core{Kind: g.ckind, Dims: slices.Clone(g.cdims), Nodes: int(g.core)}
+}
+
+// Attached is the core node that node v hangs off: v itself for a core
+// node (and for every node of a graph without attachments), the one switch
+// its links lead to for a processor attached to the core.
+func (g *Graph) Attached(v int32) int32 {
+	if g.attach == nil {
+		return v
+	}
+	return g.attach[v]
+}
 
 // Dims are the generator arguments of a regular graph (see Kind).
 func (g *Graph) Dims() []int { return slices.Clone(g.dims) }
@@ -213,5 +255,8 @@ func (g *Graph) finish(n int) {
 		}
 	} else {
 		g.nprocs = n
+	}
+	if g.kind != Explicit {
+		g.ckind, g.cdims, g.core = g.kind, g.dims, int32(n)
 	}
 }

@@ -58,22 +58,46 @@ func (g *Graph) ShortestPath(src, dst int32) []int32 {
 }
 
 // RuleDist is the hop distance between nodes u and v computed from the
-// graph's kind, without search; ok is false for kinds without a rule
-// (explicit and Hamiltonian graphs).
+// graph's regular core (Core), without search; ok is false for graphs
+// without a rule (explicit graphs not recognised as regular, and
+// Hamiltonian graphs).
 func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
-	switch g.kind {
+	if g.core == 0 || g.ckind == Hamiltonian {
+		return 0, false
+	}
+	if g.attach != nil {
+		if u == v {
+			return 0, true
+		}
+		// An attached processor is one link from its switch.
+		cu, cv := g.attach[u], g.attach[v]
+		d, _ = g.coreDist(cu, cv)
+		if cu != u {
+			d++
+		}
+		if cv != v {
+			d++
+		}
+		return d, true
+	}
+	return g.coreDist(u, v)
+}
+
+// coreDist is the distance between core nodes u and v by the core's rule.
+func (g *Graph) coreDist(u, v int32) (d int, ok bool) {
+	switch g.ckind {
 	case Hypercube:
 		return bits.OnesCount32(uint32(u ^ v)), true
 	case Mesh, Torus:
 		stride := int32(1)
-		for _, k := range g.dims {
+		for _, k := range g.cdims {
 			k32 := int32(k)
 			a, b := u/stride%k32, v/stride%k32
 			x := a - b
 			if x < 0 {
 				x = -x
 			}
-			if g.kind == Torus && k32-x < x {
+			if g.ckind == Torus && k32-x < x {
 				x = k32 - x
 			}
 			d += int(x)
@@ -86,7 +110,7 @@ func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
 		}
 		return 1, true
 	case Tree:
-		k := int32(g.dims[0])
+		k := int32(g.cdims[0])
 		for u != v {
 			if u > v {
 				u = (u - 1) / k
