@@ -30,13 +30,13 @@ const (
 
 // network is the read-only compiled form of a Spec, shared by all workers.
 type network struct {
-	g        *topo.Graph
-	spec     *Spec
-	sw       Switching
-	arb      Arbitration
-	rk       routeKind
-	custom   RouteFunc
-	acyc     *acyclicTables // acyclic routing (acyclic_route.go)
+	g      *topo.Graph
+	spec   *Spec
+	sw     Switching
+	arb    Arbitration
+	rk     routeKind
+	custom RouteFunc
+	acyc   *acyclicTables // acyclic routing (acyclic_route.go)
 	// core is the regular network routed by rule (topo.Graph.Core), of
 	// sides dims; attached is set when processors hang off its switches.
 	core     topo.Core
