@@ -33,14 +33,14 @@ func TestGeneratorsMetrics(t *testing.T) {
 		{"hypercube", []int{3}, 8, 12, 3, 4},
 		{"hypercube", []int{6}, 64, 192, 6, 32},
 		{"mesh", []int{4, 4}, 16, 24, 6, 4},
-		{"mesh", []int{3, 5}, 15, 22, 6, 3},
+		{"mesh", []int{3, 5}, 15, 22, 6, 4}, // a staircase: 3 links across plus 1
 		{"torus", []int{4, 4}, 16, 32, 4, 8},
 		{"torus", []int{8, 8}, 64, 128, 8, 16},
 		{"torus", []int{2, 3}, 6, 9, 2, 3},
 		{"torus", []int{4, 4, 4}, 64, 192, 6, 32},
 		{"ring", []int{7}, 7, 7, 3, 2},
 		{"chain", []int{5}, 5, 4, 4, 1},
-		{"tree", []int{2, 3}, 15, 14, 6, -1},
+		{"tree", []int{2, 3}, 15, 14, 6, 1},
 		{"tree", []int{3, 2}, 13, 12, 4, -1},
 		{"full", []int{5}, 5, 10, 1, 6},
 	}
