@@ -212,7 +212,7 @@ func (r *realizer) realize() *Topology {
 	}
 	g, err := b.Build()
 	if err != nil {
-		r.errs.Add(r.obj.pos, "topology %s: %v", r.obj.label, strings.TrimPrefix(err.Error(), "topo: "))
+		r.errs.Add(r.obj.pos, "topology %s: %v", r.obj.label, err)
 		return nil
 	}
 	t.Graph, t.Latency, t.Speed = g, r.lat, r.spd
@@ -368,7 +368,7 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 		g, err = topo.GenerateWithin(name.Name, args, r.maxMemory)
 	}
 	if err != nil {
-		r.errs.Add(gen.Pos, "%s", strings.TrimPrefix(err.Error(), "topo: "))
+		r.errs.Add(gen.Pos, "%v", err)
 		return nil
 	}
 	t.Graph = g

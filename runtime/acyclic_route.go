@@ -77,13 +77,13 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory
 		k := g.Link(l)
 		t.rLink[l] = -1
 		if k.Multi {
-			return nil, fmt.Errorf("runtime: routing %s needs point-to-point links; link %d (node %d, %d members) is a multi-point link", variant, l, g.ID(k.A), len(g.Members(l)))
+			return nil, fmt.Errorf("routing %s needs point-to-point links; link %d (node %d, %d members) is a multi-point link", variant, l, g.ID(k.A), len(g.Members(l)))
 		}
 		if k.IO || k.B < 0 {
 			continue
 		}
 		if k.A == k.B {
-			return nil, fmt.Errorf("runtime: routing %s: link %d joins node %d to itself", variant, l, g.ID(k.A))
+			return nil, fmt.Errorf("routing %s: link %d joins node %d to itself", variant, l, g.ID(k.A))
 		}
 		order = append(order, l)
 	}
@@ -107,7 +107,7 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory
 	t.aLink = order
 	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true, MaxTableBytes: maxMemory})
 	if err != nil {
-		return nil, fmt.Errorf("runtime: routing %s: %w", variant, err)
+		return nil, fmt.Errorf("routing %s: %w", variant, err)
 	}
 	t.nw = nw
 	return t, nil
@@ -204,7 +204,7 @@ func (s *sim) acyclicLane(ci int) int32 {
 func (n *network) acyclicTree(src int32) error {
 	parent, err := n.acyc.nw.BroadcastTree(int(src))
 	if err != nil {
-		return fmt.Errorf("runtime: %w", err)
+		return fmt.Errorf("routing acyclic: %w", err)
 	}
 	N := n.g.N()
 	n.treeRoot = src

@@ -294,7 +294,7 @@ func TestErrors(t *testing.T) {
 		{hc, Options{Op: "scramble"}, "unknown op"},
 		{hc, Options{Routing: "zigzag"}, "unknown routing"},
 		{hc, Options{Switching: "teleport"}, "unknown switching"},
-		{hc, Options{Src: Node(8)}, "source node 8 does not exist"},
+		{hc, Options{Src: Node(8)}, "Options.Src = 8: node ids are 0..7"},
 		{hc, Options{Src: Node(3), Dst: Node(3)}, "two different processors"},
 		{hc, Options{Size: -1}, "must not be negative"},
 		{torus, Options{Routing: "ecube"}, "ecube needs a hypercube"},

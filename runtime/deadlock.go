@@ -100,11 +100,11 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 	V := n.lanes
 	for l := range int32(g.NumLinks()) {
 		if k := g.Link(l); k.Multi {
-			return nil, fmt.Errorf("runtime: route check: link %d (node %d, %d members) is a multi-point link, not a channel between two nodes", l, g.ID(k.A), len(g.Members(l)))
+			return nil, fmt.Errorf("route check: link %d (node %d, %d members) is a multi-point link, not a channel between two nodes", l, g.ID(k.A), len(g.Members(l)))
 		}
 	}
 	if int64(g.NumLinks())*2*int64(V) > 1<<31-1 {
-		return nil, fmt.Errorf("runtime: route check: %d links × %d lanes: too many channels", g.NumLinks(), V)
+		return nil, fmt.Errorf("route check: %d links × %d lanes: too many channels", g.NumLinks(), V)
 	}
 	channels := 2 * int64(g.NumLinks()) * int64(V)
 	bound := o.MaxWork
@@ -112,7 +112,7 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 		bound = DefaultMaxCheckWork
 	}
 	if work := float64(g.NumProcs()) * float64(channels); work > bound {
-		return nil, fmt.Errorf("runtime: the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors); the bound is %s, so it is not run",
+		return nil, fmt.Errorf("the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors); the bound is %s, so it is not run",
 			name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs(), topo.Sci(bound))
 	}
 	// Per lane: its ends and index (12 bytes), each worker's stamps and
@@ -120,7 +120,7 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 	workers := int64(goruntime.GOMAXPROCS(0))
 	what := fmt.Sprintf("the route check of %s on a %d-node %s graph (%d lanes)", name, g.N(), g.Kind(), channels)
 	if err := limits.Check(what, limits.Mul(channels, 12+16*workers+48), o.MaxMemory); err != nil {
-		return nil, fmt.Errorf("runtime: %w", err)
+		return nil, err
 	}
 	r := acyclic.Routing{
 		Nodes:      g.N(),
@@ -161,7 +161,7 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("runtime: route check of %s: %w", name, err)
+		return nil, fmt.Errorf("route check of %s: %w", name, err)
 	}
 	rc := &RouteCheck{Routing: name, Acyclic: rep.Acyclic, Cycle: []Channel{},
 		Connected: rep.Connected, PairsWithoutRoute: rep.PairsWithoutRoute}
@@ -171,7 +171,7 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 	}
 	if n.rk == rValiant && !n.phased && rep.Acyclic {
 		if cyc = n.valiantTurnCycle(); cyc == nil {
-			return nil, errors.New("runtime: route check of valiant without lane classes per phase: the next lane depends on the random intermediate, not only on the lane held, and no cycle was found; use VirtualChannels >= 2 (>= 4 on a torus) to check it exactly")
+			return nil, errors.New("route check of valiant without lane classes per phase: the next lane depends on the random intermediate, not only on the lane held, and no cycle was found; use VirtualChannels >= 2 (>= 4 on a torus) to check it exactly")
 		}
 		rc.Acyclic = false
 	}

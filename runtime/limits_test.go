@@ -38,7 +38,7 @@ func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 		{"messages", hc12, Options{Op: "alltoall"},
 			"op alltoall on 4096 processors (16773120 messages a run, 1 run) needs about"},
 		{"routing tables", ham, Options{},
-			"runtime: routing by table on a 20000-node hamiltonian graph needs about 1.6 GB; the limit is 67 MB"},
+			"routing by table on a 20000-node hamiltonian graph needs about 1.6 GB; the limit is 67 MB"},
 		{"packets per part", &small, Options{Size: 1e15},
 			"runtime: a message of 1000000000000000 bytes in packets of 32 bytes is 31250000000000 packets per part; the bound is 2147483647"},
 		{"allgather overflow", hc6, Options{Op: "allgather", Size: 1 << 60},
@@ -72,7 +72,7 @@ func TestSimulationValuesOutOfRangeNameTheField(t *testing.T) {
 		{spec(func(s *Spec) { s.Packet.VirtualChannels = 1e9 }), Options{}, "runtime: Packet.VirtualChannels = 1000000000 is out of range 0..256 (0 means 1)"},
 		{spec(func(s *Spec) { s.Packet.Window = -1 }), Options{}, "runtime: Packet.Window = -1 is out of range 0..2147483647 (0: no acknowledgements)"},
 		{spec(func(s *Spec) { s.Packet.Header = -1 }), Options{}, "runtime: Packet.Header = -1 is out of range 0..2147483647 bytes"},
-		{spec(func(s *Spec) { s.DefaultNode.SendOverhead = -1e-6 }), Options{}, "runtime: DefaultNode.SendOverhead = -1e-06 s must be a finite time ≥ 0"},
+		{spec(func(s *Spec) { s.DefaultNode.SendOverhead = -1e-6 }), Options{}, "DefaultNode.SendOverhead = -1e-06 s must be a finite time ≥ 0"},
 		{spec(func(*Spec) {}), Options{Runs: -1}, "runtime: Options.Runs must not be negative, got -1"},
 		{spec(func(*Spec) {}), Options{Channels: -2}, "runtime: Options.Channels = -2 is out of range 0..2147483647 (0 means 1)"},
 		{spec(func(*Spec) {}), Options{Size: -5}, "runtime: Options.Size must not be negative, got -5"},
@@ -109,7 +109,7 @@ func TestSimulationWithinTheLimitRuns(t *testing.T) {
 func TestRouteCheckBeyondItsWorkBoundIsRefusedWithTheReason(t *testing.T) {
 	spec := basic(mustGraph(t, "hypercube", 10), 1e-9, 1e9)
 	_, err := CheckRoutingWith(context.Background(), spec, "", CheckOptions{MaxWork: 1e6})
-	want := "runtime: the route check of shortest on a 1024-node hypercube graph needs about 1e7 steps (10240 lanes explored toward each of 1024 processors); the bound is 1e6, so it is not run"
+	want := "the route check of shortest on a 1024-node hypercube graph needs about 1e7 steps (10240 lanes explored toward each of 1024 processors); the bound is 1e6, so it is not run"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant  %s", err, want)
 	}

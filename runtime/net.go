@@ -72,7 +72,7 @@ func compile(spec *Spec, routing, switching string) (*network, error) {
 // limits.Default()).
 func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*network, error) {
 	if spec == nil || spec.Graph == nil {
-		return nil, errors.New("runtime: spec has no graph")
+		return nil, errors.New("the spec has no graph")
 	}
 	g := spec.Graph
 	n := &network{g: g, spec: spec, sw: spec.Switching, arb: spec.Arbitration, nprocs: g.NumProcs(), maxMemory: maxMemory}
@@ -84,17 +84,17 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 		n.sw = sw
 	}
 	if n.sw > Circuit {
-		return nil, fmt.Errorf("runtime: invalid switching %d", n.sw)
+		return nil, fmt.Errorf("invalid switching %d", n.sw)
 	}
 	if len(spec.Nodes) != 0 && len(spec.Nodes) != g.N() {
-		return nil, fmt.Errorf("runtime: %d node parameter sets for %d nodes", len(spec.Nodes), g.N())
+		return nil, fmt.Errorf("%d node parameter sets for %d nodes", len(spec.Nodes), g.N())
 	}
 	if len(spec.Links) != 0 && len(spec.Links) != g.NumLinks() {
-		return nil, fmt.Errorf("runtime: %d link parameter sets for %d links", len(spec.Links), g.NumLinks())
+		return nil, fmt.Errorf("%d link parameter sets for %d links", len(spec.Links), g.NumLinks())
 	}
 	checkLink := func(what string, p LinkParams) error {
 		if !(p.Bandwidth > 0) || p.Latency < 0 {
-			return fmt.Errorf("runtime: %s needs bandwidth > 0 and latency >= 0 (got %g B/s, %g s)", what, p.Bandwidth, p.Latency)
+			return fmt.Errorf("%s needs bandwidth > 0 and latency >= 0 (got %g B/s, %g s)", what, p.Bandwidth, p.Latency)
 		}
 		return nil
 	}
@@ -121,7 +121,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 			{"PacketOverhead", p.PacketOverhead}, {"RouteFixed", p.RouteFixed}, {"RoutePerByte", p.RoutePerByte},
 		} {
 			if !(f.v >= 0) || math.IsInf(f.v, 1) {
-				return nil, fmt.Errorf("runtime: %s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)
+				return nil, fmt.Errorf("%s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)
 			}
 		}
 	}
@@ -200,7 +200,7 @@ func (n *network) setRouting(name string) error {
 				have = append(have, k)
 			}
 			sort.Strings(have)
-			return fmt.Errorf("runtime: unknown routing %q (have %s)", name, strings.Join(have, ", "))
+			return fmt.Errorf("unknown routing %q (have %s)", name, strings.Join(have, ", "))
 		}
 		n.rk, n.custom = rCustom, f
 	}
@@ -250,10 +250,10 @@ func (n *network) buildTables() error {
 	}
 	what := fmt.Sprintf("routing by table on a %d-node %s graph", g.N(), g.Kind())
 	if err := limits.Check(what, limits.Mul(int64(g.NumProcs()), int64(g.N()), 4), n.maxMemory); err != nil {
-		return fmt.Errorf("runtime: %w", err)
+		return err
 	}
 	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
-		return fmt.Errorf("runtime: %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
+		return fmt.Errorf("a %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
 	}
 	n.dist = make([][]int32, g.NumProcs())
 	var wg sync.WaitGroup

@@ -351,7 +351,7 @@ func (s *sim) route(id int32) {
 	}
 	s.cand, s.lbuf = n.candidates(p.at, p.target, in, s.cand, s.lbuf)
 	if len(s.cand) == 0 {
-		s.err = fmt.Errorf("runtime: no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
+		s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
 		return
 	}
 	ci := 0
@@ -632,6 +632,11 @@ func (s *sim) circuitUp(id int32) {
 	}
 	p.probe = false
 	p.pending = true
+	if !p.ack {
+		// The sender is busy until the data has streamed onto the first lane.
+		m := &s.msgs[s.parts[p.part].msg]
+		m.sent = max(m.sent, p.hops[0].end)
+	}
 	s.push(p.hops[0].end, evTail, id, p.tail)
 	s.push(prevEnd+prevLat, evDeliver, id, 0)
 }

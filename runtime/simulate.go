@@ -2,8 +2,12 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -116,32 +120,114 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 	}
 	tr.size = int64(o.Size)
 	if n.nprocs == 0 {
-		return nil, fmt.Errorf("runtime: the topology has no processors")
+		return nil, errors.New("the topology has no processors")
 	}
-	endpoint := func(p *int, what string, def int32) (int32, error) {
+	endpoint := func(p *int, option string, def int32) (int32, error) {
 		if p == nil {
 			return def, nil
 		}
 		v, ok := g.Index(*p)
-		if !ok {
-			return -1, fmt.Errorf("runtime: %s node %d does not exist", what, *p)
-		}
-		if g.NodeKind(v) != topo.Processor {
-			return -1, fmt.Errorf("runtime: %s node %d is a switch, not a processor", what, *p)
+		switch {
+		case !ok && n.nprocs == g.N():
+			return -1, &OptionError{option, *p, "node ids are " + n.procIDs()}
+		case !ok:
+			return -1, &OptionError{option, *p, "no such node; processor ids are " + n.procIDs()}
+		case g.NodeKind(v) != topo.Processor:
+			return -1, &OptionError{option, *p, fmt.Sprintf("node %d is a switch; processor ids are %s", *p, n.procIDs())}
 		}
 		return v, nil
 	}
 	var err error
-	if tr.src, err = endpoint(o.Src, "source", g.Proc(0)); err != nil {
+	if tr.src, err = endpoint(o.Src, "Src", g.Proc(0)); err != nil {
 		return nil, err
 	}
-	if tr.dst, err = endpoint(o.Dst, "destination", g.Proc(n.nprocs-1)); err != nil {
+	if tr.dst, err = endpoint(o.Dst, "Dst", g.Proc(n.nprocs-1)); err != nil {
 		return nil, err
 	}
-	if (tr.op == "send" || tr.op == "pingpong") && tr.src == tr.dst {
-		return nil, fmt.Errorf("runtime: %s needs two different processors (both are %d)", tr.op, g.ID(tr.src))
+	if (tr.op == "send" || tr.op == "pingpong" || tr.op == "swap") && tr.src == tr.dst {
+		return nil, &OptionError{"Dst", g.ID(tr.dst), fmt.Sprintf("%s needs two different processors, and the source is %d too", tr.op, g.ID(tr.src))}
+	}
+	if o.Links > 1 {
+		if v, have := n.fewestLinks(tr); o.Links > have {
+			return nil, &OptionError{"Links", o.Links, fmt.Sprintf("processor %d has %d link%s, so links must be from 1 to %d", g.ID(v), have, plural(int64(have)), have)}
+		}
 	}
 	return tr, nil
+}
+
+// OptionError is an option the network cannot honour: a node that is not
+// one of its processors, or more links than a processor has. It names the
+// option, its value and what would be valid.
+type OptionError struct {
+	Option string // "Src", "Dst" or "Links"
+	Value  int
+	Reason string // "node ids are 0..63"
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("Options.%s = %d: %s", e.Option, e.Value, e.Reason)
+}
+
+// procIDs summarises the processors' ids: "0..63", "43, 45, 47".
+func (n *network) procIDs() string {
+	g := n.g
+	ids := make([]int, n.nprocs)
+	for r := range ids {
+		ids[r] = g.ID(g.Proc(r))
+	}
+	slices.Sort(ids)
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if len(parts) == 6 {
+			parts = append(parts, "…")
+			break
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[i])+".."+strconv.Itoa(ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fewestLinks finds, among the processors that send in the operation (the
+// source of a send; both ends of pingpong and swap; every processor
+// otherwise), one with the fewest links leading into the network, and how
+// many it has: a message split over more links than that cannot be sent.
+func (n *network) fewestLinks(tr *traffic) (int32, int) {
+	g := n.g
+	count := make([]int, g.N())
+	for l := range int32(g.NumLinks()) {
+		if k := g.Link(l); !k.IO && k.B >= 0 {
+			for _, m := range g.Members(l) {
+				count[m]++
+			}
+		}
+	}
+	var senders []int32
+	switch tr.op {
+	case "send":
+		senders = []int32{tr.src}
+	case "pingpong", "swap":
+		senders = []int32{tr.src, tr.dst}
+	default:
+		for r := range n.nprocs {
+			senders = append(senders, g.Proc(r))
+		}
+	}
+	best := senders[0]
+	for _, v := range senders {
+		if count[v] < count[best] {
+			best = v
+		}
+	}
+	return best, count[best]
 }
 
 // once runs one repetition.
@@ -316,12 +402,12 @@ func RouteWithin(spec *Spec, routing string, src, dst int, maxMemory int64) ([]i
 	for at := tr.src; at != tr.dst; {
 		key := int64(at)<<32 | int64(uint32(in))
 		if seen[key] {
-			return nil, fmt.Errorf("runtime: routing %q loops between %d and %d (node %d is reached twice the same way)", routing, src, dst, g.ID(at))
+			return nil, fmt.Errorf("routing %q loops between %d and %d (node %d is reached twice the same way)", routing, src, dst, g.ID(at))
 		}
 		seen[key] = true
 		cand, lbuf = n.candidates(at, tr.dst, in, cand, lbuf)
 		if len(cand) == 0 {
-			return nil, fmt.Errorf("runtime: no route from node %d to node %d", g.ID(at), dst)
+			return nil, fmt.Errorf("no route from node %d to node %d", g.ID(at), dst)
 		}
 		at, in = cand[0].Node, cand[0].Link
 		if n.rk == rAcyclic {

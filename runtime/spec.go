@@ -150,7 +150,7 @@ func ParseSwitching(s string) (Switching, error) {
 	case "circuit":
 		return Circuit, nil
 	}
-	return 0, fmt.Errorf("runtime: unknown switching %q (want saf, vct, wormhole or circuit)", s)
+	return 0, fmt.Errorf("unknown switching %q (want saf, vct, wormhole or circuit)", s)
 }
 
 // Arbitration is how a lane chooses among waiting packets.

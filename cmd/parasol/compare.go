@@ -56,7 +56,7 @@ Examples:
 	}
 	c, err := runtime.Compare(context.Background(), m, rs, pos[1], sf.options())
 	if err != nil {
-		return err
+		return optionUsage("compare", err)
 	}
 	if *asJSON {
 		for _, f := range []*float64{&c.Analytic, &c.Simulated, &c.Difference} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,8 +35,8 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
 	fs.IntVar(&sf.size, "size", 32, "message size in bytes (≥ 0)")
-	fs.Var(&sf.src, "src", "source node `id` (send, pingpong; root of broadcast, reduce, scatter, gather; default: the first processor)")
-	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong; the hotspot; default: the last processor)")
+	fs.Var(&sf.src, "src", "source node `id` (send, pingpong, swap; root of broadcast, reduce, allreduce, scatter, gather; default: the first processor)")
+	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong, swap; the hotspot; default: the last processor)")
 	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores; run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
 	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
@@ -196,9 +197,24 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	defer stop()
 	res, err := runtime.Simulate(ctx, rs, opts)
 	if err != nil && res == nil {
-		return nil, nil, err
+		return nil, nil, optionUsage("sim", err)
 	}
 	return res, rs, err
+}
+
+// optionUsage turns an option the machine cannot honour
+// (runtime.OptionError: a node that is not a processor, more links than a
+// processor has) into a usage error naming the flag and what is valid.
+func optionUsage(cmd string, err error) error {
+	var oe *runtime.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	flag := "--" + strings.ToLower(oe.Option)
+	if cmd == "route" {
+		flag = strings.ToUpper(oe.Option)
+	}
+	return usageError("parasol %s: %s %d: %s", cmd, flag, oe.Value, oe.Reason)
 }
 
 func runSim(e *env, args []string) error {
@@ -260,6 +276,7 @@ func printResult(w io.Writer, r *runtime.Result) {
 		if len(r.Cycle) > 0 {
 			fmt.Fprintln(w, channelName(r.Cycle[0]))
 		}
+		fmt.Fprintf(w, "delivered %d message%s; %d undelivered\n", r.Messages, plural(r.Messages), r.Undelivered)
 	}
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL: stopped early; %d message%s undelivered\n", r.Undelivered, plural(r.Undelivered))
@@ -460,11 +477,12 @@ Examples:
 	var path []int
 	if src == dst {
 		if _, ok := rs.Graph.Index(src); !ok {
-			return fmt.Errorf("no node %d in the topology", src)
+			_, err := runtime.RouteWithin(rs, *routing, src, -1, mf.memory())
+			return optionUsage("route", err)
 		}
 		path = []int{src}
 	} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
-		return err
+		return optionUsage("route", err)
 	}
 	if *asJSON {
 		return newJSON(e.stdout).Encode(struct {

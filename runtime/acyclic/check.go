@@ -63,7 +63,7 @@ type Report struct {
 
 // ErrRouting reports a malformed Routing or a Next that returns a channel
 // which is out of range or does not leave the processor it was asked about.
-var ErrRouting = errors.New("acyclic: invalid routing function")
+var ErrRouting = errors.New("invalid routing function")
 
 // Check builds the channel dependency graph of r — an edge c → d whenever a
 // packet holding channel c may request channel d next — by following every

@@ -88,10 +88,10 @@ type Options struct {
 
 // Errors returned by Build; they are wrapped with details.
 var (
-	ErrInput        = errors.New("acyclic: invalid input")
-	ErrSelfLoop     = errors.New("acyclic: self-loop")
-	ErrDisconnected = errors.New("acyclic: graph not connected")
-	ErrTooLarge     = errors.New("acyclic: routing tables too large")
+	ErrInput        = errors.New("invalid input")
+	ErrSelfLoop     = errors.New("self-loop")
+	ErrDisconnected = errors.New("the graph is not connected")
+	ErrTooLarge     = errors.New("the routing tables are too large")
 )
 
 // Network is an interconnection network (P, L, C) with acyclic connects and

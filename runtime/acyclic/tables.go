@@ -213,7 +213,7 @@ func (nw *Network) Route(buf []int, src, dst int) ([]int, error) {
 	for v != dst {
 		c := nw.Next(next[:0], v, dst, in)
 		if len(c) == 0 { // cannot happen for a network Build accepted
-			return buf, fmt.Errorf("acyclic: no route from %d to %d at processor %d", src, dst, v)
+			return buf, fmt.Errorf("no route from %d to %d at processor %d", src, dst, v)
 		}
 		in = c[0]
 		buf = append(buf, in)
@@ -253,7 +253,7 @@ func (nw *Network) BroadcastTree(src int) ([]int, error) {
 		}
 	}
 	if len(queue) != nw.n { // cannot happen: colour 0 is a spanning tree
-		return nil, fmt.Errorf("acyclic: broadcast from %d reaches %d of %d processors", src, len(queue), nw.n)
+		return nil, fmt.Errorf("broadcast from %d reaches %d of %d processors", src, len(queue), nw.n)
 	}
 	return parent, nil
 }

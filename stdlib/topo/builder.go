@@ -34,7 +34,7 @@ func (b *Builder) Switch(id int) *Builder { return b.node(id, Switch) }
 
 func (b *Builder) node(id int, k NodeKind) *Builder {
 	if _, dup := b.byID[id]; dup {
-		b.errs = append(b.errs, fmt.Errorf("topo: node id %d defined twice", id))
+		b.errs = append(b.errs, fmt.Errorf("node id %d defined twice", id))
 		return b
 	}
 	b.byID[id] = int32(len(b.ids))
@@ -60,7 +60,7 @@ func (b *Builder) Link(s LinkSpec) *Builder {
 func (b *Builder) Build() (*Graph, error) {
 	errs := append([]error(nil), b.errs...)
 	if len(b.ids) == 0 {
-		errs = append(errs, errors.New("topo: topology has no nodes"))
+		errs = append(errs, errors.New("the topology has no nodes"))
 	}
 	g := &Graph{kind: Explicit, ids: b.ids, byID: b.byID, nodeK: b.kinds, multi: map[int32][]int32{}}
 	for i, s := range b.specs {
@@ -70,12 +70,12 @@ func (b *Builder) Build() (*Graph, error) {
 		for _, id := range s.Members {
 			v, found := b.byID[id]
 			if !found {
-				errs = append(errs, fmt.Errorf("topo: link %d names unknown node %d", i, id))
+				errs = append(errs, fmt.Errorf("link %d names unknown node %d", i, id))
 				ok = false
 				continue
 			}
 			if seen[id] {
-				errs = append(errs, fmt.Errorf("topo: link %d joins node %d to itself", i, id))
+				errs = append(errs, fmt.Errorf("link %d joins node %d to itself", i, id))
 				ok = false
 			}
 			seen[id] = true
@@ -85,7 +85,7 @@ func (b *Builder) Build() (*Graph, error) {
 		case !ok:
 			continue
 		case len(ms) == 0 || (len(ms) == 1 && !s.IO):
-			errs = append(errs, fmt.Errorf("topo: link %d needs at least two members (one for an I/O link)", i))
+			errs = append(errs, fmt.Errorf("link %d needs at least two members (one for an I/O link)", i))
 			continue
 		}
 		ch := s.Channels
@@ -93,7 +93,7 @@ func (b *Builder) Build() (*Graph, error) {
 			ch = 1
 		}
 		if ch > MaxChannels {
-			errs = append(errs, fmt.Errorf("topo: link %d has %d channels; a wire has at most %d", i, ch, MaxChannels))
+			errs = append(errs, fmt.Errorf("link %d has %d channels; a wire has at most %d", i, ch, MaxChannels))
 			continue
 		}
 		l := Link{A: ms[0], B: -1, Dim: int32(s.Dim), Channels: int32(ch), IO: s.IO, Multi: len(ms) > 2}

@@ -29,7 +29,7 @@ func unknownGenerator(name string) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return fmt.Errorf("topo: unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
+	return fmt.Errorf("unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
 }
 
 // Generate builds a generated topology by name, as written in a machine
@@ -190,7 +190,7 @@ func newHamiltonian(s Size, seed uint64, degree int) (*Graph, error) {
 	for i := range np {
 		for tries := 0; !good[i]; tries++ {
 			if tries > 100000 {
-				return nil, fmt.Errorf("topo: %s: could not pair the ports", s.Call)
+				return nil, fmt.Errorf("%s: could not pair the ports", s.Call)
 			}
 			j := rng.Intn(np)
 			if j == i || !good[j] {

@@ -86,12 +86,12 @@ func Plan(name string, args []int) (Size, error) {
 	s := Size{Call: call}
 	need := func(lo, hi int) error {
 		if len(args) < lo || len(args) > hi {
-			return fmt.Errorf("topo: %s takes %s, got %d argument%s", name, Generators[name], len(args), plural(len(args)))
+			return fmt.Errorf("%s takes %s, got %d argument%s", name, Generators[name], len(args), plural(len(args)))
 		}
 		return nil
 	}
 	bad := func(format string, a ...any) (Size, error) {
-		return Size{}, fmt.Errorf("topo: %s: "+format, append([]any{call}, a...)...)
+		return Size{}, fmt.Errorf("%s: "+format, append([]any{call}, a...)...)
 	}
 	switch name {
 	case "hypercube":
@@ -203,7 +203,7 @@ func (s Size) check(max int64) error {
 		return err
 	}
 	if s.Nodes > MaxNodes || s.Links > MaxLinks {
-		return fmt.Errorf("topo: %s has %s nodes and %s links; a graph holds at most %d nodes and %d links",
+		return fmt.Errorf("%s has %s nodes and %s links; a graph holds at most %d nodes and %d links",
 			s.Call, count(s.Nodes), count(s.Links), MaxNodes, MaxLinks)
 	}
 	return nil
