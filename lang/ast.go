@@ -208,3 +208,94 @@ var Precedence = map[string]int{
 
 // UnaryPrecedence is the binding strength of prefix operators.
 const UnaryPrecedence = 6
+
+// Start is where an expression's text begins: a binary expression's Pos is
+// its operator, a selection's its name.
+func Start(e Expr) Pos {
+	for {
+		switch x := e.(type) {
+		case *Binary:
+			e = x.X
+		case *Select:
+			e = x.X
+		case *Call:
+			e = x.Fn
+		default:
+			return e.ExprPos()
+		}
+	}
+}
+
+// End is the position just past an expression's text, for ranges; the zero
+// Pos when the expression has no source. A call ends at its closing
+// parenthesis when only blanks stand before it.
+func End(e Expr) Pos {
+	p := e.ExprPos()
+	if p.Src == nil || !p.IsValid() {
+		return Pos{}
+	}
+	text := p.Src.Text
+	switch x := e.(type) {
+	case *Ident:
+		return advance(p, len(x.Name))
+	case *NumberLit:
+		return advance(p, len(x.Text))
+	case *BoolLit:
+		return advance(p, len(x.Text))
+	case *StringLit:
+		// The literal as written: up to the closing quote, past escapes.
+		i := p.Offset
+		if i >= len(text) || text[i] != '"' {
+			return advance(p, len(x.Value))
+		}
+		for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
+			if text[i] == '\\' {
+				i++
+			}
+		}
+		return p.Src.PosAt(min(i+1, len(text)))
+	case *Select:
+		return advance(p, len(x.Name))
+	case *Unary:
+		return End(x.X)
+	case *Binary:
+		return End(x.Y)
+	case *Cond:
+		return End(x.Else)
+	case *Call:
+		last := End(x.Fn)
+		if n := len(x.Args); n > 0 {
+			last = End(x.Args[n-1])
+		}
+		return pastParen(last)
+	case *Sum:
+		return pastParen(End(x.Body))
+	}
+	return Pos{}
+}
+
+// advance is p moved n bytes on, within its source.
+func advance(p Pos, n int) Pos {
+	if p.Offset+n > len(p.Src.Text) {
+		return Pos{}
+	}
+	return p.Src.PosAt(p.Offset + n)
+}
+
+// pastParen moves past the ")" that follows p after blanks, if one does.
+func pastParen(p Pos) Pos {
+	if p.Src == nil {
+		return p
+	}
+	text := p.Src.Text
+	for i := p.Offset; i < len(text); i++ {
+		switch text[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ')':
+			return p.Src.PosAt(i + 1)
+		}
+		break
+	}
+	return p
+}

@@ -9,10 +9,43 @@ import (
 
 // Diagnostic is one problem found in a source, with an optional chain of
 // related positions (the steps of a reference cycle, an earlier definition).
+// Pos is where the caret goes; End, when set on the same line, ends the
+// range the snippet underlines (^~~~), one past its last column.
 type Diagnostic struct {
-	Pos   Pos
-	Msg   string
-	Notes []Note
+	Pos      Pos
+	End      Pos
+	Severity Severity
+	Msg      string
+	Notes    []Note
+}
+
+// Severity says whether a diagnostic fails the input (Error) or points at
+// a value that is legal but suspicious (Warning).
+type Severity uint8
+
+const (
+	Error Severity = iota
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Warningf builds a warning at pos.
+func Warningf(pos Pos, format string, args ...any) *Diagnostic {
+	d := Errorf(pos, format, args...)
+	d.Severity = Warning
+	return d
+}
+
+// Span sets the end of the diagnostic's range and returns it.
+func (d *Diagnostic) Span(end Pos) *Diagnostic {
+	d.End = end
+	return d
 }
 
 // Note is a secondary position attached to a Diagnostic.
@@ -101,9 +134,13 @@ func excerpt(s string, n int) string {
 // and a caret under the column, followed by its notes.
 func (d *Diagnostic) Error() string {
 	var b strings.Builder
-	writeSnippet(&b, d.Pos, d.Msg)
+	msg := d.Msg
+	if d.Severity == Warning {
+		msg = "warning: " + msg
+	}
+	writeSnippet(&b, d.Pos, d.End, msg)
 	for _, n := range d.Notes {
-		writeSnippet(&b, n.Pos, n.Msg)
+		writeSnippet(&b, n.Pos, Pos{}, n.Msg)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -112,12 +149,12 @@ func (d *Diagnostic) Error() string {
 // its caret.
 const snippetWidth = 100
 
-func writeSnippet(b *strings.Builder, p Pos, msg string) {
+func writeSnippet(b *strings.Builder, p, end Pos, msg string) {
 	if !p.IsValid() && p.Src == nil {
 		fmt.Fprintf(b, "%s\n", msg) // no position: the message names its subject
 		return
 	}
-	fmt.Fprintf(b, "%s: %s\n", p, msg)
+	fmt.Fprintf(b, "%s: %s\n", PosString(p), msg)
 	if !p.IsValid() || p.Src == nil {
 		return
 	}
@@ -126,8 +163,35 @@ func writeSnippet(b *strings.Builder, p Pos, msg string) {
 		return
 	}
 	text, pad := window(line, p.Col-1, snippetWidth)
+	// The underline runs to the range's end, within what the window shows.
+	tildes := 0
+	if end.Src == p.Src && end.Line == p.Line && end.Col > p.Col+1 {
+		shown := utf8.RuneCountInString(text)
+		if strings.HasSuffix(text, "…") {
+			shown--
+		}
+		tildes = max(0, min(end.Col-p.Col-1, shown-pad-1))
+	}
 	fmt.Fprintf(b, "    %s\n", text)
-	fmt.Fprintf(b, "    %s^\n", strings.Repeat(" ", pad))
+	fmt.Fprintf(b, "    %s^%s\n", strings.Repeat(" ", pad), strings.Repeat("~", tildes))
+}
+
+// PosString prints a position as diagnostics show it: "file:line:col", or
+// for text given on the command line (a source named after its flag, such
+// as "--set delta=2 us") "--set delta=2 us: line:col", so the flag and its
+// value read as one name.
+func PosString(p Pos) string {
+	if p.Src != nil && p.IsValid() && IsFlagSource(p.Src.Name) {
+		return fmt.Sprintf("%s: %d:%d", p.Src.Name, p.Line, p.Col)
+	}
+	return p.String()
+}
+
+// IsFlagSource reports whether a source name is a command-line flag or a
+// REPL command with its value ("--set delta=2us", ":set delta=2us")
+// rather than a file.
+func IsFlagSource(name string) bool {
+	return (strings.HasPrefix(name, "--") || strings.HasPrefix(name, ":")) && strings.ContainsAny(name, " =")
 }
 
 // window cuts a source line longer than width runes to width runes around
@@ -222,6 +286,28 @@ func (ds Diagnostics) Err() error {
 		}
 	}
 	return out
+}
+
+// HasErrors reports whether any diagnostic is an error, not a warning.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Split separates errors from warnings, keeping their order.
+func (ds Diagnostics) Split() (errs, warns Diagnostics) {
+	for _, d := range ds {
+		if d.Severity == Warning {
+			warns = append(warns, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	return errs, warns
 }
 
 func srcName(p Pos) string {

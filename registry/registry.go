@@ -1,0 +1,165 @@
+// Package registry holds the words of the language that name a choice: the
+// switching techniques, routing functions and arbitration policies a
+// topology may select, and the topology generators. Each is one table, with
+// every name's aliases and a one-line description, that the evaluator
+// validates machine files against, the simulator implements (runtime keys
+// its implementations by the same names; a test holds the two sets equal),
+// and help texts, completion and docs/LANGUAGE.md read. Adding a choice is
+// one entry here and one implementation there.
+//
+// The package imports nothing of Parasol, so that every stage can read it.
+package registry
+
+import (
+	"sort"
+	"strings"
+)
+
+// Entry is one name of an enumeration.
+type Entry struct {
+	Name    string
+	Aliases []string // other spellings accepted for the same choice
+	Doc     string   // one line
+}
+
+// Enum is a set of names a field may take: `switching = wormhole`.
+type Enum struct {
+	What    string // the field it is written in: "switching"
+	Fold    bool   // names match regardless of case
+	Entries []Entry
+}
+
+// Lookup finds the entry a word names, by its name or an alias.
+func (e *Enum) Lookup(word string) (Entry, bool) {
+	for _, en := range e.Entries {
+		if e.same(en.Name, word) {
+			return en, true
+		}
+		for _, a := range en.Aliases {
+			if e.same(a, word) {
+				return en, true
+			}
+		}
+	}
+	return Entry{}, false
+}
+
+func (e *Enum) same(a, b string) bool {
+	if e.Fold {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
+
+// Names lists the canonical names in table order.
+func (e *Enum) Names() []string {
+	out := make([]string, len(e.Entries))
+	for i, en := range e.Entries {
+		out[i] = en.Name
+	}
+	return out
+}
+
+// Spellings lists every accepted word, names and aliases, for suggestions.
+func (e *Enum) Spellings() []string {
+	var out []string
+	for _, en := range e.Entries {
+		out = append(out, en.Name)
+		out = append(out, en.Aliases...)
+	}
+	return out
+}
+
+// Docs maps each canonical name to its description.
+func (e *Enum) Docs() map[string]string {
+	out := make(map[string]string, len(e.Entries))
+	for _, en := range e.Entries {
+		out[en.Name] = en.Doc
+	}
+	return out
+}
+
+// List is the canonical names joined for a message: "saf, vct, wormhole,
+// circuit".
+func (e *Enum) List() string { return strings.Join(e.Names(), ", ") }
+
+// Switching is how a packet crosses a node (seed 003 §2.4).
+var Switching = &Enum{What: "switching", Fold: true, Entries: []Entry{
+	{Name: "wormhole", Aliases: []string{"wh"}, Doc: "flits move on at once; a blocked head holds every lane behind it"},
+	{Name: "saf", Aliases: []string{"store-and-forward", "packet"}, Doc: "store-and-forward: a packet moves on once it has arrived whole"},
+	{Name: "vct", Aliases: []string{"cut-through", "virtual-cut-through"}, Doc: "virtual cut-through: the head moves on at once; a blocked packet is buffered whole"},
+	{Name: "circuit", Doc: "a path is reserved end to end first, then the message streams"},
+}}
+
+// Routing is the routing function of a topology.
+var Routing = &Enum{What: "routing", Entries: []Entry{
+	{Name: "shortest", Doc: "first minimal link (dimension order on regular graphs, BFS tables otherwise)"},
+	{Name: "ecube", Doc: "dimension order on hypercubes"},
+	{Name: "xy", Doc: "dimension order on 2-D meshes and tori"},
+	{Name: "dor", Doc: "dimension order on meshes, tori (dateline lanes when VirtualChannels >= 2) and hypercubes"},
+	{Name: "least-used", Doc: "minimal, the link that has carried fewest packets (ties at random)"},
+	{Name: "random", Doc: "minimal, uniformly at random"},
+	{Name: "quiet", Doc: "minimal, the link idle for longest (ties at random)"},
+	{Name: "short-queue", Doc: "minimal, the lane with the shortest queue (ties at random)"},
+	{Name: "first-ready", Doc: "minimal, a free lane if any, else the one ready soonest (ties at random)"},
+	{Name: "valiant", Doc: "shortest to a random processor, then shortest to the destination"},
+	{Name: "tree", Doc: "along a BFS spanning tree rooted at Options.Src (deadlock-free); broadcast follows it"},
+	{Name: "acyclic", Doc: "deadlock-free on any connected graph (TINY, seed 003): minimal paths in the acyclic channel graph; lanes are ordered link components; broadcast on its static trees"},
+	{Name: "acyclic-improved", Doc: "acyclic with rule C2: UGLY connects made GOOD where no cycle results (shorter routes)"},
+}}
+
+// Arbitration is how a lane chooses among the packets waiting for it.
+var Arbitration = &Enum{What: "arbitration", Entries: []Entry{
+	{Name: "fifo", Doc: "in order of request"},
+	{Name: "roundrobin", Aliases: []string{"round-robin", "rr"}, Doc: "cycling over the input links of the waiting packets"},
+}}
+
+// Enums are the enumerations, by the field they are written in.
+var Enums = map[string]*Enum{
+	Switching.What:   Switching,
+	Routing.What:     Routing,
+	Arbitration.What: Arbitration,
+}
+
+// Generator is a topology generator: `topology t = torus(4, 4)`.
+type Generator struct {
+	Name      string
+	Signature string // as help shows it: "tree(k, depth)"
+	// MinArgs and MaxArgs bound the number of arguments, each a whole
+	// number; Ranges says what each must be.
+	MinArgs, MaxArgs int
+	Ranges           string
+	Doc              string
+}
+
+// Generators lists the topology generators in the order help shows them.
+var Generators = []Generator{
+	{Name: "hypercube", Signature: "hypercube(d)", MinArgs: 1, MaxArgs: 1, Ranges: "d ≥ 0", Doc: "2^d nodes, neighbours differ in one bit of their label"},
+	{Name: "mesh", Signature: "mesh(d1, d2, ...)", MinArgs: 1, MaxArgs: 16, Ranges: "every side ≥ 1", Doc: "a grid without wrap-around, up to 16 dimensions"},
+	{Name: "torus", Signature: "torus(d1, d2, ...)", MinArgs: 1, MaxArgs: 16, Ranges: "every side ≥ 1", Doc: "a grid with wrap-around, up to 16 dimensions"},
+	{Name: "ring", Signature: "ring(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes in a cycle (a 1-D torus)"},
+	{Name: "chain", Signature: "chain(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes in a line (a 1-D mesh)"},
+	{Name: "tree", Signature: "tree(k, depth)", MinArgs: 2, MaxArgs: 2, Ranges: "k ≥ 1, depth ≥ 0", Doc: "a complete k-ary tree"},
+	{Name: "full", Signature: "full(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes, each linked to every other"},
+	{Name: "hamiltonian", Signature: "hamiltonian(n, seed[, degree=4])", MinArgs: 2, MaxArgs: 3, Ranges: "n ≥ 3, 2 ≤ degree ≤ n-1, n × (degree-2) even", Doc: "a random graph of the given degree around a Hamiltonian cycle"},
+}
+
+// LookupGenerator finds a generator by name.
+func LookupGenerator(name string) (Generator, bool) {
+	for _, g := range Generators {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return Generator{}, false
+}
+
+// GeneratorNames lists the generators' names, sorted.
+func GeneratorNames() []string {
+	out := make([]string, len(Generators))
+	for i, g := range Generators {
+		out[i] = g.Name
+	}
+	sort.Strings(out)
+	return out
+}

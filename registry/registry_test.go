@@ -1,0 +1,118 @@
+package registry_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/registry"
+	"github.com/parasol-lang/parasol/runtime"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// The evaluator validates machine files against the registry and the
+// simulator implements its names; eval may not import runtime, so these
+// tests hold the two to the same sets.
+
+func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
+	names := registry.Routing.Names()
+	if got := slices.Sorted(maps.Keys(runtime.Routings)); !slices.Equal(got, slices.Sorted(slices.Values(names))) {
+		t.Fatalf("runtime routings %v, registry %v", got, names)
+	}
+	for name, doc := range registry.Routing.Docs() {
+		if runtime.Routings[name] != doc {
+			t.Errorf("routing %s: runtime says %q, registry %q", name, runtime.Routings[name], doc)
+		}
+	}
+	for _, name := range names {
+		// Each on a topology it applies to: xy needs a 2-D grid.
+		gen := "hypercube(3)"
+		if name == "xy" {
+			gen = "mesh(4, 4)"
+		}
+		spec := load(t, fmt.Sprintf("routing = %s", name), gen)
+		if _, err := runtime.Route(spec, "", 0, 5); err != nil {
+			t.Errorf("routing %s on %s: %v", name, gen, err)
+		}
+	}
+}
+
+func TestRuntimeParsesEverySwitchingOfTheRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, en := range registry.Switching.Entries {
+		for _, word := range append([]string{en.Name}, en.Aliases...) {
+			sw, err := runtime.ParseSwitching(word)
+			if err != nil || sw.String() != en.Name {
+				t.Errorf("ParseSwitching(%q) = %v, %v; want %s", word, sw, err, en.Name)
+			}
+		}
+		seen[en.Name] = true
+	}
+	for sw := runtime.Wormhole; sw <= runtime.Circuit; sw++ {
+		if !seen[sw.String()] {
+			t.Errorf("runtime switching %s is not in the registry", sw)
+		}
+	}
+	if _, err := runtime.ParseSwitching("wormhol"); err == nil {
+		t.Error("runtime accepts a switching the registry does not know")
+	}
+}
+
+func TestRuntimeTakesEveryArbitrationOfTheRegistry(t *testing.T) {
+	byName := map[string]runtime.Arbitration{}
+	for _, en := range registry.Arbitration.Entries {
+		for _, word := range append([]string{en.Name}, en.Aliases...) {
+			spec := load(t, "arbitration = "+word, "ring(4)")
+			if prev, ok := byName[en.Name]; ok && prev != spec.Arbitration {
+				t.Errorf("arbitration %s and its alias %s differ in the runtime", en.Name, word)
+			}
+			byName[en.Name] = spec.Arbitration
+		}
+	}
+	if byName["fifo"] == byName["roundrobin"] {
+		t.Error("fifo and roundrobin are the same arbitration in the runtime")
+	}
+}
+
+func TestGeneratorsOfTheRegistryAreTopos(t *testing.T) {
+	if got, want := slices.Sorted(maps.Keys(topo.Generators)), registry.GeneratorNames(); !slices.Equal(got, want) {
+		t.Fatalf("topo generators %v, registry %v", got, want)
+	}
+	ones := func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = 4
+		}
+		return out
+	}
+	for _, g := range registry.Generators {
+		if topo.Generators[g.Name] != g.Signature {
+			t.Errorf("%s: topo says %q, registry %q", g.Name, topo.Generators[g.Name], g.Signature)
+		}
+		for n := 0; n <= g.MaxArgs+1; n++ {
+			_, err := topo.Plan(g.Name, ones(n))
+			refused := err != nil && strings.Contains(err.Error(), " takes ")
+			if want := n < g.MinArgs || n > g.MaxArgs; refused != want {
+				t.Errorf("%s with %d arguments: %v; refused for its count: want %v", g.Name, n, err, want)
+			}
+		}
+	}
+}
+
+// load compiles a one-topology machine with a topology field set.
+func load(t *testing.T, field, gen string) *runtime.Spec {
+	t.Helper()
+	src := fmt.Sprintf("machine \"m\" {\n\tprocessor p { send_overhead = 1us }\n\ttopology t = %s {\n\t\tspeed = 1MB/s\n\t\tvcs = 2\n\t\t%s\n\t}\n}\n", gen, field)
+	m, err := eval.LoadSource("m.machine", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := runtime.FromMachine(m, "")
+	if err != nil {
+		t.Fatalf("%s: %v", field, err)
+	}
+	return spec
+}
