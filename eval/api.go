@@ -58,9 +58,13 @@ func (m *Machine) Func(path string) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := (&compiler{m: m}).target(e, &scope{obj: m.root})
+	res, err := m.resolveQuery(e, m.root)
 	if err != nil {
 		return nil, err
+	}
+	t, err := (&compiler{m: m, res: res}).target(e, &scope{obj: m.root})
+	if err != nil {
+		return nil, unwrapDep(err)
 	}
 	if t.fld == nil || !t.fld.decl.IsFunc() {
 		return nil, fmt.Errorf("%s is not a function", lang.Excerpt(path))

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -12,31 +11,48 @@ import (
 // (extends), then its own statements, then the overrides, each a layer that
 // may replace the values of the layers below. Values are not evaluated here.
 func build(l *loader, name string) (*Machine, error) {
-	m := &Machine{name: name, loader: l}
+	m, err := assemble(l, name)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// assemble builds, resolves and evaluates a machine. On errors it returns
+// them with the machine as far as it got: its warnings are still of use.
+func assemble(l *loader, name string) (*Machine, error) {
+	m := &Machine{name: name, loader: l, res: newResolution(nil)}
 	b := &builder{m: m, errs: &m.errs}
 	decl := l.machines[name]
 	m.root = newObject("machine", name, decl.ast.Pos, nil)
 	b.machine(decl, nil, 0)
+	// What is typed at the REPL defines names of the user's own.
+	b.own = true
 	for _, extra := range l.opts.extra {
 		b.layer++
 		b.apply(m.root, extra, false)
 	}
+	b.own = false
 	if len(m.errs) == 0 {
 		b.overrides(l.opts.sets, b.layer+1)
 	}
 	if len(m.errs) == 0 {
+		m.resolveAll()
+		// Fields whose names resolved are evaluated even when others did
+		// not, so that every error is reported at once.
 		m.evaluateAll()
 	}
-	if err := m.errs.Err(); err != nil {
-		return nil, err
+	if len(m.errs) == 0 {
+		m.warnings()
 	}
-	return m, nil
+	return m, m.errs.Err()
 }
 
 type builder struct {
 	m     *Machine
 	errs  *lang.Diagnostics
 	layer int
+	own   bool // fields at machine level are the user's own (REPL definitions)
 }
 
 // machine applies a machine declaration and, first, what it extends.
@@ -140,7 +156,8 @@ func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
 		b.errs.Add(s.Pos, "param declarations belong at machine level, not in %s", obj.path())
 		return
 	}
-	obj.fields[s.Name] = &field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: s.IsParam, legacy: legacy}
+	own := s.IsParam || b.own && obj.kind == "machine"
+	obj.fields[s.Name] = &field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: own, legacy: legacy}
 	obj.order = append(obj.order, s.Name)
 }
 
@@ -226,20 +243,23 @@ func article(kind string) string {
 	return "a " + kind
 }
 
-// overrides applies --set values as the top layer.
+// overrides applies --set values as the top layer. Each is parsed as text
+// of its own named after the flag and its value ("--set delta=2us"), so an
+// error in it points there and not into the machine.
 func (b *builder) overrides(sets []Set, layer int) {
 	b.layer = layer
 	for _, s := range sets {
-		name := s.Source
-		if name == "" {
-			name = "--set"
+		flag := s.Source
+		if flag == "" {
+			flag = "--set"
 		}
+		name := flag + " " + s.Path + "=" + s.Value
 		target, err := parser.ParseExpr(name, s.Path)
 		if err != nil {
 			b.errs.Append(err)
 			continue
 		}
-		value, err := parser.ParseExpr(name+" "+s.Path, s.Value)
+		value, err := parser.ParseExpr(name, s.Value)
 		if err != nil {
 			b.errs.Append(err)
 			continue
@@ -249,32 +269,67 @@ func (b *builder) overrides(sets []Set, layer int) {
 			// A known field the file does not set can be added:
 			// --set 'topology(t).arbitration=roundrobin'.
 			if f = b.m.newSchemaField(target, layer); f == nil {
-				b.errs.Append(err)
+				b.errs.Append(unwrapDep(err))
 				continue
 			}
 		}
+		if f.over == nil && f.decl.Value != nil {
+			f.over = f.decl
+		}
 		f.decl = &lang.Field{Pos: value.ExprPos(), Name: f.name, Value: value, Params: f.decl.Params}
-		f.layer, f.legacy = layer, false
+		f.layer, f.legacy, f.setBy = layer, false, name
 	}
+}
+
+// checkOverride holds a --set value to the kind of value the field had:
+// a time stays a time, a name a name. Otherwise the error would surface in
+// whatever depends on the field, at a line of the machine the user did not
+// write.
+func (m *Machine) checkOverride(f *field, v lang.Value) error {
+	if f.over == nil || f.legacy {
+		return nil
+	}
+	if _, known := fieldSpecOf(f.obj.kind, f.name); known && !blocks[f.obj.kind].own {
+		return nil // the schema has checked it
+	}
+	res := newResolution(m.res)
+	var errs lang.Diagnostics
+	r := &resolver{m: m, res: res, errs: &errs}
+	r.value(f.over.Value, &rscope{obj: f.obj}, fieldSpec{}, f.name, false)
+	if len(errs) > 0 {
+		return nil
+	}
+	was, err := m.evalResolved(f.over.Value, f.obj, res)
+	if err != nil || was.Kind == v.Kind && was.Dim == v.Dim {
+		return nil
+	}
+	return errAt(f.decl.Value, "%s is a %s in the machine (%s), got a %s", f.path(), typeName(was), was, typeName(v))
+}
+
+func typeName(v lang.Value) string {
+	if v.Kind == lang.Number {
+		return v.Dim.Name()
+	}
+	return v.Kind.String()
 }
 
 // newSchemaField adds the field a path names when its block exists and the
 // schema knows the field for that kind of block.
 func (m *Machine) newSchemaField(e lang.Expr, layer int) *field {
 	sel, ok := e.(*lang.Select)
-	var obj *object
-	name := ""
-	switch {
-	case ok:
-		t, err := (&compiler{m: m}).target(sel.X, &scope{obj: m.root})
-		if err != nil || t.obj == nil || t.kind != "" || t.end != "" {
-			return nil
-		}
-		obj, name = t.obj, sel.Name
-	default:
+	if !ok {
 		return nil
 	}
-	if _, known := schema[obj.kind][name]; !known {
+	res, err := m.resolveQuery(sel.X, m.root)
+	if err != nil {
+		return nil
+	}
+	t, err := (&compiler{m: m, res: res}).target(sel.X, &scope{obj: m.root})
+	if err != nil || t.obj == nil || t.kind != "" || t.end != "" {
+		return nil
+	}
+	obj, name := t.obj, sel.Name
+	if spec, known := fieldSpecOf(obj.kind, name); !known || blocks[obj.kind].own && spec.typ == tAny {
 		return nil
 	}
 	f := &field{name: name, obj: obj, layer: layer, decl: &lang.Field{Pos: e.ExprPos(), Name: name, Value: &lang.NumberLit{}}}
@@ -286,8 +341,11 @@ func (m *Machine) newSchemaField(e lang.Expr, layer int) *field {
 // findField resolves a reference path (processor(1).createjob, delta) to the
 // field it names, for overrides.
 func (m *Machine) findField(e lang.Expr) (*field, error) {
-	c := &compiler{m: m}
-	t, err := c.target(e, &scope{obj: m.root})
+	res, err := m.resolveQuery(e, m.root)
+	if err != nil {
+		return nil, err
+	}
+	t, err := (&compiler{m: m, res: res}).target(e, &scope{obj: m.root})
 	if err != nil {
 		return nil, err
 	}
@@ -296,5 +354,3 @@ func (m *Machine) findField(e lang.Expr) (*field, error) {
 	}
 	return t.fld, nil
 }
-
-var _ = fmt.Sprint

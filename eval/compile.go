@@ -99,6 +99,9 @@ func (s *scope) newSlot() int {
 // compiler compiles expressions of one machine.
 type compiler struct {
 	m *Machine
+	// res is what the resolver decided of each name; nil means the
+	// machine's own table (a query brings a table of its own above it).
+	res *resolution
 	// dead is above zero while compiling a branch that a constant
 	// condition never takes (if false then 1/0 else 1): its names and
 	// types are still checked, but its constant arithmetic is not folded,
@@ -106,7 +109,28 @@ type compiler struct {
 	dead int
 }
 
+// binding is the resolver's decision for a name node.
+func (c *compiler) binding(e lang.Expr) *binding {
+	if c.res != nil {
+		return c.res.get(e)
+	}
+	return c.m.res.get(e)
+}
+
 func (c *compiler) compile(e lang.Expr, sc *scope) (cexpr, error) {
+	switch e.(type) {
+	case *lang.Binary, *lang.StringLit:
+		// A word written with hyphens (short-queue) or a string the
+		// resolver has already found wanting.
+		if b := c.binding(e); b != nil {
+			switch b.kind {
+			case bWord:
+				return constant(lang.StringValue(b.name)), nil
+			case bBad:
+				return cexpr{}, depError{b.err}
+			}
+		}
+	}
 	switch e := e.(type) {
 	case *lang.NumberLit:
 		if !finite(e.Value.Num) {
@@ -136,15 +160,25 @@ func (c *compiler) compile(e lang.Expr, sc *scope) (cexpr, error) {
 }
 
 func (c *compiler) ident(e *lang.Ident, sc *scope) (cexpr, error) {
-	if l, ok := sc.lookup(e.Name); ok {
-		if l.konst != nil {
-			return constant(*l.konst), nil
-		}
-		slot := l.slot
-		return cexpr{run: func(fr *frame) lang.Value { return fr.stack[fr.base+slot] }, known: l.known, kind: l.kind, dim: l.dim,
-			isSlot: l.known && l.kind == lang.Number, slot: slot}, nil
+	b := c.binding(e)
+	switch {
+	case b == nil:
+		return cexpr{}, unresolved(e)
+	case b.kind == bBad:
+		return cexpr{}, depError{b.err}
+	case b.kind != bLocal:
+		return c.ref(e, sc)
 	}
-	return c.ref(e, sc)
+	l, ok := sc.lookup(e.Name)
+	if !ok {
+		return cexpr{}, unresolved(e)
+	}
+	if l.konst != nil {
+		return constant(*l.konst), nil
+	}
+	slot := l.slot
+	return cexpr{run: func(fr *frame) lang.Value { return fr.stack[fr.base+slot] }, known: l.known, kind: l.kind, dim: l.dim,
+		isSlot: l.known && l.kind == lang.Number, slot: slot}, nil
 }
 
 func (c *compiler) unary(e *lang.Unary, sc *scope) (cexpr, error) {

@@ -52,14 +52,14 @@ func TestReferenceChainsUseBoundedStack(t *testing.T) {
 			fmt.Sprintf("\tparam p%d = 1", n-1)), "p0", n},
 		{"processors by label", chainSource(n,
 			func(i int) string {
-				return fmt.Sprintf("\tprocessor %d { x = processor(%d).x + 1 }", i, i+1)
+				return fmt.Sprintf("\tprocessor %d { mantissa = processor(%d).mantissa + 1 }", i, i+1)
 			},
-			fmt.Sprintf("\tprocessor %d { x = 1 }", n-1)), "processor(0).x", n},
+			fmt.Sprintf("\tprocessor %d { mantissa = 1 }", n-1)), "processor(0).mantissa", n},
 		{"labels that are params", chainSource(n,
 			func(i int) string {
-				return fmt.Sprintf("\tparam k%d = %d\n\tprocessor %d { x = processor(k%d).x + 1 }", i+1, i+1, i, i+1)
+				return fmt.Sprintf("\tparam k%d = %d\n\tprocessor %d { mantissa = processor(k%d).mantissa + 1 }", i+1, i+1, i, i+1)
 			},
-			fmt.Sprintf("\tprocessor %d { x = 1 }", n-1)), "processor(0).x", n},
+			fmt.Sprintf("\tprocessor %d { mantissa = 1 }", n-1)), "processor(0).mantissa", n},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,5 +88,5 @@ func ExampleLoadSource_error() {
 	// Output:
 	// bad.machine:3:12: unknown name h_inn (did you mean "h_in"?)
 	//      param x = h_inn * 2
-	//                ^
+	//                ^~~~~
 }

@@ -168,7 +168,7 @@ func TestAFileImportedAlongSeveralPathsIsReadOnce(t *testing.T) {
 		"right.machine":      fmt.Sprintf("import %q\nparam right = base + 2\n", lib),
 		"sub/linked.machine": "import \"../alias.machine\"\n",
 		"top.machine": "import \"left.machine\"\nimport \"right.machine\"\nimport \"./sub/../lib.machine\"\n" +
-			"import \"sub/linked.machine\"\nmachine \"m\" { x = left + right }\n",
+			"import \"sub/linked.machine\"\nmachine \"m\" { param x = left + right }\n",
 	})
 	if err := os.Symlink("lib.machine", filepath.Join(dir, "alias.machine")); err != nil {
 		t.Skip("no symbolic links:", err)

@@ -3,7 +3,6 @@ package eval
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -22,8 +21,10 @@ type Machine struct {
 	root   *object
 	legacy bool
 	errs   lang.Diagnostics
-	stack  []evalStep // fields being evaluated, for cycle reports (load time only)
-	work   []pending  // fields waiting for the fields they refer to (dependencies.go)
+	warns  lang.Diagnostics // values legal but suspicious (warnings.go)
+	res    *resolution      // what every name means (resolve.go)
+	stack  []evalStep       // fields being evaluated, for cycle reports (load time only)
+	work   []pending        // fields waiting for the fields they refer to (dependencies.go)
 
 	topos     []*Topology
 	topoState int8
@@ -140,48 +141,23 @@ func (m *Machine) cycle(f *field, from lang.Pos) error {
 // maxCycleSteps is how many steps of a reference cycle a report lists.
 const maxCycleSteps = 64
 
-// hyphenated matches a name such as short-queue, which the parser reads as
-// a subtraction of unknown names.
-var hyphenated = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*( - [A-Za-z_][A-Za-z0-9_]*)+$`)
-
 func (m *Machine) evalField(f *field) (lang.Value, error) {
-	typ := fieldTypeOf(f.obj.kind, f.name)
-	if typ == tSymbol {
-		if text := lang.FormatExpr(f.decl.Value); hyphenated.MatchString(text) {
-			if _, err := m.evalExpr(f.decl.Value, f.obj); err != nil {
-				return m.check(f, typ, lang.StringValue(strings.ReplaceAll(text, " - ", "-")), true)
-			}
-		}
-	}
-	if id, ok := f.decl.Value.(*lang.Ident); ok && m.symbolAllowed(f, typ) {
-		if _, err := (&compiler{m: m}).target(id, &scope{obj: f.obj}); err != nil {
-			if _, isIndex := indexes[id.Name]; !isIndex {
-				return m.check(f, typ, lang.StringValue(id.Name), true)
-			}
-		}
-	}
+	spec, _ := fieldSpecOf(f.obj.kind, f.name)
 	v, err := m.evalExpr(f.decl.Value, f.obj)
 	if err != nil {
 		return v, err
 	}
-	return m.check(f, typ, v, false)
-}
-
-// symbolAllowed says whether a bare unknown word is a name value here
-// (switching = wormhole, fp type = floating, linkio = yes).
-func (m *Machine) symbolAllowed(f *field, t fieldType) bool {
-	switch t {
-	case tSymbol, tString, tBool:
-		return true
-	case tAny:
-		return f.legacy && f.obj.kind != "modelsection"
+	if v, err = m.check(f, spec, v); err != nil {
+		return v, err
 	}
-	return false
+	return v, m.checkOverride(f, v)
 }
 
 // check converts a field's value to its schema type: implied Parasol I
-// units, yes/no bools, and a clear error on a wrong dimension.
-func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.Value, error) {
+// units, yes/no bools, an enumerated word's canonical name, and a clear
+// error on a wrong dimension.
+func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, error) {
+	t := spec.typ
 	pos := f.decl.Value.ExprPos()
 	switch t {
 	case tAny:
@@ -205,15 +181,22 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 				return lang.BoolValue(false), nil
 			}
 		}
-		return v, lang.Errorf(pos, "%s expects yes, no, true, false, 1 or 0, got %s", f.name, v)
+		return v, errAt(f.decl.Value, "%s expects yes, no, true, false, 1 or 0, got %s", quoteField(f.name), v)
 	case tString, tSymbol:
-		if v.Kind == lang.String {
-			return v, nil
-		}
 		if t == tSymbol && v.Kind == lang.Number && f.legacy {
-			return lang.StringValue(labelOf(v)), nil
+			v = lang.StringValue(labelOf(v))
 		}
-		return v, lang.Errorf(pos, "%s expects a name, got a %s", f.name, v.TypeName())
+		if v.Kind != lang.String {
+			return v, errAt(f.decl.Value, "%s expects a name, got a %s", quoteField(f.name), v.TypeName())
+		}
+		if spec.enum != nil {
+			en, ok := spec.enum.Lookup(v.Text())
+			if !ok {
+				return v, unknownWord(f.decl.Value, v.Text(), spec.enum)
+			}
+			return lang.StringValue(en.Name), nil
+		}
+		return v, nil
 	}
 	want, _ := t.dim()
 	switch {
@@ -224,21 +207,18 @@ func (m *Machine) check(f *field, t fieldType, v lang.Value, symbol bool) (lang.
 	}
 	if v.Kind != lang.Number || v.Dim != want {
 		got := v.TypeName()
-		if symbol {
-			return v, lang.Errorf(pos, "unknown name %s%s", lang.Excerpt(v.Text()), lang.DidYouMean(v.Text(), (&compiler{m: m}).visibleNames(&scope{obj: f.obj})))
-		}
 		if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
 			got = "plain number; give a unit, e.g. " + example(t)
 		}
-		return v, lang.Errorf(pos, "%s expects a %s, got a %s", f.name, t, got)
+		return v, lang.Errorf(pos, "%s expects a %s, got a %s", quoteField(f.name), t, got)
 	}
 	// Counts, times, sizes and rates are never negative: a negative latency
 	// or overhead would run the simulator backwards in time.
 	switch {
 	case t == tCount && (v.Num < 0 || v.Num != math.Trunc(v.Num)):
-		return v, lang.Errorf(pos, "%s must be a whole number ≥ 0, got %s", f.name, v)
+		return v, lang.Errorf(pos, "%s must be a whole number ≥ 0, got %s", quoteField(f.name), v)
 	case t != tNumber && v.Num < 0:
-		return v, lang.Errorf(pos, "%s must not be negative, got %s", f.name, v)
+		return v, lang.Errorf(pos, "%s must not be negative, got %s", quoteField(f.name), v)
 	}
 	return v, nil
 }
@@ -247,10 +227,17 @@ func example(t fieldType) string {
 	return map[fieldType]string{tTime: "1.2us", tSize: "32B", tRate: "10MB/s", tFreq: "400MHz", tTimePerByte: "100ns/B"}[t]
 }
 
-// evalExpr compiles and runs an expression in an object's scope.
+// evalExpr compiles and runs an expression in an object's scope, its
+// names resolved in the machine's table.
 func (m *Machine) evalExpr(e lang.Expr, obj *object) (lang.Value, error) {
+	return m.evalResolved(e, obj, nil)
+}
+
+// evalResolved compiles and runs an expression whose names are in res (nil:
+// the machine's table).
+func (m *Machine) evalResolved(e lang.Expr, obj *object, res *resolution) (lang.Value, error) {
 	var n int
-	ce, err := (&compiler{m: m}).compile(e, &scope{obj: obj, nslots: &n})
+	ce, err := (&compiler{m: m, res: res}).compile(e, &scope{obj: obj, nslots: &n})
 	if err != nil {
 		return lang.Value{}, err
 	}
@@ -335,15 +322,22 @@ func (m *Machine) Eval(expr string) (lang.Value, error) {
 
 // EvalExpr evaluates a parsed expression.
 func (m *Machine) EvalExpr(e lang.Expr) (lang.Value, error) {
-	v, err := m.evalExpr(e, m.root)
+	res, err := m.resolveQuery(e, m.root)
+	if err != nil {
+		return lang.Value{}, err
+	}
+	v, err := m.evalResolved(e, m.root, res)
 	return v, unwrapDep(err)
 }
 
 func unwrapDep(err error) error {
-	if d, ok := err.(depError); ok {
-		return d.error
+	for {
+		d, ok := err.(depError)
+		if !ok {
+			return err
+		}
+		err = d.error
 	}
-	return err
 }
 
 // Param returns the value of a machine-level param or field.

@@ -154,9 +154,13 @@ type field struct {
 	name    string
 	obj     *object
 	decl    *lang.Field
-	layer   int // which machine in an extends chain (or override) set it
-	isParam bool
+	layer   int  // which machine in an extends chain (or override) set it
+	isParam bool // a name of the user's own: a param, or defined at the REPL
 	legacy  bool // declared in a Parasol I file
+	// over is the declaration a --set value replaced, and setBy the flag
+	// that did (checkOverride).
+	over  *lang.Field
+	setBy string
 
 	state fieldState
 	val   lang.Value

@@ -1,16 +1,28 @@
 package eval
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/registry"
 )
 
-// The schema says what the known fields of each kind of block mean: the
-// dimension a value must have, and the unit a plain number takes in a
+// The schema says what every kind of block may hold: its fields, each with
+// the dimension its value must have, the unit a plain number takes in a
 // Parasol I file (seed 002: times in nanoseconds, link speed in bytes per
-// second, receive/route delays in percent). Fields not in the schema are the
-// user's own and may hold any value.
+// second, receive/route delays in percent), and for a name-valued field the
+// words it may take (registry). A field the schema does not know is an
+// error, with a suggestion, unless it is declared as the user's own:
+//
+//   - `param x = …`, at machine level or in a model section;
+//   - a function `f(…) = …`, at machine level or in a model section;
+//   - any name in a model section (its primitives), in a timing subsection
+//     (Parasol I's integer_timings and the like: operation times) or in
+//     combinations (seed 002 leaves both to the user).
+//
+// A name declared as the user's own in one layer (a param of the machine
+// extended) may be given a new value in a later one without the keyword.
 
 type fieldType uint8
 
@@ -66,60 +78,152 @@ func (t fieldType) legacyScale() float64 {
 	return 1
 }
 
-var timingFields = map[string]fieldType{} // any field of a *_timings block is a time
-
-var schema = map[string]map[string]fieldType{
-	"machine": {},
-	"processor": {
-		"name": tString, "fp type": tSymbol, "mantissa": tCount, "exponent": tCount,
-		"pipelinesize": tCount, "branchdelay": tTime, "maxrecvdelay": tPercent,
-		"maxroutedelay": tPercent, "createjob": tTime, "jobswitch": tTime,
-		"clock": tFreq, "send_overhead": tTime, "recv_overhead": tTime,
-		"packet_overhead": tTime, "route_fixed": tTime, "route_per_byte": tTimePerByte,
-		"hop_delay": tTime, "maxspeed": tRate,
-	},
-	"switch": {
-		"name": tString, "delay": tTime, "ports": tCount, "route_fixed": tTime,
-		"route_per_byte": tTimePerByte,
-	},
-	"processorcache": {
-		"size": tSize, "linesize": tSize, "associativity": tCount,
-		"hittime": tTime, "misstime": tTime, "levels": tCount,
-	},
-	"combinations": {},
-	"topology": {
-		"toponame": tString, "hardware": tNumber, "create_time": tTime, "num_links": tCount,
-		"node": tSymbol, "switching": tSymbol, "routing": tSymbol, "arbitration": tSymbol,
-		"packet": tSize, "header": tSize, "trailer": tSize, "flit": tSize, "buffer": tNumber,
-		"window": tNumber, "ack": tSize, "vcs": tNumber, "channels": tNumber,
-		"latency": tTime, "speed": tRate,
-	},
-	"link": {
-		"linkio": tBool, "linklatency": tTime, "linkspeed": tRate, "procs_connected": tCount,
-		"processornumber": tCount, "latency": tTime, "speed": tRate, "channels": tNumber,
-		"io": tBool, "dim": tCount,
-	},
-	"machinecombinations": {"maxtotalspeed": tRate},
-	"modelsection":        {},
+// fieldSpec is one field the schema knows.
+type fieldSpec struct {
+	typ fieldType
+	// enum: the words a name-valued field may take; nil for any word (a
+	// processor label, a floating-point type).
+	enum *registry.Enum
+	doc  string
 }
 
-func init() {
-	for _, k := range []string{"integer_timings", "long_integer_timings", "float_timings", "double_timings"} {
-		schema[k] = timingFields
+// blockSpec is what a kind of block may hold.
+type blockSpec struct {
+	doc    string
+	fields map[string]fieldSpec
+	// own: any other name is a field of the user's own, of type ownType.
+	own     bool
+	ownType fieldType
+	funcs   bool // functions may be defined here
+	params  bool // param declarations belong here
+}
+
+var timingBlock = &blockSpec{doc: "average operation times (Parasol I); every field is a time", own: true, ownType: tTime}
+
+var blocks = map[string]*blockSpec{
+	"machine": {doc: "params and functions of the user's own", funcs: true, params: true},
+	"processor": {doc: "a processor type", fields: map[string]fieldSpec{
+		"name":            {typ: tString, doc: "a readable name"},
+		"fp type":         {typ: tSymbol, doc: "floating-point type (Parasol I), a word"},
+		"mantissa":        {typ: tCount, doc: "bits in the mantissa"},
+		"exponent":        {typ: tCount, doc: "bits in the exponent"},
+		"pipelinesize":    {typ: tCount, doc: "pipeline stages"},
+		"branchdelay":     {typ: tTime, doc: "time lost in a branch (Parasol I: ns)"},
+		"maxrecvdelay":    {typ: tPercent, doc: "receive delay (Parasol I: percent)"},
+		"maxroutedelay":   {typ: tPercent, doc: "route delay (Parasol I: percent)"},
+		"createjob":       {typ: tTime, doc: "starting a job (Parasol I: ns)"},
+		"jobswitch":       {typ: tTime, doc: "switching between jobs (Parasol I: ns)"},
+		"clock":           {typ: tFreq, doc: "clock frequency"},
+		"send_overhead":   {typ: tTime, doc: "sender software cost per message channel (simulated)"},
+		"recv_overhead":   {typ: tTime, doc: "receiver software cost per message (simulated)"},
+		"packet_overhead": {typ: tTime, doc: "packet initialisation at the sender and before an acknowledgement (simulated)"},
+		"route_fixed":     {typ: tTime, doc: "software through-routing per packet (simulated)"},
+		"route_per_byte":  {typ: tTimePerByte, doc: "software through-routing per byte (simulated)"},
+		"hop_delay":       {typ: tTime, doc: "router delay when a packet passes through (simulated)"},
+		"maxspeed":        {typ: tRate, doc: "the rate the processor moves data over all its links at once"},
+	}},
+	"switch": {doc: "a routing chip, a node type like a processor", fields: map[string]fieldSpec{
+		"name":           {typ: tString, doc: "a readable name"},
+		"delay":          {typ: tTime, doc: "switch delay when a packet passes through (simulated)"},
+		"hop_delay":      {typ: tTime, doc: "the same as delay"},
+		"ports":          {typ: tCount, doc: "links the chip has"},
+		"route_fixed":    {typ: tTime, doc: "software through-routing per packet (simulated)"},
+		"route_per_byte": {typ: tTimePerByte, doc: "software through-routing per byte (simulated)"},
+	}},
+	"integer_timings":      timingBlock,
+	"long_integer_timings": timingBlock,
+	"float_timings":        timingBlock,
+	"double_timings":       timingBlock,
+	"processorcache": {doc: "cache parameters (Parasol I)", fields: map[string]fieldSpec{
+		"size":          {typ: tSize, doc: "cache size (Parasol I: bytes)"},
+		"linesize":      {typ: tSize, doc: "line size (Parasol I: bytes)"},
+		"associativity": {typ: tCount, doc: "ways"},
+		"hittime":       {typ: tTime, doc: "hit time (Parasol I: ns)"},
+		"misstime":      {typ: tTime, doc: "miss time (Parasol I: ns)"},
+		"levels":        {typ: tCount, doc: "cache levels"},
+	}},
+	"combinations": {doc: "combined processor figures of the user's own (Parasol I)", own: true},
+	"topology": {doc: "nodes and links, and how the network moves packets", fields: map[string]fieldSpec{
+		"toponame":    {typ: tString, doc: "a readable name (Parasol I)"},
+		"hardware":    {typ: tNumber, doc: "hardware topology (1) or virtual (Parasol I)"},
+		"create_time": {typ: tTime, doc: "creating the topology (Parasol I: ns)"},
+		"num_links":   {typ: tCount, doc: "links in the topology (Parasol I; checked against the links given)"},
+		"node":        {typ: tSymbol, doc: "the processor or switch type of nodes no node statement types"},
+		"switching":   {typ: tSymbol, enum: registry.Switching, doc: "switching technique"},
+		"routing":     {typ: tSymbol, enum: registry.Routing, doc: "routing function"},
+		"arbitration": {typ: tSymbol, enum: registry.Arbitration, doc: "how a lane chooses among waiting packets"},
+		"packet":      {typ: tSize, doc: "payload bytes per packet (0: a message is one packet)"},
+		"header":      {typ: tSize, doc: "bytes added to each packet in front"},
+		"trailer":     {typ: tSize, doc: "bytes added to each packet behind"},
+		"flit":        {typ: tSize, doc: "wormhole flit size"},
+		"buffer":      {typ: tNumber, doc: "wormhole buffer per lane, in flits"},
+		"window":      {typ: tNumber, doc: "unacknowledged packets per message channel (0: no acknowledgements)"},
+		"ack":         {typ: tSize, doc: "size of an acknowledgement packet"},
+		"vcs":         {typ: tNumber, doc: "lanes (virtual channels) per wire"},
+		"channels":    {typ: tNumber, doc: "lanes per wire of every link"},
+		"latency":     {typ: tTime, doc: "link latency, unless a link says otherwise"},
+		"speed":       {typ: tRate, doc: "link speed, unless a link says otherwise"},
+	}},
+	"link": {doc: "a link: a block (Parasol I's linknumber), a template link(d) { … } or link A -- B { … }", fields: map[string]fieldSpec{
+		"latency":         {typ: tTime, doc: "from the start of transmission to the head's arrival"},
+		"speed":           {typ: tRate, doc: "bytes per second"},
+		"channels":        {typ: tNumber, doc: "lanes of the wire"},
+		"io":              {typ: tBool, doc: "an I/O link"},
+		"dim":             {typ: tCount, doc: "the dimension the link belongs to (for dimension-order routing)"},
+		"linklatency":     {typ: tTime, doc: "latency (Parasol I: ns)"},
+		"linkspeed":       {typ: tRate, doc: "speed (Parasol I: bytes per second)"},
+		"linkio":          {typ: tBool, doc: "io (Parasol I: yes, no, true, false, 1, 0)"},
+		"procs_connected": {typ: tCount, doc: "processors the link joins (Parasol I; checked against the list)"},
+		"processornumber": {typ: tCount, doc: "a processor the link joins (Parasol I, repeated)"},
+	}},
+	"machinecombinations": {doc: "combined machine figures (Parasol I)", fields: map[string]fieldSpec{
+		"maxtotalspeed": {typ: tRate, doc: "maximum total transfer rate (Parasol I: bytes per second)"},
+	}},
+	"modelsection": {doc: "a programming model's primitives, all the user's own", own: true, funcs: true, params: true},
+}
+
+// fieldSpecOf returns what the schema says of a field in a block kind, and
+// whether it knows the field (or the block takes any name).
+func fieldSpecOf(kind, name string) (fieldSpec, bool) {
+	b := blocks[kind]
+	if b == nil {
+		return fieldSpec{}, false
 	}
+	if kind == "link" && isProcessorType(name) {
+		// Any value: a label is a number or a word, as processor headers are.
+		return fieldSpec{typ: tAny, doc: "the type of the processor that follows"}, true
+	}
+	if s, ok := b.fields[name]; ok {
+		return s, true
+	}
+	if s, ok := b.fields[strings.ReplaceAll(name, "_", " ")]; ok { // fp_type for "fp type"
+		return s, true
+	}
+	if b.own {
+		return fieldSpec{typ: b.ownType}, true
+	}
+	return fieldSpec{}, false
 }
 
 // fieldTypeOf returns the schema type of a field in a block kind.
 func fieldTypeOf(kind, name string) fieldType {
-	switch kind {
-	case "integer_timings", "long_integer_timings", "float_timings", "double_timings":
-		return tTime
-	case "link":
-		if strings.HasPrefix(name, "processortype") {
-			return tAny
-		}
+	s, _ := fieldSpecOf(kind, name)
+	return s.typ
+}
+
+// schemaNames lists the fields the schema knows for a kind, sorted, for
+// suggestions.
+func schemaNames(kind string) []string {
+	b := blocks[kind]
+	if b == nil {
+		return nil
 	}
-	return schema[kind][name]
+	out := make([]string, 0, len(b.fields))
+	for n := range b.fields {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // linkAliases maps Parasol I link field names to the modern ones.
