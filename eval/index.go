@@ -15,6 +15,9 @@ type indexFn struct {
 	doc string
 	// fn computes the index, or says why it has no value ("" when it has).
 	fn func(t *Topology) (lang.Value, string)
+	// exact, for an index whose figure may be a bound, says whether it is
+	// exact on t (see Uses); nil for indexes that are always exact.
+	exact func(t *Topology) bool
 }
 
 // count is an index that always has a value.
@@ -41,13 +44,17 @@ func distance(name string, f func(m topo.Metrics) float64) func(t *Topology) (la
 }
 
 var indexes = map[string]indexFn{
-	"diameter":  {"largest processor-to-processor distance in hops (D)", distance("diameter", func(m topo.Metrics) float64 { return float64(m.Diameter) })},
-	"avgdist":   {"mean distance over ordered pairs of distinct processors (μ)", distance("avgdist", func(m topo.Metrics) float64 { return m.AvgDistance })},
-	"bisection": {"links cut by the best balanced split of the processors", count(func(t *Topology) int { return t.Metrics().Bisection })},
-	"nodes":     {"processors in the topology", count(func(t *Topology) int { return t.Graph.NumProcs() })},
-	"switches":  {"switch nodes in the topology", count(func(t *Topology) int { return t.Graph.N() - t.Graph.NumProcs() })},
-	"links":     {"links in the topology", count(func(t *Topology) int { return t.Graph.NumLinks() })},
-	"maxtotalspeed": {"sum of the processors' maximum transfer rates (seed 002 §1, after Markatos)", func(t *Topology) (lang.Value, string) {
+	"diameter": {doc: "largest processor-to-processor distance in hops (D)",
+		fn: distance("diameter", func(m topo.Metrics) float64 { return float64(m.Diameter) })},
+	"avgdist": {doc: "mean distance over ordered pairs of distinct processors (μ)",
+		fn: distance("avgdist", func(m topo.Metrics) float64 { return m.AvgDistance })},
+	"bisection": {doc: "links cut by the best balanced split of the processors (exact where it can be computed, else an upper bound, which eval notes)",
+		fn:    count(func(t *Topology) int { return t.Metrics().Bisection }),
+		exact: func(t *Topology) bool { return t.Metrics().BisectionExact }},
+	"nodes":    {doc: "processors in the topology", fn: count(func(t *Topology) int { return t.Graph.NumProcs() })},
+	"switches": {doc: "switch nodes in the topology", fn: count(func(t *Topology) int { return t.Graph.N() - t.Graph.NumProcs() })},
+	"links":    {doc: "links in the topology", fn: count(func(t *Topology) int { return t.Graph.NumLinks() })},
+	"maxtotalspeed": {doc: "sum of the processors' maximum transfer rates (seed 002 §1, after Markatos)", fn: func(t *Topology) (lang.Value, string) {
 		if s := t.MaxTotalSpeed(); finite(s) {
 			return lang.Quantity(s, lang.RateDim), ""
 		}

@@ -25,16 +25,20 @@ type jsonValue struct {
 	Expr  string `json:"expr"`
 	Value any    `json:"value"`
 	Unit  string `json:"unit"`
+	// BisectionExact is set when the value rests on the bisection width:
+	// false when that is an upper bound (see withUses).
+	BisectionExact *bool  `json:"bisection_exact,omitempty"`
+	Note           string `json:"note,omitempty"`
 }
 
 func toJSON(expr string, v lang.Value) jsonValue {
 	switch v.Kind {
 	case lang.Bool:
-		return jsonValue{expr, v.Truth(), ""}
+		return jsonValue{Expr: expr, Value: v.Truth()}
 	case lang.String:
-		return jsonValue{expr, v.Text(), ""}
+		return jsonValue{Expr: expr, Value: v.Text()}
 	}
-	return jsonValue{expr, jsonNumber(v.Num), v.Dim.Unit()}
+	return jsonValue{Expr: expr, Value: jsonNumber(v.Num), Unit: v.Dim.Unit()}
 }
 
 // newJSON is an encoder that keeps <, > and & as they are (expressions
@@ -87,15 +91,20 @@ With several expressions each line reads EXPR = VALUE.`)
 			errs.Append(err)
 			continue
 		}
+		uses, err := m.Uses(x)
+		if err != nil {
+			errs.Append(err)
+			continue
+		}
 		switch {
 		case *asJSON:
-			if err := enc.Encode(toJSON(x, v)); err != nil {
+			if err := enc.Encode(withUses(toJSON(x, v), uses)); err != nil {
 				return err
 			}
 		case len(pos) == 2:
-			fmt.Fprintln(e.stdout, v)
+			fmt.Fprintln(e.stdout, valueText(x, v, uses))
 		default:
-			fmt.Fprintf(e.stdout, "%s = %s\n", x, v)
+			fmt.Fprintln(e.stdout, exprLine(x, valueText(x, v, uses)))
 		}
 	}
 	if len(errs) > 0 {

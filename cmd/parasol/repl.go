@@ -159,7 +159,12 @@ func (r *repl) handle(text string) (quit bool) {
 			fmt.Fprintln(r.errOut, err)
 			return false
 		}
-		fmt.Fprintln(r.out, v)
+		uses, err := r.m.UsesExpr(in.Expr)
+		if err != nil {
+			fmt.Fprintln(r.errOut, err)
+			return false
+		}
+		fmt.Fprintln(r.out, valueText(text, v, uses))
 		return false
 	}
 	m, err := r.m.Extend(in.Stmts)
