@@ -39,7 +39,7 @@ func checkPacket(pk PacketParams) error {
 		{"Window", pk.Window, math.MaxInt32, " (0: no acknowledgements)"},
 	} {
 		if f.v < 0 || f.v > f.max {
-			return fmt.Errorf("runtime: Packet.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
+			return fmt.Errorf("Packet.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
 		}
 	}
 	return nil
@@ -60,9 +60,9 @@ func checkOptions(o *Options) error {
 	} {
 		switch {
 		case f.v < 0 && f.max == math.MaxInt64:
-			return fmt.Errorf("runtime: Options.%s must not be negative, got %d", f.name, f.v)
+			return fmt.Errorf("Options.%s must not be negative, got %d", f.name, f.v)
 		case f.v < 0 || f.v > f.max:
-			return fmt.Errorf("runtime: Options.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
+			return fmt.Errorf("Options.%s = %d is out of range 0..%d%s", f.name, f.v, f.max, f.note)
 		}
 	}
 	return nil
@@ -95,7 +95,7 @@ func (tr *traffic) largestMessage(P int64) (int64, error) {
 		return tr.size, nil
 	}
 	if tr.size > 0 && P > math.MaxInt64/4/tr.size {
-		return 0, fmt.Errorf("runtime: allgather of %d-byte blocks on %d processors gathers more than 2^61 bytes", tr.size, P)
+		return 0, fmt.Errorf("allgather of %d-byte blocks on %d processors gathers more than 2^61 bytes", tr.size, P)
 	}
 	return tr.size * P, nil
 }
@@ -137,7 +137,7 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	parts := min(split, pk)
 	if !tr.circuit {
 		if per := (pk + parts - 1) / parts; per > MaxPacketsPerPart {
-			return 0, fmt.Errorf("runtime: a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
+			return 0, fmt.Errorf("a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
 				biggest, tr.payload, per, int64(MaxPacketsPerPart))
 		}
 	}

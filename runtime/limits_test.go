@@ -40,9 +40,9 @@ func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 		{"routing tables", ham, Options{},
 			"routing by table on a 20000-node hamiltonian graph needs about 1.6 GB; the limit is 67 MB"},
 		{"packets per part", &small, Options{Size: 1e15},
-			"runtime: a message of 1000000000000000 bytes in packets of 32 bytes is 31250000000000 packets per part; the bound is 2147483647"},
+			"a message of 1000000000000000 bytes in packets of 32 bytes is 31250000000000 packets per part; the bound is 2147483647"},
 		{"allgather overflow", hc6, Options{Op: "allgather", Size: 1 << 60},
-			"runtime: allgather of 1152921504606846976-byte blocks on 64 processors gathers more than 2^61 bytes"},
+			"allgather of 1152921504606846976-byte blocks on 64 processors gathers more than 2^61 bytes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,13 +69,13 @@ func TestSimulationValuesOutOfRangeNameTheField(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{spec(func(s *Spec) { s.Packet.VirtualChannels = 1e9 }), Options{}, "runtime: Packet.VirtualChannels = 1000000000 is out of range 0..256 (0 means 1)"},
-		{spec(func(s *Spec) { s.Packet.Window = -1 }), Options{}, "runtime: Packet.Window = -1 is out of range 0..2147483647 (0: no acknowledgements)"},
-		{spec(func(s *Spec) { s.Packet.Header = -1 }), Options{}, "runtime: Packet.Header = -1 is out of range 0..2147483647 bytes"},
+		{spec(func(s *Spec) { s.Packet.VirtualChannels = 1e9 }), Options{}, "Packet.VirtualChannels = 1000000000 is out of range 0..256 (0 means 1)"},
+		{spec(func(s *Spec) { s.Packet.Window = -1 }), Options{}, "Packet.Window = -1 is out of range 0..2147483647 (0: no acknowledgements)"},
+		{spec(func(s *Spec) { s.Packet.Header = -1 }), Options{}, "Packet.Header = -1 is out of range 0..2147483647 bytes"},
 		{spec(func(s *Spec) { s.DefaultNode.SendOverhead = -1e-6 }), Options{}, "DefaultNode.SendOverhead = -1e-06 s must be a finite time ≥ 0"},
-		{spec(func(*Spec) {}), Options{Runs: -1}, "runtime: Options.Runs must not be negative, got -1"},
-		{spec(func(*Spec) {}), Options{Channels: -2}, "runtime: Options.Channels = -2 is out of range 0..2147483647 (0 means 1)"},
-		{spec(func(*Spec) {}), Options{Size: -5}, "runtime: Options.Size must not be negative, got -5"},
+		{spec(func(*Spec) {}), Options{Runs: -1}, "Options.Runs must not be negative, got -1"},
+		{spec(func(*Spec) {}), Options{Channels: -2}, "Options.Channels = -2 is out of range 0..2147483647 (0 means 1)"},
+		{spec(func(*Spec) {}), Options{Size: -5}, "Options.Size must not be negative, got -5"},
 	}
 	for _, tc := range tests {
 		if _, err := Simulate(context.Background(), tc.spec, tc.opts); err == nil || err.Error() != tc.want {

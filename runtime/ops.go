@@ -137,7 +137,7 @@ func (s *sim) build(tr *traffic) error {
 	pow2 := P > 0 && P&(P-1) == 0
 	bitPerm := func(f func(r, b int) int) error {
 		if !pow2 {
-			return fmt.Errorf("runtime: op %s needs a power-of-two number of processors, have %d", tr.op, P)
+			return fmt.Errorf("op %s needs a power-of-two number of processors, have %d", tr.op, P)
 		}
 		for r := range P {
 			s.addMsg(tr, proc(r), proc(f(r, logP)), size)
@@ -264,7 +264,7 @@ func unknownOp(op string) error {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	return fmt.Errorf("runtime: unknown op %q (have %s)", op, strings.Join(names, ", "))
+	return fmt.Errorf("unknown op %q (have %s)", op, strings.Join(names, ", "))
 }
 
 // pattern gives the destination rank of neighbor and tornado traffic.
