@@ -28,18 +28,24 @@ const exitCodesHelp = `Exit status:
   130  interrupted (Ctrl-C); a simulation prints the results it has so far
 `
 
-// jsonError is one diagnostic as printed under --json:
-// {"error": {"file", "line", "col", "message", "notes"}}.
+// jsonError is one diagnostic as printed under --json, keyed by its
+// severity: {"error": {"file", "line", "col", "message", "severity",
+// "end_line", "end_col", "notes"}}, or {"warning": {…}} for a warning, so
+// that a reader looking for errors does not take a warning for one.
 type jsonError struct {
-	Error jsonDiag `json:"error"`
+	Error   *jsonDiag `json:"error,omitempty"`
+	Warning *jsonDiag `json:"warning,omitempty"`
 }
 
 type jsonDiag struct {
-	File    string     `json:"file,omitempty"`
-	Line    int        `json:"line,omitempty"`
-	Col     int        `json:"col,omitempty"`
-	Message string     `json:"message"`
-	Notes   []jsonDiag `json:"notes,omitempty"`
+	File     string     `json:"file,omitempty"`
+	Line     int        `json:"line,omitempty"`
+	Col      int        `json:"col,omitempty"`
+	Message  string     `json:"message"`
+	Severity string     `json:"severity,omitempty"`
+	EndLine  int        `json:"end_line,omitempty"`
+	EndCol   int        `json:"end_col,omitempty"`
+	Notes    []jsonDiag `json:"notes,omitempty"`
 }
 
 func diagJSON(pos lang.Pos, msg string) jsonDiag {
@@ -60,10 +66,18 @@ func writeJSONErrors(w io.Writer, err error) {
 	ds.Append(unwrapDiagnostics(err))
 	for _, d := range ds {
 		j := diagJSON(d.Pos, d.Msg)
+		if d.End.IsValid() {
+			j.EndLine, j.EndCol = d.End.Line, d.End.Col
+		}
+		j.Severity = d.Severity.String()
 		for _, n := range d.Notes {
 			j.Notes = append(j.Notes, diagJSON(n.Pos, n.Msg))
 		}
-		enc.Encode(jsonError{j})
+		if d.Severity == lang.Warning {
+			enc.Encode(jsonError{Warning: &j})
+		} else {
+			enc.Encode(jsonError{Error: &j})
+		}
 	}
 }
 
