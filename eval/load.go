@@ -241,13 +241,13 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 		}
 		return nil
 	}
-	return l.parse(spec, key, string(data), at)
+	return l.parse(DisplayName(spec), key, string(data), at)
 }
 
 // fileKey is a file's identity: the same file reached through a relative
 // path, an absolute one or a symbolic link has one key.
 func fileKey(path string) string {
-	if strings.HasPrefix(path, "std:") {
+	if strings.HasPrefix(path, "std:") || path == Stdin {
 		return path
 	}
 	abs, err := filepath.Abs(path)
@@ -292,6 +292,9 @@ func (l *loader) parse(name, key, text string, at lang.Pos) *lang.File {
 			path := s.Path
 			if !strings.HasPrefix(path, "std:") && !filepath.IsAbs(path) {
 				path = filepath.Join(filepath.Dir(name), path)
+			}
+			if path == Stdin {
+				path = "./" + Stdin // an import names a file, never standard input
 			}
 			if l.importCycle(path, s.Pos) {
 				continue
@@ -383,8 +386,11 @@ var maxFileSize int64 = limits.MaxFileSize
 // /dev/zero would never end, a FIFO would block), and only up to
 // limits.MaxFileSize and what the memory limit (maxMemory bytes, or
 // limits.Default() when ≤ 0) allows for its parsed form; the error names
-// the figure and the limit.
+// the figure and the limit. The path Stdin ("-") reads standard input.
 func ReadInput(path string, maxMemory int64) ([]byte, error) {
+	if path == Stdin {
+		return readStdin(maxMemory)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, inputError(path, err)
