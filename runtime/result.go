@@ -27,6 +27,8 @@ type Options struct {
 	// Progress, if set, is called (from one goroutine at a time) as runs
 	// complete.
 	Progress func(done, total int)
+	// LinkLoads fills Result.Links with every wire's load and utilisation.
+	LinkLoads bool
 }
 
 // Node returns a pointer to id, for Options.Src and Options.Dst.
@@ -68,6 +70,9 @@ type Result struct {
 	// Undelivered counts the messages left in flight.
 	Partial     bool `json:"partial,omitempty"`
 	Undelivered int  `json:"undelivered,omitempty"`
+	// Links is every wire's traffic when Options.LinkLoads is set, in
+	// link order, each link's A→B wire before its B→A wire.
+	Links []LinkLoad `json:"links,omitempty"`
 }
 
 // Stats summarise per-message latencies.

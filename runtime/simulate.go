@@ -48,11 +48,18 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	workers = min(workers, runs)
 	need, err := n.checkBudget(tr, runs, workers, opts.MaxMemory)
+	if err == nil && opts.LinkLoads {
+		need, err = n.checkLinkLoadBudget(need, runs, opts.MaxMemory)
+	}
 	if err != nil {
 		return nil, err
 	}
 	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
 	results := make([]runResult, runs)
+	var wires []wireFigures // per run, with opts.LinkLoads
+	if opts.LinkLoads {
+		wires = make([]wireFigures, runs)
+	}
 	var next atomic.Int64
 	done := 0
 	var mu sync.Mutex
@@ -67,6 +74,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 					return
 				}
 				results[i] = s.once(ctx, tr, runSeed(opts.Seed, i))
+				if wires != nil {
+					wires[i] = s.wireFigures()
+				}
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
@@ -90,6 +100,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		}
 	}
 	res := aggregate(tr.op, finished)
+	if opts.LinkLoads {
+		res.Links = n.linkLoads(wires)
+	}
 	if ctx.Err() != nil {
 		res.Partial = true
 		return res, ctx.Err()

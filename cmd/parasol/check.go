@@ -91,7 +91,7 @@ func simChecks(m *eval.Machine, maxMemory int64) lang.Diagnostics {
 		}
 		spec, err := runtime.FromMachine(m, t.Label)
 		if err != nil {
-			at("", lang.Error, "topology %s: %s", t.Label, runtimeMessage(err))
+			at("", lang.Error, "topology %s: %s", t.Label, err)
 			continue
 		}
 		g := spec.Graph
@@ -101,7 +101,7 @@ func simChecks(m *eval.Machine, maxMemory int64) lang.Diagnostics {
 		// The network the simulator would build (routing tables or rules,
 		// lanes, node and link parameters) and one route through it.
 		if _, err := runtime.RouteWithin(spec, "", g.ID(g.Proc(0)), g.ID(g.Proc(1)), maxMemory); err != nil {
-			at("routing", lang.Error, "topology %s: %s", t.Label, runtimeMessage(err))
+			at("routing", lang.Error, "topology %s: %s", t.Label, err)
 			continue
 		}
 		if spec.Switching != runtime.Wormhole {
@@ -118,7 +118,7 @@ func simChecks(m *eval.Machine, maxMemory int64) lang.Diagnostics {
 		rc, err := runtime.CheckRoutingWith(context.Background(), spec, "", runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
 		switch {
 		case err != nil:
-			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, runtimeMessage(err))
+			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)
 		case !rc.Acyclic:
 			at("routing", lang.Warning, "routing %s of topology %s can deadlock under %s: these channels can wait for each other in a cycle: %s", routing, t.Label, how, cycleText(rc.Cycle))
 		}
@@ -149,9 +149,4 @@ func cycleText(cycle []runtime.Channel) string {
 		parts = append(parts, channelName(cycle[0]))
 	}
 	return strings.Join(parts, " → ")
-}
-
-// runtimeMessage is a runtime error's text without the package's name.
-func runtimeMessage(err error) string {
-	return strings.TrimPrefix(err.Error(), "runtime: ")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/chzyer/readline"
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/registry"
 )
 
 const replHelp = `Type an expression to evaluate it, or a definition to add it:
@@ -247,10 +248,16 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 	start := strings.LastIndexAny(head, " \t(),+-*/^=<>") + 1
 	word := head[start:]
 	var cands []string
-	if start == 0 && strings.HasPrefix(word, ":") {
+	if en, at, ok := enumAt(head); ok {
+		// switching = wor…: the words the field takes, hyphens and all.
+		start, word, cands = at, head[at:], en.Spellings()
+	} else if start == 0 && strings.HasPrefix(word, ":") {
 		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit"}
 	} else {
 		cands = c.r.m.Names()
+		for _, g := range registry.Generators {
+			cands = append(cands, g.Name+"(")
+		}
 	}
 	var out [][]rune
 	sort.Strings(cands)
@@ -260,4 +267,27 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		}
 	}
 	return out, len(word)
+}
+
+// enumAt finds an enumerated field being given a value at the end of a
+// line ("routing = short-q", "topology(t).switching=w") and where its word
+// starts.
+func enumAt(head string) (*registry.Enum, int, bool) {
+	eq := strings.LastIndexByte(head, '=')
+	if eq < 0 || strings.ContainsAny(strings.TrimLeft(head[eq+1:], " \t"), " \t(),+*/^<>") {
+		return nil, 0, false
+	}
+	lhs := strings.TrimSpace(head[:eq])
+	if i := strings.LastIndexAny(lhs, " \t.("); i >= 0 {
+		lhs = lhs[i+1:]
+	}
+	en, ok := registry.Enums[lhs]
+	if !ok {
+		return nil, 0, false
+	}
+	at := eq + 1
+	for at < len(head) && (head[at] == ' ' || head[at] == '\t') {
+		at++
+	}
+	return en, at, true
 }

@@ -1,0 +1,92 @@
+package runtime
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/limits"
+)
+
+// LinkLoad is the traffic of one wire (one direction of a link, or the
+// one shared wire of a multi-point link), averaged over runs.
+type LinkLoad struct {
+	Link int `json:"link"` // the link's index in the topology
+	From int `json:"from"` // external node ids; To is -1 on a shared medium
+	To   int `json:"to"`
+	// Load is the messages the wire carried; Util the share of the
+	// makespan it was busy transmitting.
+	Load float64 `json:"load"`
+	Util float64 `json:"util"`
+}
+
+// wireFigures are one run's per-wire loads and busy shares.
+type wireFigures struct {
+	load []int32
+	util []float64
+}
+
+// wireFigures copies the last run's per-wire figures.
+func (s *sim) wireFigures() wireFigures {
+	f := wireFigures{load: make([]int32, len(s.wires)), util: make([]float64, len(s.wires))}
+	for w := range s.wires {
+		f.load[w] = s.wires[w].load
+		if s.last > 0 {
+			f.util[w] = s.wires[w].busy / s.last
+		}
+	}
+	return f
+}
+
+// linkLoads averages the runs' per-wire figures over the runs that ran,
+// in run order so the result does not depend on the workers; the unused
+// second wire of a multi-point link is left out.
+func (n *network) linkLoads(runs []wireFigures) []LinkLoad {
+	g := n.g
+	ran := 0
+	for i := range runs {
+		if runs[i].load != nil {
+			ran++
+		}
+	}
+	out := make([]LinkLoad, 0, 2*g.NumLinks())
+	for w := range 2 * g.NumLinks() {
+		k := g.Link(int32(w / 2))
+		if w%2 == 1 && (k.Multi || k.B < 0) {
+			continue
+		}
+		ll := LinkLoad{Link: w / 2, From: g.ID(k.A), To: -1}
+		switch {
+		case k.Multi || k.B < 0:
+		case w%2 == 0:
+			ll.To = g.ID(k.B)
+		default:
+			ll.From, ll.To = g.ID(k.B), g.ID(k.A)
+		}
+		for i := range runs {
+			if runs[i].load != nil {
+				ll.Load += float64(runs[i].load[w])
+				ll.Util += runs[i].util[w]
+			}
+		}
+		if ran > 0 {
+			ll.Load /= float64(ran)
+			ll.Util /= float64(ran)
+		}
+		out = append(out, ll)
+	}
+	return out
+}
+
+// linkLoadBytes is what keeping one wire's figures costs per run.
+const linkLoadBytes = 4 + 8
+
+// checkLinkLoadBudget adds the per-run wire figures and the result's
+// Links to need and checks the total against the limit.
+func (n *network) checkLinkLoadBudget(need int64, runs int, maxMemory int64) (int64, error) {
+	wires := 2 * int64(n.g.NumLinks())
+	perRun := add(limits.Mul(wires, linkLoadBytes), int64(unsafe.Sizeof(wireFigures{})))
+	more := add(limits.Mul(int64(runs), perRun), limits.Mul(wires, int64(unsafe.Sizeof(LinkLoad{}))))
+	need = add(need, more)
+	what := fmt.Sprintf("per-link loads of %d wire%s over %d run%s", wires, plural(wires), runs, plural(int64(runs)))
+	return need, limits.Check(what, need, maxMemory)
+}
