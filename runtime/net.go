@@ -145,6 +145,9 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 }
 
 func (n *network) setRouting(name string) error {
+	// A routing chosen by the options that the topology cannot take is
+	// the caller's mistake, not the machine's.
+	given := name
 	if name == "" {
 		name = n.spec.Routing
 	}
@@ -159,17 +162,17 @@ func (n *network) setRouting(name string) error {
 		n.rk = rStatic
 	case "ecube":
 		if kind != topo.Hypercube {
-			return n.notRegular(name, "a hypercube")
+			return n.notRegular(given, name, "a hypercube")
 		}
 	case "xy":
 		// A 2 × 2 grid is also a 2-cube, which is how an explicit one is
 		// recognised; XY and e-cube route it alike.
 		if !(grid && len(n.dims) == 2 || kind == topo.Hypercube && n.dims[0] == 2) {
-			return n.notRegular(name, "a 2-D mesh or torus")
+			return n.notRegular(given, name, "a 2-D mesh or torus")
 		}
 	case "dor":
 		if !grid && kind != topo.Hypercube {
-			return n.notRegular(name, "a mesh, torus or hypercube")
+			return n.notRegular(given, name, "a mesh, torus or hypercube")
 		}
 	case "least-used":
 		n.rk = rLeastUsed
@@ -226,18 +229,26 @@ func (n *network) setRouting(name string) error {
 
 // notRegular is the error for a dimension-order routing on a graph
 // without the regular core it needs.
-func (n *network) notRegular(routing, needs string) error {
+func (n *network) notRegular(given, routing, needs string) error {
+	err := n.notRegularReason(routing, needs)
+	if given != "" {
+		return &OptionError{"Routing", given, strings.TrimPrefix(err.Error(), "routing "+routing+" ")}
+	}
+	return err
+}
+
+func (n *network) notRegularReason(routing, needs string) error {
 	g := n.g
 	if k := n.core.Kind; k != topo.Explicit {
 		parts := make([]string, len(n.core.Dims))
 		for i, d := range n.core.Dims {
 			parts[i] = fmt.Sprint(d)
 		}
-		what := fmt.Sprintf("%s(%s)", k, strings.Join(parts, ", "))
+		what := fmt.Sprintf("this topology is %s(%s)", k, strings.Join(parts, ", "))
 		if g.Kind() == topo.Explicit {
-			what = "an explicit topology whose switches form a " + what
+			what = fmt.Sprintf("this topology's switches form %s(%s), with processors attached", k, strings.Join(parts, ", "))
 		}
-		return fmt.Errorf("routing %s needs %s; this topology is %s", routing, needs, what)
+		return fmt.Errorf("routing %s needs %s; %s", routing, needs, what)
 	}
 	return fmt.Errorf("routing %s needs %s; this explicit topology of %d nodes is none: its links form no hypercube, mesh or torus (hypercube neighbours are numbered by ids that differ in one bit, meshes and tori x0 + k0·(x1 + …); processors may hang off switches that do)", routing, needs, g.N())
 }

@@ -142,11 +142,11 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 		v, ok := g.Index(*p)
 		switch {
 		case !ok && n.nprocs == g.N():
-			return -1, &OptionError{option, *p, "node ids are " + n.procIDs()}
+			return -1, &OptionError{option, strconv.Itoa(*p), "node ids are " + n.procIDs()}
 		case !ok:
-			return -1, &OptionError{option, *p, "no such node; processor ids are " + n.procIDs()}
+			return -1, &OptionError{option, strconv.Itoa(*p), "no such node; processor ids are " + n.procIDs()}
 		case g.NodeKind(v) != topo.Processor:
-			return -1, &OptionError{option, *p, fmt.Sprintf("node %d is a switch; processor ids are %s", *p, n.procIDs())}
+			return -1, &OptionError{option, strconv.Itoa(*p), fmt.Sprintf("node %d is a switch; processor ids are %s", *p, n.procIDs())}
 		}
 		return v, nil
 	}
@@ -158,27 +158,28 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 		return nil, err
 	}
 	if (tr.op == "send" || tr.op == "pingpong" || tr.op == "swap") && tr.src == tr.dst {
-		return nil, &OptionError{"Dst", g.ID(tr.dst), fmt.Sprintf("%s needs two different processors, and the source is %d too", tr.op, g.ID(tr.src))}
+		return nil, &OptionError{"Dst", strconv.Itoa(g.ID(tr.dst)), fmt.Sprintf("%s needs two different processors, and the source is %d too", tr.op, g.ID(tr.src))}
 	}
 	if o.Links > 1 {
 		if v, have := n.fewestLinks(tr); o.Links > have {
-			return nil, &OptionError{"Links", o.Links, fmt.Sprintf("processor %d has %d link%s, so links must be from 1 to %d", g.ID(v), have, plural(int64(have)), have)}
+			return nil, &OptionError{"Links", strconv.Itoa(o.Links), fmt.Sprintf("processor %d has %d link%s, so links must be from 1 to %d", g.ID(v), have, plural(int64(have)), have)}
 		}
 	}
 	return tr, nil
 }
 
 // OptionError is an option the network cannot honour: a node that is not
-// one of its processors, or more links than a processor has. It names the
-// option, its value and what would be valid.
+// one of its processors, more links than a processor has, a routing its
+// topology does not have the shape for. It names the option, its value and
+// what would be valid.
 type OptionError struct {
-	Option string // "Src", "Dst" or "Links"
-	Value  int
+	Option string // "Src", "Dst", "Links" or "Routing"
+	Value  string // as given: "99", "xy"
 	Reason string // "node ids are 0..63"
 }
 
 func (e *OptionError) Error() string {
-	return fmt.Sprintf("Options.%s = %d: %s", e.Option, e.Value, e.Reason)
+	return fmt.Sprintf("Options.%s = %s: %s", e.Option, e.Value, e.Reason)
 }
 
 // procIDs summarises the processors' ids: "0..63", "43, 45, 47".

@@ -22,6 +22,7 @@ import (
 // simFlags are the experiment flags shared by sim and compare.
 type simFlags struct {
 	machineFlags
+	cmd                              string // sim or compare, for messages
 	topology, op, routing, switching string
 	size, channels, links            int
 	src, dst, packet                 optInt
@@ -31,6 +32,7 @@ type simFlags struct {
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet) {
+	sf.cmd = fs.Name()
 	sf.machineFlags.register(fs)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
@@ -121,6 +123,9 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkTopology(sf.cmd, m, sf.topology); err != nil {
+		return nil, nil, err
+	}
 	rs, err := runtime.FromMachine(m, sf.topology)
 	if err != nil {
 		return nil, nil, err
@@ -202,6 +207,18 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	return res, rs, err
 }
 
+// checkTopology makes a --topology the machine does not have a usage
+// error.
+func checkTopology(cmd string, m *eval.Machine, label string) error {
+	if label == "" {
+		return nil
+	}
+	if _, err := m.Topology(label); err != nil {
+		return usageError("parasol %s: --topology %s: %v", cmd, label, err)
+	}
+	return nil
+}
+
 // optionUsage turns an option the machine cannot honour
 // (runtime.OptionError: a node that is not a processor, more links than a
 // processor has) into a usage error naming the flag and what is valid.
@@ -211,10 +228,10 @@ func optionUsage(cmd string, err error) error {
 		return err
 	}
 	flag := "--" + strings.ToLower(oe.Option)
-	if cmd == "route" {
-		flag = strings.ToUpper(oe.Option)
+	if cmd == "route" && (oe.Option == "Src" || oe.Option == "Dst") {
+		flag = strings.ToUpper(oe.Option) // route takes them as arguments
 	}
-	return usageError("parasol %s: %s %d: %s", cmd, flag, oe.Value, oe.Reason)
+	return usageError("parasol %s: %s %s: %s", cmd, flag, oe.Value, oe.Reason)
 }
 
 func runSim(e *env, args []string) error {
@@ -416,6 +433,9 @@ Examples:
 		if err != nil {
 			return nil, err
 		}
+		if err := checkTopology("route", m, *topology); err != nil {
+			return nil, err
+		}
 		rs, err := runtime.FromMachine(m, *topology)
 		if err != nil {
 			return nil, err
@@ -443,7 +463,7 @@ Examples:
 			return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
 		}
 		if err != nil {
-			return err
+			return optionUsage("route", err)
 		}
 		if *asJSON {
 			if rc.Cycle == nil {
