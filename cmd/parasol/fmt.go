@@ -7,14 +7,15 @@ import (
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 func runFmt(e *env, args []string) error {
-	fs := newFlags(e, "fmt", "[-w] FILE...", `
+	fs := newFlags(e, "fmt", "[-w | -l | -d] FILE...", `
 Fmt prints machine files in canonical form: one statement per line, tab
 indentation, single spaces around operators, comments kept. Formatting a
 formatted file changes nothing. Parasol I files are converted with
-'parasol import' instead.
+'parasol import' instead. A FILE of - is standard input.
 
 The formatted text is parsed again and must mean the same as the file and
 keep its comments, in order; otherwise nothing is printed or written and
@@ -22,29 +23,50 @@ the error shows where formatting would change the file. With -w, the file
 is replaced only once the new text is complete on disk (written to a
 temporary file beside it, synced, given the file's mode and renamed over
 it), so a failure leaves the file as it was; read-only files and
-directories are refused.`)
+directories are refused.
+
+With -l or -d (or both) the formatted text is not printed: -l lists the
+files whose formatting differs, -d prints the change as a unified diff
+(file.orig → file). Either may be combined with -w. The exit status is 0
+whether or not files differ; test for empty output in scripts:
+  test -z "$(parasol fmt -l *.machine)"`)
 	write := fs.Bool("w", false, "write the result back to the file instead of printing it")
+	list := fs.Bool("l", false, "list the files whose formatting differs from parasol's")
+	showDiff := fs.Bool("d", false, "print the changes formatting would make as a unified diff")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return usageError("parasol fmt: no files given\nUsage: parasol fmt [-w] FILE...")
+		return usageError("parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...")
+	}
+	stdin := 0
+	for _, f := range files {
+		if f == eval.Stdin {
+			stdin++
+		}
+	}
+	switch {
+	case stdin > 1:
+		return usageError("parasol fmt: - (standard input) is given %d times; it can be read once", stdin)
+	case stdin > 0 && *write:
+		return usageError("parasol fmt: -w cannot write to standard input; drop -w to print the result")
 	}
 	var errs lang.Diagnostics
 	for _, path := range files {
+		name := eval.DisplayName(path)
 		data, err := eval.ReadInput(path, 0)
 		if err != nil {
 			errs.Append(err)
 			continue
 		}
-		f, err := parser.ParseFile(path, string(data))
+		f, err := parser.ParseFile(name, string(data))
 		if err != nil {
 			errs.Append(err)
 			continue
 		}
 		if f.Legacy {
-			errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", path, path))
+			errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", name, path))
 			continue
 		}
 		out, err := formatChecked(f)
@@ -52,15 +74,24 @@ directories are refused.`)
 			errs.Append(err)
 			continue
 		}
+		changed := out != string(data)
+		if *list && changed {
+			fmt.Fprintln(e.stdout, name)
+		}
+		if *showDiff && changed {
+			e.stdout.Write(diff.Diff(name+".orig", data, name, []byte(out)))
+		}
 		if *write {
-			if out != string(data) {
+			if changed {
 				if err := writeFileAtomic(path, []byte(out)); err != nil {
 					errs.Append(err)
 				}
 			}
 			continue
 		}
-		fmt.Fprint(e.stdout, out)
+		if !*list && !*showDiff {
+			fmt.Fprint(e.stdout, out)
+		}
 	}
 	if len(errs) > 0 {
 		return errs

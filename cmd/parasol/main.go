@@ -33,6 +33,9 @@ func init() {
 		{"fmt", "format machine files canonically", runFmt},
 		{"repl", "interactive prompt", runRepl},
 		{"machines", "list the standard machines, or the machines in a file", runMachines},
+		{"draw", "draw a topology as a Graphviz graph, hot links marked from a simulation", runDraw},
+		{"completion", "print a shell completion script for bash, zsh or fish", runCompletion},
+		{"version", "print the version and build information", runVersion},
 	}
 }
 
@@ -72,9 +75,8 @@ func run(e *env, args []string) int {
 		}
 		return 0
 	}
-	if args[0] == "--version" || args[0] == "version" {
-		fmt.Fprintln(e.stdout, "parasol", version)
-		return 0
+	if args[0] == "--version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -94,8 +96,6 @@ func run(e *env, args []string) int {
 	return report(e, args, usageError("%s\nRun 'parasol --help' for the list of commands.", msg))
 }
 
-const version = "0.1.0"
-
 func usage(w io.Writer) {
 	fmt.Fprint(w, `Parasol describes parallel machines and predicts what communication on them costs.
 
@@ -105,7 +105,7 @@ Usage:
 Commands:
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 A MACHINE is a .machine file path or std:NAME for a standard machine

@@ -29,6 +29,7 @@ type simFlags struct {
 	runs                             int
 	seed                             uint64
 	maxEvents                        int64
+	linkLoads                        bool // sim --link-loads
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet) {
@@ -170,7 +171,8 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 // options are the experiment the flags describe.
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
-		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory()}
+		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
+		LinkLoads: sf.linkLoads}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -250,6 +252,7 @@ Examples:
 	var sf simFlags
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (times in seconds)")
+	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -271,6 +274,7 @@ Examples:
 		}
 	} else {
 		printResult(e.stdout, res)
+		printBusiestWires(e.stdout, res.Links)
 	}
 	if err != nil {
 		return err
