@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib"
 )
@@ -85,14 +86,11 @@ func (c *choiceFlag) Choices() []string { return c.words }
 // flagValues are the words completed after flags of these names, from the
 // registries that validate them.
 var flagValues = map[string]func() []string{
-	"op":        func() []string { return sortedKeys(runtime.Ops) },
-	"routing":   func() []string { return sortedKeys(runtime.Routings) },
-	"switching": func() []string { return switchingNames },
+	"op":          func() []string { return sortedKeys(runtime.Ops) },
+	"routing":     registry.Routing.Names,
+	"switching":   registry.Switching.Names,
+	"arbitration": registry.Arbitration.Names,
 }
-
-// switchingNames are the canonical names runtime.ParseSwitching accepts
-// (a test holds them to it).
-var switchingNames = []string{"circuit", "saf", "vct", "wormhole"}
 
 // argKind is what a positional argument completes to.
 type argKind uint8

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -30,7 +31,8 @@ func TestCompletionScriptsNameEveryCommandFlagAndRegisteredValue(t *testing.T) {
 	}
 	var words []string
 	words = append(words, sortedKeys(runtime.Ops)...)
-	words = append(words, sortedKeys(runtime.Routings)...)
+	words = append(words, registry.Routing.Names()...)
+	words = append(words, registry.Switching.Names()...)
 	words = append(words, stdMachines()...)
 	for _, shell := range shells {
 		script := completionScript(t, shell)
@@ -89,15 +91,6 @@ func TestUsageLinesGivePositionalArguments(t *testing.T) {
 		args, repeat := usageArgs(tt.usage)
 		if !reflect.DeepEqual(args, tt.args) || repeat != tt.repeat {
 			t.Errorf("usageArgs(%q) = %v, %v; want %v, %v", tt.usage, args, repeat, tt.args, tt.repeat)
-		}
-	}
-}
-
-func TestSwitchingNamesAreTheRuntimes(t *testing.T) {
-	for _, n := range switchingNames {
-		s, err := runtime.ParseSwitching(n)
-		if err != nil || s.String() != n {
-			t.Errorf("runtime.ParseSwitching(%q) = %v, %v; want the name back", n, s, err)
 		}
 	}
 }
