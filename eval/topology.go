@@ -219,14 +219,17 @@ func (r *realizer) realize() *Topology {
 	// Links given one by one that form a hypercube, mesh or torus (or
 	// switches that do, with processors attached) are routed and measured
 	// as the generated graph; the recognised graph orders its links as
-	// the generator does, so the per-link values follow.
-	if rg, order, ok := topo.Recognize(g); ok {
-		t.Graph = rg
-		t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
-		for l, old := range order {
-			t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
+	// the generator does, so the per-link values follow. Recognition
+	// builds the graph again, so only within the memory limit.
+	if r.bytes+topo.GraphBytes(int64(g.N()), int64(g.NumLinks())) <= r.maxMemory {
+		if rg, order, ok := topo.Recognize(g); ok {
+			t.Graph = rg
+			t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
+			for l, old := range order {
+				t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
+			}
+			g = rg
 		}
-		g = rg
 	}
 	t.NodeTypes = make([]*NodeType, g.N())
 	for i := range t.NodeTypes {
