@@ -82,7 +82,7 @@ func messagesPerRun(op string, P int64) int64 {
 		return 2
 	case "alltoall":
 		return limits.Mul(P, P-1)
-	case "barrier", "allgather":
+	case "barrier", "allgather", "treebarrier", "allreduce", "combine":
 		return limits.Mul(P, logP+2)
 	}
 	return P // a permutation, a pattern, a tree or one message per processor

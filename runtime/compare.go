@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -13,31 +12,118 @@ import (
 // Comparison is a primitive's analytic cost beside the simulated cost of the
 // same operation: the difference is what a modeller wants to see.
 type Comparison struct {
-	Primitive  string             `json:"primitive"`
-	Params     []string           `json:"params"` // the primitive's parameters, in order
-	Args       map[string]float64 `json:"args"`
-	Op         string             `json:"op"`
-	Metric     string             `json:"metric"`     // which simulated figure is compared
-	Analytic   float64            `json:"analytic"`   // seconds
-	Simulated  float64            `json:"simulated"`  // seconds
-	Difference float64            `json:"difference"` // (simulated - analytic) / analytic
-	Result     *Result            `json:"result"`
+	Primitive string             `json:"primitive"`
+	Params    []string           `json:"params"` // the primitive's parameters, in order
+	Args      map[string]float64 `json:"args"`
+	Op        string             `json:"op"`
+	Metric    string             `json:"metric"` // which simulated figure is compared
+	// Traffic says what was simulated; MessageSize is the bytes of each
+	// message (of the first block, for allgather's doubling blocks).
+	Traffic     string  `json:"traffic"`
+	MessageSize int     `json:"message_size"`
+	Analytic    float64 `json:"analytic"`   // seconds
+	Simulated   float64 `json:"simulated"`  // seconds
+	Difference  float64 `json:"difference"` // (simulated - analytic) / analytic; 0 when analytic is 0 (see Note)
+	// Note says when a flag was not used, and why.
+	Note   string  `json:"note,omitempty"`
+	Result *Result `json:"result"`
 }
 
-// primitiveOps maps a primitive's name to the operation that performs it.
-var primitiveOps = map[string]string{
-	"send": "send", "recv": "send", "receive": "send",
-	"bcast": "broadcast", "broadcast": "broadcast", "multicast": "broadcast",
-	"reduce": "reduce", "combine": "reduce", "allreduce": "barrier",
-	"barrier": "barrier", "sync": "barrier",
-	"alltoall": "alltoall", "allgather": "allgather", "concat": "allgather",
-	"scatter": "scatter", "gather": "gather", "exchange": "exchange",
-	"pingpong": "pingpong",
+// The figures a comparison reads from the simulation.
+const (
+	// MetricLatency is the mean message latency, from the start of sending
+	// to delivery (the receiver's overhead included).
+	MetricLatency = "latency.mean"
+	// MetricMakespan is the time until every message, and every
+	// acknowledgement, is done.
+	MetricMakespan = "makespan"
+	// MetricRecv is the receiver's CPU time per message as the simulation
+	// charges it: the recv_overhead of Dst. A receive primitive costs
+	// that part of a message, not its journey.
+	MetricRecv = "recv_overhead"
+)
+
+// A Counterpart says how compare simulates a family of model primitives:
+// the operation that implements them, the messages it sends and the figure
+// set beside the analytic cost.
+type Counterpart struct {
+	// Names are primitive names after the model section, lower case; a
+	// name ending in * matches every name that begins with the rest.
+	Names []string
+	// Op is the simulated operation (see Ops); "" when the primitive sends
+	// nothing, and NotNetwork says what it costs instead.
+	Op         string
+	NotNetwork string
+	// Traffic describes the messages in terms of the primitive's
+	// arguments: n (bytes), p (group: every processor), k (destinations:
+	// every other processor), Src and Dst (--src, --dst).
+	Traffic string
+	Metric  string
+	// NoPayload: the messages carry no data, 0 bytes (a packet header
+	// where the machine has one), whatever the size given.
+	NoPayload bool
 }
 
-// pointToPoint ops compare the mean message latency; collectives compare the
-// makespan, the time until every message (and acknowledgement) is done.
-var pointToPoint = map[string]bool{"send": true, "pingpong": false}
+// Counterparts is compare's table, covering every PVM, Express and MPI
+// primitive of std:models. A primitive is looked up by its name alone, so a
+// machine's own model sections use the same table.
+var Counterparts = []Counterpart{
+	{Names: []string{"send"}, Op: "send", Metric: MetricLatency,
+		Traffic: "one n-byte message Src → Dst"},
+	{Names: []string{"recv", "receive"}, Op: "send", Metric: MetricRecv,
+		Traffic: "one n-byte message Src → Dst; compared: what its receipt costs Dst's CPU"},
+	{Names: []string{"exchange"}, Op: "swap", Metric: MetricMakespan,
+		Traffic: "Src and Dst send each other n bytes at once"},
+	{Names: []string{"pingpong"}, Op: "pingpong", Metric: MetricMakespan,
+		Traffic: "n bytes Src → Dst, then back"},
+	{Names: []string{"barrier"}, Op: "barrier", Metric: MetricMakespan, NoPayload: true,
+		Traffic: "dimension exchange on a hypercube (seed 004 Algorithm 1), else binomial fan-in to rank 0 and fan-out; empty messages"},
+	{Names: []string{"sync"}, Op: "treebarrier", Metric: MetricMakespan, NoPayload: true,
+		Traffic: "binomial fan-in to rank 0, then fan-out (std:models' PVM and Express sync); empty messages"},
+	{Names: []string{"bcast", "broadcast"}, Op: "broadcast", Metric: MetricMakespan,
+		Traffic: "binomial tree from Src to all p processors, n bytes per message"},
+	{Names: []string{"multicast"}, Op: "scatter", Metric: MetricMakespan,
+		Traffic: "Src sends n bytes to each of the k others in turn (pvm_mcast)"},
+	{Names: []string{"reduce"}, Op: "reduce", Metric: MetricMakespan,
+		Traffic: "binomial tree from all p processors into Src, n bytes per message (the arithmetic is not simulated)"},
+	{Names: []string{"allreduce"}, Op: "allreduce", Metric: MetricMakespan,
+		Traffic: "reduce into Src then broadcast from Src, binomial trees, n bytes per message (std:models' MPI allreduce)"},
+	{Names: []string{"combine"}, Op: "combine", Metric: MetricMakespan,
+		Traffic: "recursive doubling: in step i every processor swaps n bytes with its partner across dimension i (Express combine; reduce then broadcast when p is not a power of two)"},
+	{Names: []string{"allgather", "concat"}, Op: "allgather", Metric: MetricMakespan,
+		Traffic: "recursive doubling, the n-byte block doubling every step (gather then broadcast of p×n bytes when p is not a power of two)"},
+	{Names: []string{"scatter"}, Op: "scatter", Metric: MetricMakespan,
+		Traffic: "Src sends n bytes to every other processor, in rank order"},
+	{Names: []string{"gather"}, Op: "gather", Metric: MetricMakespan,
+		Traffic: "every other processor sends n bytes to Src"},
+	{Names: []string{"alltoall"}, Op: "alltoall", Metric: MetricMakespan,
+		Traffic: "every processor sends n bytes to every other"},
+	{Names: []string{"spawn"}, NotNetwork: "it starts a task: processor time, no message"},
+	{Names: []string{"pack*", "unpack*"}, NotNetwork: "it copies items into or out of a message buffer: memory time, no message"},
+}
+
+// CounterpartOf finds the table entry for a primitive such as "MPI.bcast"
+// (by the name after the model section, in any case).
+func CounterpartOf(primitive string) (*Counterpart, bool) {
+	name := strings.ToLower(primitive[strings.LastIndexAny(primitive, ".)")+1:])
+	for i := range Counterparts {
+		for _, n := range Counterparts[i].Names {
+			if n == name || strings.HasSuffix(n, "*") && strings.HasPrefix(name, n[:len(n)-1]) {
+				return &Counterparts[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// NotSimulatedError refuses a primitive that compare cannot simulate:
+// one with no entry in Counterparts, or one that is not a network operation.
+type NotSimulatedError struct {
+	Primitive string
+	Reason    string
+}
+
+func (e *NotSimulatedError) Error() string { return e.Reason }
 
 func sizeParam(p string) bool {
 	switch strings.ToLower(p) {
@@ -48,31 +134,38 @@ func sizeParam(p string) bool {
 }
 
 // Compare evaluates a primitive of a model section (such as "MPI.send") and
-// simulates the matching operation with the same size and endpoints. The
-// primitive's parameters are filled by name: n, size, bytes or m take
-// opts.Size (bytes); src, from or root the source id; dst or to the
-// destination id; p, procs, nodes or group the number of processors; k the
-// number of other processors. opts.Op, when set, overrides the operation.
-// A negative opts.Size picks one: 1 KB when the primitive takes a size,
-// else 4 bytes.
+// simulates the operation that Counterparts gives for it, on all of the
+// machine's processors. The primitive's parameters are filled by name: n,
+// size, bytes or m take opts.Size (bytes); src, from or root the source id;
+// dst or to the destination id; p, procs, nodes or group the number of
+// processors; k the number of other processors. A negative opts.Size means
+// none was given: 1 KB. The messages carry the size argument, except that a
+// primitive without one, or one whose messages carry no payload (a
+// barrier), sends empty messages. opts.Op, when set, overrides the
+// operation (and the metric becomes the makespan unless the op is send).
 func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string, opts Options) (*Comparison, error) {
 	f, err := m.Func(primitive)
 	if err != nil {
 		return nil, err
 	}
-	name := primitive[strings.LastIndexAny(primitive, ".)")+1:]
-	op := opts.Op
-	if op == "" {
-		if op = primitiveOps[strings.ToLower(name)]; op == "" {
-			names := make([]string, 0, len(primitiveOps))
-			for n := range primitiveOps {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			return nil, fmt.Errorf("no operation simulates %s; name one with --op (primitives with a known operation: %s)", primitive, strings.Join(names, ", "))
-		}
-		opts.Op = op
+	cp, known := CounterpartOf(primitive)
+	switch {
+	case known && cp.Op == "":
+		return nil, &NotSimulatedError{primitive, fmt.Sprintf("%s is not a network operation (%s); there is nothing to simulate", primitive, cp.NotNetwork)}
+	case !known && opts.Op == "":
+		return nil, &NotSimulatedError{primitive, fmt.Sprintf("no simulated operation implements %s; compare knows %s (parasol compare --help lists them), or name an operation with --op", primitive, knownPrimitives())}
 	}
+	c := &Comparison{Primitive: primitive, Params: f.Params(), Args: map[string]float64{}}
+	if opts.Op == "" {
+		c.Op, c.Metric, c.Traffic = cp.Op, cp.Metric, cp.Traffic
+	} else {
+		c.Op, c.Metric, c.Traffic = opts.Op, MetricMakespan, Ops[opts.Op]
+		if opts.Op == "send" {
+			c.Metric = MetricLatency
+		}
+	}
+	opts.Op = c.Op
+
 	g := spec.Graph
 	procs := g.NumProcs()
 	src, dst := g.ID(g.Proc(0)), g.ID(g.Proc(procs-1))
@@ -82,27 +175,39 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	if opts.Dst != nil {
 		dst = *opts.Dst
 	}
-	if opts.Dst == nil && op == "exchange" && procs > 1 {
-		dst = g.ID(g.Proc(1)) // the exchange pairs rank r with r xor 1
-	}
 	opts.Src, opts.Dst = &src, &dst
-	if opts.Size < 0 {
-		// No size given: 1 KB for a primitive that takes one, else one
-		// 4-byte word (a barrier's token).
-		opts.Size = 4
-		for _, p := range f.Params() {
-			if sizeParam(p) {
-				opts.Size = 1024
-			}
+
+	sizeGiven := opts.Size >= 0
+	n := 1024
+	if sizeGiven {
+		n = opts.Size
+	}
+	takesSize := false
+	for _, p := range f.Params() {
+		takesSize = takesSize || sizeParam(p)
+	}
+	switch {
+	case known && cp.NoPayload:
+		c.MessageSize = 0
+		if sizeGiven && n != 0 {
+			c.Note = fmt.Sprintf("--size %d is not used: %s is a barrier, whose messages carry no payload", n, primitive)
+		}
+	case takesSize:
+		c.MessageSize = n
+	default:
+		c.MessageSize = 0
+		if sizeGiven && n != 0 {
+			c.Note = fmt.Sprintf("--size %d is not used: %s takes no size, so its messages carry no payload", n, primitive)
 		}
 	}
-	c := &Comparison{Primitive: primitive, Params: f.Params(), Args: map[string]float64{}, Op: op}
+	opts.Size = c.MessageSize
+
 	var args []lang.Value
 	for _, p := range f.Params() {
 		var v lang.Value
 		switch strings.ToLower(p) {
 		case "n", "size", "bytes", "m", "len", "length":
-			v = lang.Quantity(float64(opts.Size), lang.SizeDim)
+			v = lang.Quantity(float64(n), lang.SizeDim)
 		case "src", "from", "root", "source":
 			v = lang.Num(float64(src))
 		case "dst", "to", "dest", "destination":
@@ -112,7 +217,7 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 		case "k":
 			v = lang.Num(float64(procs - 1))
 		default:
-			return nil, fmt.Errorf("cannot fill parameter %s of %s: name it n (size), src, dst or p (processors)", p, primitive)
+			return nil, fmt.Errorf("cannot fill parameter %s of %s: name it n (size), src, dst, p (processors) or k (other processors)", p, primitive)
 		}
 		c.Args[p] = v.Num
 		args = append(args, v)
@@ -130,13 +235,39 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 		return nil, err
 	}
 	c.Result = res
-	if pointToPoint[op] {
-		c.Metric, c.Simulated = "latency.mean", res.Latency.Mean
-	} else {
-		c.Metric, c.Simulated = "makespan", res.Makespan
+	switch c.Metric {
+	case MetricLatency:
+		c.Simulated = res.Latency.Mean
+	case MetricRecv:
+		c.Simulated = recvOverhead(spec, dst)
+	default:
+		c.Simulated = res.Makespan
 	}
 	if c.Analytic != 0 {
 		c.Difference = (c.Simulated - c.Analytic) / c.Analytic
+	} else {
+		c.Note = strings.TrimPrefix(c.Note+"; no relative difference: the analytic cost is 0", "; ")
 	}
 	return c, nil
+}
+
+// recvOverhead is the receiver's CPU time per message at node id, as the
+// simulator charges it on delivery.
+func recvOverhead(spec *Spec, id int) float64 {
+	v, ok := spec.Graph.Index(id)
+	if ok && int(v) < len(spec.Nodes) {
+		return spec.Nodes[v].RecvOverhead
+	}
+	return spec.DefaultNode.RecvOverhead
+}
+
+// knownPrimitives lists the names in Counterparts that compare simulates.
+func knownPrimitives() string {
+	var names []string
+	for _, c := range Counterparts {
+		if c.Op != "" {
+			names = append(names, c.Names...)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -13,25 +13,91 @@ import (
 // index order (the hypercube label on a hypercube); messages to oneself are
 // not sent.
 var Ops = map[string]string{
-	"send":      "one message Src -> Dst",
-	"pingpong":  "Src -> Dst, then Dst -> Src once it has arrived",
-	"shuffle":   "bit permutation d_i = s_(i-1 mod b) (seed 004 §4.1; 2^b processors)",
-	"transpose": "bit permutation d_i = s_(i+b/2 mod b)",
-	"bitcomp":   "bit permutation d_i = not s_i",
-	"bitrev":    "bit permutation d_i = s_(b-i-1)",
-	"randperm":  "a random permutation, new each run",
-	"uniform":   "every processor to a uniformly random other processor",
-	"neighbor":  "every processor to its next neighbour (+1 along dimension 0; r xor 1 on a hypercube)",
-	"tornado":   "every processor to (x + ceil(k/2) - 1) mod k in every dimension (rank + ceil(P/2) - 1 off grids)",
-	"hotspot":   "every processor to Dst",
-	"alltoall":  "every processor to every other, each sender's messages in random order (seed 003 §3.4.3)",
-	"barrier":   "dimension exchange on a hypercube (seed 004 Algorithm 1); else binomial-tree reduce to rank 0 then broadcast",
-	"broadcast": "binomial tree from Src",
-	"reduce":    "binomial tree into Src: a node sends once all its children have",
-	"allgather": "recursive doubling with doubling sizes (2^b processors); else gather to rank 0 then broadcast of P×Size",
-	"exchange":  "rank r swaps a message with rank r xor 1",
-	"scatter":   "Src sends a message to every other processor, in rank order",
-	"gather":    "every other processor sends a message to Src",
+	"send":          "one message Src -> Dst",
+	"pingpong":      "Src -> Dst, then Dst -> Src once it has arrived",
+	"swap":          "Src and Dst send each other a message at the same time (Express exchange)",
+	"shuffle":       "bit permutation d_i = s_(i-1 mod b) of the b-bit rank (seed 004 §4.1; 2^b processors)",
+	"transpose":     "bit permutation d_i = s_(i+b/2 mod b) of the whole b-bit rank (seed 004 §4.1's formula: the generic matrix transpose)",
+	"xmp-transpose": "seed 004 §4.1's transpose on the XK-XMP-64: rank bits 0-1 (the core on its chip) stay, the chip bits above them rotate by half their number (on 64 cores the four chip bits by two)",
+	"bitcomp":       "bit permutation d_i = not s_i",
+	"bitrev":        "bit permutation d_i = s_(b-i-1)",
+	"randperm":      "a random permutation, new each run",
+	"uniform":       "every processor to a uniformly random other processor",
+	"neighbor":      "every processor to its next neighbour (+1 along dimension 0; r xor 1 on a hypercube)",
+	"tornado":       "every processor to (x + ceil(k/2) - 1) mod k in every dimension (rank + ceil(P/2) - 1 off grids)",
+	"hotspot":       "every processor to Dst",
+	"alltoall":      "every processor to every other, each sender's messages in random order (seed 003 §3.4.3)",
+	"barrier":       "dimension exchange on a hypercube (seed 004 Algorithm 1); else binomial-tree reduce to rank 0 then broadcast",
+	"treebarrier":   "binomial-tree fan-in to rank 0, then fan-out from it, on any topology",
+	"broadcast":     "binomial tree from Src",
+	"reduce":        "binomial tree into Src: a node sends once all its children have",
+	"allreduce":     "reduce into Src, then broadcast from Src (binomial trees; every message Size bytes)",
+	"combine":       "recursive doubling: in step i rank r swaps Size bytes with r xor 2^i once it has step i-1's (2^b processors); else as allreduce",
+	"allgather":     "recursive doubling with doubling sizes (2^b processors); else gather to rank 0 then broadcast of P×Size",
+	"exchange":      "rank r swaps a message with rank r xor 1",
+	"scatter":       "Src sends a message to every other processor, in rank order",
+	"gather":        "every other processor sends a message to Src",
+}
+
+// bitSources are the bit permutations of seed 004 §4.1 given by where each
+// destination bit comes from: d_i = s_(src(i, b)) for a b-bit rank.
+// (Bit-complement negates bits instead of moving them; see bitPermDest.)
+var bitSources = map[string]func(i, b int) int{
+	"shuffle":   func(i, b int) int { return (i - 1 + b) % b },
+	"transpose": func(i, b int) int { return (i + b/2) % b },
+	"bitrev":    func(i, b int) int { return b - i - 1 },
+	// Seed 004 §4.1: "For the XK-XMP-64 as [we] are interested in the four
+	// dimensions of the hypercube, the transpose relates to a circular
+	// shift of two, performed on the four most significant bits"; the two
+	// low bits pick a core on its chip (§2).
+	"xmp-transpose": func(i, b int) int {
+		if i < xmpCoreBits {
+			return i
+		}
+		c := b - xmpCoreBits
+		return xmpCoreBits + (i-xmpCoreBits+c/2)%c
+	},
+}
+
+// xmpCoreBits is the width of the core number within an XS1-G4 chip: four
+// cores, hypercube dimensions 0 and 1 (seed 004 §2).
+const xmpCoreBits = 2
+
+// bitPermDest is the destination of rank r under the bit permutation op of
+// b-bit ranks.
+func bitPermDest(op string, r, b int) int {
+	if op == "bitcomp" {
+		return ^r & (1<<b - 1)
+	}
+	src := bitSources[op]
+	d := 0
+	for i := range b {
+		d |= (r >> src(i, b) & 1) << i
+	}
+	return d
+}
+
+// isBitPerm reports whether op is one of seed 004's bit permutations.
+func isBitPerm(op string) bool {
+	_, ok := bitSources[op]
+	return ok || op == "bitcomp"
+}
+
+// permutation is the destination rank of every rank under the bit
+// permutation op on P processors.
+func permutation(op string, P int) ([]int, error) {
+	if !isBitPerm(op) {
+		return nil, unknownOp(op)
+	}
+	if P <= 0 || P&(P-1) != 0 {
+		return nil, fmt.Errorf("op %s needs a power-of-two number of processors, have %d", op, P)
+	}
+	b := bits.Len(uint(P)) - 1
+	out := make([]int, P)
+	for r := range out {
+		out[r] = bitPermDest(op, r, b)
+	}
+	return out, nil
 }
 
 // traffic holds the resolved parameters of an experiment.
@@ -135,37 +201,23 @@ func (s *sim) build(tr *traffic) error {
 	size := tr.size
 	logP := bits.Len(uint(P)) - 1
 	pow2 := P > 0 && P&(P-1) == 0
-	bitPerm := func(f func(r, b int) int) error {
-		if !pow2 {
-			return fmt.Errorf("op %s needs a power-of-two number of processors, have %d", tr.op, P)
-		}
-		for r := range P {
-			s.addMsg(tr, proc(r), proc(f(r, logP)), size)
-		}
-		return nil
-	}
-	rot := func(r, b, k int) int { // rotate the b-bit r left by k
-		if b == 0 {
-			return r
-		}
-		k %= b
-		return (r<<k | r>>(b-k)) & (1<<b - 1)
-	}
-	srcRank, dstRank := g.Rank(tr.src), g.Rank(tr.dst)
+	srcRank := g.Rank(tr.src)
 	switch tr.op {
 	case "send":
 		s.addMsg(tr, tr.src, tr.dst, size)
 	case "pingpong":
 		a := s.addMsg(tr, tr.src, tr.dst, size)
 		s.after(a, s.addMsg(tr, tr.dst, tr.src, size))
-	case "shuffle":
-		return bitPerm(func(r, b int) int { return rot(r, b, 1) })
-	case "transpose":
-		return bitPerm(func(r, b int) int { return rot(r, b, b/2) })
-	case "bitcomp":
-		return bitPerm(func(r, b int) int { return ^r & (1<<b - 1) })
-	case "bitrev":
-		return bitPerm(func(r, b int) int { return int(bits.Reverse(uint(r)) >> (bits.UintSize - b) & (1<<b - 1)) })
+	case "swap":
+		s.addMsg(tr, tr.src, tr.dst, size)
+		s.addMsg(tr, tr.dst, tr.src, size)
+	case "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev":
+		if !pow2 {
+			return fmt.Errorf("op %s needs a power-of-two number of processors, have %d", tr.op, P)
+		}
+		for r := range P {
+			s.addMsg(tr, proc(r), proc(bitPermDest(tr.op, r, logP)), size)
+		}
 	case "randperm":
 		perm := s.perm[:0]
 		for i := range P {
@@ -237,6 +289,16 @@ func (s *sim) build(tr *traffic) error {
 		}
 	case "reduce":
 		s.reduce(tr, srcRank, size)
+	case "allreduce":
+		s.broadcast(tr, srcRank, size, s.reduce(tr, srcRank, size))
+	case "combine":
+		if pow2 {
+			s.dimensionExchange(tr, logP, size, false)
+		} else {
+			s.broadcast(tr, srcRank, size, s.reduce(tr, srcRank, size))
+		}
+	case "treebarrier":
+		s.broadcast(tr, 0, size, s.reduce(tr, 0, size))
 	case "barrier", "allgather":
 		if pow2 && (tr.op == "allgather" || g.Kind() == topo.Hypercube) {
 			s.dimensionExchange(tr, logP, size, tr.op == "allgather")
@@ -254,7 +316,6 @@ func (s *sim) build(tr *traffic) error {
 	default:
 		return unknownOp(tr.op)
 	}
-	_ = dstRank
 	return nil
 }
 

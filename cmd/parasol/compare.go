@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -13,16 +14,20 @@ import (
 func runCompare(e *env, args []string) error {
 	fs := newFlags(e, "compare", "[flags] MACHINE PRIMITIVE", `
 Compare prints a model primitive's analytic cost (its expression in the
-machine's model section) beside the simulated cost of the same operation,
-and their relative difference. The primitive's parameters are filled by
-name: n (size, from --size; default 1 KB, or one 4-byte word when the
-primitive takes no size), src, dst (from --src, --dst) and p (the number of
-processors). Point-to-point primitives compare the mean message latency,
-collectives the makespan.
+machine's model section) beside the simulated cost of the operation that
+implements it, and their relative difference. The primitive's parameters
+are filled by name: n (bytes, from --size; default 1 KB), src and dst (from
+--src and --dst; default the first and the last processor), p (the group:
+every processor) and k (every other processor). The simulated messages
+carry n bytes; a barrier's carry none, and neither do those of a primitive
+that takes no size. --op simulates another operation instead.
 
+Each primitive, by its name after the model section, is simulated as:
+`+compareTable()+`
 Examples:
   parasol compare std:xmp64 MPI.barrier
-  parasol compare std:c104-chain MPI.send --size 4096`)
+  parasol compare std:c104-chain MPI.send --size 4096
+  parasol compare std:xmp64 MPI.allreduce --size 64 --runs 10`)
 	var sf simFlags
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference, result")
@@ -55,6 +60,10 @@ Examples:
 		return err
 	}
 	c, err := runtime.Compare(context.Background(), m, rs, pos[1], sf.options())
+	var refused *runtime.NotSimulatedError
+	if errors.As(err, &refused) {
+		return usageError("parasol compare: %v", err)
+	}
 	if err != nil {
 		return optionUsage("compare", err)
 	}
@@ -71,12 +80,56 @@ Examples:
 		argv = append(argv, fmt.Sprintf("%s=%s", p, lang.FormatNumber(c.Args[p])))
 	}
 	fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
+	fmt.Fprintf(e.stdout, "  traffic     op %s: %s\n", c.Op, c.Traffic)
+	fmt.Fprintf(e.stdout, "  messages    %s\n", messageBytes(c.MessageSize))
 	fmt.Fprintf(e.stdout, "  analytic    %s\n", dur(c.Analytic))
 	fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
-	diff := 100 * c.Difference
-	if diff > -0.005 && diff < 0.005 {
-		diff = 0 // no "-0.00%"
+	if c.Analytic == 0 {
+		fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
+	} else {
+		diff := 100 * c.Difference
+		if diff > -0.005 && diff < 0.005 {
+			diff = 0 // no "-0.00%"
+		}
+		fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", diff)
 	}
-	fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", diff)
+	if c.Note != "" {
+		fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)
+	}
 	return nil
+}
+
+func messageBytes(n int) string {
+	if n == 0 {
+		return "empty (0 bytes: no payload)"
+	}
+	return fmt.Sprintf("n = %d byte%s", n, plural(n))
+}
+
+// compareTable lists runtime.Counterparts for compare --help: the names,
+// then the operation, the figure compared and the messages, wrapped.
+func compareTable() string {
+	var b strings.Builder
+	for _, c := range runtime.Counterparts {
+		text := fmt.Sprintf("op %s, %s: %s", c.Op, c.Metric, c.Traffic)
+		if c.Op == "" {
+			text = "refused: not a network operation (" + c.NotNetwork + ")"
+		}
+		fmt.Fprintf(&b, "  %-20s", strings.Join(c.Names, ", "))
+		col := 22
+		for i, w := range strings.Fields(text) {
+			if i > 0 && col+1+len([]rune(w)) > 79 {
+				b.WriteString("\n" + strings.Repeat(" ", 22))
+				col = 22
+			} else if i > 0 {
+				b.WriteByte(' ')
+				col++
+			}
+			b.WriteString(w)
+			col += len([]rune(w))
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "  %-20srefused, unless --op names an operation\n", "any other name")
+	return b.String()
 }
