@@ -5,6 +5,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // valueText is a value as eval and the REPL print it, with a note when it
@@ -41,4 +42,29 @@ func withUses(j jsonValue, uses []eval.IndexUse) jsonValue {
 	}
 	j.Note = strings.TrimSuffix(strings.TrimPrefix(eval.Note(uses), "("), ")")
 	return j
+}
+
+// withBoundNote is a primitive's analytic cost as compare prints it, with
+// the note when the primitive rests on a bound.
+func withBoundNote(text string, m *eval.Machine, primitive string) string {
+	uses, err := m.Uses(primitive)
+	if note := eval.Note(uses); err == nil && note != "" {
+		return text + " " + note
+	}
+	return text
+}
+
+// comparisonJSON is compare's JSON object, with "bisection_exact" when the
+// primitive rests on the bisection width.
+type comparisonJSON struct {
+	*runtime.Comparison
+	BisectionExact *bool `json:"bisection_exact,omitempty"`
+}
+
+func withBisection(c *runtime.Comparison, m *eval.Machine) comparisonJSON {
+	out := comparisonJSON{Comparison: c}
+	if uses, err := m.Uses(c.Primitive); err == nil {
+		out.BisectionExact = withUses(jsonValue{}, uses).BisectionExact
+	}
+	return out
 }

@@ -73,7 +73,7 @@ Examples:
 				*f = r
 			}
 		}
-		return newJSON(e.stdout).Encode(c)
+		return newJSON(e.stdout).Encode(withBisection(c, m))
 	}
 	var argv []string
 	for _, p := range c.Params {
@@ -82,7 +82,7 @@ Examples:
 	fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
 	fmt.Fprintf(e.stdout, "  traffic     op %s: %s\n", c.Op, c.Traffic)
 	fmt.Fprintf(e.stdout, "  messages    %s\n", messageBytes(c.MessageSize))
-	fmt.Fprintf(e.stdout, "  analytic    %s\n", dur(c.Analytic))
+	fmt.Fprintf(e.stdout, "  analytic    %s\n", withBoundNote(dur(c.Analytic), m, c.Primitive))
 	fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
 	if c.Analytic == 0 {
 		fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
