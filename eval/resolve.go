@@ -153,14 +153,16 @@ func (m *Machine) resolveQuery(e lang.Expr, obj *object) (*resolution, error) {
 }
 
 func (r *resolver) object(o *object) {
+	sc := &rscope{obj: o} // shared by the block's fields: a Parasol I link has eight
 	for _, name := range o.order {
-		r.field(o.fields[name])
+		r.field(o.fields[name], sc)
 	}
 	for _, e := range o.ends {
-		for _, f := range []*field{e.typ, e.number} {
-			if f != nil {
-				r.field(f)
-			}
+		if e.typ != nil {
+			r.field(e.typ, sc)
+		}
+		if e.number != nil {
+			r.field(e.number, sc)
 		}
 	}
 	if o.kind == "topology" {
@@ -171,8 +173,9 @@ func (r *resolver) object(o *object) {
 	}
 }
 
-// field checks a field's name against the schema and resolves its value.
-func (r *resolver) field(f *field) {
+// field checks a field's name against the schema and resolves its value;
+// sc is the scope of the field's block.
+func (r *resolver) field(f *field, sc *rscope) {
 	kind := f.obj.kind
 	spec, known := fieldSpecOf(kind, f.name)
 	blk := blocks[kind]
@@ -185,12 +188,12 @@ func (r *resolver) field(f *field) {
 		r.badField(f, r.unknownField(f))
 		return
 	}
-	sc := &rscope{obj: f.obj}
 	if isFunc {
+		inner := &rscope{obj: f.obj}
 		for _, p := range f.decl.Params {
-			sc.locals = append(sc.locals, p.Name)
+			inner.locals = append(inner.locals, p.Name)
 		}
-		r.expr(f.decl.Value, sc)
+		r.expr(f.decl.Value, inner)
 		return
 	}
 	if !known {
