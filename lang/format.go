@@ -580,7 +580,13 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 	case *BoolLit:
 		b.WriteString(strconv.FormatBool(e.Value))
 	case *Ident:
-		b.WriteString(e.Name)
+		// Only `node = "a b"` makes an Ident that is not an identifier;
+		// quoted, it reads back the same.
+		if IsIdent(e.Name) {
+			b.WriteString(e.Name)
+		} else {
+			b.WriteString(strconv.Quote(e.Name))
+		}
 	case *Unary:
 		open(b, prec > UnaryPrecedence)
 		if e.Op == "not" {
