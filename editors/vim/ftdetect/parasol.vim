@@ -1,0 +1,2 @@
+" Parasol machine descriptions.
+autocmd BufRead,BufNewFile *.machine setfiletype parasol
