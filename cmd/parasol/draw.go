@@ -74,6 +74,9 @@ Examples:
 	if err != nil {
 		return err
 	}
+	if err := checkTopology("draw", m, *topology); err != nil {
+		return err
+	}
 	t, err := m.Topology(*topology)
 	if err != nil {
 		return err
@@ -236,9 +239,9 @@ func (d *drawing) title() string {
 	return s
 }
 
-// generatorCall says how the topology was made: " = torus(8, 8)" for a
-// generated one; for one given link by link, the regular core routing
-// found in it, if any.
+// generatorCall says what the topology is: ", a torus(8, 8)" for a
+// generated one or one recognised as such; for another given link by
+// link, the regular core routing found in it, if any.
 func generatorCall(g *topo.Graph) string {
 	call := func(k topo.Kind, dims []int) string {
 		name := k.String()
@@ -257,7 +260,7 @@ func generatorCall(g *topo.Graph) string {
 		return name + "(" + strings.Join(parts, ", ") + ")"
 	}
 	if g.Kind() != topo.Explicit {
-		return " = " + call(g.Kind(), g.Dims())
+		return ", a " + call(g.Kind(), g.Dims())
 	}
 	if c := g.Core(); c.Kind != topo.Explicit {
 		return ", link by link (recognised as " + call(c.Kind, c.Dims) + ")"
