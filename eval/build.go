@@ -277,7 +277,7 @@ func (b *builder) overrides(sets []Set, layer int) {
 			f.over = f.decl
 		}
 		f.decl = &lang.Field{Pos: value.ExprPos(), Name: f.name, Value: value, Params: f.decl.Params}
-		f.layer, f.legacy, f.setBy = layer, false, name
+		f.layer, f.legacy = layer, false
 	}
 }
 

@@ -157,10 +157,8 @@ type field struct {
 	layer   int  // which machine in an extends chain (or override) set it
 	isParam bool // a name of the user's own: a param, or defined at the REPL
 	legacy  bool // declared in a Parasol I file
-	// over is the declaration a --set value replaced, and setBy the flag
-	// that did (checkOverride).
-	over  *lang.Field
-	setBy string
+	// over is the declaration a --set value replaced (checkOverride).
+	over *lang.Field
 
 	state fieldState
 	val   lang.Value
