@@ -41,7 +41,7 @@ any error; warnings alone exit 0.`)
 		if *asJSON {
 			writeJSONErrors(e.stdout, ds)
 			enc := newJSON(e.stdout)
-			if err := enc.Encode(checkSummary{File: f, OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
+			if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
 				return err
 			}
 			continue
@@ -54,7 +54,7 @@ any error; warnings alone exit 0.`)
 			if len(warns) > 0 {
 				note = fmt.Sprintf(", %d warning%s", len(warns), plural(len(warns)))
 			}
-			fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)%s\n", f, len(names), plural(len(names)), note)
+			fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)%s\n", eval.DisplayName(f), len(names), plural(len(names)), note)
 		}
 	}
 	if failed {
