@@ -97,13 +97,17 @@ func TestIncomplete(t *testing.T) {
 
 func TestParseInput(t *testing.T) {
 	for in, isExpr := range map[string]bool{
-		"1 + 2":              true,
-		"PVM.send(1, 2, 3)":  true,
-		"x = 5":              false,
-		"f(n) = n * 2":       false,
-		"param a = 1ns":      false,
-		"processor p { }":    false,
-		"processor(p).clock": true,
+		"1 + 2":                                  true,
+		"PVM.send(1, 2, 3)":                      true,
+		"x = 5":                                  false,
+		"f(n) = n * 2":                           false,
+		"param a = 1ns":                          false,
+		"processor p { }":                        false,
+		"processor(p).clock":                     true,
+		"topology t = ring(4) { speed = 1GB/s }": false,
+		"topology 100 = ring(4) { }":             false,
+		"topology(t).speed == topology(u).speed": true,
+		"topology(100).link(0).linkspeed":        true,
 	} {
 		in2, err := ParseInput("t", in)
 		if err != nil {
