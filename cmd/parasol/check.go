@@ -21,7 +21,7 @@ is an error here. Values that are legal but suspicious are warnings
 given, a routing whose channels can wait for each other in a cycle under
 wormhole switching (the cycle is shown). The exit status is 1 when there is
 any error; warnings alone exit 0.`)
-	var maxMemory memorySize
+	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
 	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "errors", "warnings"}`)
 	files, err := parseInterspersed(fs, args)
@@ -33,7 +33,7 @@ any error; warnings alone exit 0.`)
 	}
 	failed := false
 	for _, f := range files {
-		mem := int64(maxMemory)
+		mem := maxMemory.bytes()
 		names, ds := eval.CheckWith(f, func(m *eval.Machine) lang.Diagnostics { return simChecks(m, mem) }, eval.WithMaxMemory(mem))
 		errs, warns := ds.Split()
 		ok := len(errs) == 0

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -41,16 +42,10 @@ Examples:
 	if len(pos) != 2 {
 		return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
 	}
-	opSet, sizeSet := false, false
-	fs.Visit(func(f *flag.Flag) {
-		opSet = opSet || f.Name == "op"
-		sizeSet = sizeSet || f.Name == "size"
-	})
+	opSet := false
+	fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
 	if !opSet {
 		sf.op = ""
-	}
-	if !sizeSet {
-		sf.size = -1
 	}
 	m, rs, err := sf.network(pos[0])
 	if err != nil {
@@ -59,7 +54,11 @@ Examples:
 	if err := sf.validate("compare", rs); err != nil {
 		return err
 	}
-	c, err := runtime.Compare(context.Background(), m, rs, pos[1], sf.options())
+	opts := sf.options()
+	if !sf.size.set {
+		opts.Size = -1 // the size that suits the primitive
+	}
+	c, err := runtime.Compare(context.Background(), m, rs, pos[1], opts)
 	var refused *runtime.NotSimulatedError
 	if errors.As(err, &refused) {
 		return usageError("parasol compare: %v", err)
@@ -68,12 +67,10 @@ Examples:
 		return optionUsage("compare", err)
 	}
 	if *asJSON {
-		for _, f := range []*float64{&c.Analytic, &c.Simulated, &c.Difference} {
-			if r, ok := jsonNumber(*f).(float64); ok {
-				*f = r
-			}
+		if err := newJSON(e.stdout).Encode(newCompareJSON(c, m)); err != nil {
+			return err
 		}
-		return newJSON(e.stdout).Encode(withBisection(c, m))
+		return compareFailure(c.Result)
 	}
 	var argv []string
 	for _, p := range c.Params {
@@ -83,10 +80,23 @@ Examples:
 	fmt.Fprintf(e.stdout, "  traffic     op %s: %s\n", c.Op, c.Traffic)
 	fmt.Fprintf(e.stdout, "  messages    %s\n", messageBytes(c.MessageSize))
 	fmt.Fprintf(e.stdout, "  analytic    %s\n", withBoundNote(dur(c.Analytic), m, c.Primitive))
-	fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
-	if c.Analytic == 0 {
-		fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
-	} else {
+	// A run that deadlocked or was stopped early has no figure to set
+	// beside the analytic cost: its latencies are those of the messages
+	// that got through, its makespan when the network stuck.
+	switch {
+	case c.Result.Deadlock:
+		fmt.Fprintf(e.stdout, "  simulated   none: op %s ", c.Op)
+		printDeadlock(e.stdout, c.Result, "              ")
+		fmt.Fprintln(e.stdout, "  difference  none (the simulation deadlocked)")
+	case c.Result.Partial:
+		fmt.Fprintf(e.stdout, "  simulated   none: op %s stopped by --max-events %d with %d message%s undelivered\n", c.Op, opts.MaxEvents, c.Result.Undelivered, plural(c.Result.Undelivered))
+		fmt.Fprintln(e.stdout, "  difference  none (the simulation did not finish)")
+	default:
+		fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
+		if c.Analytic == 0 {
+			fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
+			break
+		}
 		diff := 100 * c.Difference
 		if diff > -0.005 && diff < 0.005 {
 			diff = 0 // no "-0.00%"
@@ -95,6 +105,50 @@ Examples:
 	}
 	if c.Note != "" {
 		fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)
+	}
+	return compareFailure(c.Result)
+}
+
+// compareJSON is compare's JSON object, runtime.Comparison's fields in
+// its order, with "simulated" and "difference" null when the simulation
+// deadlocked or was stopped early ("deadlock", "partial"), and
+// "bisection_exact" when the primitive rests on the bisection width.
+type compareJSON struct {
+	Primitive      string             `json:"primitive"`
+	Params         []string           `json:"params"`
+	Args           map[string]float64 `json:"args"`
+	Op             string             `json:"op"`
+	Metric         string             `json:"metric"`
+	Traffic        string             `json:"traffic"`
+	MessageSize    int                `json:"message_size"`
+	Analytic       any                `json:"analytic"`
+	Simulated      any                `json:"simulated"`
+	Difference     any                `json:"difference"`
+	Deadlock       bool               `json:"deadlock"`
+	Partial        bool               `json:"partial"`
+	Note           string             `json:"note,omitempty"`
+	Result         *runtime.Result    `json:"result"`
+	BisectionExact *bool              `json:"bisection_exact,omitempty"`
+}
+
+func newCompareJSON(c *runtime.Comparison, m *eval.Machine) compareJSON {
+	out := compareJSON{Primitive: c.Primitive, Params: c.Params, Args: c.Args, Op: c.Op, Metric: c.Metric,
+		Traffic: c.Traffic, MessageSize: c.MessageSize, Analytic: jsonNumber(c.Analytic),
+		Deadlock: c.Result.Deadlock, Partial: c.Result.Partial, Note: c.Note, Result: c.Result,
+		BisectionExact: withBisection(c, m).BisectionExact}
+	if !out.Deadlock && !out.Partial {
+		out.Simulated, out.Difference = jsonNumber(c.Simulated), jsonNumber(c.Difference)
+	}
+	return out
+}
+
+// compareFailure is the exit status of a comparison: 3 when the
+// simulation deadlocked, as sim's. A run --max-events stopped exits 0, as
+// sim's does: the limit was asked for, and the output says there is no
+// simulated figure.
+func compareFailure(r *runtime.Result) error {
+	if r.Deadlock {
+		return &exitError{code: exitDeadlock}
 	}
 	return nil
 }

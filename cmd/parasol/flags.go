@@ -50,6 +50,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 				usages[fs]()
 				return nil, err
 			}
+			if qe := flagValueError(fs); qe != nil {
+				err = qe
+			}
 			return nil, usageError("parasol %s: %v\nRun 'parasol %s --help' for usage.", fs.Name(), err, fs.Name())
 		}
 		rest := fs.Args()
@@ -68,12 +71,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type machineFlags struct {
 	machine   string
 	sets      setList
-	maxMemory memorySize
+	maxMemory quantityFlag // see memoryFlag
 	env       *env
 }
 
 func (mf *machineFlags) register(fs *flag.FlagSet) {
 	mf.env = envs[fs]
+	mf.maxMemory = memoryFlag()
 	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
 	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")
 	fs.Var(&mf.maxMemory, "max-memory", maxMemoryUsage)
@@ -82,9 +86,12 @@ func (mf *machineFlags) register(fs *flag.FlagSet) {
 const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB; beyond it a topology, a simulation or a check is refused with the figure (default: $" + limits.EnvVar + " or a quarter of physical memory)"
 
 // memory is the --max-memory limit in bytes, 0 for the default.
-func (mf *machineFlags) memory() int64 { return int64(mf.maxMemory) }
+func (mf *machineFlags) memory() int64 { return mf.maxMemory.bytes() }
 
 func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
+	if e := mf.env; e != nil && e.session != nil && spec == sessionMachine {
+		return mf.fromSession(e.session)
+	}
 	opts := []eval.Option{eval.WithMachine(mf.machine), eval.WithMaxMemory(mf.memory())}
 	for _, s := range mf.sets {
 		opts = append(opts, eval.WithSet(s.Path, s.Value))
@@ -105,24 +112,8 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 	return eval.Load(spec, opts...)
 }
 
-// memorySize is a --max-memory value: a size with a unit (512MB, 4GB, 2GiB).
-type memorySize int64
-
-func (m *memorySize) String() string {
-	if m == nil || *m == 0 {
-		return ""
-	}
-	return limits.FormatSize(int64(*m))
-}
-
-func (m *memorySize) Set(s string) error {
-	n, err := limits.ParseSize(s)
-	if err != nil {
-		return err
-	}
-	*m = memorySize(n)
-	return nil
-}
+// memoryFlag is a --max-memory value: a size, 0 (the default) until set.
+func memoryFlag() quantityFlag { return sizeFlag(0, 1) }
 
 type setList []eval.Set
 

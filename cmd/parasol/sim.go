@@ -24,8 +24,9 @@ type simFlags struct {
 	machineFlags
 	cmd                              string // sim or compare, for messages
 	topology, op, routing, switching string
-	size, channels, links            int
-	src, dst, packet                 optInt
+	channels, links                  int
+	size, packet                     quantityFlag // bytes
+	src, dst                         optInt
 	runs                             int
 	seed                             uint64
 	maxEvents                        int64
@@ -37,14 +38,15 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	sf.machineFlags.register(fs)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
-	fs.IntVar(&sf.size, "size", 32, "message size in bytes (≥ 0)")
+	sf.size, sf.packet = sizeFlag(32, 0), sizeFlag(0, 0)
+	fs.Var(&sf.size, "size", "message `SIZE`, e.g. 32 (bytes), 4KB, 1MiB")
 	fs.Var(&sf.src, "src", "source node `id` (send, pingpong, swap; root of broadcast, reduce, allreduce, scatter, gather; default: the first processor)")
 	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong, swap; the hotspot; default: the last processor)")
 	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores; run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
 	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
-	fs.Var(&sf.packet, "packet", "packet payload in `bytes`, overriding the machine (0: the whole message is one packet)")
+	fs.Var(&sf.packet, "packet", "packet payload `SIZE`, e.g. 32 (bytes) or 4KB, overriding the machine (0: the whole message is one packet)")
 	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c; ≥ 1)")
 	fs.IntVar(&sf.links, "links", 1, "links a message is split over (seed 000 l; ≥ 1)")
 	fs.Int64Var(&sf.maxEvents, "max-events", 0, "stop each run after this many events and report the partial result (0: no limit)")
@@ -54,7 +56,6 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 // valid ranges; a value outside is a usage error naming the flag.
 func (sf *simFlags) countFlags() []countFlag {
 	return []countFlag{
-		{"size", int64(sf.size), 0, math.MaxInt64},
 		{"runs", int64(sf.runs), 1, math.MaxInt64},
 		{"channels", int64(sf.channels), 1, math.MaxInt32},
 		{"links", int64(sf.links), 1, math.MaxInt32},
@@ -132,7 +133,7 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 		return nil, nil, err
 	}
 	if sf.packet.set {
-		rs.Packet.Payload = sf.packet.n
+		rs.Packet.Payload = int(sf.packet.bytes())
 	}
 	return m, rs, nil
 }
@@ -170,7 +171,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 
 // options are the experiment the flags describe.
 func (sf *simFlags) options() runtime.Options {
-	opts := runtime.Options{Op: sf.op, Size: sf.size, Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
+	opts := runtime.Options{Op: sf.op, Size: int(sf.size.bytes()), Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
 		LinkLoads: sf.linkLoads}
 	if sf.src.set {
@@ -290,14 +291,7 @@ func dur(s float64) string { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
 func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "op %s: %d message%s in %d run%s\n", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
 	if r.Deadlock {
-		fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n  ", r.DeadlockRuns, plural(r.DeadlockRuns))
-		for _, c := range r.Cycle {
-			fmt.Fprintf(w, "%s → ", channelName(c))
-		}
-		if len(r.Cycle) > 0 {
-			fmt.Fprintln(w, channelName(r.Cycle[0]))
-		}
-		fmt.Fprintf(w, "delivered %d message%s; %d undelivered\n", r.Messages, plural(r.Messages), r.Undelivered)
+		printDeadlock(w, r, "")
 	}
 	if r.Partial {
 		fmt.Fprintf(w, "PARTIAL: stopped early; %d message%s undelivered\n", r.Undelivered, plural(r.Undelivered))
@@ -321,6 +315,19 @@ func printResult(w io.Writer, r *runtime.Result) {
 	fmt.Fprintf(w, "link use  mean %.1f%%  busiest %.1f%%\n", 100*r.LinkUtil.Mean, 100*r.LinkUtil.Max)
 	fmt.Fprintf(w, "events    %d\n", r.Events)
 	printHistogram(w, r.Histogram)
+}
+
+// printDeadlock reports a deadlock: the runs, the cycle of waiting
+// channels and what was delivered, its lines after the first indented.
+func printDeadlock(w io.Writer, r *runtime.Result, indent string) {
+	fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n%s  ", r.DeadlockRuns, plural(r.DeadlockRuns), indent)
+	for _, c := range r.Cycle {
+		fmt.Fprintf(w, "%s → ", channelName(c))
+	}
+	if len(r.Cycle) > 0 {
+		fmt.Fprintln(w, channelName(r.Cycle[0]))
+	}
+	fmt.Fprintf(w, "%sdelivered %d message%s; %d undelivered\n", indent, r.Messages, plural(r.Messages), r.Undelivered)
 }
 
 // printHistogram draws the latency histogram as text bars.

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// quantityFlag is a flag that takes a size, time or rate written as in a
+// machine file (4KB, 1MiB, 1.2us, 500MB/s), so a figure can be copied
+// between the two. A plain number is in the dimension's base unit (bytes,
+// seconds, bytes per second): --size 4096 stays 4096 bytes.
+type quantityFlag struct {
+	dim lang.Dim
+	// least is the smallest value accepted: 0, or 1 for --max-memory,
+	// where 0 would mean "the default".
+	least float64
+	v     float64 // in the dimension's base unit
+	set   bool    // given on the command line
+	// err is why the last value was refused, kept because package flag
+	// flattens it into "invalid value … for flag -NAME: …", and the
+	// message should read like the language's (see flagValueError).
+	err error
+	bad string // the value refused
+}
+
+// sizeFlag is a size in whole bytes, at least least, of def bytes until set.
+func sizeFlag(def, least int64) quantityFlag {
+	return quantityFlag{dim: lang.SizeDim, least: float64(least), v: float64(def)}
+}
+
+// examples are the values named in the message for a wrong dimension.
+var quantityExamples = map[lang.Dim]string{lang.SizeDim: "4KB", lang.TimeDim: "1.2us", lang.RateDim: "500MB/s"}
+
+func (q *quantityFlag) String() string {
+	if q == nil || q.dim == (lang.Dim{}) || q.v == 0 && !q.set {
+		return "" // no "(default 0)" for a flag whose absence means "unset"
+	}
+	if q.dim == lang.SizeDim {
+		return fmt.Sprint(int64(q.v))
+	}
+	return lang.FormatQuantity(q.v, q.dim)
+}
+
+func (q *quantityFlag) Set(s string) error {
+	q.err, q.bad = q.parse(s), s
+	if q.err != nil {
+		return q.err
+	}
+	q.set = true
+	return nil
+}
+
+func (q *quantityFlag) parse(s string) error {
+	v, err := lang.ParseQuantity(s)
+	if t := strings.TrimSpace(s); err != nil && (t == "" || !strings.ContainsRune("0123456789.+-", rune(t[0]))) {
+		// not even a number: say what is wanted rather than "not a number"
+		return fmt.Errorf("expected a %s (e.g. %s), got %q", q.dim.Name(), quantityExamples[q.dim], s)
+	}
+	if err != nil {
+		return err
+	}
+	if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+		v = lang.Quantity(v.Num, q.dim)
+	}
+	if v.Kind != lang.Number || v.Dim != q.dim {
+		return fmt.Errorf("expected a %s (e.g. %s), got a %s", q.dim.Name(), quantityExamples[q.dim], v.TypeName())
+	}
+	if r := math.Round(v.Num); q.dim == lang.SizeDim && math.Abs(v.Num-r) <= 1e-9*math.Max(1, math.Abs(r)) {
+		v.Num = r // 2.01MB is 2009999.9999999998 in binary floating point
+	}
+	switch {
+	case v.Num < 0:
+		return fmt.Errorf("must not be negative")
+	case v.Num < q.least:
+		return fmt.Errorf("must be at least %s", lang.FormatQuantity(q.least, q.dim))
+	case q.dim == lang.SizeDim && v.Num != math.Trunc(v.Num):
+		return fmt.Errorf("must be a whole number of bytes, got %s bytes", lang.FormatNumber(v.Num))
+	case q.dim == lang.SizeDim && v.Num >= math.MaxInt64:
+		return fmt.Errorf("must be less than %d bytes", int64(math.MaxInt64))
+	}
+	q.v = v.Num
+	return nil
+}
+
+// bytes is a size flag's value.
+func (q *quantityFlag) bytes() int64 { return int64(q.v) }
+
+// flagValueError is the message for a flag whose value a quantityFlag
+// refused: "--size 4us: expected a size (e.g. 4KB), got a time"; nil when
+// the parse error came from elsewhere.
+func flagValueError(fs *flag.FlagSet) error {
+	var out error
+	fs.VisitAll(func(f *flag.Flag) {
+		if q, ok := f.Value.(*quantityFlag); ok && q.err != nil && out == nil {
+			out = fmt.Errorf("--%s %s: %v", f.Name, q.bad, q.err)
+		}
+	})
+	return out
+}
