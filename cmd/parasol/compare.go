@@ -23,15 +23,22 @@ every processor) and k (every other processor). The simulated messages
 carry n bytes; a barrier's carry none, and neither do those of a primitive
 that takes no size. --op simulates another operation instead.
 
+A simulation that deadlocks has no cost to compare: the cycle of waiting
+channels and the delivered and undelivered messages are printed as sim
+prints them, with no simulated cost or difference, and the exit status is
+3. A run --max-events stops early prints none either. Under --json
+"simulated" and "difference" are then null, and "deadlock" and "partial"
+say why.
+
 Each primitive, by its name after the model section, is simulated as:
 `+compareTable()+`
 Examples:
   parasol compare std:xmp64 MPI.barrier
-  parasol compare std:c104-chain MPI.send --size 4096
+  parasol compare std:c104-chain MPI.send --size 4KB
   parasol compare std:xmp64 MPI.allreduce --size 64 --runs 10`)
 	var sf simFlags
 	sf.register(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference, result")
+	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -44,6 +45,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	isTerminal     bool
+	// session is the REPL's machine, which the MACHINE argument
+	// sessionMachine names when the REPL runs a command.
+	session *eval.Machine
 }
 
 // exitError carries an exit status with an already printed message.

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,20 +23,40 @@ const replHelp = `Type an expression to evaluate it, or a definition to add it:
   x = 2 * h_in                  a new value      f(n) = n * 10ns       a function
   diameter  avgdist  bisection  nodes  links  maxtotalspeed            derived indexes
 Input that is not complete (an open bracket, a trailing operator) continues
-on the next line. Tab completes names.
+on the next line. Tab completes names, and the flags of :sim, :route,
+:compare and :draw.
 Commands:
   :load FILE [MACHINE]   load a machine file (or std:NAME)
   :set PATH=VALUE        override a value: a virtual machine (e.g. :set delta=2us)
   :fields [PREFIX]       list fields and their values
   :machine               show which machine is loaded
+  :sim [flags]           simulate an operation, as parasol sim
+  :route [flags] SRC DST show a route (--check: check the routing), as parasol route
+  :compare [flags] PRIMITIVE   analytic beside simulated cost, as parasol compare
+  :draw [flags]          print the topology as a Graphviz graph, as parasol draw
+  :run, :plot            not yet: they come with parasol run and plots
   :help                  this text
-  :quit                  leave (also Ctrl-D)`
+  :quit                  leave (also Ctrl-D)
+:sim, :route, :compare and :draw take the command's flags (:sim --help lists
+them) and run on the machine loaded here, with every definition and :set of
+the session; MACHINE is left out.
+When input is not a terminal (a script: parasol repl < session.txt), the
+exit status is that of the first entry that failed: 1 for an error in an
+entry (an expression, a definition, a file), 2 for a :command misused (an
+unknown command or flag, a missing argument), 3 when a :sim or :compare
+deadlocked or :route --check found a cycle or an unrouted pair.`
 
 func runRepl(e *env, args []string) error {
 	fs := newFlags(e, "repl", "[MACHINE]", `
 Repl starts an interactive prompt over a machine (a file or std:NAME), or an
 empty machine. Expressions print their values; definitions extend the
-machine; :help lists the commands. History is kept in ~/.parasol_history.`)
+machine; :sim, :route, :compare and :draw run those commands on it; :help
+lists the commands. History is kept in ~/.parasol_history.
+
+With input that is not a terminal the entries are read as a script, all of
+them, and the exit status is that of the first that failed: 1 for an error
+in an entry, 2 for a :command misused, 3 for a deadlock or a cyclic routing
+(as parasol sim's and route's).`)
 	var mf machineFlags
 	mf.register(fs)
 	pos, err := parseInterspersed(fs, args)
@@ -44,7 +66,7 @@ machine; :help lists the commands. History is kept in ~/.parasol_history.`)
 	if len(pos) > 1 {
 		return usageError("parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]")
 	}
-	r := &repl{out: e.stdout, errOut: e.stderr}
+	r := &repl{env: e, out: e.stdout, errOut: e.stderr}
 	if len(pos) == 1 {
 		if r.m, err = mf.load(pos[0]); err != nil {
 			return err
@@ -56,13 +78,22 @@ machine; :help lists the commands. History is kept in ~/.parasol_history.`)
 	if f, ok := e.stdin.(*os.File); ok && isTerminal(f) && e.isTerminal {
 		return r.interactive()
 	}
-	return r.script(e.stdin)
+	if err := r.script(e.stdin); err != nil {
+		return err
+	}
+	if r.status != exitOK {
+		return &exitError{code: r.status} // each failure is already printed
+	}
+	return nil
 }
 
 type repl struct {
 	m           *eval.Machine
 	spec        string
+	env         *env // for the commands the REPL runs
 	out, errOut io.Writer
+	status      int // the exit status of the first entry that failed
+	specs       []compCommand
 }
 
 // interactive runs with line editing, history and completion.
@@ -128,6 +159,7 @@ func (r *repl) script(in io.Reader) error {
 func (r *repl) collect(buf *[]string, line string) (string, bool) {
 	if len(*buf) > 0 && strings.HasPrefix(strings.TrimSpace(line), ":") {
 		fmt.Fprintln(r.errOut, "(incomplete entry dropped)")
+		r.fail(exitInput)
 		*buf = nil
 	}
 	*buf = append(*buf, line)
@@ -137,6 +169,25 @@ func (r *repl) collect(buf *[]string, line string) (string, bool) {
 	}
 	*buf = nil
 	return text, true
+}
+
+// fail records an entry's exit status; a script exits with the first.
+func (r *repl) fail(code int) {
+	if r.status == exitOK {
+		r.status = code
+	}
+}
+
+// inputError prints an error in an entry; the session goes on.
+func (r *repl) inputError(err error) {
+	fmt.Fprintln(r.errOut, err)
+	r.fail(exitInput)
+}
+
+// usage prints a :command misused; the session goes on.
+func (r *repl) usage(format string, args ...any) {
+	fmt.Fprintf(r.errOut, format+"\n", args...)
+	r.fail(exitUsage)
 }
 
 // handle runs one entry; it reports whether the session should end. Errors
@@ -151,18 +202,18 @@ func (r *repl) handle(text string) (quit bool) {
 	}
 	in, err := parser.ParseInput("<repl>", text)
 	if err != nil {
-		fmt.Fprintln(r.errOut, err)
+		r.inputError(err)
 		return false
 	}
 	if in.Expr != nil {
 		v, err := r.m.EvalExpr(in.Expr)
 		if err != nil {
-			fmt.Fprintln(r.errOut, err)
+			r.inputError(err)
 			return false
 		}
 		uses, err := r.m.UsesExpr(in.Expr)
 		if err != nil {
-			fmt.Fprintln(r.errOut, err)
+			r.inputError(err)
 			return false
 		}
 		fmt.Fprintln(r.out, valueText(text, v, uses))
@@ -170,11 +221,20 @@ func (r *repl) handle(text string) (quit bool) {
 	}
 	m, err := r.m.Extend(in.Stmts)
 	if err != nil {
-		fmt.Fprintln(r.errOut, err)
+		r.inputError(err)
 		return false
 	}
 	r.m = m
 	return false
+}
+
+// replCommands are the command-line commands the REPL runs on its machine.
+var replCommands = []string{"sim", "route", "compare", "draw"}
+
+// notYet are the REPL commands of features Parasol does not have yet.
+var notYet = map[string]string{
+	"run":  "running a program on the machine comes with parasol run",
+	"plot": "plots come with --plot FILE on sim and sweeps",
 }
 
 func (r *repl) command(text string) bool {
@@ -189,7 +249,7 @@ func (r *repl) command(text string) bool {
 		file, name, _ := strings.Cut(arg, " ")
 		name = strings.Trim(strings.TrimSpace(name), `"`)
 		if file == "" {
-			fmt.Fprintln(r.errOut, "usage: :load FILE [MACHINE]")
+			r.usage("usage: :load FILE [MACHINE]")
 			return false
 		}
 		opts := []eval.Option{}
@@ -198,7 +258,7 @@ func (r *repl) command(text string) bool {
 		}
 		m, err := eval.Load(file, opts...)
 		if err != nil {
-			fmt.Fprintln(r.errOut, err)
+			r.inputError(err)
 			return false
 		}
 		r.m, r.spec = m, file
@@ -206,13 +266,13 @@ func (r *repl) command(text string) bool {
 	case ":set":
 		s, err := eval.ParseSet(arg)
 		if err != nil {
-			fmt.Fprintln(r.errOut, "usage: :set PATH=VALUE, e.g. :set delta=2us")
+			r.usage("usage: :set PATH=VALUE, e.g. :set delta=2us")
 			return false
 		}
 		s.Source = ":set"
 		m, err := r.m.Derive(s)
 		if err != nil {
-			fmt.Fprintln(r.errOut, err)
+			r.inputError(err)
 			return false
 		}
 		r.m = m
@@ -234,13 +294,136 @@ func (r *repl) command(text string) bool {
 		}
 		fmt.Fprintln(r.out)
 	default:
-		fmt.Fprintf(r.errOut, "unknown command %s; :help lists the commands\n", cmd)
+		name := strings.TrimPrefix(cmd, ":")
+		if why, ok := notYet[name]; ok {
+			r.usage("%s: not yet: %s, in a later version", cmd, why)
+		} else if slices.Contains(replCommands, name) {
+			r.runCommand(name, arg)
+		} else {
+			r.usage("unknown command %s; :help lists the commands", cmd)
+		}
 	}
 	return false
 }
 
+// runCommand runs a command-line command with its own flags, validation
+// and output on the session's machine, which stands in for its MACHINE.
+func (r *repl) runCommand(name, arg string) {
+	words, err := splitWords(arg)
+	if err != nil {
+		r.usage(":%s: %v", name, err)
+		return
+	}
+	for _, w := range words {
+		if w == eval.Stdin || strings.HasSuffix(w, "="+eval.Stdin) {
+			r.usage(":%s: - (standard input) is the REPL's own input here; give a file", name)
+			return
+		}
+	}
+	var c *command
+	for _, cc := range commands {
+		if cc.name == name {
+			c = cc
+		}
+	}
+	e := *r.env
+	e.stdin, e.stdout, e.stderr, e.session = strings.NewReader(""), r.out, r.errOut, r.m
+	err = c.run(&e, append([]string{sessionMachine}, words...))
+	forgetFlags(&e)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(r.out, "\nIn the REPL, :%s runs on the machine loaded here: MACHINE is left out.\n", name)
+		return
+	}
+	code := report(&e, words, err)
+	var x *exitError
+	if code == exitUsage && errors.As(err, &x) && strings.Contains(x.msg, "MACHINE") {
+		fmt.Fprintf(r.errOut, "(in the REPL, MACHINE is the machine loaded here and is left out: :%s [flags] …)\n", name)
+	}
+	if code != exitOK {
+		r.fail(code)
+	}
+}
+
+// sessionMachine is the MACHINE argument with which the REPL runs a
+// command: machineFlags.load gives it the session's machine (env.session).
+// No file is named so: it holds a NUL.
+const sessionMachine = "\x00session"
+
+// fromSession is machineFlags.load in the REPL: the session's machine
+// with the command's --set overrides.
+func (mf *machineFlags) fromSession(m *eval.Machine) (*eval.Machine, error) {
+	if mf.machine != "" {
+		return nil, usageError("--machine has no file to choose from in the REPL; load one with :load FILE NAME")
+	}
+	if len(mf.sets) == 0 {
+		return m, nil
+	}
+	return m.Derive(mf.sets...)
+}
+
+// forgetFlags drops the flag sets a command made for e, which newFlags
+// keeps for --help and progress, so that a long session does not gather
+// them.
+func forgetFlags(e *env) {
+	for fs, fe := range envs {
+		if fe == e {
+			delete(envs, fs)
+			delete(usages, fs)
+		}
+	}
+}
+
+// splitWords splits a :command's arguments as a shell would: spaces
+// separate, single quotes keep everything, double quotes keep everything
+// but \\ and \", and a backslash outside quotes keeps the next character.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+			continue
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated ' quote")
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			i += 1 + j
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+			if i == len(s) {
+				return nil, fmt.Errorf("unterminated \" quote")
+			}
+		case c == '\\' && i+1 < len(s):
+			i++
+			w.WriteByte(s[i])
+		default:
+			w.WriteByte(c)
+		}
+		inWord = true
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
 // completer completes the last word of the line from the machine's names
-// and the REPL commands.
+// and the REPL commands, and the flags of the commands the REPL runs.
 type completer struct{ r *repl }
 
 func (c completer) Do(line []rune, pos int) ([][]rune, int) {
@@ -248,11 +431,18 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 	start := strings.LastIndexAny(head, " \t(),+-*/^=<>") + 1
 	word := head[start:]
 	var cands []string
-	if en, at, ok := enumAt(head); ok {
+	if cmd, ok := c.r.commandAt(head); ok {
+		start = strings.LastIndexAny(head, " \t") + 1
+		word = head[start:]
+		cands = cmd.complete(head[:start], word)
+	} else if en, at, ok := enumAt(head); ok {
 		// switching = wor…: the words the field takes, hyphens and all.
 		start, word, cands = at, head[at:], en.Spellings()
 	} else if start == 0 && strings.HasPrefix(word, ":") {
-		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit"}
+		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit", ":run", ":plot"}
+		for _, n := range replCommands {
+			cands = append(cands, ":"+n+" ")
+		}
 	} else {
 		cands = c.r.m.Names()
 		for _, g := range registry.Generators {
@@ -267,6 +457,46 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		}
 	}
 	return out, len(word)
+}
+
+// commandAt finds the command the REPL runs whose arguments the line is
+// in (":sim --op tr").
+func (r *repl) commandAt(head string) (*compCommand, bool) {
+	name, _, ok := strings.Cut(strings.TrimLeft(head, " \t"), " ")
+	if !ok || !slices.Contains(replCommands, strings.TrimPrefix(name, ":")) {
+		return nil, false
+	}
+	if r.specs == nil {
+		r.specs = completionSpecs()
+	}
+	for i := range r.specs {
+		if ":"+r.specs[i].name == name {
+			return &r.specs[i], true
+		}
+	}
+	return nil, false
+}
+
+// complete offers a command's flags for a word starting with -, and the
+// words a flag takes (--op, --routing, --format) after it.
+func (cc *compCommand) complete(before, word string) []string {
+	fields := strings.Fields(before)
+	if len(fields) > 1 && !strings.HasPrefix(word, "-") {
+		prev := strings.TrimLeft(fields[len(fields)-1], "-")
+		for _, f := range cc.flags {
+			if f.name == prev && f.value {
+				return f.words
+			}
+		}
+	}
+	if !strings.HasPrefix(word, "-") {
+		return nil
+	}
+	var out []string
+	for _, f := range cc.flags {
+		out = append(out, f.spelling()+" ")
+	}
+	return out
 }
 
 // enumAt finds an enumerated field being given a value at the end of a
