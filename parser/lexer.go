@@ -39,9 +39,8 @@ type token struct {
 	lineStart int32
 }
 
-func (t token) is(kind tokKind, text string) bool { return t.kind == kind && t.text == text }
-func (t token) punct(text string) bool            { return t.kind == kPunct && t.text == text }
-func (t token) keyword(text string) bool          { return t.kind == kKeyword && t.text == text }
+func (t token) punct(text string) bool   { return t.kind == kPunct && t.text == text }
+func (t token) keyword(text string) bool { return t.kind == kKeyword && t.text == text }
 
 // isKeyword reports the reserved words. Statement words (node, link, bus)
 // are keywords so that statements are told apart by their first token; in

@@ -169,7 +169,7 @@ func (p *stmtParser) stmt(t token) (lang.Stmt, *synErr) {
 	case "machine":
 		return p.machine()
 	}
-	return p.importStmt()
+	return p.importStmt() // the last keyword startsStmt admits
 }
 
 // expr parses one expression (its own budget of MaxTerms).
