@@ -92,9 +92,6 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 	if e := mf.env; e != nil && e.session != nil && spec == sessionMachine {
 		return mf.fromSession(e.session)
 	}
-	if e := mf.env; e != nil && e.session != nil && spec == sessionMachine {
-		return mf.fromSession(e.session)
-	}
 	opts := []eval.Option{eval.WithMachine(mf.machine), eval.WithMaxMemory(mf.memory())}
 	for _, s := range mf.sets {
 		opts = append(opts, eval.WithSet(s.Path, s.Value))
