@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -686,32 +684,10 @@ func (r *realizer) reportUndeclared() {
 			r.errs.Add(r.undeclared[id], "and %d more links to undeclared nodes in topology %s", len(ids)-most, r.obj.label)
 			break
 		}
-		r.errs.Add(r.undeclared[id], "link to node %d, which is not declared in topology %s; declared: %s", id, r.obj.label, idRanges(declared))
+		r.errs.Add(r.undeclared[id], "link to node %d, which is not declared in topology %s; declared: %s", id, r.obj.label, topo.IDRanges(declared))
 	}
 }
 
-// idRanges summarises sorted ids as ranges, "0..3, 100", with at most a
-// few ranges shown.
-func idRanges(ids []int) string {
-	var parts []string
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		if len(parts) == 6 {
-			parts = append(parts, "…")
-			break
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(ids[i]))
-		} else {
-			parts = append(parts, strconv.Itoa(ids[i])+".."+strconv.Itoa(ids[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
-}
 
 func (r *realizer) legacyLink(l *object, def *NodeType) {
 	spec := topo.LinkSpec{Dim: -1}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -190,24 +189,7 @@ func (n *network) procIDs() string {
 		ids[r] = g.ID(g.Proc(r))
 	}
 	slices.Sort(ids)
-	var parts []string
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		if len(parts) == 6 {
-			parts = append(parts, "…")
-			break
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(ids[i]))
-		} else {
-			parts = append(parts, strconv.Itoa(ids[i])+".."+strconv.Itoa(ids[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
+	return topo.IDRanges(ids)
 }
 
 // fewestLinks finds, among the processors that send in the operation (the

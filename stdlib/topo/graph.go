@@ -12,6 +12,8 @@ package topo
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Kind says how a graph was made; anything but Explicit is a regular family
@@ -259,4 +261,27 @@ func (g *Graph) finish(n int) {
 	if g.kind != Explicit {
 		g.ckind, g.cdims, g.core = g.kind, g.dims, int32(n)
 	}
+}
+
+// IDRanges summarises sorted node ids as ranges for messages, "0..3, 100",
+// showing at most six ranges.
+func IDRanges(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if len(parts) == 6 {
+			parts = append(parts, "…")
+			break
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(ids[i]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[i])+".."+strconv.Itoa(ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
