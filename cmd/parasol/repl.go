@@ -32,7 +32,7 @@ Commands:
   :machine               show which machine is loaded
   :sim [flags]           simulate an operation, as parasol sim
   :route [flags] SRC DST show a route (--check: check the routing), as parasol route
-  :compare [flags] PRIMITIVE   analytic beside simulated cost, as parasol compare
+  :compare PRIMITIVE     its analytic beside its simulated cost, as parasol compare
   :draw [flags]          print the topology as a Graphviz graph, as parasol draw
   :run, :plot            not yet: they come with parasol run and plots
   :help                  this text
