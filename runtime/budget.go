@@ -20,6 +20,10 @@ const (
 	// MaxPacketsPerPart bounds the packets one message part is cut into
 	// (a packet's index within its part is an int32).
 	MaxPacketsPerPart = math.MaxInt32
+	// MaxMessageBytes bounds a message (allgather's gathered one too):
+	// its bytes plus every packet's header and trailer stay far from
+	// int64 overflow, and exact in the float64 times they become.
+	MaxMessageBytes = 1 << 53
 )
 
 // checkPacket reports the first packet parameter out of its range, by name.
@@ -94,8 +98,8 @@ func (tr *traffic) largestMessage(P int64) (int64, error) {
 	if tr.op != "allgather" {
 		return tr.size, nil
 	}
-	if tr.size > 0 && P > math.MaxInt64/4/tr.size {
-		return 0, fmt.Errorf("allgather of %d-byte blocks on %d processors gathers more than 2^61 bytes", tr.size, P)
+	if tr.size > 0 && P > MaxMessageBytes/tr.size {
+		return 0, fmt.Errorf("allgather of %d-byte blocks on %d processors gathers more than 2^53 bytes, the bound on a message", tr.size, P)
 	}
 	return tr.size * P, nil
 }

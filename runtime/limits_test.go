@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"math"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -41,8 +42,12 @@ func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 			"routing by table on a 20000-node hamiltonian graph needs about 1.6 GB; the limit is 67 MB"},
 		{"packets per part", &small, Options{Size: 1e15},
 			"a message of 1000000000000000 bytes in packets of 32 bytes is 31250000000000 packets per part; the bound is 2147483647"},
-		{"allgather overflow", hc6, Options{Op: "allgather", Size: 1 << 60},
-			"allgather of 1152921504606846976-byte blocks on 64 processors gathers more than 2^61 bytes"},
+		{"allgather overflow", hc6, Options{Op: "allgather", Size: 1 << 50},
+			"allgather of 1125899906842624-byte blocks on 64 processors gathers more than 2^53 bytes, the bound on a message"},
+		{"message size", hc6, Options{Size: math.MaxInt64},
+			"Options.Size = 9223372036854775807: a message may be at most 9007199254740992 bytes (2^53)"},
+		{"message size with packets", &small, Options{Size: math.MaxInt64},
+			"Options.Size = 9223372036854775807: a message may be at most 9007199254740992 bytes (2^53)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -131,6 +131,9 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 		return nil, err
 	}
 	tr.size = int64(o.Size)
+	if tr.size > MaxMessageBytes {
+		return nil, &OptionError{"Size", strconv.Itoa(o.Size), fmt.Sprintf("a message may be at most %d bytes (2^53)", int64(MaxMessageBytes))}
+	}
 	if n.nprocs == 0 {
 		return nil, errors.New("the topology has no processors")
 	}
@@ -172,7 +175,7 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 // topology does not have the shape for. It names the option, its value and
 // what would be valid.
 type OptionError struct {
-	Option string // "Src", "Dst", "Links" or "Routing"
+	Option string // "Src", "Dst", "Links", "Routing" or "Size"
 	Value  string // as given: "99", "xy"
 	Reason string // "node ids are 0..63"
 }
