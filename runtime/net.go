@@ -98,7 +98,9 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 		}
 		return nil
 	}
-	if len(spec.Links) == 0 {
+	// A topology without links (processors alone) has no use for the
+	// default link, and the compiler leaves it empty then.
+	if len(spec.Links) == 0 && g.NumLinks() > 0 {
 		if err := checkLink("default link", spec.DefaultLink); err != nil {
 			return nil, err
 		}
