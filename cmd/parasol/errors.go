@@ -130,7 +130,10 @@ func report(e *env, args []string, err error) int {
 		}
 		err = errors.New(x.msg)
 	case errors.Is(err, context.Canceled):
+		// Whatever was computed is printed; "context canceled" would
+		// tell the user nothing they did.
 		code = exitInterrupted
+		err = errors.New("interrupted (Ctrl-C)")
 	}
 	if jsonRequested(args) {
 		writeJSONErrors(e.stdout, err)
