@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -29,6 +27,8 @@ type jsonValue struct {
 	// false when that is an upper bound (see withUses).
 	BisectionExact *bool  `json:"bisection_exact,omitempty"`
 	Note           string `json:"note,omitempty"`
+	// Run says what produced the value (see runInfo).
+	Run *runInfo `json:"run,omitempty"`
 }
 
 func toJSON(expr string, v lang.Value) jsonValue {
@@ -41,22 +41,13 @@ func toJSON(expr string, v lang.Value) jsonValue {
 	return jsonValue{Expr: expr, Value: jsonNumber(v.Num), Unit: v.Dim.Unit()}
 }
 
-// newJSON is an encoder that keeps <, > and & as they are (expressions
-// contain them).
-func newJSON(w io.Writer) *json.Encoder {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc
-}
-
 // jsonNumber rounds away binary noise (9.400000000000001e-7 → 9.4e-7)
 // and keeps infinities printable (JSON has no inf).
 func jsonNumber(f float64) any {
 	if f > 1e308 || f < -1e308 || f != f {
 		return lang.FormatNumber(f)
 	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64)
-	return r
+	return roundFloat(f)
 }
 
 func runEval(e *env, args []string) error {
@@ -68,10 +59,14 @@ with its unit. An expression is any reference or arithmetic over them:
   PVM.send(1KB, 0, 5)             a model primitive's cost
   diameter, avgdist, bisection, nodes, links, maxtotalspeed   derived indexes
   processor(1).compcomm           computation/communication ratio (operations per byte)
-With several expressions each line reads EXPR = VALUE.`)
+With several expressions each line reads EXPR = VALUE.
+
+--format json prints one JSON object per expression, with "run" saying
+which machine and --set produced it; --format csv prints a header row and
+one row per expression: expr, value (SI base units), unit.`)
 	var mf machineFlags
 	mf.register(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object per expression: {\"expr\", \"value\" (SI base units), \"unit\"}")
+	format := registerFormat(fs, "print one JSON object per expression: {\"expr\", \"value\" (SI base units), \"unit\", \"run\"}")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -84,6 +79,8 @@ With several expressions each line reads EXPR = VALUE.`)
 		return err
 	}
 	enc := newJSON(e.stdout)
+	run := newRunInfo("eval", pos[0], m, &mf)
+	var rows [][]string
 	var errs lang.Diagnostics
 	for _, x := range pos[1:] {
 		v, err := m.Eval(x)
@@ -97,20 +94,40 @@ With several expressions each line reads EXPR = VALUE.`)
 			continue
 		}
 		switch {
-		case *asJSON:
-			if err := enc.Encode(withUses(toJSON(x, v), uses)); err != nil {
+		case format.value == outJSON:
+			j := withUses(toJSON(x, v), uses)
+			j.Run = run
+			if err := enc.Encode(j); err != nil {
 				return err
 			}
+		case format.value == outCSV:
+			rows = append(rows, csvValue(x, v))
 		case len(pos) == 2:
 			fmt.Fprintln(e.stdout, valueText(x, v, uses))
 		default:
 			fmt.Fprintln(e.stdout, exprLine(x, valueText(x, v, uses)))
 		}
 	}
+	if format.value == outCSV {
+		if err := csvTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
+			return err
+		}
+	}
 	if len(errs) > 0 {
 		return errs
 	}
 	return nil
+}
+
+// csvValue is an evaluated expression as an eval --format csv row.
+func csvValue(expr string, v lang.Value) []string {
+	switch v.Kind {
+	case lang.Bool:
+		return []string{expr, strconv.FormatBool(v.Truth()), ""}
+	case lang.String:
+		return []string{expr, v.Text(), ""}
+	}
+	return []string{expr, csvFloat(v.Num), v.Dim.Unit()}
 }
 
 func runImport(e *env, args []string) error {

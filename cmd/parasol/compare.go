@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -35,10 +36,16 @@ Each primitive, by its name after the model section, is simulated as:
 Examples:
   parasol compare std:xmp64 MPI.barrier
   parasol compare std:c104-chain MPI.send --size 4KB
-  parasol compare std:xmp64 MPI.allreduce --size 64 --runs 10`)
+  parasol compare std:xmp64 MPI.allreduce --size 64 --runs 10
+
+--format json adds "run", saying what produced the comparison (machine,
+source, op, size, seed, runs, routing, switching, every --set, Parasol's
+version). --format csv prints a header row and one row: primitive, op,
+metric, message_size, analytic, simulated, difference (the last two empty
+after a deadlock or --max-events), deadlock, partial.`)
 	var sf simFlags
 	sf.register(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result")
+	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -73,8 +80,18 @@ Examples:
 	if err != nil {
 		return optionUsage("compare", err)
 	}
-	if *asJSON {
-		if err := newJSON(e.stdout).Encode(newCompareJSON(c, m)); err != nil {
+	run := sf.runInfo(pos[0], m, rs, c.MessageSize)
+	run.Op = c.Op
+	switch format.value {
+	case outJSON:
+		j := newCompareJSON(c, m)
+		j.Run = run
+		if err := newJSON(e.stdout).Encode(j); err != nil {
+			return err
+		}
+		return compareFailure(c.Result)
+	case outCSV:
+		if err := csvTable(e.stdout, compareCSVHeader, [][]string{compareCSVRow(c)}); err != nil {
 			return err
 		}
 		return compareFailure(c.Result)
@@ -136,6 +153,20 @@ type compareJSON struct {
 	Note           string             `json:"note,omitempty"`
 	Result         *runtime.Result    `json:"result"`
 	BisectionExact *bool              `json:"bisection_exact,omitempty"`
+	Run            *runInfo           `json:"run,omitempty"`
+}
+
+// compareCSVHeader names the columns of compare --format csv; times are
+// in seconds.
+var compareCSVHeader = []string{"primitive", "op", "metric", "message_size", "analytic", "simulated", "difference", "deadlock", "partial"}
+
+func compareCSVRow(c *runtime.Comparison) []string {
+	sim, diff := "", ""
+	if !c.Result.Deadlock && !c.Result.Partial {
+		sim, diff = csvFloat(c.Simulated), csvFloat(c.Difference)
+	}
+	return []string{c.Primitive, c.Op, c.Metric, strconv.Itoa(c.MessageSize), csvFloat(c.Analytic), sim, diff,
+		strconv.FormatBool(c.Result.Deadlock), strconv.FormatBool(c.Result.Partial)}
 }
 
 func newCompareJSON(c *runtime.Comparison, m *eval.Machine) compareJSON {

@@ -48,6 +48,9 @@ type env struct {
 	// session is the REPL's machine, which the MACHINE argument
 	// sessionMachine names when the REPL runs a command.
 	session *eval.Machine
+	// sessionSource is where the REPL loaded session from, for the "run"
+	// of results ("" when the session started empty).
+	sessionSource string
 }
 
 // exitError carries an exit status with an already printed message.

@@ -327,7 +327,7 @@ func (r *repl) runCommand(name, arg string) {
 		}
 	}
 	e := *r.env
-	e.stdin, e.stdout, e.stderr, e.session = strings.NewReader(""), r.out, r.errOut, r.m
+	e.stdin, e.stdout, e.stderr, e.session, e.sessionSource = strings.NewReader(""), r.out, r.errOut, r.m, r.spec
 	err = c.run(&e, append([]string{sessionMachine}, words...))
 	forgetFlags(&e)
 	if errors.Is(err, flag.ErrHelp) {

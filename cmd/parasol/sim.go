@@ -183,10 +183,32 @@ func (sf *simFlags) options() runtime.Options {
 	return opts
 }
 
+// runInfo says what a simulation of spec ran: the machine, the
+// experiment's flags, and the routing and switching in effect (the
+// machine's own when no flag overrides them). size is the message size in
+// bytes.
+func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size int) *runInfo {
+	r := newRunInfo(sf.cmd, spec, m, &sf.machineFlags)
+	r.Topology, r.Op, r.Size, r.Runs = sf.topology, sf.op, &size, sf.runs
+	seed := sf.seed
+	r.Seed = &seed
+	r.Routing, r.Switching = sf.routing, sf.switching
+	if r.Routing == "" {
+		r.Routing = rs.Routing
+	}
+	if r.Routing == "" {
+		r.Routing = "shortest"
+	}
+	if r.Switching == "" {
+		r.Switching = rs.Switching.String()
+	}
+	return r
+}
+
 // simulate loads the machine and runs the experiment; progress goes to
 // stderr on a terminal.
-func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runtime.Spec, error) {
-	_, rs, err := sf.network(spec)
+func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runInfo, error) {
+	m, rs, err := sf.network(spec)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,7 +229,7 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	if err != nil && res == nil {
 		return nil, nil, optionUsage("sim", err)
 	}
-	return res, rs, err
+	return res, sf.runInfo(spec, m, rs, opts.Size), err
 }
 
 // checkTopology makes a --topology the machine does not have a usage
@@ -249,10 +271,16 @@ reported with the cycle of waiting channels (exit status 3).
 Examples:
   parasol sim std:xmp64 --op transpose --size 32 --runs 1000
   parasol sim std:c104-chain --op send --size 4096 --channels 3
-  parasol sim examples/ring.machine --op alltoall --routing shortest --json`)
+  parasol sim examples/ring.machine --op alltoall --routing shortest --json
+
+--format json prints the result as one JSON object, times in seconds, with
+"run" saying what produced it (machine, source, op, size, seed, runs,
+routing, switching, every --set, Parasol's version). --format csv prints a
+header row and one row per result: the run's summary statistics (the
+latency histogram and per-hop rows are in the JSON).`)
 	var sf simFlags
 	sf.register(fs)
-	asJSON := fs.Bool("json", false, "print the result as one JSON object (times in seconds)")
+	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -264,16 +292,20 @@ Examples:
 	if len(pos) != 1 {
 		return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
 	}
-	res, _, err := sf.simulate(e, pos[0], e.isTerminal && !*asJSON)
+	res, run, err := sf.simulate(e, pos[0], e.isTerminal && format.value == outText)
 	if res == nil {
 		return err
 	}
-	if *asJSON {
-		enc := newJSON(e.stdout)
-		if err := enc.Encode(res); err != nil {
+	switch format.value {
+	case outJSON:
+		if err := newJSON(e.stdout).Encode(simJSON{res, run}); err != nil {
 			return err
 		}
-	} else {
+	case outCSV:
+		if err := csvTable(e.stdout, simCSVHeader, [][]string{simCSVRow(res)}); err != nil {
+			return err
+		}
+	default:
 		printResult(e.stdout, res)
 		printBusiestWires(e.stdout, res.Links)
 	}
@@ -284,6 +316,27 @@ Examples:
 		return &exitError{code: 3}
 	}
 	return nil
+}
+
+// simJSON is sim's JSON object: runtime.Result's keys, then "run".
+type simJSON struct {
+	*runtime.Result
+	Run *runInfo `json:"run"`
+}
+
+// simCSVHeader names the columns of sim --format csv, one row per result;
+// times are in seconds.
+var simCSVHeader = []string{"op", "runs", "messages", "latency_min", "latency_mean", "latency_max",
+	"latency_p50", "latency_p90", "latency_p99", "makespan", "makespan_max", "send_time_mean", "send_time_max",
+	"hops_mean", "hops_max", "link_load_max", "proc_load_max", "link_util_mean", "link_util_max",
+	"events", "deadlock", "partial", "undelivered"}
+
+func simCSVRow(r *runtime.Result) []string {
+	f, i := csvFloat, strconv.Itoa
+	return []string{r.Op, i(r.Runs), i(r.Messages), f(r.Latency.Min), f(r.Latency.Mean), f(r.Latency.Max),
+		f(r.Latency.P50), f(r.Latency.P90), f(r.Latency.P99), f(r.Makespan), f(r.MakespanMax), f(r.SendTime.Mean), f(r.SendTime.Max),
+		f(r.Hops.Mean), i(r.Hops.Max), i(r.LinkLoadMax), i(r.ProcLoadMax), f(r.LinkUtil.Mean), f(r.LinkUtil.Max),
+		strconv.FormatInt(r.Events, 10), strconv.FormatBool(r.Deadlock), strconv.FormatBool(r.Partial), i(r.Undelivered)}
 }
 
 func dur(s float64) string { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
@@ -427,17 +480,23 @@ status is 3 when a cycle is found or a pair has no route.
 Examples:
   parasol route std:xmp64 2 7
   parasol route --check --routing shortest examples/ring.machine
-  parasol route --check --routing acyclic --json examples/ring.machine`)
+  parasol route --check --routing acyclic --json examples/ring.machine
+
+--format json adds "run", saying what produced the result (machine,
+source, routing, every --set, Parasol's version). --format csv prints a
+header row and one row per hop (hop, from, to), or with --check one row:
+routing, acyclic, connected, pairs_without_route, cycle.`)
 	var mf machineFlags
 	mf.register(fs)
 	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
-	asJSON := fs.Bool("json", false, `print {"path": [...], "hops": N}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route"}`)
+	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
+	var run *runInfo
 	// network loads the machine and compiles its topology for the routing.
 	network := func(spec string) (*runtime.Spec, error) {
 		m, err := mf.load(spec)
@@ -451,6 +510,14 @@ Examples:
 		if err != nil {
 			return nil, err
 		}
+		run = newRunInfo("route", spec, m, &mf)
+		run.Topology, run.Routing = *topology, *routing
+		if run.Routing == "" {
+			run.Routing = rs.Routing
+		}
+		if run.Routing == "" {
+			run.Routing = "shortest"
+		}
 		return rs, checkRouting("route", *routing, rs)
 	}
 	if *check {
@@ -462,7 +529,7 @@ Examples:
 			return err
 		}
 		o := runtime.CheckOptions{MaxMemory: mf.memory()}
-		if e.isTerminal && !*asJSON {
+		if e.isTerminal && format.value == outText {
 			bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
 			o.Progress = bar.update
 			defer bar.done()
@@ -476,14 +543,28 @@ Examples:
 		if err != nil {
 			return optionUsage("route", err)
 		}
-		if *asJSON {
+		switch format.value {
+		case outJSON:
 			if rc.Cycle == nil {
 				rc.Cycle = []runtime.Channel{}
 			}
-			if err := newJSON(e.stdout).Encode(rc); err != nil {
+			if err := newJSON(e.stdout).Encode(struct {
+				*runtime.RouteCheck
+				Run *runInfo `json:"run"`
+			}{rc, run}); err != nil {
 				return err
 			}
-		} else {
+		case outCSV:
+			cycle := make([]string, len(rc.Cycle))
+			for i, c := range rc.Cycle {
+				cycle[i] = channelName(c)
+			}
+			row := []string{rc.Routing, strconv.FormatBool(rc.Acyclic), strconv.FormatBool(rc.Connected),
+				strconv.Itoa(rc.PairsWithoutRoute), strings.Join(cycle, " ")}
+			if err := csvTable(e.stdout, []string{"routing", "acyclic", "connected", "pairs_without_route", "cycle"}, [][]string{row}); err != nil {
+				return err
+			}
+		default:
 			printCheck(e.stdout, rc)
 		}
 		if !rc.Acyclic || !rc.Connected {
@@ -515,11 +596,19 @@ Examples:
 	} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
 		return optionUsage("route", err)
 	}
-	if *asJSON {
+	switch format.value {
+	case outJSON:
 		return newJSON(e.stdout).Encode(struct {
-			Path []int `json:"path"`
-			Hops int   `json:"hops"`
-		}{path, len(path) - 1})
+			Path []int    `json:"path"`
+			Hops int      `json:"hops"`
+			Run  *runInfo `json:"run"`
+		}{path, len(path) - 1, run})
+	case outCSV:
+		var rows [][]string
+		for i := 1; i < len(path); i++ {
+			rows = append(rows, []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])})
+		}
+		return csvTable(e.stdout, []string{"hop", "from", "to"}, rows)
 	}
 	parts := make([]string, len(path))
 	for i, p := range path {
