@@ -276,3 +276,18 @@ func TestDisconnectedTopologyHasNoDistance(t *testing.T) {
 		t.Errorf("param h = hops(0, 3): err = %v", err)
 	}
 }
+
+// A Parasol I percentage is a plain number of percent; written with % it
+// already is the fraction, and is not scaled again.
+func TestLegacyPercentWithUnit(t *testing.T) {
+	m, err := LoadSource("p.machine", "machinename = \"x\"\nprocessor = 1\nmaxrecvdelay = 30%\nmaxroutedelay = 5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]float64{"processor(1).maxrecvdelay": 0.3, "processor(1).maxroutedelay": 0.05} {
+		v, err := m.Eval(q)
+		if err != nil || v.Num != want {
+			t.Errorf("%s = %v, %v; want %v", q, v, err, want)
+		}
+	}
+}

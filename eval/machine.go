@@ -202,7 +202,8 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 	switch {
 	case v.Kind == lang.Number && v.Dim == lang.Dimensionless && want != lang.Dimensionless && f.legacy:
 		v = lang.Quantity(v.Num*t.legacyScale(), want)
-	case v.Kind == lang.Number && t == tPercent && f.legacy:
+	case v.Kind == lang.Number && t == tPercent && f.legacy && !strings.Contains(lang.FormatExpr(f.decl.Value), "%"):
+		// A plain Parasol I number is in percent; 30% already is a fraction.
 		v = lang.Num(v.Num * t.legacyScale())
 	}
 	if v.Kind != lang.Number || v.Dim != want {

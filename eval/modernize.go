@@ -163,8 +163,8 @@ func (mz *modernizer) field(kind, label string, f *lang.Field, siblings map[stri
 		sc := mz.scope(label, f.Params)
 		mz.constrain(f.Value, sc)
 		g.Value = mz.withImplied(f.Value, sc, "ns")
-	case t == tPercent:
-		// The loader scales every number of a percent field (Machine.check).
+	case t == tPercent && !strings.Contains(lang.FormatExpr(f.Value), "%"):
+		// The loader scales a percent field written without % (Machine.check).
 		g.Value = scaled(f.Value, "%")
 	case legacyUnit(t) != "":
 		sc := mz.scope("", nil)
