@@ -688,7 +688,6 @@ func (r *realizer) reportUndeclared() {
 	}
 }
 
-
 func (r *realizer) legacyLink(l *object, def *NodeType) {
 	spec := topo.LinkSpec{Dim: -1}
 	for i, e := range l.ends {
