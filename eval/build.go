@@ -42,6 +42,9 @@ func assemble(l *loader, name string) (*Machine, error) {
 		// not, so that every error is reported at once.
 		m.evaluateAll()
 	}
+	if len(m.errs) > 0 && len(l.opts.sets) > 0 {
+		m.noteSets()
+	}
 	if len(m.errs) == 0 {
 		m.warnings()
 	}
