@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/chzyer/readline"
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 )
@@ -128,7 +129,6 @@ func (s *setList) Set(v string) error {
 	return nil
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal asks the terminal driver, so that /dev/null (a character
+// device too) does not count.
+func isTerminal(f *os.File) bool { return readline.IsTerminal(int(f.Fd())) }

@@ -44,7 +44,7 @@ func init() {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	isTerminal     bool
+	isTerminal     bool // stdout and stderr are terminals: progress is shown, the REPL is interactive
 	// session is the REPL's machine, which the MACHINE argument
 	// sessionMachine names when the REPL runs a command.
 	session *eval.Machine
@@ -67,7 +67,7 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stdout)}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stdout) && isTerminal(os.Stderr)}
 	os.Exit(run(e, os.Args[1:]))
 }
 
