@@ -119,6 +119,12 @@ A MACHINE is a .machine file path or std:NAME for a standard machine
 ('parasol machines' lists them). Values print with units; with --json they
 are numbers in SI base units (s, B, B/s, Hz).
 
+eval, sim, compare and route print results as --format text (the
+default), json (--json for short: each result has a "run" object saying
+what produced it: machine, source, op, size, seed, runs, routing,
+switching, every --set and parasol's version) or csv (a header row, then
+one row per result).
+
 Run 'parasol COMMAND --help' for a command's flags. With --json, results
 and errors are JSON lines on stdout; an error is
 {"error": {"file", "line", "col", "message"}}, one per diagnostic.
