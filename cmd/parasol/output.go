@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
 )
@@ -127,7 +128,7 @@ func cleanJSONNumbers(b []byte) []byte {
 			i = j
 		case c == '-' || c >= '0' && c <= '9':
 			j, isFloat := i, false
-			for j < len(b) && bytes.IndexByte([]byte("0123456789+-.eE"), b[j]) >= 0 {
+			for j < len(b) && strings.IndexByte("0123456789+-.eE", b[j]) >= 0 {
 				isFloat = isFloat || b[j] == '.' || b[j] == 'e' || b[j] == 'E'
 				j++
 			}
