@@ -72,6 +72,16 @@ after a deadlock or --max-events), deadlock, partial.`)
 	if !sf.size.set {
 		opts.Size = -1 // the size that suits the primitive
 	}
+	// The primitive is a command-line argument: naming one the machine
+	// does not have is a usage error, not an error in the machine.
+	if _, err := m.Func(pos[1]); err != nil {
+		var ds lang.Diagnostics
+		ds.Append(unwrapDiagnostics(err))
+		if len(ds) == 1 {
+			err = errors.New(ds[0].Msg)
+		}
+		return usageError("parasol compare: %s: %v", pos[1], err)
+	}
 	c, err := runtime.Compare(context.Background(), m, rs, pos[1], opts)
 	var refused *runtime.NotSimulatedError
 	if errors.As(err, &refused) {
