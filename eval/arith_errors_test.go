@@ -291,3 +291,20 @@ func TestLegacyPercentWithUnit(t *testing.T) {
 		}
 	}
 }
+
+// hops takes node ids: a time or a fraction passed through an unannotated
+// parameter is an error at the call, not truncated to a node.
+func TestHopsArgumentsAreNodeIDs(t *testing.T) {
+	m, err := LoadSource("h.machine", "machine \"m\" {\n f(x) = hops(x, 1)\n topology t = ring(4) { latency = 1ns; speed = 1MB/s }\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := m.Eval("f(2)"); err != nil || v.Num != 1 {
+		t.Fatalf("f(2) = %v, %v; want 1", v, err)
+	}
+	for _, q := range []string{"f(2us)", "f(1.5)"} {
+		if _, err := m.Eval(q); err == nil || !strings.Contains(err.Error(), "h.machine:2:9: hops takes whole-number node ids") {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -187,6 +188,12 @@ func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
 	pos := e.Pos
 	out := cexpr{known: true, kind: lang.Number, run: func(fr *frame) lang.Value {
 		a, b := runs[0](fr), runs[1](fr)
+		for _, v := range [2]lang.Value{a, b} {
+			// Known statically unless a function's parameter has no unit.
+			if v.Kind != lang.Number || v.Dim != lang.Dimensionless || v.Num != math.Trunc(v.Num) {
+				return fr.fail(pos, "hops takes whole-number node ids, got %s", v)
+			}
+		}
 		d, ok := t.Hops(int(a.Num), int(b.Num))
 		if !ok {
 			return fr.fail(pos, "hops(%s, %s): no such node in topology %s", lang.FormatNumber(a.Num), lang.FormatNumber(b.Num), t.Label)
