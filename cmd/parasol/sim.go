@@ -282,8 +282,12 @@ latency histogram and per-hop rows are in the JSON).`)
 	sf.register(fs)
 	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
+	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count to `FILE` (.svg or .png)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkPlotFile("sim", *plotFile); err != nil {
 		return err
 	}
 	if err := checkCounts("sim", fs, sf.countFlags()); err != nil {
@@ -308,6 +312,11 @@ latency histogram and per-hop rows are in the JSON).`)
 	default:
 		printResult(e.stdout, res)
 		printBusiestWires(e.stdout, res.Links)
+	}
+	if *plotFile != "" {
+		if err := writeSimPlot(*plotFile, res); err != nil {
+			return err
+		}
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,277 @@
+package main
+
+// Plots are drawn with gonum.org/v1/plot rather than by hand: it brings
+// axes with readable tick placement, legends and both an SVG and a PNG
+// backend that render the same drawing, and its SVG writer puts no
+// timestamp or random id in the file, so the same result gives the same
+// bytes.
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// plotFormat is the image format a --plot file name asks for, by its
+// extension: "svg" or "png", or "" for anything else.
+func plotFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".svg":
+		return "svg"
+	case ".png":
+		return "png"
+	}
+	return ""
+}
+
+// checkPlotFile makes a --plot file name without a known extension a
+// usage error before any work is done.
+func checkPlotFile(cmd, path string) error {
+	if path == "" || plotFormat(path) != "" {
+		return nil
+	}
+	return usageError("parasol %s: --plot %s: want a file name ending in .svg or .png", cmd, path)
+}
+
+// plotSpec is what a plot shows, decided before any drawing: the renderer
+// draws exactly these panels and series, and a test checks them without
+// parsing the image.
+type plotSpec struct {
+	Panels []plotPanel
+}
+
+// plotPanel is one set of axes.
+type plotPanel struct {
+	Title, XLabel, YLabel string
+	// XInteger puts ticks on whole numbers only (hop counts).
+	XInteger bool
+	Series   []plotSeries
+}
+
+// plotSeriesKind says how a series is drawn.
+type plotSeriesKind int
+
+const (
+	seriesBars      plotSeriesKind = iota // histogram bins: [X[i], X2[i]) with height Y[i]
+	seriesPoints                          // markers at (X[i], Y[i])
+	seriesRangeBars                       // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
+)
+
+// plotSeries is one series of data, already in the panel's display units.
+type plotSeries struct {
+	Name   string
+	Kind   plotSeriesKind
+	X, X2  []float64
+	Y      []float64
+	Lo, Hi []float64
+}
+
+// Points is the number of data points the series draws.
+func (s plotSeries) Points() int { return len(s.X) }
+
+// timeScale picks the unit a set of times in seconds is shown in, from the
+// largest of them, with the thresholds lang.FormatQuantity uses.
+func timeScale(largest float64) (unit string, scale float64) {
+	units := []struct {
+		name  string
+		scale float64
+	}{{"ps", 1e-12}, {"ns", 1e-9}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}}
+	u := units[0]
+	for _, c := range units {
+		if math.Abs(largest) >= c.scale*(1-1e-12) {
+			u = c
+		}
+	}
+	return u.name, u.scale
+}
+
+// simPlotSpec describes sim's plots of r: the latency histogram and the
+// latency by hop count (mean, and the range from min to max).
+func simPlotSpec(r *runtime.Result) (*plotSpec, error) {
+	if r.Messages == 0 || len(r.Histogram.Edges) < 2 {
+		return nil, fmt.Errorf("no message was delivered, so there is no latency to plot")
+	}
+	unit, scale := timeScale(r.Latency.Max)
+	h := r.Histogram
+	hist := plotSeries{Name: "messages", Kind: seriesBars}
+	for i, c := range h.Counts {
+		hist.X = append(hist.X, h.Edges[i]/scale)
+		hist.X2 = append(hist.X2, h.Edges[i+1]/scale)
+		hist.Y = append(hist.Y, float64(c))
+	}
+	mean := plotSeries{Name: "mean", Kind: seriesPoints}
+	span := plotSeries{Name: "min–max", Kind: seriesRangeBars}
+	for _, b := range r.ByHops {
+		x := float64(b.Hops)
+		mean.X = append(mean.X, x)
+		mean.Y = append(mean.Y, b.Mean/scale)
+		span.X = append(span.X, x)
+		span.Y = append(span.Y, b.Mean/scale)
+		span.Lo = append(span.Lo, b.Min/scale)
+		span.Hi = append(span.Hi, b.Max/scale)
+	}
+	title := fmt.Sprintf("%s: %d message%s in %d run%s", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
+	return &plotSpec{Panels: []plotPanel{
+		{Title: "latency histogram, " + title, XLabel: "latency (" + unit + ")", YLabel: "messages", Series: []plotSeries{hist}},
+		{Title: "latency by hop count", XLabel: "hops", YLabel: "latency (" + unit + ")", XInteger: true, Series: []plotSeries{span, mean}},
+	}}, nil
+}
+
+// plotPanelWidth and plotPanelHeight size one panel; panels are stacked.
+const (
+	plotPanelWidth  = 6 * vg.Inch
+	plotPanelHeight = 3.5 * vg.Inch
+	plotDPI         = 96
+)
+
+// renderPlot draws spec in format ("svg" or "png") to w.
+func renderPlot(w io.Writer, spec *plotSpec, format string) error {
+	var plots [][]*plot.Plot
+	for _, p := range spec.Panels {
+		pl, err := panelPlot(p)
+		if err != nil {
+			return err
+		}
+		plots = append(plots, []*plot.Plot{pl})
+	}
+	width, height := plotPanelWidth, plotPanelHeight*vg.Length(len(plots))
+	var canvas vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		canvas = vgsvg.New(width, height)
+	case "png":
+		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(plotDPI))}
+	default:
+		return fmt.Errorf("unknown plot format %q; want svg or png", format)
+	}
+	dc := draw.New(canvas)
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadX: vg.Points(8), PadY: vg.Points(12)}
+	for i, row := range plot.Align(plots, tiles, dc) {
+		plots[i][0].Draw(row[0])
+	}
+	_, err := canvas.WriteTo(w)
+	return err
+}
+
+func panelPlot(p plotPanel) (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = p.XLabel
+	pl.Y.Label.Text = p.YLabel
+	pl.Y.Min = 0
+	if p.XInteger {
+		pl.X.Tick.Marker = integerTicks{}
+	}
+	for _, s := range p.Series {
+		switch s.Kind {
+		case seriesBars:
+			bins := make([]plotter.HistogramBin, len(s.X))
+			for i := range s.X {
+				bins[i] = plotter.HistogramBin{Min: s.X[i], Max: s.X2[i], Weight: s.Y[i]}
+			}
+			h := &plotter.Histogram{Bins: bins, FillColor: color.Gray{Y: 160}, LineStyle: plotter.DefaultLineStyle}
+			if len(s.X) > 0 {
+				h.Width = s.X2[0] - s.X[0]
+			}
+			pl.Add(h)
+		case seriesPoints:
+			sc, err := plotter.NewScatter(xys(s.X, s.Y))
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			sc.GlyphStyle.Radius = vg.Points(3)
+			sc.GlyphStyle.Color = color.RGBA{R: 200, A: 255}
+			pl.Add(sc)
+			pl.Legend.Add(s.Name, sc)
+		case seriesRangeBars:
+			errs := make(plotter.Errors, len(s.X))
+			for i := range s.X {
+				errs[i] = struct{ Low, High float64 }{s.Y[i] - s.Lo[i], s.Hi[i] - s.Y[i]}
+			}
+			eb, err := plotter.NewYErrorBars(rangeBars{xys(s.X, s.Y), errs})
+			if err != nil {
+				return nil, err
+			}
+			eb.CapWidth = vg.Points(6)
+			pl.Add(eb)
+			pl.Legend.Add(s.Name, rangeThumb(eb.LineStyle))
+		}
+	}
+	if p.XInteger {
+		// Half a hop of margin keeps the end bars off the axes.
+		pl.X.Min -= 0.5
+		pl.X.Max += 0.5
+	}
+	pl.Legend.Top = true
+	return pl, nil
+}
+
+func xys(x, y []float64) plotter.XYs {
+	out := make(plotter.XYs, len(x))
+	for i := range x {
+		out[i].X, out[i].Y = x[i], y[i]
+	}
+	return out
+}
+
+// rangeBars pairs points with their errors for plotter.NewYErrorBars.
+type rangeBars struct {
+	plotter.XYs
+	plotter.Errors
+}
+
+func (r rangeBars) YError(i int) (float64, float64) { return r.Errors[i].Low, r.Errors[i].High }
+
+// rangeThumb shows a range bar in the legend: a vertical line.
+type rangeThumb draw.LineStyle
+
+func (t rangeThumb) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(draw.LineStyle(t), x, c.Min.Y, x, c.Max.Y)
+}
+
+// integerTicks marks whole numbers only, at most about ten of them.
+type integerTicks struct{}
+
+func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
+	first, last := math.Ceil(lo), math.Floor(hi)
+	step := math.Max(1, math.Ceil((last-first+1)/10))
+	var ticks []plot.Tick
+	for v := first; v <= last; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
+// writeSimPlot draws sim's plots of r to path, in the format its extension
+// names.
+func writeSimPlot(path string, r *runtime.Result) error {
+	spec, err := simPlotSpec(r)
+	if err != nil {
+		return fmt.Errorf("parasol sim: --plot %s: %v", path, err)
+	}
+	var buf bytes.Buffer
+	if err := renderPlot(&buf, spec, plotFormat(path)); err != nil {
+		return fmt.Errorf("parasol sim: --plot %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+		return fmt.Errorf("parasol sim: --plot: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// simResult runs sim in process with --json and the given --plot file and
+// returns the result it printed.
+func simResult(t *testing.T, plotFile string) *runtime.Result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	if code := run(e, []string{"sim", "std:xmp64", "--op", "randperm", "--runs", "2", "--json", "--plot", plotFile}); code != 0 {
+		t.Fatalf("exit status %d: %s", code, errOut.String())
+	}
+	var r runtime.Result
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("sim --json: %v", err)
+	}
+	return &r
+}
+
+func TestSimPlotShowsEveryHistogramBinAndHopCount(t *testing.T) {
+	dir := t.TempDir()
+	svgFile, pngFile := filepath.Join(dir, "lat.svg"), filepath.Join(dir, "lat.png")
+	r := simResult(t, svgFile)
+	simResult(t, pngFile)
+	if len(r.Histogram.Counts) == 0 || len(r.ByHops) < 2 {
+		t.Fatalf("randperm on xmp64 gave %d bins and %d hop counts; the test needs both", len(r.Histogram.Counts), len(r.ByHops))
+	}
+
+	spec, err := simPlotSpec(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		xLabel, yLabel string
+		points         []int // per series
+	}
+	wants := []want{
+		{"latency (µs)", "messages", []int{len(r.Histogram.Counts)}},
+		{"hops", "latency (µs)", []int{len(r.ByHops), len(r.ByHops)}},
+	}
+	if len(spec.Panels) != len(wants) {
+		t.Fatalf("%d panels, want %d", len(spec.Panels), len(wants))
+	}
+	for i, w := range wants {
+		p := spec.Panels[i]
+		if p.XLabel != w.xLabel || p.YLabel != w.yLabel {
+			t.Errorf("panel %d: axes %q, %q; want %q, %q", i, p.XLabel, p.YLabel, w.xLabel, w.yLabel)
+		}
+		if len(p.Series) != len(w.points) {
+			t.Errorf("panel %d: %d series, want %d", i, len(p.Series), len(w.points))
+			continue
+		}
+		for j, s := range p.Series {
+			if s.Points() != w.points[j] {
+				t.Errorf("panel %d series %q: %d points, want %d", i, s.Name, s.Points(), w.points[j])
+			}
+		}
+	}
+
+	svgData, err := os.ReadFile(svgFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(svgData))
+	texts := map[string]bool{}
+	var inText bool
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XML: %v", svgFile, err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			inText = tok.Name.Local == "text"
+		case xml.CharData:
+			if inText {
+				texts[strings.TrimSpace(string(tok))] = true
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	for _, label := range []string{"latency (µs)", "messages", "hops", "mean", "min–max"} {
+		if !texts[label] {
+			t.Errorf("the SVG has no text %q", label)
+		}
+	}
+	var again bytes.Buffer
+	if err := renderPlot(&again, spec, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), svgData) {
+		t.Error("drawing the same result twice gave different SVG bytes")
+	}
+
+	f, err := os.Open(pngFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", pngFile, err)
+	}
+	wantW, wantH := int(plotPanelWidth/vg.Inch*plotDPI), int(plotPanelHeight/vg.Inch*plotDPI)*len(spec.Panels)
+	if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
+		t.Errorf("PNG is %d×%d, want %d×%d", b.Dx(), b.Dy(), wantW, wantH)
+	}
+}
+
+func TestPlotTimeUnitFollowsTheLargestTime(t *testing.T) {
+	tests := []struct {
+		largest float64
+		unit    string
+		scale   float64
+	}{
+		{0, "ps", 1e-12},
+		{850e-12, "ps", 1e-12},
+		{999e-9, "ns", 1e-9},
+		{1e-6, "µs", 1e-6},
+		{2.993e-6, "µs", 1e-6},
+		{40e-3, "ms", 1e-3},
+		{12, "s", 1},
+	}
+	for _, tt := range tests {
+		unit, scale := timeScale(tt.largest)
+		if unit != tt.unit || scale != tt.scale {
+			t.Errorf("timeScale(%g) = %s, %g; want %s, %g", tt.largest, unit, scale, tt.unit, tt.scale)
+		}
+	}
+}
+
+func TestSimPlotRefusesAResultWithoutMessages(t *testing.T) {
+	if _, err := simPlotSpec(&runtime.Result{Op: "send"}); err == nil || !strings.Contains(err.Error(), "no message was delivered") {
+		t.Errorf("error %v, want one saying no message was delivered", err)
+	}
+}
