@@ -46,8 +46,12 @@ after a deadlock or --max-events), deadlock, partial.`)
 	var sf simFlags
 	sf.register(fs)
 	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
+	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, with the analytic and simulated costs marked, and its latency by hop count to `FILE` (.svg or .png)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkPlotFile("compare", *plotFile); err != nil {
 		return err
 	}
 	if err := checkCounts("compare", fs, sf.countFlags()); err != nil {
@@ -92,6 +96,11 @@ after a deadlock or --max-events), deadlock, partial.`)
 	}
 	run := sf.runInfo(pos[0], m, rs, c.MessageSize)
 	run.Op = c.Op
+	if *plotFile != "" {
+		if err := writeComparePlot(*plotFile, c); err != nil {
+			return err
+		}
+	}
 	switch format.value {
 	case outJSON:
 		j := newCompareJSON(c, m)

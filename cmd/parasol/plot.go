@@ -70,6 +70,7 @@ const (
 	seriesBars      plotSeriesKind = iota // histogram bins: [X[i], X2[i]) with height Y[i]
 	seriesPoints                          // markers at (X[i], Y[i])
 	seriesRangeBars                       // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
+	seriesMarks                           // vertical lines across the panel at X[i]
 )
 
 // plotSeries is one series of data, already in the panel's display units.
@@ -103,10 +104,16 @@ func timeScale(largest float64) (unit string, scale float64) {
 // simPlotSpec describes sim's plots of r: the latency histogram and the
 // latency by hop count (mean, and the range from min to max).
 func simPlotSpec(r *runtime.Result) (*plotSpec, error) {
+	return simPlotSpecIn(r, r.Latency.Max)
+}
+
+// simPlotSpecIn is simPlotSpec with times in the unit that suits largest
+// (seconds), for plots that set other times beside the latencies.
+func simPlotSpecIn(r *runtime.Result, largest float64) (*plotSpec, error) {
 	if r.Messages == 0 || len(r.Histogram.Edges) < 2 {
 		return nil, fmt.Errorf("no message was delivered, so there is no latency to plot")
 	}
-	unit, scale := timeScale(r.Latency.Max)
+	unit, scale := timeScale(largest)
 	h := r.Histogram
 	hist := plotSeries{Name: "messages", Kind: seriesBars}
 	for i, c := range h.Counts {
@@ -130,6 +137,31 @@ func simPlotSpec(r *runtime.Result) (*plotSpec, error) {
 		{Title: "latency histogram, " + title, XLabel: "latency (" + unit + ")", YLabel: "messages", Series: []plotSeries{hist}},
 		{Title: "latency by hop count", XLabel: "hops", YLabel: "latency (" + unit + ")", XInteger: true, Series: []plotSeries{span, mean}},
 	}}, nil
+}
+
+// comparePlotSpec describes compare's plots: sim's plots of the
+// simulation, with the analytic cost and the simulated figure it is
+// compared with marked on the latency axis of the histogram. A simulation
+// that deadlocked or stopped early has no simulated figure to mark.
+func comparePlotSpec(c *runtime.Comparison) (*plotSpec, error) {
+	r := c.Result
+	finished := !r.Deadlock && !r.Partial
+	largest := max(r.Latency.Max, c.Analytic)
+	if finished {
+		largest = max(largest, c.Simulated)
+	}
+	spec, err := simPlotSpecIn(r, largest)
+	if err != nil {
+		return nil, err
+	}
+	_, scale := timeScale(largest)
+	hist := &spec.Panels[0]
+	hist.Title = fmt.Sprintf("%s: analytic against op %s, %d message%s in %d run%s", c.Primitive, c.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
+	hist.Series = append(hist.Series, plotSeries{Name: "analytic " + c.Primitive, Kind: seriesMarks, X: []float64{c.Analytic / scale}})
+	if finished {
+		hist.Series = append(hist.Series, plotSeries{Name: "simulated " + c.Metric, Kind: seriesMarks, X: []float64{c.Simulated / scale}})
+	}
+	return spec, nil
 }
 
 // plotPanelWidth and plotPanelHeight size one panel; panels are stacked.
@@ -177,6 +209,7 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 	if p.XInteger {
 		pl.X.Tick.Marker = integerTicks{}
 	}
+	markIndex := 0
 	for _, s := range p.Series {
 		switch s.Kind {
 		case seriesBars:
@@ -210,8 +243,24 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 			}
 			eb.CapWidth = vg.Points(6)
 			pl.Add(eb)
-			pl.Legend.Add(s.Name, rangeThumb(eb.LineStyle))
+			pl.Legend.Add(s.Name, verticalThumb(eb.LineStyle))
+		case seriesMarks:
+			m := marks{X: s.X, LineStyle: plotter.DefaultLineStyle}
+			m.LineStyle.Width = vg.Points(1.5)
+			m.LineStyle.Color = markColors[markIndex%len(markColors)]
+			if markIndex%2 == 1 {
+				m.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
+			markIndex++
+			pl.Add(m)
+			pl.Legend.Add(s.Name, verticalThumb(m.LineStyle))
 		}
+	}
+	if markIndex > 0 {
+		// A marked time may be the largest or smallest x: a margin keeps
+		// its line off the panel's frame. Times are never negative.
+		pad := 0.03 * (pl.X.Max - pl.X.Min)
+		pl.X.Min, pl.X.Max = max(0, pl.X.Min-pad), pl.X.Max+pad
 	}
 	if p.XInteger {
 		// Half a hop of margin keeps the end bars off the axes.
@@ -238,10 +287,36 @@ type rangeBars struct {
 
 func (r rangeBars) YError(i int) (float64, float64) { return r.Errors[i].Low, r.Errors[i].High }
 
-// rangeThumb shows a range bar in the legend: a vertical line.
-type rangeThumb draw.LineStyle
+// markColors tell the marked times apart: blue, then orange.
+var markColors = []color.Color{color.RGBA{B: 200, A: 255}, color.RGBA{R: 230, G: 120, A: 255}}
 
-func (t rangeThumb) Thumbnail(c *draw.Canvas) {
+// marks draws vertical lines across the panel at X; they widen the x range
+// to include themselves but leave the y range to the data.
+type marks struct {
+	X []float64
+	draw.LineStyle
+}
+
+func (m marks) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, x := range m.X {
+		c.StrokeLine2(m.LineStyle, trX(x), c.Min.Y, trX(x), c.Max.Y)
+	}
+}
+
+func (m marks) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, x := range m.X {
+		xmin, xmax = min(xmin, x), max(xmax, x)
+	}
+	return xmin, xmax, math.Inf(1), math.Inf(-1)
+}
+
+// verticalThumb shows a range bar or a marked time in the legend: a
+// vertical line in its style.
+type verticalThumb draw.LineStyle
+
+func (t verticalThumb) Thumbnail(c *draw.Canvas) {
 	x := (c.Min.X + c.Max.X) / 2
 	c.StrokeLine2(draw.LineStyle(t), x, c.Min.Y, x, c.Max.Y)
 }
@@ -263,15 +338,27 @@ func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
 // names.
 func writeSimPlot(path string, r *runtime.Result) error {
 	spec, err := simPlotSpec(r)
+	return writePlot("sim", path, spec, err)
+}
+
+// writeComparePlot draws compare's plots of c to path.
+func writeComparePlot(path string, c *runtime.Comparison) error {
+	spec, err := comparePlotSpec(c)
+	return writePlot("compare", path, spec, err)
+}
+
+// writePlot draws spec to path, or reports why there is nothing to draw
+// (err from making the spec).
+func writePlot(cmd, path string, spec *plotSpec, err error) error {
 	if err != nil {
-		return fmt.Errorf("parasol sim: --plot %s: %v", path, err)
+		return fmt.Errorf("parasol %s: --plot %s: %v", cmd, path, err)
 	}
 	var buf bytes.Buffer
 	if err := renderPlot(&buf, spec, plotFormat(path)); err != nil {
-		return fmt.Errorf("parasol sim: --plot %s: %v", path, err)
+		return fmt.Errorf("parasol %s: --plot %s: %v", cmd, path, err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
-		return fmt.Errorf("parasol sim: --plot: %v", err)
+		return fmt.Errorf("parasol %s: --plot: %v", cmd, err)
 	}
 	return nil
 }

@@ -154,3 +154,81 @@ func TestSimPlotRefusesAResultWithoutMessages(t *testing.T) {
 		t.Errorf("error %v, want one saying no message was delivered", err)
 	}
 }
+
+// compareResult runs compare in process with --json and --plot and returns
+// the comparison it printed.
+func compareResult(t *testing.T, plotFile string, args ...string) *runtime.Comparison {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	if code := run(e, append([]string{"compare", "--json", "--plot", plotFile}, args...)); code != 0 {
+		t.Fatalf("exit status %d: %s", code, errOut.String())
+	}
+	var c struct {
+		runtime.Comparison
+		Simulated, Difference *float64
+	}
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatalf("compare --json: %v", err)
+	}
+	if c.Simulated != nil {
+		c.Comparison.Simulated = *c.Simulated
+	}
+	return &c.Comparison
+}
+
+func TestComparePlotMarksTheAnalyticAndSimulatedCosts(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		marks []string // the marked times' legend names, in order
+	}{
+		{"finished", []string{"std:xmp64", "MPI.allreduce", "--size", "64", "--runs", "2"},
+			[]string{"analytic MPI.allreduce", "simulated makespan"}},
+		{"stopped early", []string{"std:xmp64", "MPI.allreduce", "--size", "64", "--max-events", "300"},
+			[]string{"analytic MPI.allreduce"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "cmp.svg")
+			c := compareResult(t, file, tt.args...)
+			spec, err := comparePlotSpec(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hist := spec.Panels[0]
+			var bins int
+			var marks []string
+			for _, s := range hist.Series {
+				switch s.Kind {
+				case seriesBars:
+					bins += s.Points()
+				case seriesMarks:
+					marks = append(marks, s.Name)
+					if s.Points() != 1 {
+						t.Errorf("mark %q has %d points, want 1", s.Name, s.Points())
+					}
+				}
+			}
+			if bins != len(c.Result.Histogram.Counts) {
+				t.Errorf("%d histogram bars, want %d", bins, len(c.Result.Histogram.Counts))
+			}
+			if strings.Join(marks, "; ") != strings.Join(tt.marks, "; ") {
+				t.Errorf("marks %q, want %q", marks, tt.marks)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct{ XMLName xml.Name }
+			if err := xml.Unmarshal(data, &doc); err != nil || doc.XMLName.Local != "svg" {
+				t.Fatalf("%s is not an SVG document: %v", file, err)
+			}
+			for _, m := range tt.marks {
+				if !bytes.Contains(data, []byte(">"+m+"<")) {
+					t.Errorf("the SVG has no legend entry %q", m)
+				}
+			}
+		})
+	}
+}
