@@ -89,6 +89,12 @@ func (q *quantityFlag) parse(s string) error {
 // bytes is a size flag's value.
 func (q *quantityFlag) bytes() int64 { return int64(q.v) }
 
+// refusedValue is a flag value other than quantityFlag that keeps why it
+// refused a value, for flagValueError.
+type refusedValue interface {
+	refused() (bad string, err error)
+}
+
 // flagValueError is the message for a flag whose value a quantityFlag
 // refused: "--size 4us: expected a size (e.g. 4KB), got a time"; nil when
 // the parse error came from elsewhere.
@@ -97,6 +103,11 @@ func flagValueError(fs *flag.FlagSet) error {
 	fs.VisitAll(func(f *flag.Flag) {
 		if q, ok := f.Value.(*quantityFlag); ok && q.err != nil && out == nil {
 			out = fmt.Errorf("--%s %s: %v", f.Name, q.bad, q.err)
+		}
+		if q, ok := f.Value.(refusedValue); ok && out == nil {
+			if bad, err := q.refused(); err != nil {
+				out = fmt.Errorf("--%s %s: %v", f.Name, bad, err)
+			}
 		}
 	})
 	return out

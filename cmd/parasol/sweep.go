@@ -1,0 +1,581 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+	prt "github.com/parasol-lang/parasol/runtime"
+)
+
+// maxSweepPoints bounds the cross product, so that a mistyped range is a
+// message rather than a run that never ends.
+const maxSweepPoints = 1_000_000
+
+// sizeSweep is sweep's --size: a list (1KB,2KB,8KB) or a geometric range
+// (32..64KB*2); repeated flags append.
+type sizeSweep struct {
+	vals []int64
+	err  error  // why the last value was refused, for flagValueError
+	bad  string // the value refused
+}
+
+func (s *sizeSweep) refused() (string, error) { return s.bad, s.err }
+
+func (s *sizeSweep) String() string {
+	if s == nil {
+		return ""
+	}
+	parts := make([]string, len(s.vals))
+	for i, v := range s.vals {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (s *sizeSweep) Set(v string) error {
+	vals, err := parseSizeSweep(v)
+	s.err, s.bad = err, v
+	if err != nil {
+		return err
+	}
+	s.vals = append(s.vals, vals...)
+	return nil
+}
+
+// parseSize is one size as --size takes it: a number of bytes or a
+// quantity with a unit, whole bytes.
+func parseSize(s string) (int64, error) {
+	q := sizeFlag(0, 0)
+	if err := q.parse(s); err != nil {
+		return 0, fmt.Errorf("%s: %v", strings.TrimSpace(s), err)
+	}
+	return q.bytes(), nil
+}
+
+// parseSizeSweep reads LO..HI*FACTOR (LO, LO·FACTOR, … up to HI, each
+// rounded to whole bytes) or a comma-separated list.
+func parseSizeSweep(v string) ([]int64, error) {
+	if lo, rest, ok := strings.Cut(v, ".."); ok {
+		star := strings.LastIndexByte(rest, '*')
+		if star < 0 {
+			return nil, fmt.Errorf("%q: a range is LO..HI*FACTOR, e.g. 32..64KB*2", v)
+		}
+		a, err := parseSize(lo)
+		if err != nil {
+			return nil, err
+		}
+		b, err := parseSize(rest[:star])
+		if err != nil {
+			return nil, err
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(rest[star+1:]), 64)
+		if err != nil || !(f > 1) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("%q: the factor must be a number greater than 1, got %q", v, rest[star+1:])
+		}
+		if a < 1 {
+			return nil, fmt.Errorf("%q: a geometric range starts at 1 byte or more", v)
+		}
+		if b < a {
+			return nil, fmt.Errorf("%q: the range ends below its start", v)
+		}
+		if math.Log(float64(b)/float64(a))/math.Log(f) > maxSweepPoints {
+			return nil, fmt.Errorf("%q: more than %d sizes", v, maxSweepPoints)
+		}
+		var out []int64
+		// Multiplying the float avoids the drift of rounded steps: 10..100*1.5
+		// is 10, 15, 22.5→23, 33.75→34, … as the exact sequence rounds.
+		for x := float64(a); math.Round(x) <= float64(b)*(1+1e-12); x *= f {
+			n := int64(math.Round(x))
+			if len(out) == 0 || out[len(out)-1] != n {
+				out = append(out, n)
+			}
+		}
+		return out, nil
+	}
+	var out []int64
+	for _, p := range splitList(v) {
+		n, err := parseSize(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// splitList splits a comma-separated list at the commas outside
+// brackets and quotes, so that a value such as f(1, 2) stays whole.
+func splitList(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// wordList is a --routing or --switching of sweep: a comma-separated list,
+// repeated flags appending.
+type wordList []string
+
+func (w *wordList) String() string {
+	if w == nil {
+		return ""
+	}
+	return strings.Join(*w, ",")
+}
+
+func (w *wordList) Set(v string) error {
+	for _, p := range splitList(v) {
+		if p == "" {
+			return fmt.Errorf("%q: an empty name in the list", v)
+		}
+		*w = append(*w, p)
+	}
+	return nil
+}
+
+// setAxis is one --set of a sweep: a path and the values it takes.
+type setAxis struct {
+	path   string
+	values []string
+}
+
+type setSweep []setAxis
+
+func (s *setSweep) String() string { return "" }
+
+func (s *setSweep) Set(v string) error {
+	set, err := eval.ParseSet(v)
+	if err != nil {
+		return err
+	}
+	ax := setAxis{path: set.Path}
+	for _, p := range splitList(set.Value) {
+		if p == "" {
+			return fmt.Errorf("--set %q: an empty value in the list", v)
+		}
+		ax.values = append(ax.values, p)
+	}
+	*s = append(*s, ax)
+	return nil
+}
+
+// sweepPoint is one point of the cross product.
+type sweepPoint struct {
+	index              int
+	sets               []eval.Set
+	routing, switching string
+	size               int64
+}
+
+// crossProduct enumerates the points in their fixed order: the --set
+// axes in command-line order, then routing, then switching, then size,
+// the last varying fastest (as nested loops written in that order).
+func crossProduct(sets setSweep, routings, switchings []string, sizes []int64) ([]sweepPoint, error) {
+	if len(routings) == 0 {
+		routings = []string{""}
+	}
+	if len(switchings) == 0 {
+		switchings = []string{""}
+	}
+	dims := []int{}
+	total := 1
+	for _, ax := range sets {
+		dims = append(dims, len(ax.values))
+	}
+	dims = append(dims, len(routings), len(switchings), len(sizes))
+	for _, d := range dims {
+		if total > maxSweepPoints/max(d, 1) {
+			return nil, fmt.Errorf("the sweep has more than %d points", maxSweepPoints)
+		}
+		total *= d
+	}
+	points := make([]sweepPoint, total)
+	idx := make([]int, len(dims))
+	for i := range points {
+		// idx is i in the mixed radix of dims, the last digit fastest.
+		r := i
+		for d := len(dims) - 1; d >= 0; d-- {
+			idx[d] = r % dims[d]
+			r /= dims[d]
+		}
+		p := sweepPoint{index: i}
+		for a, ax := range sets {
+			p.sets = append(p.sets, eval.Set{Path: ax.path, Value: ax.values[idx[a]]})
+		}
+		n := len(sets)
+		p.routing, p.switching, p.size = routings[idx[n]], switchings[idx[n+1]], sizes[idx[n+2]]
+		points[i] = p
+	}
+	return points, nil
+}
+
+// pointSeed derives point i's base seed from the sweep's (splitmix64), so
+// a point's result depends on neither the worker count nor the other
+// points, and `parasol sim --seed` with the seed its "run" names
+// reproduces it.
+func pointSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// sweepJSON is one line of sweep's JSON: the point's index (which merge
+// orders by), runtime.Result's keys, then "run" with the point's
+// parameters.
+type sweepJSON struct {
+	Point int `json:"point"`
+	*prt.Result
+	Run *runInfo `json:"run"`
+}
+
+// pointResult is what running a point produced.
+type pointResult struct {
+	res *prt.Result
+	run *runInfo
+	err error
+}
+
+type sweeper struct {
+	e       *env
+	spec    string
+	base    simFlags
+	axes    setSweep
+	points  []sweepPoint
+	workers int // points run at once
+}
+
+// runPoint simulates one point with its own flags.
+func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointResult {
+	sf := s.base
+	sf.sets = setList(p.sets)
+	sf.routing, sf.switching = p.routing, p.switching
+	sf.size = sizeFlag(p.size, 0)
+	sf.size.set = true
+	sf.seed = pointSeed(s.base.seed, p.index)
+	m, rs, err := sf.network(s.spec)
+	if err != nil {
+		return pointResult{err: err}
+	}
+	if err := sf.validate("sweep", rs); err != nil {
+		return pointResult{err: err}
+	}
+	opts := sf.options()
+	opts.Workers = inner
+	res, err := prt.Simulate(ctx, rs, opts)
+	if err != nil && res == nil {
+		return pointResult{err: optionUsage("sweep", err)}
+	}
+	return pointResult{res: res, run: sf.runInfo(s.spec, m, rs, opts.Size), err: err}
+}
+
+// run simulates the points over s.workers goroutines and hands each
+// result to emit in point order, as soon as it and those before it are
+// done. The first error stops the sweep.
+func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) error, onDone func()) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := max(1, min(s.workers, len(s.points)))
+	inner := max(1, s.workers/workers)
+	out := make([]chan pointResult, len(s.points))
+	for i := range out {
+		out[i] = make(chan pointResult, 1)
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	sem := make(chan struct{}, workers)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i, p := range s.points {
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := s.runPoint(ctx, p, inner)
+				<-sem
+				onDone()
+				out[i] <- r
+			}()
+		}
+	}()
+	for i, p := range s.points {
+		var r pointResult
+		select {
+		case r = <-out[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if r.res == nil {
+			return r.err
+		}
+		if err := emit(p, r); err != nil {
+			return err
+		}
+		if r.err != nil {
+			return r.err
+		}
+	}
+	return nil
+}
+
+func runSweep(e *env, args []string) error {
+	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP", `
+Sweep simulates an operation at every point of a cross product of
+parameters, as sim would one at a time, over all cores:
+
+  --size 32..64KB*2         a geometric range: 32, 64, 128, … up to 64KB
+  --size 1KB,2KB,8KB        a list (repeated --size flags append)
+  --set 'delta=0.5us,1us'   the values of a field or param (repeatable)
+  --routing ecube,random    routings
+  --switching saf,wormhole  switchings
+
+The points are numbered in a fixed order: the --set axes in command-line
+order, then routing, then switching, then size, the last varying fastest.
+Point i's seed is derived from --seed and i alone and is the "seed" of its
+"run", so the output is the same bytes for any number of workers and
+'parasol sim --seed' reproduces any point.
+
+Results stream in point order: --format json prints one object a line
+(the point's index as "point", sim's result keys, and "run" with the
+point's size, routing, switching and every --set); --format csv a header
+row and one row per point; text one line per point. A point that
+deadlocks is reported and the sweep goes on (exit status 3 at the end).
+
+Examples:
+  parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
+  parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json`)
+	var sf simFlags
+	sf.register(fs)
+	var sizes sizeSweep
+	var routings, switchings wordList
+	var sets setSweep
+	// sweep's --size, --routing, --switching and --set take lists: the
+	// flags sim registers are given list values in place.
+	for name, v := range map[string]flag.Value{"size": &sizes, "routing": &routings, "switching": &switchings, "set": &sets} {
+		f := fs.Lookup(name)
+		f.Value, f.DefValue = v, ""
+	}
+	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR (32..64KB*2) (default 32)"
+	fs.Lookup("routing").Usage = "routing `FUNCTIONS`, a comma-separated list, overriding the machine: " + strings.Join(sortedKeys(prt.Routings), ", ")
+	fs.Lookup("switching").Usage = "`SWITCHINGS`, a comma-separated list, overriding the machine: saf, vct, wormhole, circuit"
+	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
+	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32})
+	if err := checkCounts("sweep", fs, counts); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP")
+	}
+	if len(sizes.vals) == 0 {
+		sizes.vals = []int64{sf.size.bytes()}
+	}
+	points, err := crossProduct(sets, routings, switchings, sizes.vals)
+	if err != nil {
+		return usageError("parasol sweep: %v", err)
+	}
+	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers}
+	if err := s.validate(); err != nil {
+		return err
+	}
+
+	var mu sync.Mutex // the progress bar and the output share the terminal
+	var bar *progress
+	completed := 0
+	if e.isTerminal {
+		bar = newProgress(e.stderr, len(points), "points")
+		defer bar.done()
+	}
+	onDone := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		completed++
+		if bar != nil {
+			// The bar's label carries the estimate: the rest at the pace so far.
+			elapsed := time.Since(bar.start)
+			left := elapsed * time.Duration(len(points)-completed) / time.Duration(completed)
+			bar.label = "points, ETA " + left.Round(time.Second).String()
+			bar.update(completed, len(points))
+		}
+	}
+	deadlock := false
+	header := false
+	emit := func(p sweepPoint, r pointResult) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar != nil {
+			bar.done()
+		}
+		deadlock = deadlock || r.res.Deadlock
+		r.run.Command = "sweep"
+		switch format.value {
+		case outJSON:
+			return newJSON(e.stdout).Encode(sweepJSON{p.index, r.res, r.run})
+		case outCSV:
+			var rows [][]string
+			row := append(sweepCSVParams(p, r.run), simCSVRow(r.res)...)
+			if !header {
+				header = true
+				return csvTable(e.stdout, sweepCSVHeader(sets), append(rows, row))
+			}
+			return csvRows(e.stdout, append(rows, row))
+		default:
+			printSweepLine(e.stdout, p, r)
+			return nil
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := s.run(ctx, emit, onDone); err != nil {
+		return err
+	}
+	if deadlock {
+		return &exitError{code: 3}
+	}
+	return nil
+}
+
+// validate loads the machine with the first point's settings and checks
+// the op, every routing and every switching before anything runs, so a
+// misspelt name is a usage error rather than a failure halfway.
+func (s *sweeper) validate() error {
+	sf := s.base
+	sf.sets = setList(s.points[0].sets)
+	_, rs, err := sf.network(s.spec)
+	if err != nil {
+		return err
+	}
+	// Each value of each --set axis, the others at their first, so that a
+	// wrong value is reported before the points before it have run.
+	for a, ax := range s.axes {
+		for _, v := range ax.values[1:] {
+			sets := append([]eval.Set(nil), s.points[0].sets...)
+			sets[a].Value = v
+			sf.sets = setList(sets)
+			if _, _, err := sf.network(s.spec); err != nil {
+				return err
+			}
+		}
+	}
+	seen := map[[2]string]bool{}
+	for _, p := range s.points {
+		k := [2]string{p.routing, p.switching}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		sf.routing, sf.switching = p.routing, p.switching
+		if err := sf.validate("sweep", rs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweepCSVHeader is sweep's CSV header: the point's parameters (one
+// column per --set path), then sim's columns.
+func sweepCSVHeader(sets setSweep) []string {
+	h := []string{"point", "size", "routing", "switching", "seed"}
+	for _, ax := range sets {
+		h = append(h, ax.path)
+	}
+	return append(h, simCSVHeader...)
+}
+
+func sweepCSVParams(p sweepPoint, run *runInfo) []string {
+	row := []string{strconv.Itoa(p.index), strconv.FormatInt(p.size, 10), run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
+	for _, s := range p.sets {
+		row = append(row, s.Value)
+	}
+	return row
+}
+
+// csvRows writes rows without a header, for the rows after the first.
+func csvRows(w io.Writer, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.WriteAll(rows); err != nil {
+		return err
+	}
+	return cw.Error()
+}
+
+// printSweepLine is a point as text: its parameters and the figures a
+// study plots.
+func printSweepLine(w io.Writer, p sweepPoint, r pointResult) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "point %d: size %s, routing %s, switching %s", p.index, sizeText(p.size), r.run.Routing, r.run.Switching)
+	for _, s := range p.sets {
+		fmt.Fprintf(&b, ", %s=%s", s.Path, s.Value)
+	}
+	res := r.res
+	if res.Messages > 0 {
+		fmt.Fprintf(&b, ": latency mean %s p99 %s", dur(res.Latency.Mean), dur(res.Latency.P99))
+	} else {
+		b.WriteString(":")
+	}
+	fmt.Fprintf(&b, ", makespan %s", dur(res.Makespan))
+	if res.Deadlock {
+		fmt.Fprintf(&b, ", DEADLOCK in %d run%s", res.DeadlockRuns, plural(res.DeadlockRuns))
+	}
+	if res.Partial {
+		b.WriteString(", PARTIAL")
+	}
+	fmt.Fprintln(w, b.String())
+}
+
+// sizeText is a size in the largest unit that holds it exactly (1KiB,
+// 1KB, 32B), so that the sizes of a binary sweep read as written.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		name string
+		n    int64
+	}{{"GiB", 1 << 30}, {"GB", 1e9}, {"MiB", 1 << 20}, {"MB", 1e6}, {"KiB", 1 << 10}, {"KB", 1e3}} {
+		if n >= u.n && n%u.n == 0 {
+			return strconv.FormatInt(n/u.n, 10) + u.name
+		}
+	}
+	return lang.FormatQuantity(float64(n), lang.SizeDim)
+}
