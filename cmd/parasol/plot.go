@@ -267,6 +267,9 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 		pl.X.Min -= 0.5
 		pl.X.Max += 0.5
 	}
+	// Headroom keeps the tallest bar's top and the highest marker off
+	// the panel's edge.
+	pl.Y.Max += 0.05 * (pl.Y.Max - pl.Y.Min)
 	pl.Legend.Top = true
 	return pl, nil
 }
