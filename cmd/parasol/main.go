@@ -29,6 +29,7 @@ func init() {
 		{"eval", "evaluate expressions: parameters, primitive costs, derived indexes", runEval},
 		{"sim", "simulate an operation on the packet-level network", runSim},
 		{"sweep", "simulate an operation over a cross product of sizes, settings and routings", runSweep},
+		{"merge", "join the outputs of the shards of a sweep", runMerge},
 		{"route", "show a route, or check a routing function for deadlock", runRoute},
 		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
 		{"import", "print a Parasol I file in the modern syntax", runImport},

@@ -254,10 +254,11 @@ func pointSeed(seed uint64, i int) uint64 {
 }
 
 // sweepJSON is one line of sweep's JSON: the point's index (which merge
-// orders by), runtime.Result's keys, then "run" with the point's
+// orders by) and the sweep's point count, runtime.Result's keys, then "run" with the point's
 // parameters.
 type sweepJSON struct {
-	Point int `json:"point"`
+	Point  int `json:"point"`
+	Points int `json:"points"` // in the whole sweep, for merge to find missing shards
 	*prt.Result
 	Run *runInfo `json:"run"`
 }
@@ -374,14 +375,22 @@ Point i's seed is derived from --seed and i alone and is the "seed" of its
 'parasol sim --seed' reproduces any point.
 
 Results stream in point order: --format json prints one object a line
-(the point's index as "point", sim's result keys, and "run" with the
+(the point's index as "point", the sweep's count as "points", sim's result keys, and "run" with the
 point's size, routing, switching and every --set); --format csv a header
 row and one row per point; text one line per point. A point that
 deadlocks is reported and the sweep goes on (exit status 3 at the end).
 
+--shard I/N runs the points i with i % N == I, so N processes, on one
+machine or many, share a sweep; in a Slurm job array I and N come from
+$SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, in a Kubernetes Indexed
+Job I from $JOB_COMPLETION_INDEX and N from --shards. 'parasol merge'
+joins the shards' outputs (any one format) into the bytes the whole sweep
+prints.
+
 Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
-  parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json`)
+  parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json
+  parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl`)
 	var sf simFlags
 	sf.register(fs)
 	var sizes sizeSweep
@@ -399,11 +408,14 @@ Examples:
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
+	var shard shardFlag
+	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep)")
+	shards := fs.Int("shards", 0, "the number of shards, with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions) or overriding $SLURM_ARRAY_TASK_COUNT")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32})
+	counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32})
 	if err := checkCounts("sweep", fs, counts); err != nil {
 		return err
 	}
@@ -420,6 +432,22 @@ Examples:
 	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers}
 	if err := s.validate(); err != nil {
 		return err
+	}
+	total := len(points)
+	if !shard.set {
+		var err error
+		if shard, _, err = shardFromEnv(*shards); err != nil {
+			return usageError("parasol sweep: %v", err)
+		}
+	}
+	if shard.set {
+		var mine []sweepPoint
+		for _, p := range points {
+			if p.index%shard.n == shard.i {
+				mine = append(mine, p)
+			}
+		}
+		s.points, points = mine, mine
 	}
 
 	var mu sync.Mutex // the progress bar and the output share the terminal
@@ -442,7 +470,13 @@ Examples:
 		}
 	}
 	deadlock := false
-	header := false
+	if format.value == outCSV {
+		// The header comes first even from a shard with no points, so
+		// that every shard's output is a table merge can join.
+		if err := csvTable(e.stdout, sweepCSVHeader(sets), nil); err != nil {
+			return err
+		}
+	}
 	emit := func(p sweepPoint, r pointResult) error {
 		mu.Lock()
 		defer mu.Unlock()
@@ -453,22 +487,19 @@ Examples:
 		r.run.Command = "sweep"
 		switch format.value {
 		case outJSON:
-			return newJSON(e.stdout).Encode(sweepJSON{p.index, r.res, r.run})
+			return newJSON(e.stdout).Encode(sweepJSON{p.index, total, r.res, r.run})
 		case outCSV:
-			var rows [][]string
-			row := append(sweepCSVParams(p, r.run), simCSVRow(r.res)...)
-			if !header {
-				header = true
-				return csvTable(e.stdout, sweepCSVHeader(sets), append(rows, row))
-			}
-			return csvRows(e.stdout, append(rows, row))
+			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
 		default:
-			printSweepLine(e.stdout, p, r)
+			printSweepLine(e.stdout, p, total, r)
 			return nil
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if len(points) == 0 {
+		return nil // a shard beyond the points
+	}
 	if err := s.run(ctx, emit, onDone); err != nil {
 		return err
 	}
@@ -518,15 +549,15 @@ func (s *sweeper) validate() error {
 // sweepCSVHeader is sweep's CSV header: the point's parameters (one
 // column per --set path), then sim's columns.
 func sweepCSVHeader(sets setSweep) []string {
-	h := []string{"point", "size", "routing", "switching", "seed"}
+	h := []string{"point", "points", "size", "routing", "switching", "seed"}
 	for _, ax := range sets {
 		h = append(h, ax.path)
 	}
 	return append(h, simCSVHeader...)
 }
 
-func sweepCSVParams(p sweepPoint, run *runInfo) []string {
-	row := []string{strconv.Itoa(p.index), strconv.FormatInt(p.size, 10), run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
+func sweepCSVParams(p sweepPoint, total int, run *runInfo) []string {
+	row := []string{strconv.Itoa(p.index), strconv.Itoa(total), strconv.FormatInt(p.size, 10), run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
 	for _, s := range p.sets {
 		row = append(row, s.Value)
 	}
@@ -544,9 +575,9 @@ func csvRows(w io.Writer, rows [][]string) error {
 
 // printSweepLine is a point as text: its parameters and the figures a
 // study plots.
-func printSweepLine(w io.Writer, p sweepPoint, r pointResult) {
+func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "point %d: size %s, routing %s, switching %s", p.index, sizeText(p.size), r.run.Routing, r.run.Switching)
+	fmt.Fprintf(&b, "point %d/%d: size %s, routing %s, switching %s", p.index, total, sizeText(p.size), r.run.Routing, r.run.Switching)
 	for _, s := range p.sets {
 		fmt.Fprintf(&b, ", %s=%s", s.Path, s.Value)
 	}

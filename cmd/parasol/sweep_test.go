@@ -107,3 +107,23 @@ func TestPointSeedsDifferByPointAndBaseSeed(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeRefusesShardOutputCutShort(t *testing.T) {
+	tests := []struct{ name, data, want string }{
+		{"a.jsonl", "{\"point\":0,\"points\":2}\n{\"point\":1,\"points\":2}", "a.jsonl:2: the last line is cut short"},
+		{"a.txt", "point 0/2: size 32B\npoint 1/2: size", "a.txt:2: the last line is cut short"},
+		{"a.csv", "point,points,size\n0,2,32\n1,2,6", "a.csv: the last line is cut short"},
+		{"a.txt", "point zero: size 32B\n", "a.txt:1: not a point of a sweep's output"},
+		{"a.csv", "point,points,size\n0,2\n", "a.csv: record on line 2: wrong number of fields"},
+	}
+	for _, tt := range tests {
+		_, _, err := mergeLines(tt.name, []byte(tt.data))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("mergeLines(%q) error = %v; want one containing %q", tt.data, err, tt.want)
+		}
+	}
+	lines, header, err := mergeLines("a.csv", []byte("point,points,size\n1,2,64\n0,2,\"3,2\"\n"))
+	if err != nil || header != "point,points,size\n" || len(lines) != 2 || string(lines[1].text) != "0,2,\"3,2\"\n" || lines[1].point != 0 {
+		t.Errorf("mergeLines of CSV = %+v, %q, %v", lines, header, err)
+	}
+}
