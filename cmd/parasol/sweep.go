@@ -316,7 +316,10 @@ func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) er
 		out[i] = make(chan pointResult, 1)
 	}
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		cancel() // on an error, the points not yet needed stop at once
+		wg.Wait()
+	}()
 	sem := make(chan struct{}, workers)
 	wg.Add(1)
 	go func() {
@@ -375,10 +378,11 @@ Point i's seed is derived from --seed and i alone and is the "seed" of its
 'parasol sim --seed' reproduces any point.
 
 Results stream in point order: --format json prints one object a line
-(the point's index as "point", the sweep's count as "points", sim's result keys, and "run" with the
-point's size, routing, switching and every --set); --format csv a header
-row and one row per point; text one line per point. A point that
-deadlocks is reported and the sweep goes on (exit status 3 at the end).
+(the point's index as "point", the sweep's count as "points", sim's
+result keys, and "run" with the point's size, seed, routing, switching
+and every --set); --format csv a header row and one row per point; text
+one line per point. A point that deadlocks is reported and the sweep
+goes on (exit status 3 at the end).
 
 --shard I/N runs the points i with i % N == I, so N processes, on one
 machine or many, share a sweep; in a Slurm job array I and N come from
