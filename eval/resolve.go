@@ -483,24 +483,12 @@ func (r *resolver) visible(sc *rscope, call bool) []string {
 	return out
 }
 
-// head resolves the start of a reference: a bare name that must name a
-// block, not a value.
+// head resolves the start of a reference; whether it names a block is
+// checked by ref, so a bare name resolves as any other.
 func (r *resolver) head(e lang.Expr, sc *rscope) {
 	switch e := e.(type) {
 	case *lang.Ident:
-		if sc.isLocal(e.Name) {
-			r.bind(e, localBinding)
-			return
-		}
-		if b := r.lookup(e.Name, sc); b != nil {
-			r.bind(e, b)
-			return
-		}
-		if _, ok := indexes[e.Name]; ok {
-			r.bind(e, &binding{kind: bIndex, name: e.Name})
-			return
-		}
-		r.fail(e, r.unknownName(e, sc, false))
+		r.ident(e, sc)
 	case *lang.Select:
 		r.ref(e, sc)
 	case *lang.Call:
