@@ -115,7 +115,8 @@ func runSeed(seed uint64, i int) uint64 {
 	return r.Uint64()
 }
 
-// traffic checks the options against the network.
+// traffic checks the options against the network; their ranges are
+// checkOptions', which Simulate calls before compiling.
 func (n *network) traffic(o *Options) (*traffic, error) {
 	g := n.g
 	tr := &traffic{op: o.Op, channels: max(o.Channels, 1), links: max(o.Links, 1),
@@ -126,9 +127,6 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 	}
 	if _, ok := Ops[tr.op]; !ok {
 		return nil, unknownOp(tr.op)
-	}
-	if err := checkOptions(o); err != nil {
-		return nil, err
 	}
 	tr.size = int64(o.Size)
 	if tr.size > MaxMessageBytes {
