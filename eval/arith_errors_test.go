@@ -106,7 +106,7 @@ func TestQueryArithmeticErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ query, want string }{
+	tests := []queryError{
 		{"1/0", "<query>:1:2: division by zero: 1 / 0"},
 		{"sqrt(-1)", "<query>:1:1: domain error: sqrt(-1) needs a number ≥ 0"},
 		{"0^-1", "<query>:1:2: division by zero: 0 ^ (-1)"},
@@ -117,16 +117,7 @@ func TestQueryArithmeticErrors(t *testing.T) {
 		{"1e308 * 10", "<query>:1:7: overflow: 1e+308 * 10"},
 		{"2us / z", "<query>:1:5: division by zero: 2us / 0"},
 	}
-	for _, tt := range tests {
-		v, err := m.Eval(tt.query)
-		if err == nil {
-			t.Errorf("%s = %v, want an error", tt.query, v)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error\n%v\nwant it to contain %q", tt.query, err, tt.want)
-		}
-	}
+	checkQueryErrors(t, m, tests)
 }
 
 // TestGuardedDivisionIsNoError: an operation that a constant condition
@@ -248,22 +239,13 @@ func TestDisconnectedTopologyHasNoDistance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ query, want string }{
+	tests := []queryError{
 		{"hops(0, 3)", "<query>:1:1: hops(0, 3): nodes 0 and 3 are not connected in topology t"},
 		{"M.send(1, 2)", "m.machine:9:32: hops(1, 2): nodes 1 and 2 are not connected in topology t"},
 		{"diameter", "<query>:1:1: diameter: topology t is disconnected: nodes 0 and 2 are not connected"},
 		{"avgdist", "<query>:1:1: avgdist: topology t is disconnected"},
 	}
-	for _, tt := range tests {
-		v, err := m.Eval(tt.query)
-		if err == nil {
-			t.Errorf("%s = %v, want an error", tt.query, v)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: error\n%v\nwant it to contain %q", tt.query, err, tt.want)
-		}
-	}
+	checkQueryErrors(t, m, tests)
 	for _, q := range []string{"hops(0, 1)", "hops(3, 2)", "nodes", "links"} {
 		if v, err := m.Eval(q); err != nil || v.Num != 1 && v.Num != 4 && v.Num != 2 {
 			t.Errorf("%s = %v, %v", q, v, err)
@@ -305,6 +287,23 @@ func TestHopsArgumentsAreNodeIDs(t *testing.T) {
 	for _, q := range []string{"f(2us)", "f(1.5)"} {
 		if _, err := m.Eval(q); err == nil || !strings.Contains(err.Error(), "h.machine:2:9: hops takes whole-number node ids") {
 			t.Errorf("%s: %v", q, err)
+		}
+	}
+}
+
+type queryError struct{ query, want string }
+
+// checkQueryErrors asserts that each query fails with an error containing want.
+func checkQueryErrors(t *testing.T, m *Machine, tests []queryError) {
+	t.Helper()
+	for _, tt := range tests {
+		v, err := m.Eval(tt.query)
+		if err == nil {
+			t.Errorf("%s = %v, want an error", tt.query, v)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error\n%v\nwant it to contain %q", tt.query, err, tt.want)
 		}
 	}
 }
