@@ -148,10 +148,10 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	msgs := messagesPerRun(tr.op, P)
 	g := n.g
 	wires := 2 * int64(g.NumLinks())
-	network := limits.Mul(wires, int64(n.lanes), laneBytes) + limits.Mul(wires, wireBytes) + limits.Mul(int64(g.N()), nodeBytes)
-	oneRun := add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
-	results := add(limits.Mul(int64(runs), runBytes), limits.Mul(int64(runs), msgs, 2*8))
-	need = add(limits.Mul(int64(workers), add(network, oneRun)), results)
+	network := limits.Add(limits.Mul(wires, int64(n.lanes), laneBytes), limits.Mul(wires, wireBytes), limits.Mul(int64(g.N()), nodeBytes))
+	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
+	results := limits.Add(limits.Mul(int64(runs), runBytes), limits.Mul(int64(runs), msgs, 2*8))
+	need = limits.Add(limits.Mul(int64(workers), limits.Add(network, oneRun)), results)
 	what := fmt.Sprintf("op %s on %d processors (%d message%s a run, %d run%s)", tr.op, P, msgs, plural(msgs), runs, plural(int64(runs)))
 	return need, limits.Check(what, need, maxMemory)
 }
@@ -172,8 +172,8 @@ func newGrowthGuard(n *network, tr *traffic, need, maxMemory int64, workers int)
 	parts := min(limits.Mul(int64(tr.channels), int64(tr.links)), tr.packets(tr.size))
 	spare := max(maxMemory-need, 0) / int64(max(workers, 1)) / 2
 	return growthGuard{
-		maxPackets: int(min(add(limits.Mul(msgs, parts), spare/packetBytes), math.MaxInt32)),
-		maxEvents:  int(min(add(limits.Mul(msgs, 3), spare/eventBytes), math.MaxInt32)),
+		maxPackets: int(min(limits.Add(limits.Mul(msgs, parts), spare/packetBytes), math.MaxInt32)),
+		maxEvents:  int(min(limits.Add(limits.Mul(msgs, 3), spare/eventBytes), math.MaxInt32)),
 		limit:      maxMemory,
 	}
 }
@@ -183,14 +183,6 @@ var packetBytes = int64(unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
 // exceeded is the error for a run that outgrew its share.
 func (g growthGuard) exceeded(what string, count int, each int64) error {
 	return &limits.TooLarge{What: fmt.Sprintf("this run (%d %s at once)", count, what), Need: limits.Mul(int64(count), each, 2), Limit: g.limit}
-}
-
-// add sums non-negative sizes, saturating instead of overflowing.
-func add(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }
 
 func plural(n int64) string {

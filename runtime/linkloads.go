@@ -84,9 +84,9 @@ const linkLoadBytes = 4 + 8
 // Links to need and checks the total against the limit.
 func (n *network) checkLinkLoadBudget(need int64, runs int, maxMemory int64) (int64, error) {
 	wires := 2 * int64(n.g.NumLinks())
-	perRun := add(limits.Mul(wires, linkLoadBytes), int64(unsafe.Sizeof(wireFigures{})))
-	more := add(limits.Mul(int64(runs), perRun), limits.Mul(wires, int64(unsafe.Sizeof(LinkLoad{}))))
-	need = add(need, more)
+	perRun := limits.Add(limits.Mul(wires, linkLoadBytes), int64(unsafe.Sizeof(wireFigures{})))
+	more := limits.Add(limits.Mul(int64(runs), perRun), limits.Mul(wires, int64(unsafe.Sizeof(LinkLoad{}))))
+	need = limits.Add(need, more)
 	what := fmt.Sprintf("per-link loads of %d wire%s over %d run%s", wires, plural(wires), runs, plural(int64(runs)))
 	return need, limits.Check(what, need, maxMemory)
 }

@@ -120,6 +120,19 @@ func Mul(factors ...int64) int64 {
 	return p
 }
 
+// Add sums non-negative sizes, saturating at MaxInt64 instead of
+// overflowing, for estimates built of several parts.
+func Add(terms ...int64) int64 {
+	s := int64(0)
+	for _, t := range terms {
+		if s > math.MaxInt64-t {
+			return math.MaxInt64
+		}
+		s += t
+	}
+	return s
+}
+
 // FormatSize prints bytes in decimal units as the error messages use them:
 // "11 GB", "512 MB", "3.5 KB".
 func FormatSize(n int64) string {

@@ -40,6 +40,9 @@ func TestCheck(t *testing.T) {
 	if Mul(3, 4, 5) != 60 || Mul(math.MaxInt64, 2) != math.MaxInt64 || Mul(5, 0) != 0 {
 		t.Fatal("Mul")
 	}
+	if Add(3, 4, 5) != 12 || Add(math.MaxInt64, 1, 1) != math.MaxInt64 || Add() != 0 {
+		t.Fatal("Add")
+	}
 	if Default() <= 0 {
 		t.Fatal("Default")
 	}

@@ -46,26 +46,18 @@ func (s Size) Bytes() int64 {
 	if s.Kind == Hamiltonian {
 		perLink += hamiltonianBytesPerLink
 	}
-	return sat(limits.Mul(s.Nodes, graphBytesPerNode), limits.Mul(s.Links, perLink))
+	return limits.Add(limits.Mul(s.Nodes, graphBytesPerNode), limits.Mul(s.Links, perLink))
 }
 
 // GraphBytes estimates the memory of an explicit graph of nodes and links
 // once built (Builder.Build): as a generated one plus the id map.
 func GraphBytes(nodes, links int64) int64 {
-	return sat(limits.Mul(nodes, graphBytesPerNode+explicitBytesPerNode), limits.Mul(links, graphBytesPerLink))
+	return limits.Add(limits.Mul(nodes, graphBytesPerNode+explicitBytesPerNode), limits.Mul(links, graphBytesPerLink))
 }
 
 // An explicit graph maps external ids to indices (a Go map, about 40 bytes
 // an entry) and keeps the ids, kinds and ranks (8 + 1 + 4 bytes).
 const explicitBytesPerNode = 40 + 13
-
-// sat adds non-negative sizes, saturating instead of overflowing.
-func sat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
 
 // countCap bounds the counts Plan computes, far above any graph that can
 // be built, so that products of sides cannot overflow.
