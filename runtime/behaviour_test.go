@@ -154,6 +154,9 @@ func TestHypercubeBarrier(t *testing.T) {
 	}
 }
 
+// Collectives and patterns on idle networks with latency-only links (VCT,
+// infinite bandwidth): their message counts and makespans follow from the
+// algorithms.
 func TestCollectives(t *testing.T) {
 	const L = 1e-6
 	tests := []struct {
@@ -177,6 +180,21 @@ func TestCollectives(t *testing.T) {
 		{"hypercube", []int{4}, "transpose", 12, 4 * L},
 		{"hypercube", []int{4}, "shuffle", 14, 4 * L},
 		{"hypercube", []int{4}, "bitrev", 12, 4 * L},
+		// The operations behind compare's allreduce, combine, sync and
+		// exchange. Reduce up then broadcast down a binomial tree: 2(P-1)
+		// messages; on the chain each tree takes as long as its farthest
+		// message.
+		{"hypercube", []int{3}, "allreduce", 14, 6 * L},
+		{"chain", []int{5}, "allreduce", 8, 8 * L},
+		// recursive doubling: P log2 P messages in log2 P one-hop steps
+		{"hypercube", []int{3}, "combine", 24, 3 * L},
+		// not a power of two: as allreduce
+		{"chain", []int{3}, "combine", 4, 4 * L},
+		// a tree barrier on a hypercube too, unlike barrier's dimension exchange
+		{"hypercube", []int{3}, "treebarrier", 14, 6 * L},
+		{"mesh", []int{2, 2}, "treebarrier", 6, 4 * L},
+		// Src and Dst at once over a full-duplex path
+		{"chain", []int{4}, "swap", 2, 3 * L},
 	}
 	for _, tc := range tests {
 		spec := basic(mustGen(t, tc.topo, tc.args...), L, 1e12)
