@@ -134,15 +134,7 @@ func (c *converter) link(l *gLink) lang.Stmt {
 		return &lang.Link{Pos: pos, Ends: []lang.Expr{c.expr(l.A), c.expr(l.B)}, Body: body}
 	}
 	a := c.expr(l.A)
-	label := ""
-	switch x := a.(type) {
-	case *lang.NumberLit:
-		label = x.Text
-	case *lang.Ident:
-		label = x.Name
-	case *lang.StringLit:
-		label = x.Value
-	}
+	label := linkLabel(a)
 	if label == "" || l.Body == nil {
 		c.errs.Add(pos, "expected link A -- B, link(d) { … } or link LABEL { … }")
 		return nil

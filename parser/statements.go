@@ -367,15 +367,7 @@ func (p *stmtParser) link() (lang.Stmt, *synErr) {
 		*l = lang.Link{Pos: pos, Ends: p.a.exprList(len(p.a.exprStack) - 2), Body: body}
 		return l, nil
 	}
-	label := ""
-	switch x := a.(type) {
-	case *lang.NumberLit:
-		label = x.Text
-	case *lang.Ident:
-		label = x.Name
-	case *lang.StringLit:
-		label = x.Value
-	}
+	label := linkLabel(a)
 	if label == "" || !hasBody {
 		p.errs.Add(pos, "expected link A -- B, link(d) { … } or link LABEL { … }")
 		return nil, nil
@@ -383,6 +375,20 @@ func (p *stmtParser) link() (lang.Stmt, *synErr) {
 	blk := alloc(&p.a.blocks)
 	*blk = lang.Block{Pos: pos, Kind: "link", Label: label, LabelPos: a.ExprPos(), Body: body, End: end}
 	return blk, nil
+}
+
+// linkLabel is the label of `link LABEL { … }`: a name, number or string,
+// or "" when a is none of these.
+func linkLabel(a lang.Expr) string {
+	switch x := a.(type) {
+	case *lang.NumberLit:
+		return x.Text
+	case *lang.Ident:
+		return x.Name
+	case *lang.StringLit:
+		return x.Value
+	}
+	return ""
 }
 
 // param is `param NAME = VALUE`; the field is at its name.
