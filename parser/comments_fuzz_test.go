@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
-	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -115,34 +113,11 @@ func commentBoundaries(text string) []int {
 	return append(out, len(text))
 }
 
-// commentsKept formats text, when it parses, and checks the result as fmt
-// does before it writes, and that formatting it again changes nothing.
-// Parasol I text is converted first, as `parasol import` does.
+// commentsKept checks a text that parses as fmt does before it writes.
 func commentsKept(text string) result {
 	file, err := parser.ParseFile("in.machine", text)
 	if err != nil {
 		return result{}
 	}
-	if file.Legacy {
-		file = eval.Modernize(file)
-	}
-	once := lang.Format(file)
-	again, err := parser.ParseFile("formatted.machine", once)
-	fail := ""
-	switch {
-	case err != nil:
-		fail = fmt.Sprintf("formatted text does not parse: %v", err)
-	case again.Legacy:
-		fail = "formatted text is taken for Parasol I"
-	default:
-		if err := lang.CheckFormatted(file, again); err != nil {
-			fail = err.Error()
-		} else if twice := lang.Format(again); twice != once {
-			fail = fmt.Sprintf("formatting is not idempotent\n--- twice ---\n%s", twice)
-		}
-	}
-	if fail == "" {
-		return result{}
-	}
-	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
+	return formatsAsFmtRequires(text, file)
 }

@@ -74,9 +74,8 @@ func positionProblem(err error, name string) string {
 }
 
 // FuzzParseFile parses modern and Parasol I text. It must never panic or
-// hang; errors must carry positions; what parses must format to text that
-// parses again (as the modern syntax) and formats to the same text. Parasol I
-// files are first converted as `parasol import` does.
+// hang; errors must carry positions; what parses must format as fmt
+// requires (formatsAsFmtRequires).
 func FuzzParseFile(f *testing.F) {
 	for _, s := range append(seedSources(f), snippets...) {
 		f.Add(s)
@@ -118,8 +117,15 @@ func roundTrip(text string) result {
 	if err != nil {
 		return result{fail: positionProblem(err, "fuzz.machine")}
 	}
-	legacy := file.Legacy
-	if legacy {
+	return formatsAsFmtRequires(text, file)
+}
+
+// formatsAsFmtRequires checks what fmt checks before it writes: the
+// formatted text parses (as the modern syntax), means the same and keeps
+// every comment, and formats to itself. Parasol I files are converted
+// first, as `parasol import` does.
+func formatsAsFmtRequires(text string, file *lang.File) result {
+	if file.Legacy {
 		file = eval.Modernize(file)
 	}
 	once := lang.Format(file)
@@ -131,7 +137,9 @@ func roundTrip(text string) result {
 	case again.Legacy:
 		fail = "formatted text is taken for Parasol I"
 	default:
-		if twice := lang.Format(again); twice != once {
+		if err := lang.CheckFormatted(file, again); err != nil {
+			fail = err.Error()
+		} else if twice := lang.Format(again); twice != once {
 			fail = fmt.Sprintf("formatting is not idempotent\n--- twice ---\n%s", twice)
 		}
 	}
