@@ -288,16 +288,6 @@ func (ds Diagnostics) Err() error {
 	return out
 }
 
-// HasErrors reports whether any diagnostic is an error, not a warning.
-func (ds Diagnostics) HasErrors() bool {
-	for _, d := range ds {
-		if d.Severity == Error {
-			return true
-		}
-	}
-	return false
-}
-
 // Split separates errors from warnings, keeping their order.
 func (ds Diagnostics) Split() (errs, warns Diagnostics) {
 	for _, d := range ds {
