@@ -69,7 +69,7 @@ after a deadlock or --max-events), deadlock, partial.`)
 	if err != nil {
 		return err
 	}
-	if err := sf.validate("compare", rs); err != nil {
+	if err := sf.validate(rs); err != nil {
 		return err
 	}
 	opts := sf.options()

@@ -185,10 +185,12 @@ func newRunInfo(cmd, source string, m *eval.Machine, mf *machineFlags) *runInfo 
 
 // csvTable writes a header and rows as CSV.
 func csvTable(w io.Writer, header []string, rows [][]string) error {
+	return csvRows(w, append([][]string{header}, rows...))
+}
+
+// csvRows writes rows without a header, for the rows after the first.
+func csvRows(w io.Writer, rows [][]string) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
 	if err := cw.WriteAll(rows); err != nil {
 		return err
 	}

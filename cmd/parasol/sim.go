@@ -140,7 +140,8 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 
 // validate reports unknown operation, routing and switching names as
 // command-line mistakes (exit status 2), with a suggestion.
-func (sf *simFlags) validate(cmd string, rs *runtime.Spec) error {
+func (sf *simFlags) validate(rs *runtime.Spec) error {
+	cmd := sf.cmd
 	if _, ok := runtime.Ops[sf.op]; sf.op != "" && !ok {
 		return usageError("parasol %s: unknown op %q%s; ops: %s", cmd, sf.op, lang.DidYouMean(sf.op, sortedKeys(runtime.Ops)), strings.Join(sortedKeys(runtime.Ops), ", "))
 	}
@@ -212,7 +213,7 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := sf.validate("sim", rs); err != nil {
+	if err := sf.validate(rs); err != nil {
 		return nil, nil, err
 	}
 	opts := sf.options()
@@ -227,7 +228,7 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	defer stop()
 	res, err := runtime.Simulate(ctx, rs, opts)
 	if err != nil && res == nil {
-		return nil, nil, optionUsage("sim", err)
+		return nil, nil, optionUsage(sf.cmd, err)
 	}
 	return res, sf.runInfo(spec, m, rs, opts.Size), err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
@@ -291,14 +290,14 @@ func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointRe
 	if err != nil {
 		return pointResult{err: err}
 	}
-	if err := sf.validate("sweep", rs); err != nil {
+	if err := sf.validate(rs); err != nil {
 		return pointResult{err: err}
 	}
 	opts := sf.options()
 	opts.Workers = inner
 	res, err := prt.Simulate(ctx, rs, opts)
 	if err != nil && res == nil {
-		return pointResult{err: optionUsage("sweep", err)}
+		return pointResult{err: optionUsage(sf.cmd, err)}
 	}
 	return pointResult{res: res, run: sf.runInfo(s.spec, m, rs, opts.Size), err: err}
 }
@@ -543,7 +542,7 @@ func (s *sweeper) validate() error {
 		}
 		seen[k] = true
 		sf.routing, sf.switching = p.routing, p.switching
-		if err := sf.validate("sweep", rs); err != nil {
+		if err := sf.validate(rs); err != nil {
 			return err
 		}
 	}
@@ -566,15 +565,6 @@ func sweepCSVParams(p sweepPoint, total int, run *runInfo) []string {
 		row = append(row, s.Value)
 	}
 	return row
-}
-
-// csvRows writes rows without a header, for the rows after the first.
-func csvRows(w io.Writer, rows [][]string) error {
-	cw := csv.NewWriter(w)
-	if err := cw.WriteAll(rows); err != nil {
-		return err
-	}
-	return cw.Error()
 }
 
 // printSweepLine is a point as text: its parameters and the figures a
