@@ -5,7 +5,6 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
-	"github.com/parasol-lang/parasol/stdlib"
 )
 
 // TestEmptyMessagesTakeTime sends a message with no data from the first to
@@ -14,22 +13,12 @@ import (
 // time: a machine whose packets have no header and whose processors no
 // overheads would deliver it in 0 s.
 func TestEmptyMessagesTakeTime(t *testing.T) {
-	for _, name := range stdlib.MachineNames() {
-		machines, err := eval.MachineNames("std:" + name)
-		if err != nil {
-			t.Fatal(err)
+	eachMachine(t, func(t *testing.T, name string, m *eval.Machine) {
+		g := m.Topologies()[0].Graph
+		first, last := g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1))
+		r := sim(t, m, runtime.Options{Op: "send", Size: 0, Src: runtime.Node(first), Dst: runtime.Node(last)})
+		if r.Messages != 1 || !(r.Latency.Mean > 0) {
+			t.Errorf("an empty message %d → %d: %d messages, latency %g s", first, last, r.Messages, r.Latency.Mean)
 		}
-		if len(machines) == 0 {
-			continue
-		}
-		t.Run(name, func(t *testing.T) {
-			m := load(t, "std:"+name)
-			g := m.Topologies()[0].Graph
-			first, last := g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1))
-			r := sim(t, m, runtime.Options{Op: "send", Size: 0, Src: runtime.Node(first), Dst: runtime.Node(last)})
-			if r.Messages != 1 || !(r.Latency.Mean > 0) {
-				t.Errorf("an empty message %d → %d: %d messages, latency %g s", first, last, r.Messages, r.Latency.Mean)
-			}
-		})
-	}
+	})
 }

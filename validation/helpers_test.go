@@ -10,6 +10,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
+	"github.com/parasol-lang/parasol/stdlib"
 )
 
 // row is one line of a VALIDATION.md table.
@@ -105,6 +106,22 @@ func load(t testing.TB, spec string, sets ...string) *eval.Machine {
 	}
 	machs[key] = m
 	return m
+}
+
+// eachMachine runs f as a subtest for every standard machine file that
+// defines a machine (std:analytic is a library of definitions only).
+func eachMachine(t *testing.T, f func(t *testing.T, name string, m *eval.Machine)) {
+	t.Helper()
+	for _, name := range stdlib.MachineNames() {
+		machines, err := eval.MachineNames("std:" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(machines) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) { f(t, name, load(t, "std:"+name)) })
+	}
 }
 
 // sim compiles the machine's first topology and simulates opts.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
-	"github.com/parasol-lang/parasol/stdlib"
 )
 
 // TestReceiveCostIsRecvCPU holds every standard machine's processors to
@@ -15,35 +14,25 @@ import (
 // primitives and all-to-all are built on, so `parasol compare MACHINE
 // MPI.recv` compares a figure with itself, never with a forgotten zero.
 func TestReceiveCostIsRecvCPU(t *testing.T) {
-	for _, name := range stdlib.MachineNames() {
-		machines, err := eval.MachineNames("std:" + name)
+	eachMachine(t, func(t *testing.T, name string, m *eval.Machine) {
+		if _, err := m.Eval("MPI.recv(1KB)"); err != nil {
+			t.Skipf("no receive primitive: %v", err)
+		}
+		want := evalNum(t, m, "recv_cpu")
+		spec, err := runtime.FromMachine(m, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(machines) == 0 {
-			continue // a library of definitions
+		g := spec.Graph
+		for i := 0; i < g.NumProcs(); i++ {
+			v := g.Proc(i)
+			got := spec.DefaultNode.RecvOverhead
+			if int(v) < len(spec.Nodes) {
+				got = spec.Nodes[v].RecvOverhead
+			}
+			if math.Abs(got-want) > 1e-9*want {
+				t.Fatalf("processor %d: the simulator charges %g s per received message, recv_cpu is %g s", g.ID(v), got, want)
+			}
 		}
-		t.Run(name, func(t *testing.T) {
-			m := load(t, "std:"+name)
-			if _, err := m.Eval("MPI.recv(1KB)"); err != nil {
-				t.Skipf("no receive primitive: %v", err)
-			}
-			want := evalNum(t, m, "recv_cpu")
-			spec, err := runtime.FromMachine(m, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := spec.Graph
-			for i := 0; i < g.NumProcs(); i++ {
-				v := g.Proc(i)
-				got := spec.DefaultNode.RecvOverhead
-				if int(v) < len(spec.Nodes) {
-					got = spec.Nodes[v].RecvOverhead
-				}
-				if math.Abs(got-want) > 1e-9*want {
-					t.Fatalf("processor %d: the simulator charges %g s per received message, recv_cpu is %g s", g.ID(v), got, want)
-				}
-			}
-		})
-	}
+	})
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
-	"github.com/parasol-lang/parasol/stdlib"
 )
 
 // freePrimitives lists the standard machines' primitives that truly cost
@@ -30,42 +29,32 @@ var primitiveSizes = []struct {
 // to the last processor. Every cost must be a finite time greater than zero
 // and must not fall as the message grows.
 func TestStandardPrimitivesCostSomething(t *testing.T) {
-	for _, name := range stdlib.MachineNames() {
-		machines, err := eval.MachineNames("std:" + name)
-		if err != nil {
-			t.Fatal(err)
+	eachMachine(t, func(t *testing.T, name string, m *eval.Machine) {
+		g := m.Topologies()[0].Graph
+		first, last := g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1))
+		groups := []int{2}
+		if p := min(64, g.NumProcs()); p > 2 {
+			groups = append(groups, p)
 		}
-		if len(machines) == 0 {
-			continue // a library of definitions
+		n := 0
+		for _, f := range m.Fields() {
+			section, _, _ := strings.Cut(f.Path, ".")
+			if section != "PVM" && section != "Express" && section != "MPI" {
+				continue
+			}
+			n++
+			if !slices.Contains(f.Params, "p") && !slices.Contains(f.Params, "k") {
+				checkPrimitive(t, m, name, f, 0, first, last)
+				continue
+			}
+			for _, p := range groups {
+				checkPrimitive(t, m, name, f, p, first, last)
+			}
 		}
-		t.Run(name, func(t *testing.T) {
-			m := load(t, "std:"+name)
-			g := m.Topologies()[0].Graph
-			first, last := g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1))
-			groups := []int{2}
-			if p := min(64, g.NumProcs()); p > 2 {
-				groups = append(groups, p)
-			}
-			n := 0
-			for _, f := range m.Fields() {
-				section, _, _ := strings.Cut(f.Path, ".")
-				if section != "PVM" && section != "Express" && section != "MPI" {
-					continue
-				}
-				n++
-				if !slices.Contains(f.Params, "p") && !slices.Contains(f.Params, "k") {
-					checkPrimitive(t, m, name, f, 0, first, last)
-					continue
-				}
-				for _, p := range groups {
-					checkPrimitive(t, m, name, f, p, first, last)
-				}
-			}
-			if n == 0 {
-				t.Errorf("%s has no PVM, Express or MPI primitives", name)
-			}
-		})
-	}
+		if n == 0 {
+			t.Errorf("%s has no PVM, Express or MPI primitives", name)
+		}
+	})
 	for k := range freePrimitives {
 		machine, path, _ := strings.Cut(k, " ")
 		if _, err := load(t, "std:"+machine).Func(path); err != nil {
