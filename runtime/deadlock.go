@@ -103,10 +103,10 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 			return nil, fmt.Errorf("route check: link %d (node %d, %d members) is a multi-point link, not a channel between two nodes", l, g.ID(k.A), len(g.Members(l)))
 		}
 	}
-	if int64(g.NumLinks())*2*int64(V) > 1<<31-1 {
+	channels := 2 * int64(g.NumLinks()) * int64(V)
+	if channels > 1<<31-1 {
 		return nil, fmt.Errorf("route check: %d links × %d lanes: too many channels", g.NumLinks(), V)
 	}
-	channels := 2 * int64(g.NumLinks()) * int64(V)
 	bound := o.MaxWork
 	if bound <= 0 {
 		bound = DefaultMaxCheckWork
