@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -156,20 +157,25 @@ type gExprOnly struct {
 	X lang.Expr `parser:"@@"`
 }
 
-var (
-	options = []participle.Option{
+// referenceParsers builds the participle parsers on first use: only tests
+// and EBNF need them, and building them costs every program that imports
+// this package half a megabyte at start-up.
+var referenceParsers = sync.OnceValues(func() (*participle.Parser[gFile], *participle.Parser[gExprOnly]) {
+	options := []participle.Option{
 		participle.Lexer(modernLexer),
 		participle.Elide("Comment"),
 		participle.UseLookahead(1), // the grammar is LL(1): errors stay where they are
 		participle.ParseTypeWith(parseExpr),
 	}
-	fileParser = participle.MustBuild[gFile](options...)
-	exprParser = participle.MustBuild[gExprOnly](options...)
-)
+	return participle.MustBuild[gFile](options...), participle.MustBuild[gExprOnly](options...)
+})
 
 // EBNF returns the grammar of the modern statements as participle derives
 // it from the parser; grammar.ebnf is kept equal to it by a test.
-func EBNF() string { return fileParser.String() }
+func EBNF() string {
+	fileParser, _ := referenceParsers()
+	return fileParser.String()
+}
 
 // parseExpr is the Expr production of the reference grammar, registered
 // with participle's ParseTypeWith: the hand-written expression parser over
@@ -226,6 +232,7 @@ func parseReference(src *lang.Source) (*lang.File, error) {
 	if d := checkNesting(src, 0, src.Text); d != nil {
 		return nil, d
 	}
+	fileParser, _ := referenceParsers()
 	g, err := fileParser.ParseString(src.Name, src.Text)
 	if err != nil {
 		return nil, syntaxError(src, 0, err)
@@ -243,6 +250,7 @@ func parseExprReference(src *lang.Source) (lang.Expr, error) {
 	if d := checkNesting(src, 0, src.Text); d != nil {
 		return nil, d
 	}
+	_, exprParser := referenceParsers()
 	g, err := exprParser.ParseString(src.Name, src.Text)
 	if err != nil {
 		return nil, syntaxError(src, 0, err)
