@@ -42,6 +42,11 @@ Example:
 	var lines []mergeLine
 	header, kind, kindFrom := "", "", ""
 	for _, name := range files {
+		// A device or FIFO would be read forever or block (issue 8's
+		// rule for every input); a shard's output is a regular file.
+		if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("parasol merge: %s is not a regular file", name)
+		}
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return fmt.Errorf("parasol merge: %v", err)
