@@ -638,13 +638,6 @@ func (r *realizer) spend(bytes int64, pos lang.Pos) bool {
 	return false
 }
 
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
 // declaresNodes reports whether a topology statement is or holds a node
 // statement.
 func declaresNodes(s lang.Stmt) bool {
@@ -781,7 +774,7 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 		}
 		if n := int64(to) - int64(from) + 1; n > 1 {
 			// Known before expanding: refuse the whole range at once.
-			if need := addSat(r.bytes, limits.Mul(n, explicitBytesPerNode)); need > r.maxMemory {
+			if need := limits.Add(r.bytes, limits.Mul(n, explicitBytesPerNode)); need > r.maxMemory {
 				pos := s.Pos
 				what := fmt.Sprintf("node %d .. %d (%d nodes) in topology %s", from, to, n, r.obj.label)
 				if r.outer != nil {
