@@ -34,7 +34,7 @@ Commands:
   :route [flags] SRC DST show a route (--check: check the routing), as parasol route
   :compare PRIMITIVE     its analytic beside its simulated cost, as parasol compare
   :draw [flags]          print the topology as a Graphviz graph, as parasol draw
-  :run, :plot            not yet: they come with parasol run and plots
+  :run, :plot            not yet (for now :sim --plot FILE, :compare --plot FILE)
   :help                  this text
   :quit                  leave (also Ctrl-D)
 :sim, :route, :compare and :draw take the command's flags (:sim --help lists
@@ -234,7 +234,7 @@ var replCommands = []string{"sim", "route", "compare", "draw"}
 // notYet are the REPL commands of features Parasol does not have yet.
 var notYet = map[string]string{
 	"run":  "running a program on the machine comes with parasol run",
-	"plot": "plots come with --plot FILE on sim and sweeps",
+	"plot": "plots come with --plot FILE on sim and sweeps (:sim --plot FILE and :compare --plot FILE draw one now)",
 }
 
 func (r *repl) command(text string) bool {
