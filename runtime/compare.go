@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -245,6 +246,9 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	}
 	if c.Analytic != 0 {
 		c.Difference = (c.Simulated - c.Analytic) / c.Analytic
+		if math.Abs(c.Difference) < 1e-12 {
+			c.Difference = 0 // equal up to float rounding: no -1.4e-16 noise
+		}
 	} else {
 		c.Note = strings.TrimPrefix(c.Note+"; no relative difference: the analytic cost is 0", "; ")
 	}

@@ -227,3 +227,16 @@ func TestCompareRefusals(t *testing.T) {
 		t.Errorf("scan as allreduce: op %s metric %s, %d messages of %d bytes", c.Op, c.Metric, c.Result.Messages, c.MessageSize)
 	}
 }
+
+// A simulated cost equal to the analytic one up to float rounding is a
+// difference of exactly 0, not -1.4e-16.
+func TestEqualCostsHaveNoDifference(t *testing.T) {
+	m, spec := loadSpec(t, "std:xmp64")
+	c, err := Compare(context.Background(), m, spec, "MPI.send", Options{Size: 4000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Difference != 0 {
+		t.Errorf("MPI.send 4000 B on std:xmp64: analytic %g, simulated %g, difference %g; want 0", c.Analytic, c.Simulated, c.Difference)
+	}
+}
