@@ -17,7 +17,19 @@ const (
 	evTail                   // id = packet, aux = path index: tail leaves that lane
 	evDeliver                // id = packet: last byte at the destination
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
+	evDriver                 // id, aux: the driver's own (see driver)
 )
+
+// A driver generates traffic while a run goes on (open-loop sources,
+// program ranks) instead of a burst built up front: it schedules its own
+// events with s.push(t, evDriver, id, aux), is woken by them, and is told
+// of every delivered message as its last byte arrives (s.now); the
+// receiver's CPU has then been charged RecvOverhead up to
+// s.msgs[m].ready + s.msgs[m].lat, which is when the message is done.
+type driver interface {
+	wake(id, aux int32)
+	delivered(m int32)
+}
 
 // event is a small value (32 bytes): no pointers, no interfaces.
 type event struct {
@@ -137,6 +149,7 @@ type sim struct {
 	lat    []float64
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
+	drv    driver      // nil for a burst
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -252,6 +265,8 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evAckGen:
 			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
 			s.route(p)
+		case evDriver:
+			s.drv.wake(e.id, e.aux)
 		}
 	}
 	return false
@@ -753,5 +768,8 @@ func (s *sim) deliver(id int32) {
 		if dm.deps--; dm.deps == 0 {
 			s.push(dm.ready, evMsgReady, d, 0)
 		}
+	}
+	if s.drv != nil {
+		s.drv.delivered(pt.msg)
 	}
 }

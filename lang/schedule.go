@@ -1,0 +1,127 @@
+package lang
+
+// A Schedule is a program flattened for execution: for every rank, its
+// operations and the dependencies between them, as LogGOPSim's GOAL
+// format states them. A GOAL schedule or a message trace is read straight
+// into one (its text is its syntax); an SPMD program of the machine
+// language becomes one when eval instantiates it for a rank count and a
+// mapping. Both executors (eval's analytic critical path and the runtime's
+// packet-level simulation) read nothing else.
+//
+// Storage is flat and index-based (no pointer per operation) so that a
+// schedule of ten million operations costs about 40 bytes per operation.
+type Schedule struct {
+	Name  string
+	Ranks int
+
+	// Ops holds every rank's operations, rank by rank: rank r's are
+	// Ops[RankStart[r]:RankStart[r+1]] (len(RankStart) == Ranks+1).
+	Ops       []SchedOp
+	RankStart []int32
+
+	// Deps holds every operation's prerequisites: operation i (a global
+	// index into Ops) may start once each Deps[DepStart[i]:DepStart[i+1]]
+	// is satisfied (len(DepStart) == len(Ops)+1). A prerequisite is always
+	// an operation of the same rank.
+	Deps     []SchedDep
+	DepStart []int32
+
+	// Colls describes the collective operations; an OpColl operation's
+	// Peer indexes it. Every participating rank has one OpColl operation
+	// with the same index.
+	Colls []Collective
+
+	// Labels names operations for diagnostics and the critical path: a
+	// GOAL label ("l3") or a program statement ("send(8B, to: 3)"). An
+	// operation's Label indexes it; -1 means none.
+	Labels []string
+	// Src is the file the schedule was read or compiled from; an
+	// operation's Line is a 1-based line in it (0 when unknown).
+	Src *Source
+}
+
+// SchedKind is what an operation does.
+type SchedKind uint8
+
+const (
+	OpCalc SchedKind = iota // occupy the rank's CPU for Time seconds
+	OpSend                  // send Bytes to rank Peer with Tag
+	OpRecv                  // receive Bytes from rank Peer (AnyRank: any) with Tag (AnyTag: any)
+	OpColl                  // take part in collective Colls[Peer]
+)
+
+var schedKindNames = [...]string{"calc", "send", "recv", "coll"}
+
+func (k SchedKind) String() string {
+	if int(k) < len(schedKindNames) {
+		return schedKindNames[k]
+	}
+	return "op?"
+}
+
+// AnyRank and AnyTag match any source rank and any tag in a receive.
+const (
+	AnyRank int32 = -1
+	AnyTag  int32 = -1
+)
+
+// SchedOp is one operation of one rank.
+type SchedOp struct {
+	Time  float64 // OpCalc: seconds of CPU
+	Bytes int64   // OpSend, OpRecv: message size
+	Peer  int32   // OpSend: destination; OpRecv: source or AnyRank; OpColl: index into Colls
+	Tag   int32
+	Label int32 // index into Schedule.Labels, -1 if none
+	Line  int32 // source line, 0 if unknown
+	Kind  SchedKind
+	// CPU says which CPU a GOAL operation runs on (GOAL's "cpu N"); 0 for
+	// programs.
+	CPU uint8
+}
+
+// SchedDep is one prerequisite: operation Op (a global index into
+// Schedule.Ops) must have completed, or with Start only have started
+// (GOAL's "irequires").
+type SchedDep struct {
+	Op    int32
+	Start bool
+}
+
+// Collective is one collective operation shared by a group of ranks.
+type Collective struct {
+	Name      string // barrier, bcast, reduce, allreduce, allgather, alltoall, scatter, gather
+	Algorithm string // "" = the machine's default
+	Bytes     int64  // per-rank contribution (per block for allgather and alltoall)
+	Root      int32  // bcast, reduce, scatter, gather
+	Ranks     int32  // group size (all ranks of the schedule)
+	Line      int32
+}
+
+// OpsOf returns rank r's operations.
+func (s *Schedule) OpsOf(r int) []SchedOp { return s.Ops[s.RankStart[r]:s.RankStart[r+1]] }
+
+// DepsOf returns the prerequisites of operation i (a global index).
+func (s *Schedule) DepsOf(i int) []SchedDep { return s.Deps[s.DepStart[i]:s.DepStart[i+1]] }
+
+// RankOf returns the rank operation i (a global index) belongs to.
+func (s *Schedule) RankOf(i int) int {
+	lo, hi := 0, s.Ranks
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if int(s.RankStart[m]) <= i {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// LabelOf returns operation i's label, or its kind and index when it has
+// none.
+func (s *Schedule) LabelOf(i int) string {
+	if l := s.Ops[i].Label; l >= 0 && int(l) < len(s.Labels) {
+		return s.Labels[l]
+	}
+	return s.Ops[i].Kind.String()
+}
