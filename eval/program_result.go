@@ -1,0 +1,71 @@
+package eval
+
+// ProgramResult is one answer to "how long does this program take on this
+// machine": the analytic critical path (Analyze) or the packet-level
+// simulation (runtime). Times are seconds from the program's start. It
+// marshals to the JSON of `parasol run --json`.
+type ProgramResult struct {
+	Method       string      `json:"method"` // "analytic" or "simulated"
+	Makespan     float64     `json:"makespan"`
+	Ranks        []RankTimes `json:"ranks"`
+	CriticalPath []PathStep  `json:"critical_path"`
+	Messages     int64       `json:"messages"`
+	// Events counts the simulator's events (0 for the analytic answer).
+	Events int64 `json:"events,omitempty"`
+	// Deadlock is set when ranks wait for messages that never come; the
+	// times are then those reached before everything stopped.
+	Deadlock *ProgramDeadlock `json:"deadlock,omitempty"`
+	// Timeline holds what each rank did when, if it was asked for.
+	Timeline []Span `json:"timeline,omitempty"`
+}
+
+// RankTimes is one rank's end time and where its time went: computing,
+// sending (its CPU busy with a send), receiving (busy with a receive) and
+// waiting (blocked on a message or a dependency). Compute + Send + Recv +
+// Wait = End.
+type RankTimes struct {
+	Rank    int     `json:"rank"`
+	Node    int     `json:"node"` // the processor it ran on (external node id)
+	End     float64 `json:"end"`
+	Compute float64 `json:"compute"`
+	Send    float64 `json:"send"`
+	Recv    float64 `json:"recv"`
+	Wait    float64 `json:"wait"`
+}
+
+// PathStep is one operation on the critical path, first to last.
+type PathStep struct {
+	Rank  int     `json:"rank"`
+	Op    int     `json:"op"` // index among the rank's operations
+	Kind  string  `json:"kind"`
+	Label string  `json:"label"`
+	Line  int     `json:"line,omitempty"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+}
+
+// Span is an interval of one rank's time for a timeline: Kind is
+// "compute", "send", "recv" or "wait".
+type Span struct {
+	Rank  int     `json:"rank"`
+	Kind  string  `json:"kind"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+	Op    int     `json:"op"`
+}
+
+// ProgramDeadlock lists the ranks that can never finish and what each
+// waits for.
+type ProgramDeadlock struct {
+	Waiting []WaitingRank `json:"waiting"`
+}
+
+// WaitingRank is a blocked rank: the operation it is stuck in and, for a
+// receive, the rank it waits for (-1: any).
+type WaitingRank struct {
+	Rank  int    `json:"rank"`
+	Op    int    `json:"op"`
+	Label string `json:"label"`
+	Line  int    `json:"line,omitempty"`
+	Peer  int    `json:"peer"`
+}
