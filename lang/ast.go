@@ -5,7 +5,7 @@ package lang
 type File struct {
 	Src      *Source
 	Legacy   bool       // written in the Parasol I line format
-	Stmts    []Stmt     // *Machine, *Import, and statements shared by every machine
+	Stmts    []Stmt     // *Machine, *Import, *Program, and statements shared by every machine
 	Comments []*Comment // every comment, in source order, for the formatter
 }
 
@@ -50,11 +50,46 @@ type Field struct {
 func (f *Field) IsFunc() bool { return f.Params != nil }
 
 // Param is a function parameter, optionally with the unit a plain-number
-// argument is taken in: `send(n: B, dst)`.
+// argument is taken in: `send(n: B, dst)`. A program's parameter may have
+// a default value: `program p(n: B = 8KB)`.
 type Param struct {
+	Pos     Pos
+	Name    string
+	Unit    string
+	Default Expr // programs only; nil when none
+}
+
+// Program is `program NAME[(params)] { body }`: an SPMD program whose body
+// every rank runs. Its statements are *Let, *Do, *For and *If.
+type Program struct {
+	Pos     Pos
+	Name    string
+	NamePos Pos
+	Params  []*Param // nil when the program has no parameter list
+	Body    []Stmt
+	End     Pos // closing brace
+}
+
+// Let is `let NAME = VALUE` in a program: a local value, or with a call of
+// isend or irecv a request handle for wait.
+type Let struct {
+	Pos   Pos
+	Name  string
+	Value Expr
+}
+
+// Do is a statement call in a program: `send(8KB, to: 3)`, `barrier()`.
+type Do struct {
 	Pos  Pos
+	Call *Call
+}
+
+// NamedArg is `NAME: VALUE`, a named argument of a program statement's
+// call: `to: rank + 1`.
+type NamedArg struct {
+	Pos  Pos // the name
 	Name string
-	Unit string
+	X    Expr
 }
 
 // Block is `kind [label] [= generator(args)] [(params)] { body }`: a
@@ -112,6 +147,9 @@ func (s *Link) StmtPos() Pos    { return s.Pos }
 func (s *Node) StmtPos() Pos    { return s.Pos }
 func (s *For) StmtPos() Pos     { return s.Pos }
 func (s *If) StmtPos() Pos      { return s.Pos }
+func (s *Program) StmtPos() Pos { return s.Pos }
+func (s *Let) StmtPos() Pos     { return s.Pos }
+func (s *Do) StmtPos() Pos      { return s.Pos }
 
 // Expr is an expression.
 type Expr interface{ ExprPos() Pos }
@@ -196,6 +234,7 @@ func (e *Cond) ExprPos() Pos      { return e.Pos }
 func (e *Call) ExprPos() Pos      { return e.Pos }
 func (e *Select) ExprPos() Pos    { return e.Pos }
 func (e *Sum) ExprPos() Pos       { return e.Pos }
+func (e *NamedArg) ExprPos() Pos  { return e.Pos }
 
 // Precedence gives binary operators' binding strength; higher binds tighter.
 var Precedence = map[string]int{
@@ -270,6 +309,8 @@ func End(e Expr) Pos {
 		return pastParen(last)
 	case *Sum:
 		return pastParen(End(x.Body))
+	case *NamedArg:
+		return End(x.X)
 	}
 	return Pos{}
 }

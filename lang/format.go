@@ -133,7 +133,7 @@ func (p *printer) gap(pos Pos) {
 // between machines.
 func (p *printer) stmts(list []Stmt, depth int, top bool, limit int) {
 	for i, s := range list {
-		if _, isMachine := s.(*Machine); top && isMachine && i > 0 {
+		if top && i > 0 && isUnit(s) {
 			p.b.WriteByte('\n')
 			p.fresh = true
 		}
@@ -145,6 +145,16 @@ func (p *printer) stmts(list []Stmt, depth int, top bool, limit int) {
 		}
 		p.stmt(s, depth, next)
 	}
+}
+
+// isUnit reports whether s is a machine or a program, which a blank line
+// always separates from what precedes it at the top level.
+func isUnit(s Stmt) bool {
+	switch s.(type) {
+	case *Machine, *Program:
+		return true
+	}
+	return false
 }
 
 // stmt prints a statement whose source ends before offset limit, where the
@@ -236,6 +246,19 @@ func (p *printer) stmt(s Stmt, depth, limit int) {
 		p.body(s.Body, depth, pos.Line, p.scanBraces(pos, "for"), limit, true)
 	case *If:
 		p.ifStmt(s, depth, limit)
+	case *Program:
+		p.b.WriteString("program " + s.Name)
+		if s.Params != nil {
+			writeParams(&p.b, s.Params)
+		}
+		p.body(s.Body, depth, pos.Line, p.knownBraces(pos, s.End), limit, true)
+	case *Let:
+		fmt.Fprintf(&p.b, "let %s = ", s.Name)
+		writeExpr(&p.b, s.Value, 0)
+		p.trailing(pos.Line, end, limit)
+	case *Do:
+		writeExpr(&p.b, s.Call, 0)
+		p.trailing(pos.Line, end, limit)
 	default:
 		panic(fmt.Sprintf("lang.Format: unknown statement %T", s))
 	}
@@ -449,11 +472,19 @@ func lastLine(s Stmt) int {
 			walk(e.From)
 			walk(e.To)
 			walk(e.Body)
+		case *NamedArg:
+			walk(e.X)
 		}
 	}
 	switch s := s.(type) {
 	case *Machine:
 		line = max(line, s.End.Line)
+	case *Program:
+		line = max(line, s.End.Line)
+	case *Let:
+		walk(s.Value)
+	case *Do:
+		walk(s.Call)
 	case *Block:
 		line = max(line, s.End.Line)
 	case *Field:
@@ -479,6 +510,10 @@ func writeParams(b *strings.Builder, params []*Param) {
 		b.WriteString(prm.Name)
 		if prm.Unit != "" {
 			b.WriteString(": " + prm.Unit)
+		}
+		if prm.Default != nil {
+			b.WriteString(" = ")
+			writeExpr(b, prm.Default, 0)
 		}
 	}
 	b.WriteByte(')')
@@ -555,6 +590,7 @@ var Keywords = map[string]bool{
 	"if": true, "then": true, "else": true, "for": true, "in": true,
 	"and": true, "or": true, "not": true, "true": true, "false": true,
 	"sum": true, "node": true, "link": true, "bus": true,
+	"program": true, "let": true,
 }
 
 // IsIdent reports whether s is a plain identifier.
@@ -638,6 +674,9 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		} else {
 			b.WriteString(strconv.Quote(e.Name))
 		}
+	case *NamedArg:
+		b.WriteString(e.Name + ": ")
+		writeExpr(b, e.X, 0)
 	case *Sum:
 		fmt.Fprintf(b, "sum(%s in ", e.Var)
 		writeExpr(b, e.From, 0)

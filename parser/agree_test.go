@@ -31,6 +31,17 @@ var snippets = []string{
 	"x = sum(i in 1 .. n, i)", "x = p.\"q r\"", "x = --1", "x = -2^2", "x = 1..2",
 	"machine \"m\" {\n\tparam a = 1\n", "machine \"m\" { param a = 1 }}}}",
 	"processor cpu\nnode = gpu\n", "a b c d { }", `x "y" (z) = w(1) { }`,
+	// Programs.
+	"program p { }", "program p() { }", "program p(n: B = 8KB, iters = 10, k) { compute(n * 1ns) }",
+	"program ring(n: B = 1KB) {\n\tlet next = (rank + 1) % ranks\n\tsend(n, to: next, tag: 0)\n\trecv(from: (rank - 1 + ranks) % ranks)\n}",
+	"program p { let h = isend(8KB, to: 1); wait(h); waitall() }",
+	"program p { for i in 1 .. 3 { if rank == 0 { barrier() } else if rank == 1 { spawn() } else { allreduce(8B, algorithm: ring) } } }",
+	"program p { compute(2e6 * float.mul + MPI.send(8KB, 0, 1)) }", "program p { send }", "program p { 5 }",
+	"program p { (send)(1) }", "program p { send(1)(2) }", "program p { send(to:) }", "program p { send(to: 1, 2 }",
+	"program p { x = 1 }", "program p { let = 1 }", "program p { let x 1 }", "program p(n: zz = 1) { }",
+	"program p(n = ) { }", "program { }", "program p", "machine m { program p { } }", "program p { processor x { } }",
+	"program p { f(g(a: 1)) }", "program p { let x = 2 * f(a: 1) }", "program p { send(8KB, to: 1) # c\n}",
+	"x = program", "let = 1", "program p { for i in 0 .. 1 { link 0 -- 1 } }",
 }
 
 // disagreement says how the hand-written parsers and the participle

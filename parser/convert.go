@@ -222,6 +222,9 @@ func (c *converter) expr(e lang.Expr) lang.Expr {
 			walk(e.From)
 			walk(e.To)
 			walk(e.Body)
+		case *lang.NamedArg:
+			fix(&e.Pos)
+			walk(e.X)
 		}
 	}
 	walk(e)
@@ -235,4 +238,85 @@ func unquoteName(s string) string {
 		}
 	}
 	return s
+}
+
+// top converts the statements of a file's top level.
+func (c *converter) top(list []*gTop) []lang.Stmt {
+	var out []lang.Stmt
+	for _, t := range list {
+		var st lang.Stmt
+		if t.Program != nil {
+			st = c.program(t.Program)
+		} else {
+			st = c.stmt(t.Stmt)
+		}
+		if st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func (c *converter) program(g *gProgram) *lang.Program {
+	out := &lang.Program{Pos: c.pos(g.Pos), Name: g.Name.Name, NamePos: c.pos(g.Name.Pos), Body: c.pstmts(g.Body), End: c.pos(g.Close.Pos)}
+	if g.Params != nil {
+		out.Params = []*lang.Param{}
+		for _, p := range g.Params.Params {
+			prm := c.params([]*gParam{{Pos: p.Pos, Name: p.Name, Unit: p.Unit}})[0]
+			if p.Default != nil {
+				prm.Default = c.expr(p.Default)
+			}
+			out.Params = append(out.Params, prm)
+		}
+	}
+	return out
+}
+
+func (c *converter) pstmts(list []*gPStmt) []lang.Stmt {
+	var out []lang.Stmt
+	for _, s := range list {
+		if st := c.pstmt(s); st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func (c *converter) pstmt(s *gPStmt) lang.Stmt {
+	switch {
+	case s.Let != nil:
+		return &lang.Let{Pos: c.pos(s.Let.Pos), Name: s.Let.Name, Value: c.expr(s.Let.Value)}
+	case s.For != nil:
+		f := s.For
+		return &lang.For{Pos: c.pos(f.Pos), Var: f.Var, From: c.expr(f.From), To: c.expr(f.To), Body: c.pstmts(f.Body)}
+	case s.If != nil:
+		return c.pif(s.If)
+	case s.Do != nil:
+		e := c.expr(s.Do)
+		if _, bad := e.(*badExpr); bad {
+			return nil
+		}
+		call, d := doCall(e)
+		if d != nil {
+			c.errs = append(c.errs, d)
+			return nil
+		}
+		return &lang.Do{Pos: call.Pos, Call: call}
+	}
+	return nil // ";"
+}
+
+func (c *converter) pif(g *gPIf) *lang.If {
+	out := &lang.If{Pos: c.pos(g.Pos), Cond: c.expr(g.Cond), Then: c.pstmts(g.Then)}
+	if g.Else != nil {
+		if g.Else.If != nil {
+			out.Else = []lang.Stmt{c.pif(g.Else.If)}
+		} else {
+			out.Else = c.pstmts(g.Else.Body)
+			if out.Else == nil {
+				out.Else = []lang.Stmt{}
+			}
+		}
+	}
+	return out
 }

@@ -20,6 +20,9 @@ type xparser struct {
 	// errs receives number literals' unit errors; nil when reading
 	// participle's tokens, whose converter reports them.
 	errs *lang.Diagnostics
+	// names allows named arguments (to: 3) in the outermost call, as
+	// program statements have them.
+	names bool
 }
 
 // MaxTerms bounds the operands and operators of one expression: evaluating
@@ -305,7 +308,13 @@ func (p *xparser) args(open token) ([]lang.Expr, *synErr) {
 	mark := len(p.a.exprStack)
 	defer func() { p.a.exprStack = p.a.exprStack[:mark] }()
 	for {
-		a, err := p.expr(1)
+		var a lang.Expr
+		var err *synErr
+		if t := p.s.peek(); p.names && p.depth == 1 && t.kind == kIdent && p.s.peek2().punct(":") {
+			a, err = p.namedArg()
+		} else {
+			a, err = p.expr(1)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -319,6 +328,17 @@ func (p *xparser) args(open token) ([]lang.Expr, *synErr) {
 			return p.a.exprList(mark), nil
 		}
 	}
+}
+
+// namedArg is `NAME: VALUE`.
+func (p *xparser) namedArg() (lang.Expr, *synErr) {
+	name := p.s.next()
+	p.s.next() // ":"
+	x, err := p.expr(1)
+	if err != nil {
+		return nil, err
+	}
+	return &lang.NamedArg{Pos: p.s.pos(name), Name: name.text, X: x}, nil
 }
 
 func (p *xparser) number(t token) *lang.NumberLit {

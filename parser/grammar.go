@@ -19,8 +19,85 @@ import (
 // token; expressions (the Expr production) are parsed by expr.go.
 
 type gFile struct {
-	Stmts []*gStmt `parser:"@@*"`
+	Stmts []*gTop `parser:"@@*"`
 }
+
+// gTop is a statement at the top level of a file, where programs stand.
+type gTop struct {
+	Program *gProgram `parser:"  @@"`
+	Stmt    *gStmt    `parser:"| @@"`
+}
+
+// gProgram is `program NAME [(params)] { body }`.
+type gProgram struct {
+	Pos    lexer.Position
+	Name   *gIdent      `parser:"\"program\" @@"`
+	Params *gPParamList `parser:"@@?"`
+	Body   []*gPStmt    `parser:"\"{\" @@*"`
+	Close  *gClose      `parser:"@@"`
+}
+
+// gIdent is a name, a struct of its own for its position.
+type gIdent struct {
+	Pos  lexer.Position
+	Name string `parser:"@Ident"`
+}
+
+type gPParamList struct {
+	Params []*gPParam `parser:"\"(\" (@@ (\",\" @@)*)? \")\""`
+}
+
+// gPParam is a program's parameter: a unit and a default are optional.
+type gPParam struct {
+	Pos     lexer.Position
+	Name    string    `parser:"@Ident"`
+	Unit    string    `parser:"(\":\" @(Ident | \"%\" | Number))?"`
+	Default lang.Expr `parser:"(\"=\" @@)?"`
+}
+
+// gPStmt is a statement of a program's body.
+type gPStmt struct {
+	Let  *gLet  `parser:"  @@"`
+	For  *gPFor `parser:"| @@"`
+	If   *gPIf  `parser:"| @@"`
+	Do   Call   `parser:"| @@"`
+	Semi bool   `parser:"| @\";\""`
+}
+
+type gLet struct {
+	Pos   lexer.Position
+	Name  string `parser:"\"let\" @Ident \"=\""`
+	Value Value  `parser:"@@"`
+}
+
+type gPFor struct {
+	Pos  lexer.Position
+	Var  string    `parser:"\"for\" @Ident \"in\""`
+	From lang.Expr `parser:"@@ \"..\""`
+	To   lang.Expr `parser:"@@"`
+	Body []*gPStmt `parser:"\"{\" @@* \"}\""`
+}
+
+type gPIf struct {
+	Pos  lexer.Position
+	Cond lang.Expr `parser:"\"if\" @@"`
+	Then []*gPStmt `parser:"\"{\" @@* \"}\""`
+	Else *gPElse   `parser:"(\"else\" @@)?"`
+}
+
+type gPElse struct {
+	If   *gPIf     `parser:"  @@"`
+	Body []*gPStmt `parser:"| \"{\" @@* \"}\""`
+}
+
+// Call is the production of a program's statement call, and Value of a
+// let's value: expressions (parsed by expr.go, as Expr is) whose outermost
+// call may have named arguments, `send(8KB, to: 3)`. A statement call
+// starts with a name.
+type (
+	Call  interface{ lang.Expr }
+	Value interface{ lang.Expr }
+)
 
 type gStmt struct {
 	Decl    *gDecl    `parser:"  @@"`
@@ -166,6 +243,8 @@ var referenceParsers = sync.OnceValues(func() (*participle.Parser[gFile], *parti
 		participle.Elide("Comment"),
 		participle.UseLookahead(1), // the grammar is LL(1): errors stay where they are
 		participle.ParseTypeWith(parseExpr),
+		participle.ParseTypeWith(parseCall),
+		participle.ParseTypeWith(parseValue),
 	}
 	return participle.MustBuild[gFile](options...), participle.MustBuild[gExprOnly](options...)
 })
@@ -188,6 +267,34 @@ func parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
 		return nil, participle.NextMatch
 	}
 	p := &xparser{s: s, a: &arena{}}
+	start := s.peek()
+	e, err := p.expr(1)
+	if err != nil {
+		return p.recover(start, err), nil
+	}
+	return e, nil
+}
+
+// parseCall is the Call production: a program's statement call.
+func parseCall(lex *lexer.PeekingLexer) (Call, error) {
+	if lex.Peek().Type != tokIdent {
+		return nil, participle.NextMatch
+	}
+	return parseNamed(lex)
+}
+
+// parseValue is the Value production: a let's value.
+func parseValue(lex *lexer.PeekingLexer) (Value, error) { return parseNamed(lex) }
+
+// parseNamed parses an expression whose outermost call may have named
+// arguments.
+func parseNamed(lex *lexer.PeekingLexer) (lang.Expr, error) {
+	s := &tokStream{pl: lex}
+	s.start()
+	if !startsExpr(s.peek()) {
+		return nil, participle.NextMatch
+	}
+	p := &xparser{s: s, a: &arena{}, names: true}
 	start := s.peek()
 	e, err := p.expr(1)
 	if err != nil {
@@ -238,7 +345,7 @@ func parseReference(src *lang.Source) (*lang.File, error) {
 		return nil, syntaxError(src, 0, err)
 	}
 	c := &converter{src: src}
-	f := &lang.File{Src: src, Stmts: c.stmts(g.Stmts), Comments: comments(src)}
+	f := &lang.File{Src: src, Stmts: c.top(g.Stmts), Comments: comments(src)}
 	if len(c.errs) > 0 {
 		return f, c.errs.Err()
 	}

@@ -48,7 +48,7 @@ func (t token) keyword(text string) bool { return t.kind == kKeyword && t.text =
 func isKeyword(s string) bool {
 	switch s {
 	case "machine", "extends", "import", "param", "if", "then", "else", "for", "in",
-		"and", "or", "not", "true", "false", "sum", "node", "link", "bus":
+		"and", "or", "not", "true", "false", "sum", "node", "link", "bus", "program", "let":
 		return true
 	}
 	return false

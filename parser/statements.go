@@ -21,6 +21,7 @@ type stmtParser struct {
 	errs    lang.Diagnostics
 	errLine int32 // line of the last syntax error
 	depth   int   // blocks open
+	prog    bool  // in a program's body (program.go)
 }
 
 func newStmtParser(src *lang.Source, start, end int, collectComments bool) *stmtParser {
@@ -86,13 +87,21 @@ func (p *stmtParser) stmts(top bool) []lang.Stmt {
 		consumed := p.s.count
 		var st lang.Stmt
 		var err *synErr
+		starts := startsStmt(t)
+		if p.prog {
+			starts = startsProgStmt(t)
+		}
 		switch {
-		case !startsStmt(t) && top && t.punct("}"):
+		case top && !p.prog && t.keyword("program"):
+			st, err = p.program()
+		case !starts && top && t.punct("}"):
 			err = unexpected(t, "")
-		case !startsStmt(t) && top:
+		case !starts && top:
 			err = unexpected(t, "a statement")
-		case !startsStmt(t):
+		case !starts:
 			err = unexpected(t, "'}'")
+		case p.prog:
+			st, err = p.progStmt(t)
 		default:
 			st, err = p.stmt(t)
 		}

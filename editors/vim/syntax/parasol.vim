@@ -13,7 +13,7 @@ syn keyword parasolConditional if then else
 syn keyword parasolRepeat      for in sum
 syn keyword parasolOperator    and or not
 syn keyword parasolBoolean     true false
-syn keyword parasolKeyword     machine extends import param node link bus
+syn keyword parasolKeyword     machine extends import param node link bus program let
 syn keyword parasolType        processor switch topology modelsection
 syn keyword parasolGenerator   chain full hamiltonian hypercube mesh ring torus tree
 syn keyword parasolBuiltin     min max ceil floor round abs log2 log exp sqrt mod hops implied
