@@ -1,0 +1,556 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Open-loop traffic (Offered): every processor generates messages at an
+// offered load instead of sending one burst, as an interconnect simulator
+// such as BookSim draws a load–latency curve.
+//
+// A processor's injection bandwidth is the fastest of its links (with
+// nic = true, its one link to its router); an offered load F makes it
+// generate messages of Options.Size bytes at F times that bandwidth, the
+// bytes counted as they go on the wire (every packet's header and trailer
+// included), by a Bernoulli process (in each cycle, the time one flit takes
+// at the injection bandwidth, a message with probability F·flit/wire
+// bytes, as BookSim's injection_process = bernoulli) or a Poisson one
+// (exponential gaps of the same mean). Messages wait at their source
+// without limit, and their latency runs from generation, so source
+// queueing counts as BookSim counts it.
+//
+// A run has three phases. Warm-up: windows of 1000 cycles (BookSim's
+// sample_period) until a window's mean latency and accepted load both
+// differ from the previous window's by at most 5% of their value
+// (BookSim's warmup_thres and acc_warmup_thres), after at least two
+// windows and at most MaxWarmupWindows. Measurement: three windows (the
+// fewest BookSim measures); messages generated then are marked. Drain:
+// generation goes on until every marked message has been delivered, or
+// for at most DrainWindows windows. Latency statistics are over marked
+// messages only. The point is saturated when the load accepted during
+// measurement falls short of the load generated then by more than
+// SaturationTolerance, when warm-up did not settle, or when marked
+// messages did not drain.
+
+// Process is the arrival process of open-loop sources.
+type Process uint8
+
+const (
+	Bernoulli Process = iota // one chance per cycle, as BookSim's default
+	Poisson                  // exponential gaps between messages
+)
+
+var processNames = [...]string{"bernoulli", "poisson"}
+
+func (p Process) String() string {
+	if int(p) < len(processNames) {
+		return processNames[p]
+	}
+	return fmt.Sprintf("Process(%d)", p)
+}
+
+// ParseProcess accepts bernoulli and poisson.
+func ParseProcess(s string) (Process, error) {
+	for i, n := range processNames {
+		if strings.EqualFold(s, n) {
+			return Process(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown process %q (want bernoulli or poisson)", s)
+}
+
+// Phase lengths and saturation criteria of Offered, in windows of
+// WindowCycles cycles.
+const (
+	WindowCycles        = 1000 // BookSim's sample_period
+	MaxWarmupWindows    = 20   // warm-up that has not settled by then is saturation
+	MeasureWindows      = 3
+	DrainWindows        = 10
+	SettleTolerance     = 0.05 // successive windows' latency and accepted load agree within this share
+	SaturationTolerance = 0.05 // accepted may fall this share short of offered before the point is saturated
+)
+
+// PatternOps are the operations Offered takes: those in which every
+// processor picks a destination for each message by itself.
+var PatternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot"}
+
+// Load is one point of an open-loop experiment.
+type Load struct {
+	// Fraction is the offered load per processor, a share of its
+	// injection bandwidth in (0, 1]; if 0, Rate gives it in bytes per
+	// second (at most the injection bandwidth).
+	Fraction float64
+	Rate     float64
+	Process  Process
+	// Warmup and Measure fix the phases' lengths in seconds; 0 means
+	// warm-up until windows agree, and MeasureWindows windows.
+	Warmup, Measure float64
+}
+
+// LoadResult is one point of a load–latency curve. Offered and Accepted
+// are shares of the processors' total injection bandwidth, over the
+// measurement phase: bytes generated, and bytes delivered. The embedded
+// Result's latency statistics, hops and histogram are over the marked
+// messages delivered; its Links (with Options.LinkLoads) over the
+// measurement phase.
+type LoadResult struct {
+	Load      float64 `json:"load"` // as asked, a share of the injection bandwidth
+	Process   string  `json:"process"`
+	Offered   float64 `json:"offered"`
+	Accepted  float64 `json:"accepted"`
+	Saturated bool    `json:"saturated"`
+	// Settled says warm-up ended because successive windows agreed (or
+	// at the fixed Warmup); Drained that every marked message arrived.
+	Settled bool `json:"settled"`
+	Drained bool `json:"drained"`
+	// Cycle is the time one flit takes at the injection bandwidth, the
+	// unit of windows; Warmup and Measure the phases' lengths (seconds).
+	Cycle   float64 `json:"cycle"`
+	Warmup  float64 `json:"warmup"`
+	Measure float64 `json:"measure"`
+	Marked  int     `json:"marked"` // messages generated during measurement
+	*Result
+}
+
+// Offered runs one open-loop point: opts.Op is one of PatternOps, opts.Size
+// the message size; Runs is ignored (one long run; its seed is opts.Seed).
+func Offered(ctx context.Context, spec *Spec, opts Options, load Load) (*LoadResult, error) {
+	pts, err := OfferedCurve(ctx, spec, opts, []Load{load})
+	if len(pts) == 0 {
+		return nil, err
+	}
+	return pts[0], err
+}
+
+// OfferedCurve runs the points of a load–latency curve, spread over
+// opts.Workers goroutines; point i's seed is derived from opts.Seed and
+// its load, so a point gives the same answer alone or in any curve.
+// Cancellation returns the points finished (nil for the others) with
+// ctx.Err().
+func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) ([]*LoadResult, error) {
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	if !isPattern(opts.Op) {
+		return nil, &OptionError{"Op", opts.Op, "offered load takes a traffic pattern: " + strings.Join(PatternOps, ", ")}
+	}
+	for _, l := range loads {
+		if err := l.check(); err != nil {
+			return nil, err
+		}
+	}
+	n, err := compileWithin(spec, opts.Routing, opts.Switching, opts.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := n.traffic(&opts)
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(loads)))
+	need, err := n.checkBudget(tr, 1, workers, opts.MaxMemory)
+	if err == nil && opts.LinkLoads {
+		need, err = n.checkLinkLoadBudget(need, len(loads), opts.MaxMemory)
+	}
+	if err != nil {
+		return nil, err
+	}
+	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
+	out := make([]*LoadResult, len(loads))
+	errs := make([]error, len(loads))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			s := newSim(n, &opts)
+			s.guard = guard
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(loads) || ctx.Err() != nil {
+					return
+				}
+				out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
+}
+
+func isPattern(op string) bool {
+	for _, p := range PatternOps {
+		if p == op {
+			return true
+		}
+	}
+	return false
+}
+
+func (l Load) check() error {
+	switch {
+	case l.Fraction == 0 && l.Rate == 0:
+		return &OptionError{"Load", "0", "an offered load must be above 0"}
+	case l.Fraction != 0 && !(l.Fraction > 0 && l.Fraction <= 1):
+		return &OptionError{"Load", fmt.Sprint(l.Fraction), "a share of the injection bandwidth is from 0 (excluded) to 1"}
+	case l.Fraction == 0 && !(l.Rate > 0) || math.IsInf(l.Rate, 0):
+		return &OptionError{"Load", fmt.Sprint(l.Rate), "a rate must be a finite number of bytes per second above 0"}
+	case l.Process > Poisson:
+		return &OptionError{"Process", l.Process.String(), "want bernoulli or poisson"}
+	case !(l.Warmup >= 0) || !(l.Measure >= 0) || math.IsInf(l.Warmup, 0) || math.IsInf(l.Measure, 0):
+		return &OptionError{"Warmup", fmt.Sprint(l.Warmup, l.Measure), "phase lengths are finite times ≥ 0"}
+	}
+	return nil
+}
+
+// loadSeed derives a point's seed from the base seed and its load.
+func loadSeed(seed uint64, l Load) uint64 {
+	x := math.Float64bits(l.Fraction) ^ math.Float64bits(l.Rate)*0xbf58476d1ce4e5b9 ^ uint64(l.Process)<<61
+	return topo.NewRand(seed ^ x*0x9e3779b97f4a7c15).Uint64()
+}
+
+// errStopRun ends sim.run once the driver has what it needs; offered
+// clears it.
+var errStopRun = errors.New("open-loop run complete")
+
+type loadPhase uint8
+
+const (
+	warming loadPhase = iota
+	measuring
+	draining
+)
+
+// Driver event aux values.
+const (
+	drvGenerate int32 = iota // id = rank: its next message is due
+	drvWindow                // a window ends
+)
+
+// openLoop is the driver of one open-loop point.
+type openLoop struct {
+	s     *sim
+	tr    *traffic
+	load  Load
+	procs []int32   // rank -> node
+	gap   []float64 // per rank: mean time between messages (Poisson), cycle (Bernoulli)
+	prob  []float64 // per rank: Bernoulli chance per cycle
+	dest  []int32   // per rank: fixed destination node, -1 for uniform
+	wire  int64     // wire bytes of one message
+	inj   float64   // total injection bandwidth of the processors
+
+	phase             loadPhase
+	window            float64
+	windows           int     // windows finished in this phase
+	winLat            float64 // sum of latencies delivered in the window
+	winN              int
+	winBytes          int64
+	prevLat, prevAcc  float64
+	settled           bool
+	t0, t1, drainEnd  float64
+	m0, m1            int32 // marked messages are [m0, m1)
+	genBytes, accByte int64 // measurement phase
+	markedLeft        int
+	marked            []float64 // latencies of delivered marked messages
+	hopSum            int64
+	hopMax            int
+	byHops            hopAgg
+	maxMsgs           int
+	wires0            []wireState // at the start of measurement, for per-link figures
+}
+
+// offered runs one point on s.
+func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, need int64) (*LoadResult, error) {
+	s.reset(seed)
+	n := s.net
+	g := n.g
+	P := n.nprocs
+	o := &openLoop{s: s, tr: tr, load: l, procs: make([]int32, P), gap: make([]float64, P), prob: make([]float64, P), dest: make([]int32, P)}
+	o.wire = tr.wireBytes(tr.size)
+	flit := int64(max(n.spec.Packet.FlitBytes, 1))
+	cycle := math.Inf(1)
+	var perm []int
+	switch {
+	case tr.op == "randperm":
+		perm = make([]int, P)
+		for i := range perm {
+			perm[i] = i
+		}
+		for i := P - 1; i > 0; i-- {
+			j := s.rng.Intn(i + 1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+	case isBitPerm(tr.op):
+		var err error
+		if perm, err = permutation(tr.op, P); err != nil {
+			return nil, err
+		}
+	}
+	for r := range P {
+		v := g.Proc(r)
+		o.procs[r] = v
+		bw := 0.0
+		for _, a := range g.Adj(v) {
+			if k := g.Link(a.Link); !k.IO {
+				bw = max(bw, n.linkP(a.Link).Bandwidth)
+			}
+		}
+		if bw == 0 {
+			return nil, fmt.Errorf("processor %d has no link to inject over", g.ID(v))
+		}
+		o.inj += bw
+		rate := l.Fraction * bw // bytes per second
+		if l.Fraction == 0 {
+			if l.Rate > bw {
+				return nil, &OptionError{"Load", fmt.Sprintf("%g B/s", l.Rate), fmt.Sprintf("processor %d injects at most %g B/s", g.ID(v), bw)}
+			}
+			rate = l.Rate
+		}
+		c := float64(min(flit, o.wire)) / bw
+		cycle = min(cycle, c)
+		mean := float64(o.wire) / rate // seconds between messages
+		if l.Process == Bernoulli {
+			o.gap[r], o.prob[r] = c, c/mean
+		} else {
+			o.gap[r] = mean
+		}
+		switch {
+		case perm != nil:
+			o.dest[r] = g.Proc(perm[r])
+		case tr.op == "uniform":
+			o.dest[r] = -1
+		case tr.op == "hotspot":
+			o.dest[r] = tr.dst
+		default:
+			o.dest[r] = g.Proc(s.pattern(tr.op, r))
+		}
+	}
+	o.window = WindowCycles * cycle
+	// Messages are never recycled within a point: bound them by what the
+	// memory limit leaves this worker.
+	spare := max(limits.Or(s.opt.MaxMemory)-need, 0) / 4
+	o.maxMsgs = int(min(spare/(messageBytes+partBytes+8), math.MaxInt32))
+	s.drv = o
+	defer func() { s.drv = nil }()
+	for r := range P {
+		if o.dest[r] != o.procs[r] && P > 1 {
+			o.schedule(int32(r))
+		}
+	}
+	o.startWindow()
+	partial := s.run(ctx)
+	if s.err == errStopRun {
+		s.err = nil
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	if partial && ctx.Err() == nil {
+		partial = false // the event limit: report what was measured
+	}
+	return o.result(partial), nil
+}
+
+// wireBytes is what a message of size bytes puts on the wire: its payload
+// and every packet's header and trailer.
+func (tr *traffic) wireBytes(size int64) int64 {
+	return size + tr.packets(size)*tr.hdrTail
+}
+
+// schedule draws rank r's next generation time from now.
+func (o *openLoop) schedule(r int32) {
+	s := o.s
+	var dt float64
+	if o.load.Process == Poisson {
+		dt = -math.Log(1-s.rng.Float64()) * o.gap[r]
+	} else {
+		// Cycles until the next success: geometric, at least one.
+		p := o.prob[r]
+		k := 1.0
+		if p < 1 {
+			k = 1 + math.Floor(math.Log(1-s.rng.Float64())/math.Log1p(-p))
+		}
+		dt = k * o.gap[r]
+	}
+	s.push(s.now+dt, evDriver, r, drvGenerate)
+}
+
+func (o *openLoop) startWindow() {
+	o.winLat, o.winN, o.winBytes = 0, 0, 0
+	o.s.push(o.s.now+o.window, evDriver, -1, drvWindow)
+}
+
+func (o *openLoop) wake(id, aux int32) {
+	s := o.s
+	switch aux {
+	case drvGenerate:
+		if len(s.msgs) >= o.maxMsgs {
+			s.err = &limits.TooLarge{What: fmt.Sprintf("an open-loop point (%d messages generated)", len(s.msgs)), Need: limits.Mul(int64(len(s.msgs)), 2*(messageBytes+partBytes)), Limit: limits.Or(s.opt.MaxMemory)}
+			return
+		}
+		r := id
+		d := o.dest[r]
+		if d < 0 { // uniform: any other processor
+			P := len(o.procs)
+			x := s.rng.Intn(P - 1)
+			if x >= int(r) {
+				x++
+			}
+			d = o.procs[x]
+		}
+		m := s.addMsg(o.tr, o.procs[r], d, o.tr.size)
+		if o.phase == measuring {
+			o.genBytes += o.wire
+			o.m1 = m + 1
+			o.markedLeft++
+		}
+		o.schedule(r)
+		s.msgReady(m)
+	case drvWindow:
+		o.endWindow()
+	}
+}
+
+func (o *openLoop) endWindow() {
+	s := o.s
+	o.windows++
+	switch o.phase {
+	case warming:
+		lat := o.winLat / float64(max(o.winN, 1))
+		acc := float64(o.winBytes)
+		settled := o.windows >= 2 && o.winN > 0 &&
+			math.Abs(lat-o.prevLat) <= SettleTolerance*lat && math.Abs(acc-o.prevAcc) <= SettleTolerance*acc
+		o.prevLat, o.prevAcc = lat, acc
+		fixed := o.load.Warmup > 0
+		switch {
+		case fixed && s.now+o.window/2 < o.load.Warmup:
+		case fixed || settled || o.windows >= MaxWarmupWindows:
+			o.settled = fixed || settled
+			o.phase, o.windows = measuring, 0
+			o.t0 = s.now
+			o.m0, o.m1 = int32(len(s.msgs)), int32(len(s.msgs))
+			o.wires0 = append(o.wires0[:0], s.wires...)
+			if o.load.Measure > 0 {
+				o.window = o.load.Measure / MeasureWindows
+			}
+		}
+		if fixed && o.phase == warming {
+			// The last warm-up window ends exactly at Warmup.
+			o.winLat, o.winN, o.winBytes = 0, 0, 0
+			s.push(min(s.now+o.window, o.load.Warmup), evDriver, -1, drvWindow)
+			return
+		}
+	case measuring:
+		if o.windows >= MeasureWindows {
+			o.phase, o.windows = draining, 0
+			o.t1 = s.now
+			if o.markedLeft == 0 {
+				s.err = errStopRun
+				return
+			}
+		}
+	case draining:
+		if o.windows >= DrainWindows {
+			s.err = errStopRun // marked messages still in flight
+			return
+		}
+	}
+	o.startWindow()
+}
+
+func (o *openLoop) delivered(m int32) {
+	s := o.s
+	msg := &s.msgs[m]
+	o.winLat += msg.lat
+	o.winN++
+	o.winBytes += o.wire
+	if o.phase == measuring {
+		o.accByte += o.wire
+	}
+	if m < o.m0 || m >= o.m1 {
+		return
+	}
+	o.marked = append(o.marked, msg.lat)
+	o.hopSum += int64(msg.hops)
+	o.hopMax = max(o.hopMax, int(msg.hops))
+	o.byHops = o.byHops.add(int(msg.hops), 1, msg.lat, msg.lat, msg.lat)
+	if o.markedLeft--; o.markedLeft == 0 && o.phase == draining {
+		s.err = errStopRun
+	}
+}
+
+func (o *openLoop) result(partial bool) *LoadResult {
+	s := o.s
+	t1 := o.t1
+	if o.phase == measuring {
+		t1 = s.now
+	}
+	T := t1 - o.t0
+	lr := &LoadResult{Load: o.load.Fraction, Process: o.load.Process.String(), Settled: o.settled,
+		Drained: o.phase == draining && o.markedLeft == 0, Cycle: o.window / WindowCycles,
+		Warmup: o.t0, Measure: T, Marked: int(o.m1 - o.m0)}
+	if o.load.Measure > 0 {
+		lr.Cycle = 0
+		if len(o.procs) > 0 {
+			lr.Cycle = o.load.Measure / MeasureWindows / WindowCycles
+		}
+	}
+	if o.load.Fraction == 0 {
+		lr.Load = o.load.Rate * float64(len(o.procs)) / o.inj
+	}
+	if T > 0 {
+		lr.Offered = float64(o.genBytes) / (T * o.inj)
+		lr.Accepted = float64(o.accByte) / (T * o.inj)
+	}
+	lr.Saturated = !lr.Drained || !o.settled && o.load.Warmup == 0 || lr.Accepted < (1-SaturationTolerance)*lr.Offered
+	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
+	rr.undelivered = o.markedLeft
+	// Wire figures are over the measurement and the drain, where the
+	// marked messages travelled.
+	nw := 0
+	for w := range s.wires {
+		busy, load := s.wires[w].busy, s.wires[w].load
+		if w < len(o.wires0) {
+			busy, load = busy-o.wires0[w].busy, load-o.wires0[w].load
+		}
+		if w%2 == 1 && s.net.g.Link(int32(w/2)).Multi || s.last <= o.t0 {
+			continue
+		}
+		u := busy / (s.last - o.t0)
+		rr.utilMax = max(rr.utilMax, u)
+		rr.utilMean += u
+		rr.linkLoad = max(rr.linkLoad, int(load))
+		nw++
+	}
+	if nw > 0 {
+		rr.utilMean /= float64(nw)
+	}
+	lr.Result = aggregate(o.tr.op, []runResult{rr})
+	if s.opt.LinkLoads {
+		f := s.wireFigures()
+		for w := range f.load {
+			if w < len(o.wires0) {
+				f.load[w] -= o.wires0[w].load
+				f.util[w] = (s.wires[w].busy - o.wires0[w].busy) / max(s.last-o.t0, 1e-300)
+			}
+		}
+		lr.Links = s.net.linkLoads([]wireFigures{f})
+	}
+	return lr
+}
