@@ -143,6 +143,15 @@ func IsCollectiveTag(tag int32) bool { return tag <= -2 }
 // power-of-two number of ranks, say) are positioned at the collective's
 // line.
 func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
+	x, _, err := ExpandOrigin(s, o)
+	return x, err
+}
+
+// ExpandOrigin is Expand that also says where each operation of the
+// result came from: origin[i] is the index in s.Ops of the operation (the
+// collective, for an expansion's) that operation i stands for. origin is
+// nil when s has no collectives and is returned as it is.
+func ExpandOrigin(s *lang.Schedule, o Options) (x *lang.Schedule, origin []int32, err error) {
 	has := false
 	for i := range s.Ops {
 		if s.Ops[i].Kind == lang.OpColl {
@@ -151,7 +160,7 @@ func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
 		}
 	}
 	if !has {
-		return s, nil
+		return s, nil, nil
 	}
 	algs := make([]algorithm, len(s.Colls))
 	names := make([]string, len(s.Colls))
@@ -159,18 +168,18 @@ func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
 		c := &s.Colls[i]
 		name, err := Resolve(c, o)
 		if err != nil {
-			return nil, posErr(s, c.Line, "%v", err)
+			return nil, nil, posErr(s, c.Line, "%v", err)
 		}
 		names[i] = name
 		algs[i] = impls[c.Name+"/"+name]
 		if c.Ranks <= 0 || int(c.Ranks) > s.Ranks {
-			return nil, posErr(s, c.Line, "%s: a group of %d ranks in a schedule of %d", c.Name, c.Ranks, s.Ranks)
+			return nil, nil, posErr(s, c.Line, "%s: a group of %d ranks in a schedule of %d", c.Name, c.Ranks, s.Ranks)
 		}
 		if c.Root < 0 || c.Root >= c.Ranks {
-			return nil, posErr(s, c.Line, "%s: root %d is not a rank (ranks are 0..%d)", c.Name, c.Root, c.Ranks-1)
+			return nil, nil, posErr(s, c.Line, "%s: root %d is not a rank (ranks are 0..%d)", c.Name, c.Root, c.Ranks-1)
 		}
 		if c.Bytes < 0 {
-			return nil, posErr(s, c.Line, "%s: %d bytes", c.Name, c.Bytes)
+			return nil, nil, posErr(s, c.Line, "%s: %d bytes", c.Name, c.Bytes)
 		}
 	}
 	seg := o.Segment
@@ -181,19 +190,23 @@ func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
 		RankStart: make([]int32, 0, s.Ranks+1), DepStart: []int32{0}}
 	out.Ops = make([]lang.SchedOp, 0, len(s.Ops))
 	out.Deps = make([]lang.SchedDep, 0, len(s.Deps))
+	origin = make([]int32, 0, len(s.Ops))
 	maxOps := limits.Or(o.MaxMemory) / opBytes
 	e := &emitter{seg: seg}
 	for r := range s.Ranks {
 		base := int32(len(out.Ops))
 		out.RankStart = append(out.RankStart, base)
 		if err := e.rank(s, r, algs); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if int64(len(out.Ops))+int64(len(e.ops)) > maxOps {
-			return nil, &limits.TooLarge{What: fmt.Sprintf("the schedule with its collectives expanded (%d operations by rank %d)", len(out.Ops)+len(e.ops), r),
+			return nil, nil, &limits.TooLarge{What: fmt.Sprintf("the schedule with its collectives expanded (%d operations by rank %d)", len(out.Ops)+len(e.ops), r),
 				Need: limits.Mul(int64(len(out.Ops)+len(e.ops)), opBytes), Limit: limits.Or(o.MaxMemory)}
 		}
 		out.Ops = append(out.Ops, e.ops...)
+		for _, j := range e.orig {
+			origin = append(origin, s.RankStart[r]+j)
+		}
 		for i := range e.ops {
 			for _, d := range e.resolved(i) {
 				out.Deps = append(out.Deps, lang.SchedDep{Op: base + d.Op, Start: d.Start})
@@ -202,7 +215,7 @@ func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
 		}
 	}
 	out.RankStart = append(out.RankStart, int32(len(out.Ops)))
-	return out, nil
+	return out, origin, nil
 }
 
 // posErr is a diagnostic at a collective's line.
@@ -244,6 +257,7 @@ type emitter struct {
 	seg int64
 
 	ops     []lang.SchedOp
+	orig    []int32 // new op -> old local op
 	depsAt  []int32 // raw deps of new op i: raw[depsAt[i]:depsAt[i+1]]
 	raw     []rawDep
 	newIdx  []int32 // old local op -> first new local op
@@ -254,7 +268,8 @@ type emitter struct {
 	collOld []lang.SchedDep
 	first   int32 // first new op of the current collective
 
-	// the collective being expanded
+	// the collective being expanded, operation j of the rank
+	j      int32
 	tag    int32
 	label  int32
 	line   int32
@@ -266,15 +281,17 @@ type emitter struct {
 }
 
 func (e *emitter) rank(s *lang.Schedule, r int, algs []algorithm) error {
-	e.ops, e.raw, e.terms = e.ops[:0], e.raw[:0], e.terms[:0]
+	e.ops, e.orig, e.raw, e.terms = e.ops[:0], e.orig[:0], e.raw[:0], e.terms[:0]
 	e.depsAt = append(e.depsAt[:0], 0)
 	e.newIdx, e.termAt = e.newIdx[:0], append(e.termAt[:0], 0)
 	lo := int(s.RankStart[r])
 	for j, op := range s.OpsOf(r) {
 		e.newIdx = append(e.newIdx, int32(len(e.ops)))
 		old := s.DepsOf(lo + j)
+		e.j = int32(j)
 		if op.Kind != lang.OpColl {
 			e.ops = append(e.ops, op)
+			e.orig = append(e.orig, e.j)
 			for _, d := range old {
 				e.raw = append(e.raw, rawDep{op: d.Op - int32(lo), start: d.Start, old: true})
 			}
@@ -344,6 +361,7 @@ func (e *emitter) resolved(i int) []lang.SchedDep {
 func (e *emitter) emit(op lang.SchedOp, after []int32) int32 {
 	op.Label, op.Line, op.CPU = e.label, e.line, e.cpu
 	e.ops = append(e.ops, op)
+	e.orig = append(e.orig, e.j)
 	e.used = append(e.used, false)
 	entry := true
 	for _, a := range after {

@@ -260,9 +260,13 @@ func TestAlgorithmsMoveTheirDefinitionsBytes(t *testing.T) {
 // after it requires every final operation of the expansion, and the
 // expansion's first operations require the calc before it.
 func TestExpansionKeepsTheCollectivesDependencies(t *testing.T) {
-	x, err := Expand(collSchedule(4, lang.Collective{Name: "bcast", Algorithm: "linear", Bytes: 8}), Options{})
+	x, origin, err := ExpandOrigin(collSchedule(4, lang.Collective{Name: "bcast", Algorithm: "linear", Bytes: 8}), Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Rank 1 (old ops 3, 4, 5) receives once: calc, recv, calc.
+	if got := fmt.Sprint(origin[:8]); got != "[0 1 1 1 2 3 4 5]" {
+		t.Errorf("origins %s, want [0 1 1 1 2 3 4 5]", got)
 	}
 	// Rank 0: calc, send 1, send 2, send 3, calc; the last calc requires
 	// all three sends, each of which requires the first calc.
