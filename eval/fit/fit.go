@@ -1,0 +1,336 @@
+// Package fit fits the free parameters of a machine-language function to
+// measurements: the seed models by name (Models) or any function of a
+// machine. A model linear in its free parameters is solved by least
+// squares (Householder QR, standard errors from the residual variance and
+// (XᵀX)⁻¹); any other by Levenberg–Marquardt.
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// Free is a parameter to fit. Init, when set, is its starting value, and
+// its unit fixes the parameter's dimension; without it the dimension is
+// the one that makes the function's result that of the fitted column.
+type Free struct {
+	Name string
+	Init *lang.Value
+}
+
+// Problem is what to fit: a function, which of its parameters are free,
+// and which columns feed the others.
+type Problem struct {
+	Name    string // for messages: the model or function name
+	Machine *eval.Machine
+	Func    *eval.Func
+	Free    []Free
+	// Columns maps a function parameter to the column names that may feed
+	// it, in order of preference; a parameter not listed is fed by the
+	// column of its own name.
+	Columns map[string][]string
+	// Y names the fitted column ("time" when empty).
+	Y string
+}
+
+// Param is one fitted parameter, in SI base units of Dim.
+type Param struct {
+	Name   string
+	Value  float64
+	Dim    lang.Dim
+	Stderr float64
+}
+
+// Result is a fit.
+type Result struct {
+	Params []Param
+	R2     float64
+	// Residuals are measured minus fitted, per row, in YDim's base unit.
+	Residuals []float64
+	// Lines are the rows' source lines.
+	Lines  []int
+	YDim   lang.Dim
+	Y      string // the fitted column
+	Points int
+	Linear bool // solved by linear least squares; otherwise Levenberg–Marquardt
+}
+
+// Largest returns the indices of the n largest residuals by magnitude,
+// largest first.
+func (r *Result) Largest(n int) []int {
+	idx := make([]int, len(r.Residuals))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return math.Abs(r.Residuals[idx[a]]) > math.Abs(r.Residuals[idx[b]]) })
+	return idx[:min(n, len(idx))]
+}
+
+// problem is a Problem bound to a table.
+type problem struct {
+	*Problem
+	t      *Table
+	y      *Column
+	free   []int          // index of each free parameter in the function's parameters
+	feeds  []*Column      // the column of each function parameter (nil for free ones)
+	dims   []lang.Dim     // the dimension of each free parameter
+	args   [][]lang.Value // per row, the function's arguments with the data filled in
+	target lang.Dim
+}
+
+// Fit fits p to the measurements of t.
+func Fit(p *Problem, t *Table) (*Result, error) {
+	pr, err := bind(p, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.findDims(); err != nil {
+		return nil, err
+	}
+	res, err := pr.linear()
+	if err == errNotLinear {
+		res, err = pr.nonlinear()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Lines, res.YDim, res.Y, res.Points = t.Lines, pr.target, pr.y.Name, t.Rows
+	res.R2 = rSquared(pr.y.Values, res.Residuals)
+	return res, nil
+}
+
+func bind(p *Problem, t *Table) (*problem, error) {
+	params := p.Func.Params()
+	pr := &problem{Problem: p, t: t, feeds: make([]*Column, len(params))}
+	start := lang.Pos{Src: t.Src, Line: 1, Col: 1}
+	isFree := map[string]bool{}
+	for _, f := range p.Free {
+		i := indexOf(params, f.Name)
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no parameter %q to fit; its parameters are %s%s", p.Name, lang.Excerpt(f.Name), strings.Join(params, ", "), lang.DidYouMean(f.Name, params))
+		}
+		if isFree[f.Name] {
+			return nil, fmt.Errorf("parameter %s is named twice in the free list", f.Name)
+		}
+		isFree[f.Name] = true
+		pr.free = append(pr.free, i)
+	}
+	if len(pr.free) == 0 {
+		return nil, fmt.Errorf("no free parameters: name the parameters of %s to fit (%s)", p.Name, strings.Join(params, ", "))
+	}
+	yName := p.Y
+	if yName == "" {
+		yName = "time"
+	}
+	if pr.y = t.Column(yName); pr.y == nil {
+		return nil, lang.Errorf(start, "no column %q to fit; the columns are %s (--y names another)%s", yName, strings.Join(t.Names(), ", "), lang.DidYouMean(yName, t.Names()))
+	}
+	for i, name := range params {
+		if isFree[name] {
+			continue
+		}
+		names := p.Columns[name]
+		if len(names) == 0 {
+			names = []string{name}
+		}
+		for _, n := range names {
+			if c := t.Column(n); c != nil && c != pr.y {
+				pr.feeds[i] = c
+				break
+			}
+		}
+		if pr.feeds[i] == nil {
+			return nil, lang.Errorf(start, "no column for parameter %s of %s: name a column %s (the columns are %s), or make %s free", name, p.Name, orList(names), strings.Join(t.Names(), ", "), name)
+		}
+	}
+	if t.Rows <= len(pr.free) {
+		return nil, lang.Errorf(lang.Pos{Src: t.Src, Line: t.Lines[len(t.Lines)-1], Col: 1}, "too few points: %d free parameter%s (%s) need at least %d measurements, there %s %d", len(pr.free), plural(len(pr.free)), strings.Join(pr.freeNames(), ", "), len(pr.free)+1, isAre(t.Rows), t.Rows)
+	}
+	pr.target = lang.TimeDim
+	if !pr.y.Unitless {
+		pr.target = pr.y.Dim
+	}
+	pr.args = make([][]lang.Value, t.Rows)
+	for r := range pr.args {
+		a := make([]lang.Value, len(params))
+		for i, c := range pr.feeds {
+			if c == nil {
+				continue
+			}
+			if c.Unitless {
+				a[i] = lang.Num(c.Values[r])
+			} else {
+				a[i] = lang.Quantity(c.Values[r], c.Dim)
+			}
+		}
+		pr.args[r] = a
+	}
+	return pr, nil
+}
+
+func (pr *problem) freeNames() []string {
+	out := make([]string, len(pr.Free))
+	for i, f := range pr.Free {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// candidateDims are the dimensions tried for a free parameter without a
+// unit, most likely first: a time, a time per byte, a plain number, a
+// rate, a size, a frequency.
+var candidateDims = []lang.Dim{
+	lang.TimeDim,
+	{Time: 1, Size: -1},
+	lang.Dimensionless,
+	{Time: -1, Size: 1},
+	{Size: 1},
+	{Time: -1},
+}
+
+// maxDimSearch bounds the combinations of dimensions tried; beyond it the
+// user gives units (--free a=1us).
+const maxDimSearch = 50000
+
+// findDims gives each free parameter the dimension that makes the
+// function's result that of the fitted column, trying the first row.
+func (pr *problem) findDims() error {
+	pr.dims = make([]lang.Dim, len(pr.Free))
+	var open []int
+	for i, f := range pr.Free {
+		if f.Init != nil {
+			pr.dims[i] = f.Init.Dim
+		} else {
+			open = append(open, i)
+		}
+	}
+	combos := 1
+	for range open {
+		combos *= len(candidateDims)
+		if combos > maxDimSearch {
+			return fmt.Errorf("too many free parameters without units to find their dimensions by trial: give each a starting value with its unit, e.g. --free %s=1us", pr.Free[open[0]].Name)
+		}
+	}
+	theta := make([]float64, len(pr.Free))
+	for i, f := range pr.Free {
+		theta[i] = 1
+		if f.Init != nil && f.Init.Num != 0 {
+			theta[i] = f.Init.Num
+		}
+	}
+	var lastErr error
+	choice := make([]int, len(open))
+	for n := 0; n < combos; n++ {
+		k := n
+		for j := range open {
+			choice[j] = k % len(candidateDims)
+			k /= len(candidateDims)
+			pr.dims[open[j]] = candidateDims[choice[j]]
+		}
+		v, err := pr.call(0, theta)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		if v.Kind == lang.Number && v.Dim == pr.target {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("no units of %s make %s a %s like column %s", strings.Join(pr.freeNames(), ", "), pr.Name, pr.target.Name(), pr.y.Name)
+	if lastErr != nil {
+		return fmt.Errorf("%s; give the parameters starting values with units (--free a=1us,...): %w", msg, lastErr)
+	}
+	return fmt.Errorf("%s; give the parameters starting values with units (--free a=1us,...)", msg)
+}
+
+// call evaluates the function on row r with the free parameters at theta
+// (SI base units).
+func (pr *problem) call(r int, theta []float64) (lang.Value, error) {
+	args := pr.args[r]
+	for i, fi := range pr.free {
+		args[fi] = lang.Quantity(theta[i], pr.dims[i])
+	}
+	v, err := pr.Func.Call(args...)
+	if err == nil && v.Kind != lang.Number {
+		err = fmt.Errorf("%s returns a %s, not a number", pr.Name, v.TypeName())
+	}
+	return v, err
+}
+
+// predict evaluates every row; an error or a non-finite value fails it.
+func (pr *problem) predict(theta []float64, out []float64) error {
+	for r := range pr.args {
+		v, err := pr.call(r, theta)
+		if err != nil {
+			return err
+		}
+		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
+			return fmt.Errorf("%s is not finite at line %d", pr.Name, pr.t.Lines[r])
+		}
+		out[r] = v.Num
+	}
+	return nil
+}
+
+func rSquared(y, res []float64) float64 {
+	mean := 0.0
+	for _, v := range y {
+		mean += v
+	}
+	mean /= float64(len(y))
+	sst, ssr := 0.0, 0.0
+	for i, v := range y {
+		sst += (v - mean) * (v - mean)
+		ssr += res[i] * res[i]
+	}
+	if sst == 0 {
+		if ssr == 0 {
+			return 1
+		}
+		return 0
+	}
+	return 1 - ssr/sst
+}
+
+func sumSquares(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return s
+}
+
+func indexOf(ss []string, s string) int {
+	for i, x := range ss {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func orList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

@@ -1,0 +1,63 @@
+package fit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// sig is the significant digits a fitted value prints with: more than any
+// measurement supports, few enough to read.
+const sig = 6
+
+// Literal writes a value of dimension d as the machine language reads it:
+// 30.5us, 100MB/s, and a time per byte as a time over a byte (710ns / 1B),
+// which the language has no single unit for.
+func Literal(v float64, d lang.Dim) string {
+	switch {
+	case d == lang.Dimensionless:
+		return lang.FormatNumber(roundSig(v))
+	case d == lang.Dim{Time: 1, Size: -1}:
+		return lang.FormatQuantitySig(v, lang.TimeDim, sig) + " / 1B"
+	case d == lang.Dim{Time: -1, Size: 1} || d == lang.TimeDim || d == lang.Dim{Size: 1} || d == lang.Dim{Time: -1}:
+		return lang.FormatQuantitySig(v, d, sig)
+	}
+	var b strings.Builder
+	b.WriteString(lang.FormatNumber(roundSig(v)))
+	for _, u := range []struct {
+		n    int8
+		unit string
+	}{{d.Time, "1s"}, {d.Size, "1B"}} {
+		for i := int8(0); i < u.n; i++ {
+			b.WriteString(" * " + u.unit)
+		}
+		for i := u.n; i < 0; i++ {
+			b.WriteString(" / " + u.unit)
+		}
+	}
+	return b.String()
+}
+
+func roundSig(v float64) float64 {
+	var f float64
+	fmt.Sscanf(fmt.Sprintf("%.*g", sig, v), "%g", &f)
+	return f
+}
+
+// ParamBlock is the fitted parameters as param declarations to paste into
+// a machine, each with its standard error, under a comment saying what
+// they were fitted to.
+func (r *Result) ParamBlock(what string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: %d points, R² = %s\n", what, r.Points, lang.FormatNumber(roundSig(r.R2)))
+	width := 0
+	for _, p := range r.Params {
+		width = max(width, len(p.Name)+len(Literal(p.Value, p.Dim)))
+	}
+	for _, p := range r.Params {
+		lit := Literal(p.Value, p.Dim)
+		fmt.Fprintf(&b, "param %s = %s%s # ± %s\n", p.Name, lit, strings.Repeat(" ", width-len(p.Name)-len(lit)), Literal(p.Stderr, p.Dim))
+	}
+	return b.String()
+}

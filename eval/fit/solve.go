@@ -1,0 +1,352 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+var errNotLinear = errors.New("not linear in the free parameters")
+
+// linear solves the problem by least squares when the function is linear
+// in its free parameters: f(θ) = f(0) + Σ θ_i g_i at every point, which is
+// checked numerically at two arbitrary θ (so a model's declaration need
+// not say it).
+func (pr *problem) linear() (*Result, error) {
+	n, k := pr.t.Rows, len(pr.Free)
+	f0 := make([]float64, n)
+	theta := make([]float64, k)
+	if pr.predict(theta, f0) != nil {
+		return nil, errNotLinear
+	}
+	cols := make([][]float64, k)
+	for i := range cols {
+		cols[i] = make([]float64, n)
+		theta[i] = 1
+		err := pr.predict(theta, cols[i])
+		theta[i] = 0
+		if err != nil {
+			return nil, errNotLinear
+		}
+		for r := range cols[i] {
+			cols[i][r] -= f0[r]
+		}
+	}
+	got := make([]float64, n)
+	for _, probe := range [][2]float64{{1.37, -0.61}, {-2.9, 0.43}} {
+		for i := range theta {
+			theta[i] = probe[i%2] * (1 + 0.1*float64(i))
+		}
+		if pr.predict(theta, got) != nil {
+			return nil, errNotLinear
+		}
+		for r := range got {
+			want, mag := f0[r], math.Abs(f0[r])
+			for i := range theta {
+				want += theta[i] * cols[i][r]
+				mag += math.Abs(theta[i] * cols[i][r])
+			}
+			if math.Abs(got[r]-want) > 1e-9*mag+1e-300 {
+				return nil, errNotLinear
+			}
+		}
+	}
+	for i := range theta {
+		theta[i] = 0
+	}
+	y := make([]float64, n)
+	for r := range y {
+		y[r] = pr.y.Values[r] - f0[r]
+	}
+	q, err := factor(cols)
+	if err != nil {
+		return nil, pr.dependent(err, theta)
+	}
+	x := q.solve(y)
+	fitted := make([]float64, n)
+	if err := pr.predict(x, fitted); err != nil {
+		return nil, err
+	}
+	res := &Result{Linear: true, Residuals: residuals(pr.y.Values, fitted)}
+	pr.params(res, x, q.covDiag())
+	return res, nil
+}
+
+func residuals(y, fitted []float64) []float64 {
+	out := make([]float64, len(y))
+	for i := range y {
+		out[i] = y[i] - fitted[i]
+	}
+	return out
+}
+
+// params fills the result's parameters with their standard errors from the
+// residual variance and the diagonal of (JᵀJ)⁻¹.
+func (pr *problem) params(res *Result, x, cov []float64) {
+	dof := pr.t.Rows - len(x)
+	s2 := sumSquares(res.Residuals) / float64(dof)
+	for i, f := range pr.Free {
+		res.Params = append(res.Params, Param{Name: f.Name, Value: x[i], Dim: pr.dims[i], Stderr: math.Sqrt(s2 * cov[i])})
+	}
+}
+
+// dependent turns a rank failure into a message naming the parameters the
+// points cannot tell apart and the columns their terms vary with.
+func (pr *problem) dependent(err error, theta []float64) error {
+	var de *dependentError
+	if !errors.As(err, &de) {
+		return err
+	}
+	name := pr.Free[de.Col].Name
+	cols := pr.varyWith(de.Col, theta)
+	at := lang.Pos{Src: pr.t.Src, Line: 1, Col: 1}
+	if len(cols) > 0 {
+		at = cols[0].Header
+	}
+	if de.Zero || len(de.On) == 0 {
+		return lang.Errorf(at, "%s has no effect on any measurement: its term in %s is 0 at every point%s", name, pr.Name, pr.constantNote(cols, false))
+	}
+	var on []string
+	for _, i := range de.On {
+		on = append(on, pr.Free[i].Name)
+	}
+	return lang.Errorf(at, "collinear columns: the measurements cannot separate %s from %s, whose terms in %s are proportional at every point%s", name, strings.Join(on, " and "), pr.Name, pr.constantNote(cols, true))
+}
+
+// varyWith lists the columns that free parameter i's term depends on: those
+// whose change at the first row changes the term.
+func (pr *problem) varyWith(i int, theta []float64) []*Column {
+	term := func() float64 {
+		t := append([]float64(nil), theta...)
+		t[i] += 1
+		a, err1 := pr.call(0, t)
+		t[i] -= 1
+		b, err2 := pr.call(0, t)
+		if err1 != nil || err2 != nil {
+			return math.NaN()
+		}
+		return a.Num - b.Num
+	}
+	base := term()
+	var out []*Column
+	for fi, c := range pr.feeds {
+		if c == nil {
+			continue
+		}
+		saved := pr.args[0][fi]
+		pr.args[0][fi].Num = saved.Num*1.5 + 1
+		changed := term() != base
+		pr.args[0][fi] = saved
+		if changed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// constantNote says which of the columns never vary, the usual reason for
+// collinear terms.
+func (pr *problem) constantNote(cols []*Column, proportional bool) string {
+	var names, constant []string
+	for _, c := range cols {
+		names = append(names, c.Name)
+		same := true
+		for _, v := range c.Values {
+			same = same && v == c.Values[0]
+		}
+		if same {
+			constant = append(constant, fmt.Sprintf("%s is %s in every row", c.Name, lang.FormatNumber(c.Values[0])))
+		}
+	}
+	switch {
+	case len(constant) > 0:
+		return " (" + strings.Join(constant, ", ") + "): measure other values"
+	case len(names) > 0 && proportional:
+		return " (its term varies with " + strings.Join(names, ", ") + ", in step with the other's): measure other combinations"
+	}
+	return ""
+}
+
+// nonlinear fits by Levenberg–Marquardt with Marquardt's scaling, from the
+// given starting values or, for parameters without one, the power of ten
+// that fits best with the others held.
+func (pr *problem) nonlinear() (*Result, error) {
+	n, k := pr.t.Rows, len(pr.Free)
+	theta := make([]float64, k)
+	given := make([]bool, k)
+	for i, f := range pr.Free {
+		theta[i] = 1
+		if f.Init != nil {
+			theta[i], given[i] = f.Init.Num, true
+		}
+	}
+	pred := make([]float64, n)
+	ssr := func(t []float64) float64 {
+		if pr.predict(t, pred) != nil {
+			return math.Inf(1)
+		}
+		s := 0.0
+		for r, v := range pred {
+			d := pr.y.Values[r] - v
+			s += d * d
+		}
+		return s
+	}
+	for sweep := 0; sweep < 2; sweep++ {
+		for i := range theta {
+			if given[i] {
+				continue
+			}
+			best, bestV := ssr(theta), theta[i]
+			for e := -15; e <= 12; e++ {
+				theta[i] = math.Pow(10, float64(e))
+				if s := ssr(theta); s < best {
+					best, bestV = s, theta[i]
+				}
+			}
+			theta[i] = bestV
+		}
+	}
+	if math.IsInf(ssr(theta), 1) {
+		err := pr.predict(theta, pred)
+		return nil, fmt.Errorf("%s cannot be evaluated at any starting value tried; give starting values (--free a=1us,...): %v", pr.Name, err)
+	}
+	// Levenberg–Marquardt finds the nearest minimum; a model with a max
+	// or an if has flat regions (a gap that no point's term reaches), so
+	// it also starts with each parameter ten times larger and smaller and
+	// keeps the best end.
+	best, bestSSR := pr.marquardt(theta, ssr)
+	for i := range theta {
+		for _, f := range []float64{10, 0.1} {
+			start := append([]float64(nil), theta...)
+			start[i] *= f
+			if math.IsInf(ssr(start), 1) {
+				continue
+			}
+			if t, s := pr.marquardt(start, ssr); s < bestSSR {
+				best, bestSSR = t, s
+			}
+		}
+	}
+	theta = best
+	J, err := pr.jacobian(theta)
+	if err != nil {
+		return nil, err
+	}
+	q, err := factor(J)
+	if err != nil {
+		return nil, pr.dependent(err, theta)
+	}
+	if err := pr.predict(theta, pred); err != nil {
+		return nil, err
+	}
+	res := &Result{Residuals: residuals(pr.y.Values, pred)}
+	pr.params(res, theta, q.covDiag())
+	return res, nil
+}
+
+// marquardt runs Levenberg–Marquardt from theta with Marquardt's scaling
+// and returns where it stopped and the sum of squares there.
+func (pr *problem) marquardt(theta []float64, ssr func([]float64) float64) ([]float64, float64) {
+	n, k := pr.t.Rows, len(theta)
+	theta = append([]float64(nil), theta...)
+	cur := ssr(theta)
+	pred := make([]float64, n)
+	r := make([]float64, n)
+	lambda := 1e-3
+	for iter := 0; iter < 500; iter++ {
+		J, err := pr.jacobian(theta)
+		if err != nil || pr.predict(theta, pred) != nil {
+			break
+		}
+		for i := range r {
+			r[i] = pr.y.Values[i] - pred[i]
+		}
+		// Each parameter is damped by its own column's norm; a floor
+		// keeps one that has no effect here solvable.
+		norms := make([]float64, k)
+		top := 0.0
+		for i, c := range J {
+			norms[i] = math.Sqrt(sumSquares(c))
+			top = math.Max(top, norms[i])
+		}
+		if top == 0 {
+			break
+		}
+		improved := false
+		for lambda < 1e16 {
+			cols := make([][]float64, k)
+			for i, c := range J {
+				col := make([]float64, n+k)
+				copy(col, c)
+				col[n+i] = math.Sqrt(lambda) * math.Max(norms[i], 1e-8*top)
+				cols[i] = col
+			}
+			q, err := factor(cols)
+			if err != nil {
+				lambda *= 10
+				continue
+			}
+			step := q.solve(append(append([]float64(nil), r...), make([]float64, k)...))
+			next := make([]float64, k)
+			for i := range next {
+				next[i] = theta[i] + step[i]
+			}
+			if s := ssr(next); s < cur {
+				improved = cur-s > 1e-14*cur
+				theta, cur = next, s
+				lambda = math.Max(lambda/10, 1e-12)
+				break
+			}
+			lambda *= 10
+		}
+		if !improved {
+			break
+		}
+	}
+	return theta, cur
+}
+
+// jacobian returns ∂f/∂θ_i at every point, one column per parameter, by
+// central differences.
+func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
+	n := pr.t.Rows
+	J := make([][]float64, len(theta))
+	lo, hi := make([]float64, n), make([]float64, n)
+	t := append([]float64(nil), theta...)
+	for i := range theta {
+		h := 1e-6 * math.Abs(theta[i])
+		if h == 0 {
+			h = 1e-12
+		}
+		J[i] = make([]float64, n)
+		// A parameter far below its useful size (1e-15 s beside 20 us)
+		// changes nothing within rounding at a relative step: the step
+		// grows until the function notices, or the parameter truly has
+		// no effect.
+		for try := 0; try < 12; try++ {
+			t[i] = theta[i] + h
+			if err := pr.predict(t, hi); err != nil {
+				return nil, err
+			}
+			t[i] = theta[i] - h
+			if err := pr.predict(t, lo); err != nil {
+				return nil, err
+			}
+			t[i] = theta[i]
+			moved := false
+			for r := range J[i] {
+				J[i][r] = (hi[r] - lo[r]) / (2 * h)
+				moved = moved || J[i][r] != 0
+			}
+			if moved {
+				break
+			}
+			h *= 1e3
+		}
+	}
+	return J, nil
+}
