@@ -12,8 +12,8 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,7 +60,10 @@ type plotPanel struct {
 	Title, XLabel, YLabel string
 	// XInteger puts ticks on whole numbers only (hop counts).
 	XInteger bool
-	Series   []plotSeries
+	// XLog draws x on a logarithmic scale (message sizes of a geometric
+	// sweep); every X must then be positive.
+	XLog   bool
+	Series []plotSeries
 }
 
 // plotSeriesKind says how a series is drawn.
@@ -71,6 +74,7 @@ const (
 	seriesPoints                          // markers at (X[i], Y[i])
 	seriesRangeBars                       // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
 	seriesMarks                           // vertical lines across the panel at X[i]
+	seriesLines                           // a line through (X[i], Y[i]) with a marker at each; Dashed for a model's
 )
 
 // plotSeries is one series of data, already in the panel's display units.
@@ -80,6 +84,10 @@ type plotSeries struct {
 	X, X2  []float64
 	Y      []float64
 	Lo, Hi []float64
+	// Dashed draws a seriesLines series dashed (the analytic answer beside
+	// a simulated one); Color picks its colour from seriesColors.
+	Dashed bool
+	Color  int
 }
 
 // Points is the number of data points the series draws.
@@ -209,6 +217,10 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 	if p.XInteger {
 		pl.X.Tick.Marker = integerTicks{}
 	}
+	if p.XLog {
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Tick.Marker = sizeTicks(p.Series)
+	}
 	markIndex := 0
 	for _, s := range p.Series {
 		switch s.Kind {
@@ -244,6 +256,21 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 			eb.CapWidth = vg.Points(6)
 			pl.Add(eb)
 			pl.Legend.Add(s.Name, verticalThumb(eb.LineStyle))
+		case seriesLines:
+			l, sc, err := plotter.NewLinePoints(xys(s.X, s.Y))
+			if err != nil {
+				return nil, err
+			}
+			c := seriesColors[s.Color%len(seriesColors)]
+			l.LineStyle.Color, l.LineStyle.Width = c, vg.Points(1.5)
+			sc.GlyphStyle.Color, sc.GlyphStyle.Radius = c, vg.Points(2.5)
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			if s.Dashed {
+				l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+				sc.GlyphStyle.Shape = draw.BoxGlyph{}
+			}
+			pl.Add(l, sc)
+			pl.Legend.Add(s.Name, l, sc)
 		case seriesMarks:
 			m := marks{X: s.X, LineStyle: plotter.DefaultLineStyle}
 			m.LineStyle.Width = vg.Points(1.5)
@@ -271,7 +298,36 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 	// the panel's edge.
 	pl.Y.Max += 0.05 * (pl.Y.Max - pl.Y.Min)
 	pl.Legend.Top = true
+	// Study lines mostly rise to the right: the legend goes where they
+	// start low.
+	pl.Legend.Left = len(p.Series) > 0 && p.Series[0].Kind == seriesLines
 	return pl, nil
+}
+
+// sizeTicks labels a logarithmic size axis at the sizes the series hold
+// (32B, 1KiB, …), at most about ten of them, evenly thinned.
+func sizeTicks(series []plotSeries) plot.ConstantTicks {
+	seen := map[float64]bool{}
+	var xs []float64
+	for _, s := range series {
+		for _, x := range s.X {
+			if !seen[x] {
+				seen[x] = true
+				xs = append(xs, x)
+			}
+		}
+	}
+	slices.Sort(xs)
+	step := (len(xs) + 9) / 10
+	var ticks plot.ConstantTicks
+	for i, x := range xs {
+		t := plot.Tick{Value: x}
+		if i%max(step, 1) == 0 {
+			t.Label = sizeText(int64(x))
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
 }
 
 func xys(x, y []float64) plotter.XYs {
@@ -292,6 +348,14 @@ func (r rangeBars) YError(i int) (float64, float64) { return r.Errors[i].Low, r.
 
 // markColors tell the marked times apart: blue, then orange.
 var markColors = []color.Color{color.RGBA{B: 200, A: 255}, color.RGBA{R: 230, G: 120, A: 255}}
+
+// seriesColors tell the lines of a study apart (a colour-blind-safe set).
+var seriesColors = []color.Color{
+	color.RGBA{R: 0, G: 114, B: 178, A: 255}, color.RGBA{R: 230, G: 159, B: 0, A: 255},
+	color.RGBA{R: 0, G: 158, B: 115, A: 255}, color.RGBA{R: 204, G: 121, B: 167, A: 255},
+	color.RGBA{R: 86, G: 180, B: 233, A: 255}, color.RGBA{R: 213, G: 94, B: 0, A: 255},
+	color.RGBA{R: 0, G: 0, B: 0, A: 255}, color.RGBA{R: 240, G: 228, B: 66, A: 255},
+}
 
 // marks draws vertical lines across the panel at X; they widen the x range
 // to include themselves but leave the y range to the data.
@@ -360,7 +424,7 @@ func writePlot(cmd, path string, spec *plotSpec, err error) error {
 	if err := renderPlot(&buf, spec, plotFormat(path)); err != nil {
 		return fmt.Errorf("parasol %s: --plot %s: %v", cmd, path, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+	if err := writeOutputFile(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("parasol %s: --plot: %v", cmd, err)
 	}
 	return nil

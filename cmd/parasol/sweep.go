@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -262,9 +263,20 @@ type sweepJSON struct {
 	Run *runInfo `json:"run"`
 }
 
-// pointResult is what running a point produced.
+// sweepCompareJSON is one line of `sweep --compare`'s JSON: the point's
+// index and the sweep's count, then compare's object (with its "run").
+type sweepCompareJSON struct {
+	Point  int `json:"point"`
+	Points int `json:"points"`
+	compareJSON
+}
+
+// pointResult is what running a point produced: a simulation, or with
+// --compare a comparison (whose Result is res).
 type pointResult struct {
 	res *prt.Result
+	cmp *prt.Comparison
+	m   *eval.Machine
 	run *runInfo
 	err error
 }
@@ -275,7 +287,8 @@ type sweeper struct {
 	base    simFlags
 	axes    setSweep
 	points  []sweepPoint
-	workers int // points run at once
+	workers int    // points run at once
+	compare string // a model primitive to compare at every point, or ""
 }
 
 // runPoint simulates one point with its own flags.
@@ -295,11 +308,20 @@ func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointRe
 	}
 	opts := sf.options()
 	opts.Workers = inner
+	if s.compare != "" {
+		c, err := prt.Compare(ctx, m, rs, s.compare, opts)
+		if err != nil {
+			return pointResult{err: optionUsage(sf.cmd, err)}
+		}
+		run := sf.runInfo(s.spec, m, rs, c.MessageSize)
+		run.Op = c.Op
+		return pointResult{res: c.Result, cmp: c, m: m, run: run}
+	}
 	res, err := prt.Simulate(ctx, rs, opts)
 	if err != nil && res == nil {
 		return pointResult{err: optionUsage(sf.cmd, err)}
 	}
-	return pointResult{res: res, run: sf.runInfo(s.spec, m, rs, opts.Size), err: err}
+	return pointResult{res: res, m: m, run: sf.runInfo(s.spec, m, rs, opts.Size), err: err}
 }
 
 // run simulates the points over s.workers goroutines and hands each
@@ -360,9 +382,10 @@ func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) er
 }
 
 func runSweep(e *env, args []string) error {
-	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP", `
-Sweep simulates an operation at every point of a cross product of
-parameters, as sim would one at a time, over all cores:
+	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP | --compare PRIMITIVE", `
+Sweep simulates an operation (or, with --compare, compares a model
+primitive's analytic cost with its simulation, as compare does) at every
+point of a cross product of parameters, one at a time, over all cores:
 
   --size 32..64KB*2         a geometric range: 32, 64, 128, … up to 64KB
   --size 1KB,2KB,8KB        a list (repeated --size flags append)
@@ -380,8 +403,16 @@ Results stream in point order: --format json prints one object a line
 (the point's index as "point", the sweep's count as "points", sim's
 result keys, and "run" with the point's size, seed, routing, switching
 and every --set); --format csv a header row and one row per point; text
-one line per point. A point that deadlocks is reported and the sweep
-goes on (exit status 3 at the end).
+one line per point. With --compare a point's JSON object is compare's
+(primitive, args, analytic, simulated, difference, result, run) and its
+CSV row compare's columns after the point's parameters. A point that
+deadlocks is reported and the sweep goes on (exit status 3 at the end).
+
+--plot FILE (.svg or .png) draws the study: the last axis with more than
+one numeric value (the size, or a --set) along x, latency (or, for
+operations without a latency, makespan; with --compare the compared
+figure, analytic and simulated) along y, one line per combination of the
+other axes.
 
 --shard I/N runs the points i with i % N == I, so N processes, on one
 machine or many, share a sweep; in a Slurm job array I and N come from
@@ -393,7 +424,8 @@ prints.
 Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
   parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json
-  parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl`)
+  parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl
+  parasol sweep std:xmp64 --compare MPI.bcast --size 0..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`)
 	var sf simFlags
 	sf.register(fs)
 	var sizes sizeSweep
@@ -410,6 +442,8 @@ Examples:
 	fs.Lookup("switching").Usage = "`SWITCHINGS`, a comma-separated list, overriding the machine: saf, vct, wormhole, circuit"
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
+	comparePrim := fs.String("compare", "", "compare the model `PRIMITIVE` (e.g. MPI.bcast) with its simulation at every point, as compare does; --op then overrides the simulated operation")
+	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep)")
@@ -423,7 +457,17 @@ Examples:
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP")
+		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE")
+	}
+	if err := checkPlotFile("sweep", *plotFile); err != nil {
+		return err
+	}
+	if *comparePrim != "" {
+		opSet := false
+		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+		if !opSet {
+			sf.op = "" // the operation that implements the primitive
+		}
 	}
 	if len(sizes.vals) == 0 {
 		sizes.vals = []int64{sf.size.bytes()}
@@ -432,7 +476,7 @@ Examples:
 	if err != nil {
 		return usageError("parasol sweep: %v", err)
 	}
-	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers}
+	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim}
 	if err := s.validate(); err != nil {
 		return err
 	}
@@ -476,10 +520,11 @@ Examples:
 	if format.value == outCSV {
 		// The header comes first even from a shard with no points, so
 		// that every shard's output is a table merge can join.
-		if err := csvTable(e.stdout, sweepCSVHeader(sets), nil); err != nil {
+		if err := csvTable(e.stdout, sweepCSVHeader(sets, s.compare != ""), nil); err != nil {
 			return err
 		}
 	}
+	var plotted []plottedPoint
 	emit := func(p sweepPoint, r pointResult) error {
 		mu.Lock()
 		defer mu.Unlock()
@@ -488,10 +533,19 @@ Examples:
 		}
 		deadlock = deadlock || r.res.Deadlock
 		r.run.Command = "sweep"
-		switch format.value {
-		case outJSON:
+		if *plotFile != "" {
+			plotted = append(plotted, plottedPoint{p, r.res, r.cmp})
+		}
+		switch {
+		case format.value == outJSON && r.cmp != nil:
+			j := newCompareJSON(r.cmp, r.m)
+			j.Run = r.run
+			return newJSON(e.stdout).Encode(sweepCompareJSON{p.index, total, j})
+		case format.value == outJSON:
 			return newJSON(e.stdout).Encode(sweepJSON{p.index, total, r.res, r.run})
-		case outCSV:
+		case format.value == outCSV && r.cmp != nil:
+			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), compareCSVRow(r.cmp)...)})
+		case format.value == outCSV:
 			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
 		default:
 			printSweepLine(e.stdout, p, total, r)
@@ -506,6 +560,12 @@ Examples:
 	if err := s.run(ctx, emit, onDone); err != nil {
 		return err
 	}
+	if *plotFile != "" {
+		spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1)
+		if err := writePlot("sweep", *plotFile, spec, err); err != nil {
+			return err
+		}
+	}
 	if deadlock {
 		return &exitError{code: 3}
 	}
@@ -518,9 +578,23 @@ Examples:
 func (s *sweeper) validate() error {
 	sf := s.base
 	sf.sets = setList(s.points[0].sets)
-	_, rs, err := sf.network(s.spec)
+	m, rs, err := sf.network(s.spec)
 	if err != nil {
 		return err
+	}
+	// The primitive is a command-line argument, as compare's is.
+	if s.compare != "" {
+		if _, err := m.Func(s.compare); err != nil {
+			var ds lang.Diagnostics
+			ds.Append(unwrapDiagnostics(err))
+			if len(ds) == 1 {
+				err = errors.New(ds[0].Msg)
+			}
+			return usageError("parasol sweep: --compare %s: %v", s.compare, err)
+		}
+		if _, ok := prt.CounterpartOf(s.compare); !ok && s.base.op == "" {
+			return usageError("parasol sweep: --compare %s: no operation simulates it; name one with --op", s.compare)
+		}
 	}
 	// Each value of each --set axis, the others at their first, so that a
 	// wrong value is reported before the points before it have run.
@@ -551,10 +625,13 @@ func (s *sweeper) validate() error {
 
 // sweepCSVHeader is sweep's CSV header: the point's parameters (one
 // column per --set path), then sim's columns.
-func sweepCSVHeader(sets setSweep) []string {
+func sweepCSVHeader(sets setSweep, compare bool) []string {
 	h := []string{"point", "points", "size", "routing", "switching", "seed"}
 	for _, ax := range sets {
 		h = append(h, ax.path)
+	}
+	if compare {
+		return append(h, compareCSVHeader...)
 	}
 	return append(h, simCSVHeader...)
 }
@@ -576,12 +653,22 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 		fmt.Fprintf(&b, ", %s=%s", s.Path, s.Value)
 	}
 	res := r.res
-	if res.Messages > 0 {
+	if c := r.cmp; c != nil {
+		fmt.Fprintf(&b, ": %s analytic %s", c.Primitive, dur(c.Analytic))
+		if !res.Deadlock && !res.Partial {
+			fmt.Fprintf(&b, ", simulated %s (%s of op %s)", dur(c.Simulated), c.Metric, c.Op)
+			if c.Analytic != 0 {
+				fmt.Fprintf(&b, ", difference %+.2f%%", 100*c.Difference)
+			}
+		}
+	} else if res.Messages > 0 {
 		fmt.Fprintf(&b, ": latency mean %s p99 %s", dur(res.Latency.Mean), dur(res.Latency.P99))
 	} else {
 		b.WriteString(":")
 	}
-	fmt.Fprintf(&b, ", makespan %s", dur(res.Makespan))
+	if r.cmp == nil {
+		fmt.Fprintf(&b, ", makespan %s", dur(res.Makespan))
+	}
 	if res.Deadlock {
 		fmt.Fprintf(&b, ", DEADLOCK in %d run%s", res.DeadlockRuns, plural(res.DeadlockRuns))
 	}

@@ -138,3 +138,41 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// writeOutputFile writes a file the command produces (a plot, a machine
+// written by probe): a file that exists is replaced as writeFileAtomic
+// replaces it; a new one is written to a temporary file in its directory
+// and renamed into place, so that a reader never sees a part of it.
+func writeOutputFile(path string, data []byte) error {
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return writeFileAtomic(path, data)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: not written: creating a temporary file in %s: %v", path, dir, unwrapPath(err))
+	}
+	fail := func(step string, err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: not written: %s %s: %v", path, step, tmp.Name(), unwrapPath(err))
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail("writing", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail("setting the mode of", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail("syncing", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail("closing", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: not written: renaming %s into place: %v", path, tmp.Name(), unwrapPath(err))
+	}
+	_ = osFileSystem.syncDir(dir)
+	return nil
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+	prt "github.com/parasol-lang/parasol/runtime"
+)
+
+// plottedPoint is what a sweep's plot needs of a point.
+type plottedPoint struct {
+	p   sweepPoint
+	res *prt.Result
+	cmp *prt.Comparison
+}
+
+// sweepAxis is one way the points of a sweep differ.
+type sweepAxis struct {
+	name  string
+	label func(p sweepPoint) string
+	x     func(p sweepPoint) (float64, bool) // numeric value, if it has one
+	unit  string
+	log   bool
+}
+
+// sweepPlotSpec draws a study: the last axis with more than one numeric
+// value along x (size, else a --set whose values are numbers or
+// quantities), the figure along y, one line per combination of the other
+// axes that vary; with --compare the analytic line dashed beside the
+// simulated one. Points that deadlocked or stopped early have no figure
+// and are left out.
+func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, sizes bool) (*plotSpec, error) {
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("no points to draw")
+	}
+	var axes []sweepAxis
+	for a, ax := range sets {
+		if len(ax.values) < 2 {
+			continue
+		}
+		a := a
+		axis := sweepAxis{name: ax.path, label: func(p sweepPoint) string { return ax.path + "=" + p.sets[a].Value }}
+		numeric, dim := true, lang.Dim{}
+		for i, v := range ax.values {
+			q, err := lang.ParseQuantity(v)
+			if err != nil || q.Kind != lang.Number || i > 0 && q.Dim != dim {
+				numeric = false
+				break
+			}
+			dim = q.Dim
+		}
+		if numeric {
+			axis.unit = dim.Unit()
+			axis.x = func(p sweepPoint) (float64, bool) {
+				q, err := lang.ParseQuantity(p.sets[a].Value)
+				return q.Num, err == nil
+			}
+		}
+		axes = append(axes, axis)
+	}
+	if routings {
+		axes = append(axes, sweepAxis{name: "routing", label: func(p sweepPoint) string { return "routing " + p.routing }})
+	}
+	if switchings {
+		axes = append(axes, sweepAxis{name: "switching", label: func(p sweepPoint) string { return "switching " + p.switching }})
+	}
+	if sizes {
+		axes = append(axes, sweepAxis{name: "message size", unit: "B", log: true,
+			label: func(p sweepPoint) string { return "size " + sizeText(p.size) },
+			x:     func(p sweepPoint) (float64, bool) { return float64(p.size), p.size > 0 }})
+	}
+	xi := -1
+	for i := len(axes) - 1; i >= 0; i-- {
+		if axes[i].x != nil {
+			xi = i
+			break
+		}
+	}
+	if xi < 0 {
+		return nil, fmt.Errorf("nothing to draw along x: sweep a size or a --set with numeric values")
+	}
+	xa := axes[xi]
+
+	// The figure: the compared cost, else latency where every point has
+	// one, else makespan.
+	figure, ylabel := func(r plottedPoint) (sim, ana float64) { return r.res.Makespan, 0 }, "makespan"
+	switch {
+	case pts[0].cmp != nil:
+		figure = func(r plottedPoint) (float64, float64) { return r.cmp.Simulated, r.cmp.Analytic }
+		ylabel = pts[0].cmp.Primitive
+	case allHaveMessages(pts):
+		figure, ylabel = func(r plottedPoint) (float64, float64) { return r.res.Latency.Mean, 0 }, "mean latency"
+	}
+	largest := 0.0
+	for _, r := range pts {
+		s, a := figure(r)
+		largest = max(largest, s, a)
+	}
+	unit, scale := timeScale(largest)
+
+	type line struct{ sim, ana plotSeries }
+	var order []string
+	lines := map[string]*line{}
+	for _, r := range pts {
+		x, ok := xa.x(r.p)
+		if !ok || xa.log && x <= 0 {
+			continue
+		}
+		var key []string
+		for i, ax := range axes {
+			if i != xi {
+				key = append(key, ax.label(r.p))
+			}
+		}
+		k := strings.Join(key, ", ")
+		l := lines[k]
+		if l == nil {
+			l = &line{}
+			n := len(order)
+			l.sim = plotSeries{Name: seriesName("simulated", k, pts[0].cmp != nil), Kind: seriesLines, Color: n}
+			l.ana = plotSeries{Name: seriesName("analytic", k, true), Kind: seriesLines, Color: n, Dashed: true}
+			lines[k] = l
+			order = append(order, k)
+		}
+		sim, ana := figure(r)
+		if r.cmp != nil {
+			l.ana.X, l.ana.Y = append(l.ana.X, x), append(l.ana.Y, ana/scale)
+		}
+		if !r.res.Deadlock && !r.res.Partial {
+			l.sim.X, l.sim.Y = append(l.sim.X, x), append(l.sim.Y, sim/scale)
+		}
+	}
+	panel := plotPanel{Title: "sweep: " + ylabel + " against " + xa.name, XLabel: xa.name, YLabel: ylabel + " (" + unit + ")", XLog: xa.log}
+	if xa.unit != "" {
+		panel.XLabel += " (" + xa.unit + ")"
+	}
+	for _, k := range order {
+		l := lines[k]
+		if len(l.ana.X) > 0 {
+			panel.Series = append(panel.Series, l.ana)
+		}
+		if len(l.sim.X) > 0 {
+			panel.Series = append(panel.Series, l.sim)
+		}
+	}
+	if len(panel.Series) == 0 {
+		return nil, fmt.Errorf("no point has a figure to draw")
+	}
+	return &plotSpec{Panels: []plotPanel{panel}}, nil
+}
+
+func allHaveMessages(pts []plottedPoint) bool {
+	for _, r := range pts {
+		if r.res.Messages == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// seriesName names a line by what it is (when analytic and simulated lines
+// share the plot) and by its combination of the other axes.
+func seriesName(what, key string, both bool) string {
+	switch {
+	case both && key != "":
+		return what + ", " + key
+	case both:
+		return what
+	case key != "":
+		return key
+	}
+	return what
+}
