@@ -19,6 +19,9 @@ type Source struct {
 	Text  string
 	lines []int // byte offset of each line start
 	ascii bool  // columns are byte offsets
+	// first is the number of lines before Text in the file it comes from
+	// (NewSourceLine), 0 for a whole file.
+	first int
 }
 
 // NewSource records text under a name for positions and snippets.
@@ -34,8 +37,20 @@ func NewSource(name, text string) *Source {
 	return s
 }
 
+// NewSourceLine records line n (1-based) of a file that is read as a
+// stream and not kept whole (a GOAL schedule of gigabytes), so that a
+// diagnostic on that line shows it under its real number.
+func NewSourceLine(name, line string, n int) *Source {
+	s := NewSource(name, line)
+	s.first = max(n-1, 0)
+	return s
+}
+
 // Line returns the text of line n (1-based) without its newline.
 func (s *Source) Line(n int) string {
+	if s != nil {
+		n -= s.first
+	}
 	if s == nil || n < 1 || n > len(s.lines) {
 		return ""
 	}
@@ -60,7 +75,7 @@ func (s *Source) PosAt(offset int) Pos {
 	if !s.ascii {
 		col = 1 + utf8.RuneCountInString(s.Text[s.lines[i]:offset])
 	}
-	return Pos{Src: s, Offset: offset, Line: i + 1, Col: col}
+	return Pos{Src: s, Offset: offset, Line: s.first + i + 1, Col: col}
 }
 
 // Pos is a position in a Source. The zero Pos means "no position".

@@ -1,0 +1,222 @@
+package parser
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// goalOps renders a schedule compactly: one rank per group, each
+// operation with its label and dependencies, for table tests.
+func goalOps(s *lang.Schedule) string {
+	var b strings.Builder
+	for r := 0; r < s.Ranks; r++ {
+		fmt.Fprintf(&b, "r%d:", r)
+		for i := int(s.RankStart[r]); i < int(s.RankStart[r+1]); i++ {
+			op := s.Ops[i]
+			fmt.Fprintf(&b, " %s=", s.LabelOf(i))
+			switch op.Kind {
+			case lang.OpCalc:
+				fmt.Fprintf(&b, "calc(%.9gns", op.Time*1e9)
+			case lang.OpSend:
+				fmt.Fprintf(&b, "send(%d>%d#%d", op.Bytes, op.Peer, op.Tag)
+			case lang.OpRecv:
+				fmt.Fprintf(&b, "recv(%d<%d#%d", op.Bytes, op.Peer, op.Tag)
+			}
+			if op.CPU != 0 {
+				fmt.Fprintf(&b, " cpu%d", op.CPU)
+			}
+			for _, d := range s.DepsOf(i) {
+				if d.Start {
+					fmt.Fprintf(&b, " i%s", s.LabelOf(int(d.Op)))
+				} else {
+					fmt.Fprintf(&b, " r%s", s.LabelOf(int(d.Op)))
+				}
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+func TestReadGOALReadsSchedgenText(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"schedgen dissemination, two ranks", `num_ranks 2
+
+rank 0 {
+l1: send 1b to 1 tag 0
+l2: recv 1b from 1 tag 0
+l2 requires l1
+}
+
+rank 1 {
+l1: send 1b to 0 tag 0
+l2: recv 1b from 0 tag 0
+}
+`, "r0: l1=send(1>1#0) l2=recv(1<1#0 rl1);r1: l1=send(1>0#0) l2=recv(1<0#0);"},
+		{"any source and tag, cpu and nic suffixes, irequires", `num_ranks 3
+rank 1 {
+l1: recv 8b from -1 tag -1 cpu 1 nic 0
+l2: calc 100 cpu 2
+l3: send 65536b to 2 tag 7
+l2 irequires l1
+l3 requires l2
+}
+`, "r0:;r1: l1=recv(8<-1#-1 cpu1) l2=calc(100ns cpu2 il1) l3=send(65536>2#7 rl2);r2:;"},
+		{"comments, blank lines, tabs and CRLF", "// a GOAL file\r\nnum_ranks 1 /* one */\r\n\r\nrank 0 {\r\n\tl1: calc 5 // five\r\n/* a comment\r\n   over lines */\r\n}\r\n",
+			"r0: l1=calc(5ns);"},
+		{"statements on one line, as the issue writes them", "num_ranks 2\nrank 0 { l1: send 8b to 1 tag 0; l2: calc 100; l2 requires l1 }\nrank 1 { recv 8b from 0 tag 0 }\n",
+			"r0: l1=send(8>1#0) l2=calc(100ns rl1);r1: recv=recv(8<0#0);"},
+		{"a dependency before its labels", "num_ranks 1\nrank 0 {\nl2 requires l1\nl1: calc 1\nl2: calc 2\n}\n",
+			"r0: l1=calc(1ns) l2=calc(2ns rl1);"},
+		{"labels are local to their rank", "num_ranks 2\nrank 0 {\nx: calc 1\n}\nrank 1 {\nx: calc 2\ny: calc 3\ny requires x\n}\n",
+			"r0: x=calc(1ns);r1: x=calc(2ns) y=calc(3ns rx);"},
+		{"a rank without a block has no operations", "num_ranks 3\nrank 2 {\nl1: calc 1\n}\n", "r0:;r1:;r2: l1=calc(1ns);"},
+		{"tag omitted is tag 0", "num_ranks 2\nrank 0 {\nl1: send 0b to 1\n}\n", "r0: l1=send(0>1#0);r1:;"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ReadGOAL(strings.NewReader(tt.text), "t.goal", 0)
+			if err != nil {
+				t.Fatalf("ReadGOAL: %v", err)
+			}
+			if got := goalOps(s); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if len(s.RankStart) != s.Ranks+1 || len(s.DepStart) != len(s.Ops)+1 {
+				t.Errorf("RankStart %d for %d ranks, DepStart %d for %d ops", len(s.RankStart), s.Ranks, len(s.DepStart), len(s.Ops))
+			}
+		})
+	}
+}
+
+func TestReadGOALReportsEveryError(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // each must appear in the error text
+	}{
+		{"undefined label", "num_ranks 1\nrank 0 {\nl1: calc 1\nl1 requires l9\n}\n",
+			[]string{"t.goal:4:13: undefined label l9 in rank 0", "    l1 requires l9\n                ^~"}},
+		{"rank out of range", "num_ranks 2\nrank 0 {\nl1: send 1b to 2 tag 0\n}\nrank 5 {\n}\n",
+			[]string{"t.goal:3:16: rank 2 is out of range: num_ranks is 2, so ranks are 0 to 1", "t.goal:5:6: rank 5 is out of range"}},
+		{"a cycle within a rank", "num_ranks 1\nrank 0 {\na: calc 1\nb: calc 1\nc: calc 1\nb requires a\nc requires b\na requires c\n}\n",
+			[]string{"t.goal:8:12: dependency cycle in rank 0: a requires c requires b requires a", "    a requires c\n               ^"}},
+		{"self dependency", "num_ranks 1\nrank 0 {\na: calc 1\na irequires a\n}\n",
+			[]string{"t.goal:4:1: a depends on itself"}},
+		{"syntax errors on several lines, each reported", "num_ranks 2\nrank 0 {\nl1: send 8 to 1 tag 0\nl2: recv 8b to 1\nl3: wait 3\nl4 needs l3\n}\n",
+			[]string{`3:12: unexpected "to" (expected "b" after the size`, `4:13: unexpected "to" (expected "from")`, `5:5: unexpected "wait" (expected "send", "recv" or "calc")`, `6:4: unexpected "needs" (expected ':', "requires" or "irequires")`}},
+		{"negative peer and tag on a send", "num_ranks 2\nrank 0 {\nsend 1b to -1\nsend 1b to 1 tag -1\n}\n",
+			[]string{"3:12: a destination rank cannot be negative", "4:18: a tag cannot be negative"}},
+		{"duplicate label", "num_ranks 1\nrank 0 {\nl1: calc 1\nl1: calc 2\n}\n", []string{"4:5: label l1 is defined twice in rank 0 (first at line 3)"}},
+		{"missing num_ranks", "rank 0 {\n}\n", []string{"1:1: rank block before num_ranks"}},
+		{"unclosed rank", "num_ranks 1\nrank 0 {\nl1: calc 1\n", []string{"rank 0 has no closing '}' at the end of the schedule"}},
+		{"ranks out of order", "num_ranks 3\nrank 2 {\n}\nrank 1 {\n}\n", []string{"4:6: rank 1 comes after rank 2: ranks must appear in increasing order"}},
+		{"operation outside a rank", "num_ranks 1\nl1: calc 1\n", []string{"2:5: calc outside a rank block"}},
+		{"numbers too large", "num_ranks 1\nrank 0 {\ncalc 99999999999999999999\nsend 1b to 0 tag 4294967295\nrecv 1b from 0 cpu 256\n}\n",
+			[]string{"3:6: a time in nanoseconds 99999999999999999999 is too large", "4:18: tag 4294967295 is too large", "5:20: cpu 256 is out of range"}},
+		{"stray character", "num_ranks 1\nrank 0 {\nl1: calc 1 $\n}\n", []string{`3:12: unexpected "$" (expected the end of the line)`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadGOAL(strings.NewReader(tt.text), "t.goal", 0)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestReadGOALBoundsErrorsAndMemory(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("num_ranks 1\nrank 0 {\n")
+	for i := 0; i < 1000; i++ {
+		b.WriteString("l1: bogus\n")
+	}
+	b.WriteString("}\n")
+	_, err := ReadGOAL(strings.NewReader(b.String()), "t.goal", 0)
+	if ds, ok := err.(lang.Diagnostics); !ok || len(ds) != MaxErrors {
+		t.Errorf("got %T with %d diagnostics, want %d", err, len(err.(lang.Diagnostics)), MaxErrors)
+	}
+
+	// A schedule beyond the memory limit is refused while it is read.
+	_, err = ReadGOAL(&repeatReader{head: "num_ranks 1\nrank 0 {\n", line: "calc 1\n", n: 1 << 20}, "big.goal", 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "set --max-memory to raise it") {
+		t.Errorf("got %v, want a memory limit error", err)
+	}
+	_, err = ReadGOAL(strings.NewReader("num_ranks 2000000000\n"), "t.goal", 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "a schedule of 2000000000 ranks needs about 8.0 GB") {
+		t.Errorf("got %v, want a memory limit error for the rank table", err)
+	}
+	_, err = ReadGOAL(strings.NewReader("num_ranks 1\n"+strings.Repeat("x", MaxGOALLine+10)), "t.goal", 0)
+	if err == nil || !strings.Contains(err.Error(), "t.goal:2:1: line longer than") {
+		t.Errorf("got %v, want a long line error", err)
+	}
+}
+
+// repeatReader streams head then line n times without holding them.
+type repeatReader struct {
+	head, line string
+	n, at      int
+	pending    string
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.at == 0 && r.pending == "" {
+		r.pending, r.at = r.head, 1
+	}
+	if r.pending == "" {
+		if r.at > r.n {
+			return 0, io.EOF
+		}
+		r.pending = r.line
+		r.at++
+	}
+	n := copy(p, r.pending)
+	r.pending = r.pending[n:]
+	return n, nil
+}
+
+func FuzzReadGOAL(f *testing.F) {
+	for _, s := range []string{
+		"num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from -1 tag -1\n}\n",
+		"num_ranks 1\nrank 0 { a: calc 1; b: calc 2 cpu 1 nic 0; b irequires a; a requires b }\n",
+		"num_ranks 3 /* x\n*/ rank 2 {\n// c\n}",
+		"num_ranks 1\nrank 0 {\nl2 requires l1\n}\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ReadGOAL(strings.NewReader(text), "f.goal", 64<<20)
+		if err != nil {
+			if _, ok := err.(lang.Diagnostics); !ok {
+				t.Fatalf("error is %T, not diagnostics: %v", err, err)
+			}
+			return
+		}
+		if len(s.RankStart) != s.Ranks+1 || len(s.DepStart) != len(s.Ops)+1 {
+			t.Fatalf("RankStart %d for %d ranks, DepStart %d for %d ops", len(s.RankStart), s.Ranks, len(s.DepStart), len(s.Ops))
+		}
+		for i, op := range s.Ops {
+			r := s.RankOf(i)
+			if op.Kind != lang.OpCalc && (op.Peer < -1 || int(op.Peer) >= s.Ranks || op.Kind == lang.OpSend && op.Peer < 0) {
+				t.Fatalf("op %d: peer %d of %d ranks", i, op.Peer, s.Ranks)
+			}
+			for _, d := range s.DepsOf(i) {
+				if d.Op < 0 || int(d.Op) >= len(s.Ops) || s.RankOf(int(d.Op)) != r || int(d.Op) == i {
+					t.Fatalf("op %d of rank %d depends on op %d", i, r, d.Op)
+				}
+			}
+		}
+	})
+}
