@@ -21,7 +21,7 @@ func TestFormatQuantity(t *testing.T) {
 		{0.3, Dimensionless, "0.3"},
 		{1.2000000000000002e-6, TimeDim, "1.2us"},
 		{3, Dim{Time: 2}, "3 s^2"},
-		{3, Dim{Time: 1, Size: -1}, "3 s/B"},
+		{3, Dim{Time: 1, Size: -1}, "3s/B"},
 	}
 	for _, tt := range tests {
 		if got := FormatQuantity(tt.f, tt.d); got != tt.want {

@@ -20,6 +20,8 @@ var (
 	SizeDim       = Dim{Size: 1}
 	RateDim       = Dim{Time: -1, Size: 1}
 	FreqDim       = Dim{Time: -1}
+	// PerByteDim is a time per byte, LogGP's G and O: the inverse of a rate.
+	PerByteDim = Dim{Time: 1, Size: -1}
 )
 
 // Mul is the dimension of a product.
@@ -44,6 +46,8 @@ func (d Dim) Name() string {
 		return "rate"
 	case FreqDim:
 		return "frequency"
+	case PerByteDim:
+		return "time per byte"
 	}
 	return d.Unit()
 }
@@ -200,6 +204,9 @@ var displayUnits = map[Dim][]unitDef{
 	SizeDim: {{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}},
 	RateDim: {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}},
 	FreqDim: {{"Hz", 1}, {"KHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}},
+	// Per byte only: 6ns/B reads as LogGP's G is written, where 6us/KB
+	// would hide the per-byte figure.
+	PerByteDim: {{"ps/B", 1e-12}, {"ns/B", 1e-9}, {"us/B", 1e-6}, {"ms/B", 1e-3}, {"s/B", 1}},
 }
 
 type unitDef struct {
@@ -237,7 +244,7 @@ func formatQuantity(f float64, d Dim, sig int) string {
 	}
 	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
 		u = units[0]
-		if d == TimeDim {
+		if d == TimeDim || d == PerByteDim {
 			u = units[4]
 		}
 	}
@@ -291,6 +298,23 @@ func init() {
 	def(0.125, RateDim, "bit/s")
 	def(1, FreqDim, "Hz")
 	def(0.01, Dimensionless, "%")
+	// Times per size (LogGP's G and O): every time unit over B, KB, MB,
+	// GB and their binary forms, as 6ns/B or 1us/KB.
+	for _, t := range []struct {
+		name  string
+		scale float64
+	}{{"ps", 1e-12}, {"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"μs", 1e-6}, {"ms", 1e-3}, {"s", 1}} {
+		def(t.scale, PerByteDim, t.name+"/B")
+		for _, p := range []struct {
+			pre       string
+			dec, bin2 float64
+		}{{"K", 1e3, 1 << 10}, {"k", 1e3, 1 << 10}, {"M", 1e6, 1 << 20}, {"G", 1e9, 1 << 30}} {
+			def(t.scale/p.dec, PerByteDim, t.name+"/"+p.pre+"B")
+			if p.pre != "k" {
+				def(t.scale/p.bin2, PerByteDim, t.name+"/"+p.pre+"iB")
+			}
+		}
+	}
 }
 
 // UnitNames lists the accepted unit names, for suggestions.

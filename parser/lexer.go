@@ -399,8 +399,16 @@ func scanNumber(s string) int {
 		}
 		break
 	}
-	if u > n && u+1 < len(s) && s[u] == '/' && s[u+1] == 's' && (u+2 == len(s) || !isLetter(s[u+2]) && !isDigit(s[u+2])) {
-		u += 2
+	// A unit over a unit (20Mbit/s, 6ns/B, 1us/KB) is one unit when the
+	// whole is a unit the language knows.
+	if u > n && u+1 < len(s) && s[u] == '/' && isLetter(s[u+1]) {
+		v := u + 1
+		for v < len(s) && (isLetter(s[v]) || isDigit(s[v])) {
+			v++
+		}
+		if _, ok := lang.Units[s[n:v]]; ok {
+			u = v
+		}
 	}
 	return u
 }

@@ -21,7 +21,7 @@ syn keyword parasolIndex       diameter avgdist bisection nodes switches links m
 
 " A number and, right after it, its unit: 70ns, 400Mbit/s, 1.5e3KiB, 30%.
 syn match parasolNumber "\v%(<\d+%(\.\d+)?|\.\d+)%([eE][+-]?\d+)?" nextgroup=parasolUnit
-syn match parasolUnit contained "\v%(Gbit\/s|Kbit\/s|Mbit\/s|kbit\/s|GiB\/s|KiB\/s|MiB\/s|bit\/s|GB\/s|Gbit|KB\/s|Kbit|MB\/s|Mbit|kB\/s|B\/s|GHz|GiB|KHz|KiB|MHz|MiB|bit|kHz|µs|μs|GB|Hz|KB|MB|kB|ms|ns|ps|us|\%|B|s)"
+syn match parasolUnit contained "\v%(µs\/GiB|µs\/KiB|µs\/MiB|μs\/GiB|μs\/KiB|μs\/MiB|Gbit\/s|Kbit\/s|Mbit\/s|kbit\/s|ms\/GiB|ms\/KiB|ms\/MiB|ns\/GiB|ns\/KiB|ns\/MiB|ps\/GiB|ps\/KiB|ps\/MiB|us\/GiB|us\/KiB|us\/MiB|µs\/GB|µs\/KB|µs\/MB|µs\/kB|μs\/GB|μs\/KB|μs\/MB|μs\/kB|GiB\/s|KiB\/s|MiB\/s|bit\/s|ms\/GB|ms\/KB|ms\/MB|ms\/kB|ns\/GB|ns\/KB|ns\/MB|ns\/kB|ps\/GB|ps\/KB|ps\/MB|ps\/kB|s\/GiB|s\/KiB|s\/MiB|us\/GB|us\/KB|us\/MB|us\/kB|µs\/B|μs\/B|GB\/s|Gbit|KB\/s|Kbit|MB\/s|Mbit|kB\/s|ms\/B|ns\/B|ps\/B|s\/GB|s\/KB|s\/MB|s\/kB|us\/B|B\/s|GHz|GiB|KHz|KiB|MHz|MiB|bit|kHz|s\/B|µs|μs|GB|Hz|KB|MB|kB|ms|ns|ps|us|\%|B|s)"
 
 syn region parasolString start=+"+ skip=+\\.+ end=+"+ end=+$+ oneline
 syn keyword parasolTodo contained TODO FIXME XXX NOTE
