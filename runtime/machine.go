@@ -18,7 +18,8 @@ import (
 // route_fixed, route_per_byte, hop_delay. Switch fields: delay (or
 // hop_delay), route_fixed, route_per_byte. Topology fields: switching,
 // routing, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
-// window.
+// window, nic, nic_latency, nic_speed (see WithNIC; the nic links default
+// to the topology's latency and speed).
 func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	t, err := m.Topology(topology)
 	if err != nil {
@@ -88,6 +89,9 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 			*f.dst = int(n)
 		}
 	}
+	if v, ok := t.Value("nic"); ok && v.Kind == lang.Bool && v.Truth() {
+		return withNICFields(spec, t)
+	}
 	return spec, nil
 }
 
@@ -107,5 +111,6 @@ func nodeParams(nt *eval.NodeType) NodeParams {
 	np.RouteFixed = get("route_fixed")
 	np.RoutePerByte = get("route_per_byte")
 	np.HopDelay = get("hop_delay", "delay")
+	np.AllocDelay = get("alloc_delay")
 	return np
 }

@@ -41,6 +41,8 @@ type network struct {
 	// sides dims; attached is set when processors hang off its switches.
 	core     topo.Core
 	attached bool
+	// coreRanks: processor rank r hangs off core label r (rankIsLabel).
+	coreRanks bool
 	dims     []int32
 	lanes    int32 // lanes per wire
 	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
@@ -121,6 +123,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 		}{
 			{"HopDelay", p.HopDelay}, {"SendOverhead", p.SendOverhead}, {"RecvOverhead", p.RecvOverhead},
 			{"PacketOverhead", p.PacketOverhead}, {"RouteFixed", p.RouteFixed}, {"RoutePerByte", p.RoutePerByte},
+			{"AllocDelay", p.AllocDelay},
 		} {
 			if !(f.v >= 0) || math.IsInf(f.v, 1) {
 				return nil, fmt.Errorf("%s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)
@@ -133,6 +136,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	}
 	n.core = g.Core()
 	n.attached = n.core.Nodes < g.N()
+	n.coreRanks = n.rankIsLabel()
 	for _, k := range n.core.Dims {
 		n.dims = append(n.dims, int32(k))
 	}

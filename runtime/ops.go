@@ -332,7 +332,11 @@ func unknownOp(op string) error {
 func (s *sim) pattern(op string, r int) int {
 	g := s.net.g
 	P := s.net.nprocs
-	switch g.Kind() {
+	kind := g.Kind()
+	if s.net.coreRanks {
+		kind = s.net.core.Kind // processors behind routers of that shape
+	}
+	switch kind {
 	case topo.Hypercube:
 		if op == "neighbor" {
 			return r ^ 1
@@ -345,7 +349,7 @@ func (s *sim) pattern(op string, r int) int {
 			switch {
 			case x+1 < k:
 				return r + 1
-			case g.Kind() == topo.Torus:
+			case kind == topo.Torus:
 				return r - x
 			default:
 				return r - 1

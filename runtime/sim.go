@@ -512,12 +512,16 @@ func (s *sim) acquire(id, ch, next int32) {
 	n := s.net
 	p := &s.pkts[id]
 	s.owner[ch] = id
+	start := s.now
 	if p.waitCh >= 0 {
 		p.waitCh = -1
+		// A lane handed over to a waiting head is allocated anew, which
+		// takes the router's AllocDelay (router.go).
+		start += n.nodeP(p.at).AllocDelay
 		// The flits in the last K lanes stood still while the head was
 		// blocked: their tails pass that much later. Earlier lanes drained
 		// into the buffers ahead and keep their times.
-		stall := s.now - p.blocked
+		stall := start - p.blocked
 		for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
 			p.hops[i-p.base].end += stall
 		}
@@ -530,10 +534,9 @@ func (s *sim) acquire(id, ch, next int32) {
 	w := ch / n.lanes
 	l := w / 2
 	lp := n.linkP(l)
-	start := s.now
 	if p.nhops == 0 {
 		if beta := n.nodeP(p.at).PacketOverhead; beta > 0 {
-			vs := max(s.now, s.nodes[p.at].vcp)
+			vs := max(start, s.nodes[p.at].vcp)
 			s.nodes[p.at].vcp = vs + beta
 			start = vs + beta
 		}

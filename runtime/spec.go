@@ -92,6 +92,10 @@ type NodeParams struct {
 	PacketOverhead float64 // packet initialisation at the sender, and before an acknowledgement at the receiver (β)
 	RouteFixed     float64 // software through-routing at a processor, per packet
 	RoutePerByte   float64 // software through-routing at a processor, per byte
+	// AllocDelay is the time a router takes to hand a lane that has just
+	// been freed to a head waiting for it (virtual-channel and switch
+	// allocation); a head that finds its lane free pays only HopDelay.
+	AllocDelay float64
 }
 
 // LinkParams are the per-link (both directions) wire parameters.
