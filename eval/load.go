@@ -22,6 +22,7 @@ type Option func(*options)
 
 type options struct {
 	machine  string
+	program  string // LoadProgram's choice (WithProgram)
 	sets     []Set
 	readFile func(path string) ([]byte, error)
 	extra    [][]lang.Stmt // definitions added by Extend (the REPL), one layer each

@@ -38,6 +38,12 @@ type Schedule struct {
 	// Src is the file the schedule was read or compiled from; an
 	// operation's Line is a 1-based line in it (0 when unknown).
 	Src *Source
+
+	// Map is the mapping a program was instantiated for: rank r runs on
+	// the processor whose external node id is Map[r] (a program's compute
+	// times are its processor's). Nil when the schedule came with none
+	// (GOAL, traces): executors then map linearly.
+	Map []int
 }
 
 // SchedKind is what an operation does.

@@ -163,3 +163,43 @@ func GeneratorNames() []string {
 	sort.Strings(out)
 	return out
 }
+
+// Collective is a collective operation a program may call, with the
+// algorithms that may carry it out (`allreduce(8KB, algorithm: ring)`). A
+// program that names none leaves the choice to the executor.
+type Collective struct {
+	Name       string
+	Signature  string // as a program calls it
+	Algorithms *Enum
+	Doc        string
+}
+
+func algorithms(names ...string) *Enum {
+	e := &Enum{What: "algorithm"}
+	for _, n := range names {
+		e.Entries = append(e.Entries, Entry{Name: n})
+	}
+	return e
+}
+
+// Collectives lists the collective operations of programs.
+var Collectives = []Collective{
+	{Name: "barrier", Signature: "barrier()", Algorithms: algorithms("dissemination", "dimension", "tree"), Doc: "every rank waits until all have arrived"},
+	{Name: "bcast", Signature: "bcast(BYTES, root: R)", Algorithms: algorithms("binomial", "linear", "pipeline"), Doc: "the root's BYTES reach every rank"},
+	{Name: "reduce", Signature: "reduce(BYTES, root: R)", Algorithms: algorithms("binomial", "linear"), Doc: "every rank's BYTES combine at the root"},
+	{Name: "allreduce", Signature: "allreduce(BYTES)", Algorithms: algorithms("recursive-doubling", "ring", "reduce-bcast"), Doc: "every rank's BYTES combine, and every rank has the result"},
+	{Name: "allgather", Signature: "allgather(BYTES)", Algorithms: algorithms("ring", "recursive-doubling"), Doc: "every rank's block of BYTES reaches every rank"},
+	{Name: "alltoall", Signature: "alltoall(BYTES)", Algorithms: algorithms("pairwise", "linear"), Doc: "every rank sends a block of BYTES to every other"},
+	{Name: "scatter", Signature: "scatter(BYTES, root: R)", Algorithms: algorithms("binomial", "linear"), Doc: "the root sends a block of BYTES to each rank"},
+	{Name: "gather", Signature: "gather(BYTES, root: R)", Algorithms: algorithms("binomial", "linear"), Doc: "each rank's block of BYTES reaches the root"},
+}
+
+// LookupCollective finds a collective by name.
+func LookupCollective(name string) (Collective, bool) {
+	for _, c := range Collectives {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Collective{}, false
+}

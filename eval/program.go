@@ -1,0 +1,226 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+)
+
+// A Program is an SPMD program of the machine language, `program NAME(…)
+// { … }`: every rank runs its body, with rank and ranks in scope. It is
+// syntax until Schedule instantiates it on a machine for a rank count and
+// a mapping, resolving its names in that machine (its params, functions
+// and the processor timings of each rank's processor).
+type Program struct {
+	ast *lang.Program
+}
+
+// Name is the program's name.
+func (p *Program) Name() string { return p.ast.Name }
+
+// Source is the text the program was read from.
+func (p *Program) Source() *lang.Source { return p.ast.Pos.Src }
+
+// Syntax is the program's syntax tree.
+func (p *Program) Syntax() *lang.Program { return p.ast }
+
+// ProgramParam is a program's parameter: its unit, if it declares one, and
+// its default as written ("" when it has none).
+type ProgramParam struct {
+	Name, Unit, Default string
+}
+
+// Params lists the program's parameters in order.
+func (p *Program) Params() []ProgramParam {
+	out := make([]ProgramParam, len(p.ast.Params))
+	for i, prm := range p.ast.Params {
+		out[i] = ProgramParam{Name: prm.Name, Unit: prm.Unit}
+		if prm.Default != nil {
+			out[i].Default = lang.FormatExpr(prm.Default)
+		}
+	}
+	return out
+}
+
+// programsOf lists the programs of a file and of the files it imports.
+func (l *loader) programsOf(f *lang.File) []*lang.Program {
+	var out []*lang.Program
+	seen := map[string]bool{}
+	add := func(s lang.Stmt) {
+		if p, ok := s.(*lang.Program); ok && !seen[p.Name] {
+			seen[p.Name] = true
+			out = append(out, p)
+		}
+	}
+	for _, s := range f.Stmts {
+		add(s)
+	}
+	for _, s := range l.shared[f] {
+		add(s)
+	}
+	return out
+}
+
+// checkPrograms reports programs of the same name in a file and its
+// imports.
+func checkPrograms(f *lang.File, shared []lang.Stmt) lang.Diagnostics {
+	var errs lang.Diagnostics
+	first := map[string]*lang.Program{}
+	for _, list := range [][]lang.Stmt{f.Stmts, shared} {
+		for _, s := range list {
+			p, ok := s.(*lang.Program)
+			if !ok {
+				continue
+			}
+			if q := first[p.Name]; q != nil && q != p {
+				d := errs.Add(p.Pos, "program %s is defined twice", p.Name)
+				d.Notes = append(d.Notes, lang.Note{Pos: q.Pos, Msg: "first defined here"})
+				continue
+			}
+			first[p.Name] = p
+		}
+	}
+	return errs
+}
+
+// Programs lists the programs visible from the machine's file: its own
+// and those of the files it imports.
+func (m *Machine) Programs() []string {
+	var out []string
+	for _, p := range m.programs() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func (m *Machine) programs() []*lang.Program {
+	d := m.loader.machines[m.name]
+	if d == nil {
+		return nil
+	}
+	return m.loader.programsOf(d.file)
+}
+
+// Program finds a program visible from the machine's file by name.
+func (m *Machine) Program(name string) (*Program, error) {
+	ps := m.programs()
+	var names []string
+	for _, p := range ps {
+		if p.Name == name {
+			return &Program{ast: p}, nil
+		}
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("machine %q has no program %s: its file and imports define none", m.name, lang.Excerpt(name))
+	}
+	return nil, fmt.Errorf("machine %q has no program %s%s; there are: %s", m.name, lang.Excerpt(name), lang.DidYouMean(name, names), strings.Join(names, ", "))
+}
+
+// WithProgram selects a program of a file with several (LoadProgram); the
+// default is the first.
+func WithProgram(name string) Option { return func(o *options) { o.program = name } }
+
+// LoadProgram reads a program from a file (or "std:NAME"): a file of
+// programs, which may import machine files, or a machine file with
+// programs beside its machines. WithProgram chooses one of several.
+func LoadProgram(spec string, opts ...Option) (*Program, error) {
+	l := newLoader(opts)
+	f := l.readSpec(spec, lang.Pos{})
+	if f == nil || len(l.errs) > 0 {
+		return nil, l.errs.Err()
+	}
+	if err := checkPrograms(f, l.shared[f]).Err(); err != nil {
+		return nil, err
+	}
+	ps := l.programsOf(f)
+	if len(ps) == 0 {
+		return nil, lang.Errorf(f.Src.PosAt(0), "no program in %s: a program is program NAME(params) { … }", f.Src.Name)
+	}
+	name := l.opts.program
+	if name == "" {
+		return &Program{ast: ps[0]}, nil
+	}
+	var names []string
+	for _, p := range ps {
+		if p.Name == name {
+			return &Program{ast: p}, nil
+		}
+		names = append(names, p.Name)
+	}
+	return nil, fmt.Errorf("%s: no program %s%s; there are: %s", f.Src.Name, lang.Excerpt(name), lang.DidYouMean(name, names), strings.Join(names, ", "))
+}
+
+// ParseProgramBody reads program statements given without a program block
+// (`if rank == 0 { compute(10us) } barrier()`) as a program named "main",
+// and checks them against m as Schedule would for its processors.
+func ParseProgramBody(m *Machine, text string) (*Program, error) {
+	ast, err := parser.ParseProgramBody("<program>", text)
+	if err != nil {
+		return nil, err
+	}
+	ast.Name = "main"
+	p := &Program{ast: ast}
+	if _, err := p.compile(m, ScheduleOptions{}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Check resolves and checks the program on m without instantiating it:
+// names, units, statement arguments. Schedule does this and more.
+func (p *Program) Check(m *Machine) error {
+	_, err := p.compile(m, ScheduleOptions{})
+	return err
+}
+
+// ScheduleOptions say how to instantiate a program.
+type ScheduleOptions struct {
+	// Ranks is the number of ranks; 0 means one per processor of the
+	// machine's first topology.
+	Ranks int
+	// Map gives each rank's processor as an external node id (MapRanks);
+	// nil maps linearly.
+	Map []int
+	// Args are values for the program's parameters, parsed as --set
+	// values are ("8KB", "2 * delta").
+	Args map[string]string
+}
+
+// Limits on instantiating a program.
+const (
+	// MaxProgramSteps bounds the statements and loop iterations all ranks
+	// of one instantiation run together.
+	MaxProgramSteps = 200_000_000
+	// MaxRanks bounds the rank count.
+	MaxRanks = 1 << 24
+	// schedOpBytes estimates what one operation costs in a schedule: the
+	// operation, about one dependency and the offsets.
+	schedOpBytes = 40 + 8 + 4
+)
+
+// sortedKeys lists a map's keys in order, for messages.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// short cuts a statement's text for a label.
+func short(s string) string {
+	const n = 48
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
