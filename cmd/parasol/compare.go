@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 
@@ -86,7 +88,14 @@ after a deadlock or --max-events), deadlock, partial.`)
 		}
 		return usageError("parasol compare: %s: %v", pos[1], err)
 	}
-	c, err := runtime.Compare(context.Background(), m, rs, pos[1], opts)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := runtime.Compare(ctx, m, rs, pos[1], opts)
+	if ctx.Err() != nil {
+		// A comparison cut short has no simulated figure to set beside
+		// the analytic one: say so, as sim does, and exit 130.
+		return fmt.Errorf("comparing: %w", ctx.Err())
+	}
 	var refused *runtime.NotSimulatedError
 	if errors.As(err, &refused) {
 		return usageError("parasol compare: %v", err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -60,6 +61,18 @@ func TestScript(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// sleep DURATION gives a background command time to start
+			// before a script signals it.
+			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: sleep DURATION")
+				}
+				d, err := time.ParseDuration(args[0])
+				ts.Check(err)
+				time.Sleep(d)
+			},
+		},
 		// Every script starts with a copy of examples/ in its work
 		// directory, so paths and messages read as a user would see them.
 		Setup: func(e *testscript.Env) error {
