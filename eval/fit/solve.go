@@ -70,26 +70,55 @@ func (pr *problem) linear() (*Result, error) {
 	if err := pr.predict(x, fitted); err != nil {
 		return nil, err
 	}
-	res := &Result{Linear: true, Residuals: residuals(pr.y.Values, fitted)}
-	pr.params(res, x, q.covDiag())
+	res := &Result{Linear: true, Residuals: pr.residuals(fitted)}
+	pr.params(res, x, q.covDiag(), cols)
 	return res, nil
 }
 
-func residuals(y, fitted []float64) []float64 {
-	out := make([]float64, len(y))
-	for i := range y {
-		out[i] = y[i] - fitted[i]
+// roundingTol is the share of the largest measurement below which a
+// residual, a value's contribution or a standard error is float rounding:
+// an exact fit reports 0, not 1e-22 s.
+const roundingTol = 1e-12
+
+func (pr *problem) noise() float64 {
+	top := 0.0
+	for _, v := range pr.y.Values {
+		top = math.Max(top, math.Abs(v))
+	}
+	return roundingTol * top
+}
+
+// residuals returns measured minus fitted.
+func (pr *problem) residuals(fitted []float64) []float64 {
+	out := make([]float64, len(fitted))
+	for i, y := range pr.y.Values {
+		if out[i] = y - fitted[i]; math.Abs(out[i]) <= pr.noise() {
+			out[i] = 0
+		}
 	}
 	return out
 }
 
 // params fills the result's parameters with their standard errors from the
-// residual variance and the diagonal of (JᵀJ)⁻¹.
-func (pr *problem) params(res *Result, x, cov []float64) {
+// residual variance and the diagonal of (JᵀJ)⁻¹; terms holds each
+// parameter's derivative at every point, to tell a value or an error that
+// moves no prediction beyond rounding.
+func (pr *problem) params(res *Result, x, cov []float64, terms [][]float64) {
 	dof := pr.t.Rows - len(x)
 	s2 := sumSquares(res.Residuals) / float64(dof)
 	for i, f := range pr.Free {
-		res.Params = append(res.Params, Param{Name: f.Name, Value: x[i], Dim: pr.dims[i], Stderr: math.Sqrt(s2 * cov[i])})
+		p := Param{Name: f.Name, Value: x[i], Dim: pr.dims[i], Stderr: math.Sqrt(s2 * cov[i])}
+		scale := 0.0
+		for _, v := range terms[i] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		if math.Abs(p.Value)*scale <= pr.noise() {
+			p.Value = 0
+		}
+		if p.Stderr*scale <= pr.noise() {
+			p.Stderr = 0
+		}
+		res.Params = append(res.Params, p)
 	}
 }
 
@@ -243,8 +272,8 @@ func (pr *problem) nonlinear() (*Result, error) {
 	if err := pr.predict(theta, pred); err != nil {
 		return nil, err
 	}
-	res := &Result{Residuals: residuals(pr.y.Values, pred)}
-	pr.params(res, theta, q.covDiag())
+	res := &Result{Residuals: pr.residuals(pred)}
+	pr.params(res, theta, q.covDiag(), J)
 	return res, nil
 }
 

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+func runFit(e *env, args []string) error {
+	fs := newFlags(e, "fit", "[flags] MODEL DATA | --free A,B,... [flags] MACHINE FUNCTION DATA", `
+Fit finds the parameters of a cost model that best match measurements. DATA
+is CSV (a header row naming the columns, '#' comment lines) or JSON lines
+({"size": 1024, "hops": 2, "time": "31us"}); a header may give a column's
+unit, "time (us)", and a cell its own, "31us", "1KB", "0.7us/B". The column
+time (or the one --y names) is fitted; the others feed the model.
+
+MODEL is one of the seed models:
+`+fitModelTable()+`
+or any function of a machine, with --free naming the parameters to fit:
+  parasol fit --free a,b,c,d std:analytic tiny_latency points.csv
+Columns named like the function's other parameters feed them. A free
+parameter may have a starting value, whose unit also fixes its dimension
+(--free 'ts,bw=100MB/s'); without one its dimension is the one that makes
+the function a time (or whatever the fitted column holds).
+
+A model linear in its free parameters (checked numerically) is solved by
+least squares; any other by Levenberg–Marquardt. The output gives each
+value with its unit and standard error, R², the largest residuals and a
+param block to paste into a machine. --format json prints
+{"params": {"a": {"value", "unit", "stderr"}, ...}, "r2", "residuals"}
+with values in SI base units and residuals (measured - fitted) per row;
+--format csv one row per parameter: name, value, unit, stderr.`)
+	var mf machineFlags
+	mf.register(fs)
+	format := registerFormat(fs, `print {"params": {NAME: {"value", "unit", "stderr"}}, "r2", "residuals"}`)
+	free := fs.String("free", "", "fit these parameters of FUNCTION, a comma-separated `LIST` of names, each optionally NAME=START (a value with its unit)")
+	y := fs.String("y", "time", "the `COLUMN` to fit")
+	top := fs.Int("residuals", 5, "how many of the largest residuals the text output lists")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	var p *fit.Problem
+	var data string
+	switch {
+	case *free == "" && len(pos) == 2:
+		md, err := fit.Lookup(pos[0])
+		if err != nil {
+			return usageError("parasol fit: %v", err)
+		}
+		if p, err = md.Problem(); err != nil {
+			return err
+		}
+		data = pos[1]
+	case *free != "" && len(pos) == 3:
+		m, err := mf.load(pos[0])
+		if err != nil {
+			return err
+		}
+		f, err := m.Func(pos[1])
+		if err != nil {
+			return usageError("parasol fit: %s: %v", pos[1], unwrapDiagnostics(err))
+		}
+		p = &fit.Problem{Name: pos[1], Machine: m, Func: f}
+		if p.Free, err = fit.ParseFree(m, *free); err != nil {
+			return usageError("parasol fit: %v", err)
+		}
+		for _, q := range p.Free {
+			if params := f.Params(); !slices.Contains(params, q.Name) {
+				return usageError("parasol fit: --free %s: %s has no parameter %s; its parameters are %s%s", q.Name, pos[1], q.Name, strings.Join(params, ", "), lang.DidYouMean(q.Name, params))
+			}
+		}
+		data = pos[2]
+	case *free != "":
+		return usageError("parasol fit: with --free, need MACHINE FUNCTION DATA\nUsage: parasol fit --free A,B,... [flags] MACHINE FUNCTION DATA")
+	default:
+		return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
+	}
+	p.Y = *y
+	text, err := eval.ReadInput(data, mf.memory())
+	if err != nil {
+		return err
+	}
+	t, err := fit.Read(data, text)
+	if err != nil {
+		return err
+	}
+	r, err := fit.Fit(p, t)
+	if err != nil {
+		return err
+	}
+	switch format.value {
+	case outJSON:
+		return newJSON(e.stdout).Encode(fitJSON{r})
+	case outCSV:
+		var rows [][]string
+		for _, q := range r.Params {
+			rows = append(rows, []string{q.Name, csvFloat(q.Value), q.Dim.Unit(), csvFloat(q.Stderr)})
+		}
+		return csvTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
+	}
+	printFit(e.stdout, p.Name, data, r, t, *top)
+	return nil
+}
+
+// fitJSON is fit --format json: the parameters in the model's order.
+type fitJSON struct{ r *fit.Result }
+
+func (f fitJSON) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"params":{`)
+	for i, p := range f.r.Params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(p.Name)
+		fmt.Fprintf(&b, `%s:{"value":%s,"unit":%q,"stderr":%s}`, name, jsonFloat(p.Value), p.Dim.Unit(), jsonFloat(p.Stderr))
+	}
+	fmt.Fprintf(&b, `},"r2":%s,"residuals":[`, jsonFloat(f.r.R2))
+	for i, v := range f.r.Residuals {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(jsonFloat(v))
+	}
+	b.WriteString("]}")
+	return b.Bytes(), nil
+}
+
+// jsonFloat is a float as JSON text: 12 significant digits, and a float
+// even when whole (so cleanJSONNumbers treats it as one).
+func jsonFloat(f float64) string {
+	s := strconv.FormatFloat(roundFloat(f), 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}
+
+func printFit(w io.Writer, name, data string, r *fit.Result, t *fit.Table, top int) {
+	method := "linear least squares"
+	if !r.Linear {
+		method = "Levenberg–Marquardt (nonlinear)"
+	}
+	fmt.Fprintf(w, "%s fitted to %s: %d points, %s\n", name, data, r.Points, method)
+	width := 0
+	for _, p := range r.Params {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range r.Params {
+		fmt.Fprintf(w, "  %-*s = %-18s ± %s\n", width, p.Name, fit.Literal(p.Value, p.Dim), fit.Literal(p.Stderr, p.Dim))
+	}
+	fmt.Fprintf(w, "  R² = %s\n", lang.FormatNumber(roundSig(r.R2, 6)))
+	exact := true
+	for _, v := range r.Residuals {
+		exact = exact && v == 0
+	}
+	switch {
+	case exact:
+		fmt.Fprintln(w, "residuals: all 0 (the model passes through every point)")
+	case top > 0:
+		fmt.Fprintln(w, "largest residuals (measured - fitted):")
+		for _, i := range r.Largest(top) {
+			var cells []string
+			for _, c := range t.Columns {
+				if c.Name != r.Y {
+					cells = append(cells, c.Name+"="+fit.Literal(c.Values[i], c.Dim))
+				}
+			}
+			fmt.Fprintf(w, "  line %-4d %-12s %s\n", r.Lines[i], signed(fit.Literal(r.Residuals[i], r.YDim)), strings.Join(cells, " "))
+		}
+	}
+	fmt.Fprintln(w, "\nparam block:")
+	fmt.Fprint(w, r.ParamBlock(fmt.Sprintf("fitted by parasol fit (%s) to %s", name, data)))
+}
+
+func signed(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return s
+	}
+	return "+" + s
+}
+
+func roundSig(f float64, sig int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', sig, 64), 64)
+	return v
+}
+
+// fitModelTable lists fit.Models for fit --help.
+func fitModelTable() string {
+	var b strings.Builder
+	for _, m := range fit.Models {
+		fmt.Fprintf(&b, "  %-12s %s\n  %-12s columns: %s; %s\n", m.Name, m.Summary, "", fitColumns(m), m.Source)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func fitColumns(m fit.Model) string {
+	var parts []string
+	for _, names := range m.Columns {
+		parts = append(parts, strings.Join(names[1:], " or ")+" ("+names[0]+")")
+	}
+	// map order is random; help text must not be
+	sort.Strings(parts)
+	return strings.Join(append(parts, "time"), ", ")
+}
