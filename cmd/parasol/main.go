@@ -32,6 +32,7 @@ func init() {
 		{"merge", "join the outputs of the shards of a sweep", runMerge},
 		{"route", "show a route, or check a routing function for deadlock", runRoute},
 		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
+		{"fit", "fit a cost model's parameters to measurements", runFit},
 		{"import", "print a Parasol I file in the modern syntax", runImport},
 		{"fmt", "format machine files canonically", runFmt},
 		{"repl", "interactive prompt", runRepl},
