@@ -12,6 +12,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
 )
 
 // mergeLine is one point of a shard's output: its index, the sweep's
@@ -32,10 +35,15 @@ the sweep printed them; every point of the sweep must be in exactly one.
 Example:
   for i in 0 1 2; do parasol sweep std:xmp64 --op alltoall --size 32..4KB*2 --shard $i/3 --json > part$i.jsonl & done; wait
   parasol merge part0.jsonl part1.jsonl part2.jsonl > sweep.jsonl`)
+	maxMemory := memoryFlag()
+	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
+	// Every shard's lines are held until the last file is read, about
+	// twice the files' bytes.
+	var held int64
 	if len(files) == 0 {
 		return usageError("parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…")
 	}
@@ -47,8 +55,12 @@ Example:
 		if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
 			return fmt.Errorf("parasol merge: %s is not a regular file", name)
 		}
-		data, err := os.ReadFile(name)
+		data, err := eval.ReadInput(name, maxMemory.bytes())
 		if err != nil {
+			return fmt.Errorf("parasol merge: %v", err)
+		}
+		held = limits.Add(held, limits.Mul(2, int64(len(data))))
+		if err := limits.Check("merging "+strings.Join(files, ", "), held, maxMemory.bytes()); err != nil {
 			return fmt.Errorf("parasol merge: %v", err)
 		}
 		ls, h, err := mergeLines(name, data)
