@@ -15,6 +15,9 @@ type ProgramResult struct {
 	// Deadlock is set when ranks wait for messages that never come; the
 	// times are then those reached before everything stopped.
 	Deadlock *ProgramDeadlock `json:"deadlock,omitempty"`
+	// Partial is set when an event limit or cancellation stopped the run
+	// before every operation was done.
+	Partial bool `json:"partial,omitempty"`
 	// Timeline holds what each rank did when, if it was asked for.
 	Timeline []Span `json:"timeline,omitempty"`
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
@@ -13,23 +14,30 @@ type LinkLoad struct {
 	Link int `json:"link"` // the link's index in the topology
 	From int `json:"from"` // external node ids; To is -1 on a shared medium
 	To   int `json:"to"`
-	// Load is the messages the wire carried; Util the share of the
+	// Load is the messages the wire carried (Messages, kept under its
+	// old name for parasol draw --sim-result); Bytes the bytes it
+	// transmitted, headers and trailers included; Util the share of the
 	// makespan it was busy transmitting.
-	Load float64 `json:"load"`
-	Util float64 `json:"util"`
+	Load     float64 `json:"load"`
+	Messages float64 `json:"messages"`
+	Bytes    float64 `json:"bytes"`
+	Util     float64 `json:"util"`
 }
 
 // wireFigures are one run's per-wire loads and busy shares.
 type wireFigures struct {
-	load []int32
-	util []float64
+	load  []int32
+	util  []float64
+	bytes []float64
 }
 
 // wireFigures copies the last run's per-wire figures.
 func (s *sim) wireFigures() wireFigures {
-	f := wireFigures{load: make([]int32, len(s.wires)), util: make([]float64, len(s.wires))}
+	f := wireFigures{load: make([]int32, len(s.wires)), util: make([]float64, len(s.wires)), bytes: make([]float64, len(s.wires))}
 	for w := range s.wires {
 		f.load[w] = s.wires[w].load
+		// Busy time is bytes over bandwidth, transmission by transmission.
+		f.bytes[w] = math.Round(s.wires[w].busy * s.net.linkP(int32(w/2)).Bandwidth)
 		if s.last > 0 {
 			f.util[w] = s.wires[w].busy / s.last
 		}
@@ -66,19 +74,22 @@ func (n *network) linkLoads(runs []wireFigures) []LinkLoad {
 			if runs[i].load != nil {
 				ll.Load += float64(runs[i].load[w])
 				ll.Util += runs[i].util[w]
+				ll.Bytes += runs[i].bytes[w]
 			}
 		}
 		if ran > 0 {
 			ll.Load /= float64(ran)
 			ll.Util /= float64(ran)
+			ll.Bytes /= float64(ran)
 		}
+		ll.Messages = ll.Load
 		out = append(out, ll)
 	}
 	return out
 }
 
 // linkLoadBytes is what keeping one wire's figures costs per run.
-const linkLoadBytes = 4 + 8
+const linkLoadBytes = 4 + 8 + 8
 
 // checkLinkLoadBudget adds the per-run wire figures and the result's
 // Links to need and checks the total against the limit.

@@ -27,10 +27,10 @@ func TestLinkLoadsCountEachWireOfThePath(t *testing.T) {
 			t.Errorf("wire %d is link %d %d→%d, want link %d %d→%d", i, ll.Link, ll.From, ll.To, want.Link, want.From, want.To)
 		}
 		switch {
-		case forward && (ll.Load != 1 || ll.Util <= 0 || ll.Util > 1):
-			t.Errorf("wire %d: load %g, util %g; want 1 message and a share in (0, 1]", i, ll.Load, ll.Util)
-		case !forward && (ll.Load != 0 || ll.Util != 0):
-			t.Errorf("wire %d: load %g, util %g; want nothing", i, ll.Load, ll.Util)
+		case forward && (ll.Load != 1 || ll.Messages != 1 || ll.Bytes != 100 || ll.Util <= 0 || ll.Util > 1):
+			t.Errorf("wire %d: load %g, %g messages, %g bytes, util %g; want 1 message of 100 bytes and a share in (0, 1]", i, ll.Load, ll.Messages, ll.Bytes, ll.Util)
+		case !forward && (ll.Load != 0 || ll.Messages != 0 || ll.Bytes != 0 || ll.Util != 0):
+			t.Errorf("wire %d: load %g, %g messages, %g bytes, util %g; want nothing", i, ll.Load, ll.Messages, ll.Bytes, ll.Util)
 		}
 	}
 }
@@ -43,7 +43,7 @@ func TestLinkLoadsOfASharedMediumAreOneWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := sim1(t, basic(g, 1e-6, 1e6), Options{Size: 10, Src: Node(0), Dst: Node(2), LinkLoads: true})
-	if want := []LinkLoad{{Link: 0, From: 0, To: -1, Load: 1, Util: res.Links[0].Util}}; !reflect.DeepEqual(res.Links, want) {
+	if want := []LinkLoad{{Link: 0, From: 0, To: -1, Load: 1, Messages: 1, Bytes: 10, Util: res.Links[0].Util}}; !reflect.DeepEqual(res.Links, want) {
 		t.Errorf("links = %+v, want %+v", res.Links, want)
 	}
 }

@@ -15,7 +15,8 @@ import (
 // the first.
 //
 // Processor fields read: send_overhead, recv_overhead, packet_overhead,
-// route_fixed, route_per_byte, hop_delay. Switch fields: delay (or
+// route_fixed, route_per_byte, hop_delay, maxrecvdelay, maxroutedelay.
+// Switch fields: delay (or
 // hop_delay), route_fixed, route_per_byte. Topology fields: switching,
 // routing, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
 // window, nic, nic_latency, nic_speed (see WithNIC; the nic links default
@@ -111,6 +112,8 @@ func nodeParams(nt *eval.NodeType) NodeParams {
 	np.RouteFixed = get("route_fixed")
 	np.RoutePerByte = get("route_per_byte")
 	np.HopDelay = get("hop_delay", "delay")
+	np.RecvDelay = get("maxrecvdelay")
+	np.RouteDelay = get("maxroutedelay")
 	np.AllocDelay = get("alloc_delay")
 	return np
 }

@@ -393,7 +393,11 @@ func (o *openLoop) schedule(r int32) {
 
 func (o *openLoop) startWindow() {
 	o.winLat, o.winN, o.winBytes = 0, 0, 0
-	o.s.push(o.s.now+o.window, evDriver, -1, drvWindow)
+	end := o.s.now + o.window
+	if o.phase == warming && o.load.Warmup > 0 {
+		end = min(end, o.load.Warmup) // the last warm-up window ends exactly at Warmup
+	}
+	o.s.push(end, evDriver, -1, drvWindow)
 }
 
 func (o *openLoop) wake(id, aux int32) {
@@ -439,7 +443,7 @@ func (o *openLoop) endWindow() {
 		o.prevLat, o.prevAcc = lat, acc
 		fixed := o.load.Warmup > 0
 		switch {
-		case fixed && s.now+o.window/2 < o.load.Warmup:
+		case fixed && s.now < o.load.Warmup:
 		case fixed || settled || o.windows >= MaxWarmupWindows:
 			o.settled = fixed || settled
 			o.phase, o.windows = measuring, 0
@@ -449,12 +453,6 @@ func (o *openLoop) endWindow() {
 			if o.load.Measure > 0 {
 				o.window = o.load.Measure / MeasureWindows
 			}
-		}
-		if fixed && o.phase == warming {
-			// The last warm-up window ends exactly at Warmup.
-			o.winLat, o.winN, o.winBytes = 0, 0, 0
-			s.push(min(s.now+o.window, o.load.Warmup), evDriver, -1, drvWindow)
-			return
 		}
 	case measuring:
 		if o.windows >= MeasureWindows {
@@ -519,6 +517,14 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		lr.Accepted = float64(o.accByte) / (T * o.inj)
 	}
 	lr.Saturated = !lr.Drained || !o.settled && o.load.Warmup == 0 || lr.Accepted < (1-SaturationTolerance)*lr.Offered
+	// Marked messages still in flight count at their age when the run
+	// stopped: a lower bound, so that a saturated point shows how far
+	// latency has run away rather than only the lucky few delivered.
+	for m := o.m0; m < o.m1; m++ {
+		if msg := &s.msgs[m]; !msg.done {
+			o.marked = append(o.marked, s.now-msg.ready)
+		}
+	}
 	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
 	rr.undelivered = o.markedLeft
 	// Wire figures are over the measurement and the drain, where the
@@ -548,6 +554,7 @@ func (o *openLoop) result(partial bool) *LoadResult {
 			if w < len(o.wires0) {
 				f.load[w] -= o.wires0[w].load
 				f.util[w] = (s.wires[w].busy - o.wires0[w].busy) / max(s.last-o.t0, 1e-300)
+				f.bytes[w] = math.Round((s.wires[w].busy - o.wires0[w].busy) * s.net.linkP(int32(w/2)).Bandwidth)
 			}
 		}
 		lr.Links = s.net.linkLoads([]wireFigures{f})

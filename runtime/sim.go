@@ -150,6 +150,11 @@ type sim struct {
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
+	// passing, if set, is told of every data packet whose head reaches a
+	// node (as destination or to pass through): the node, whether it is
+	// the destination, and when the head and (as scheduled then) the tail
+	// get there. Program runs slow computation down by it.
+	passing func(v int32, dst bool, head, tail float64)
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -592,6 +597,9 @@ func (s *sim) acquire(id, ch, next int32) {
 func (s *sim) arrive(id int32) {
 	n := s.net
 	p := &s.pkts[id]
+	if s.passing != nil && !p.probe && !p.ack {
+		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.hops[len(p.hops)-1].end+p.lastLat))
+	}
 	if p.at == p.dst {
 		if p.probe {
 			s.circuitUp(id)

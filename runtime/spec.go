@@ -92,6 +92,12 @@ type NodeParams struct {
 	PacketOverhead float64 // packet initialisation at the sender, and before an acknowledgement at the receiver (β)
 	RouteFixed     float64 // software through-routing at a processor, per packet
 	RoutePerByte   float64 // software through-routing at a processor, per byte
+	// RecvDelay and RouteDelay slow a processor's computation down while
+	// packets arrive at it for it, and while it passes packets on: by
+	// 0.3, work runs at 1/1.3 of its speed (Parasol I's maxrecvdelay and
+	// maxroutedelay, seed 002 §1.1; see RunProgram). Only program runs
+	// compute.
+	RecvDelay, RouteDelay float64
 	// AllocDelay is the time a router takes to hand a lane that has just
 	// been freed to a head waiting for it (virtual-channel and switch
 	// allocation); a head that finds its lane free pays only HopDelay.

@@ -1,0 +1,163 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func offered1(t testing.TB, spec *Spec, o Options, l Load) *LoadResult {
+	t.Helper()
+	r, err := Offered(context.Background(), spec, o, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestOfferedLoadBelowSaturationIsAccepted(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	for _, c := range []struct {
+		op      string
+		process Process
+		load    float64
+	}{
+		{"uniform", Bernoulli, 0.1},
+		{"uniform", Poisson, 0.1},
+		{"transpose", Bernoulli, 0.05},
+		{"tornado", Poisson, 0.1},
+		{"randperm", Bernoulli, 0.1},
+		{"neighbor", Bernoulli, 0.2},
+	} {
+		r := offered1(t, spec, Options{Op: c.op, Size: 32, Seed: 3}, Load{Fraction: c.load, Process: c.process})
+		switch {
+		case r.Saturated || !r.Drained || !r.Settled:
+			t.Errorf("%s %s %g: saturated %v, drained %v, settled %v; want a settled, drained, unsaturated point", c.op, c.process, c.load, r.Saturated, r.Drained, r.Settled)
+		case r.Marked == 0 || r.Messages != r.Marked || r.Undelivered != 0:
+			t.Errorf("%s %s %g: %d of %d marked messages measured", c.op, c.process, c.load, r.Messages, r.Marked)
+		case !near(r.Accepted, r.Offered, 0.05):
+			t.Errorf("%s %s %g: accepted %g of offered %g", c.op, c.process, c.load, r.Accepted, r.Offered)
+		case c.op == "uniform" && !near(r.Offered, c.load, 0.1):
+			t.Errorf("%s %s %g: offered %g, want the load asked for", c.op, c.process, c.load, r.Offered)
+		case r.Latency.Min < 14e-9:
+			t.Errorf("%s %s %g: a latency of %g is below the zero-load 6+8 cycles", c.op, c.process, c.load, r.Latency.Min)
+		case !near(r.Cycle, 1e-9, 1e-9) || !near(r.Measure, MeasureWindows*WindowCycles*1e-9, 1e-9):
+			t.Errorf("%s %s %g: cycle %g, measurement %g; want 1 ns and %d windows of %d cycles", c.op, c.process, c.load, r.Cycle, r.Measure, MeasureWindows, WindowCycles)
+		}
+	}
+}
+
+func TestOfferedLoadBeyondCapacitySaturates(t *testing.T) {
+	// Every processor sends to one: its ejection link accepts 1/15 of
+	// what the others offer at full load.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	r := offered1(t, spec, Options{Op: "hotspot", Size: 32, Dst: Node(5)}, Load{Fraction: 0.5})
+	if !r.Saturated || r.Accepted >= r.Offered/2 {
+		t.Errorf("saturated %v, accepted %g of offered %g; want saturation", r.Saturated, r.Accepted, r.Offered)
+	}
+}
+
+func TestLatencyRisesWithOfferedLoad(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	pts, err := OfferedCurve(context.Background(), spec, Options{Op: "uniform", Size: 32, Seed: 1}, []Load{{Fraction: 0.05}, {Fraction: 0.3}, {Fraction: 0.9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(pts[0].Latency.Mean < pts[1].Latency.Mean && pts[1].Latency.Mean < pts[2].Latency.Mean) {
+		t.Errorf("mean latencies %g, %g, %g; want them rising with load", pts[0].Latency.Mean, pts[1].Latency.Mean, pts[2].Latency.Mean)
+	}
+	if pts[0].Saturated || !pts[2].Saturated {
+		t.Errorf("saturated at 0.05: %v, at 0.9: %v; want only the second", pts[0].Saturated, pts[2].Saturated)
+	}
+}
+
+func TestOfferedPointsDoNotDependOnTheCurveOrWorkers(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	o := Options{Op: "uniform", Size: 32, Seed: 9, LinkLoads: true}
+	loads := []Load{{Fraction: 0.2}, {Fraction: 0.1, Process: Poisson}, {Fraction: 0.15}}
+	o.Workers = 1
+	one, err := OfferedCurve(context.Background(), spec, o, loads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Workers = 3
+	three, err := OfferedCurve(context.Background(), spec, o, loads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := offered1(t, spec, o, loads[1])
+	if !reflect.DeepEqual(one, three) || !reflect.DeepEqual(one[1], alone) {
+		t.Errorf("a point's result depends on the workers or on the other points")
+	}
+	o.Seed = 10
+	other := offered1(t, spec, o, loads[1])
+	if reflect.DeepEqual(other.Latency, alone.Latency) {
+		t.Errorf("seeds 9 and 10 give the same latencies %+v", alone.Latency)
+	}
+}
+
+func TestOfferedPhasesCanBeFixed(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	r := offered1(t, spec, Options{Op: "uniform", Size: 32}, Load{Fraction: 0.1, Warmup: 500e-9, Measure: 6e-6})
+	if !near(r.Warmup, 500e-9, 1e-9) || !near(r.Measure, 6e-6, 1e-9) {
+		t.Errorf("warm-up %g, measurement %g; want 500 ns and 6 µs", r.Warmup, r.Measure)
+	}
+}
+
+func TestOfferedRateIsAShareOfTheInjectionBandwidth(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	r := offered1(t, spec, Options{Op: "uniform", Size: 32}, Load{Rate: 0.4e9}) // a tenth of 4 GB/s
+	if r.Load != 0.1 || !near(r.Offered, 0.1, 0.1) {
+		t.Errorf("load %g, offered %g; want 0.1", r.Load, r.Offered)
+	}
+}
+
+func TestOfferedPerLinkFiguresCoverTheMeasurement(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	r := offered1(t, spec, Options{Op: "neighbor", Size: 32, LinkLoads: true}, Load{Fraction: 0.2})
+	var bytes, msgs float64
+	for _, ll := range r.Links {
+		bytes += ll.Bytes
+		msgs += ll.Messages
+		if ll.Util < 0 || ll.Util > 1 {
+			t.Errorf("wire %d→%d util %g, want a share", ll.From, ll.To, ll.Util)
+		}
+	}
+	if msgs == 0 || bytes != 32*msgs {
+		t.Errorf("%g messages, %g bytes over the wires; want 32 bytes each", msgs, bytes)
+	}
+}
+
+func TestOfferedRefusesWhatItCannotRun(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 2, 2)
+	for _, c := range []struct {
+		op   string
+		load Load
+		want string
+	}{
+		{"broadcast", Load{Fraction: 0.1}, "traffic pattern"},
+		{"uniform", Load{}, "above 0"},
+		{"uniform", Load{Fraction: 1.5}, "from 0 (excluded) to 1"},
+		{"uniform", Load{Fraction: -0.1}, "from 0 (excluded) to 1"},
+		{"uniform", Load{Rate: 8e9}, "injects at most"},
+		{"uniform", Load{Fraction: 0.1, Warmup: -1}, "phase lengths"},
+	} {
+		_, err := Offered(context.Background(), spec, Options{Op: c.op, Size: 32}, c.load)
+		var oe *OptionError
+		if err == nil || !errors.As(err, &oe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: err = %v, want an OptionError saying %q", c.op, c.load, err, c.want)
+		}
+	}
+}
+
+func TestOfferedStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	_, err := OfferedCurve(ctx, spec, Options{Op: "uniform", Size: 32}, []Load{{Fraction: 0.1}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}

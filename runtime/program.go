@@ -1,0 +1,918 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/collective"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// ProgramOptions choose how RunProgram runs a schedule.
+type ProgramOptions struct {
+	// Map places rank r on the processor with external node id Map[r];
+	// nil places rank r on the (r mod P)-th processor in node order.
+	// Several ranks may share a processor, and then share its CPU.
+	Map       []int
+	Seed      uint64
+	MaxEvents int64 // stop after this many events (0: no limit); the result is Partial
+	MaxMemory int64 // bytes (0: limits.Default())
+	Timeline  bool  // fill ProgramResult.Timeline
+	// EagerLimit: a message of more bytes than this goes by rendezvous
+	// (a request to send, a clear to send, then the data); 0 sends every
+	// message eagerly.
+	EagerLimit int64
+	Routing    string // overrides Spec.Routing when not ""
+	Switching  string // overrides Spec.Switching when not ""
+	// Segment is the pipelined broadcast's segment in bytes (0:
+	// collective.DefaultSegment).
+	Segment int64
+}
+
+// RunProgram runs schedule s on the packet-level network of spec: every
+// rank is a process on its processor, driven by the simulation's own
+// events (no goroutine per rank).
+//
+//   - An operation starts once its prerequisites have completed (started,
+//     for irequires); ready operations start in index order.
+//   - compute occupies the processor's CPU, which ranks on one processor
+//     share with each other and with the network software (send and
+//     receive overheads, software routing), first come first served.
+//   - A send of at most EagerLimit bytes (every send when it is 0) injects
+//     the message at once: the CPU pays SendOverhead, its packets contend
+//     for the network, and the send completes when the CPU is done with
+//     it. A larger one sends a request (a packet of no payload); once the
+//     receiver has matched it to a receive, a clear-to-send comes back and
+//     the data follows; the send completes with the data's delivery.
+//   - A message delivered to a processor costs its CPU RecvOverhead
+//     whether or not a receive is posted (as LogGOPSim charges o); a
+//     receive matches the earliest such message from its source (or any,
+//     lang.AnyRank) with its tag (lang.AnyTag: any program tag), first in
+//     first out, and completes when both it is posted and the message
+//     is in. Posting costs nothing.
+//   - Ranks on one processor exchange messages through memory: the
+//     sender's CPU pays SendOverhead, the receiver's RecvOverhead, and no
+//     packet is sent (nor a rendezvous).
+//   - Collectives are expanded into sends and receives by
+//     stdlib/collective; on a hypercube a barrier of 2^k ranks defaults to
+//     dimension exchange.
+//
+// A processor that is receiving or through-routing computes slower: see
+// NodeParams.RecvDelay. When every event is processed with ranks still
+// waiting, the result has a Deadlock listing them; the error is then nil.
+// MaxEvents ends the run early with Partial set; cancelling ctx returns
+// the partial result and ctx.Err().
+func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOptions) (*eval.ProgramResult, error) {
+	if s.Ranks <= 0 {
+		return nil, fmt.Errorf("the program has no ranks")
+	}
+	if o.MaxEvents < 0 || o.EagerLimit < 0 || o.Segment < 0 {
+		return nil, fmt.Errorf("ProgramOptions: MaxEvents, EagerLimit and Segment must not be negative")
+	}
+	n, err := compileWithin(spec, o.Routing, o.Switching, o.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	if n.nprocs == 0 {
+		return nil, fmt.Errorf("the topology has no processors")
+	}
+	x, origin, err := collective.ExpandOrigin(s, collective.Options{Hypercube: isHypercube(n.g), Segment: o.Segment, MaxMemory: o.MaxMemory})
+	if err != nil {
+		return nil, err
+	}
+	sends := int64(0)
+	for i := range x.Ops {
+		if x.Ops[i].Kind == lang.OpSend {
+			sends++
+		}
+	}
+	need := limits.Add(limits.Mul(int64(len(x.Ops)), progOpBytes), limits.Mul(sends, progMsgBytes), limits.Mul(int64(x.Ranks), progRankBytes))
+	if o.Timeline {
+		need = limits.Add(need, limits.Mul(int64(len(x.Ops)), 2*spanBytes))
+	}
+	if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
+		return nil, err
+	}
+	nodes, err := placeRanks(n, x.Ranks, o.Map)
+	if err != nil {
+		return nil, err
+	}
+	sopt := &Options{MaxEvents: o.MaxEvents, Seed: o.Seed}
+	sm := newSim(n, sopt)
+	sm.reset(o.Seed)
+	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	sm.drv = p
+	if p.slows {
+		sm.passing = p.passing
+	}
+	sm.push(0, evDriver, 0, wStart)
+	partial := sm.run(ctx)
+	if sm.err != nil {
+		return nil, sm.err
+	}
+	res := p.result(partial)
+	if ctx.Err() != nil {
+		res.Partial = true
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// Memory per operation, program message and rank, for the budget.
+const (
+	progOpBytes   = 96
+	progMsgBytes  = 320
+	progRankBytes = 256
+	spanBytes     = 40
+)
+
+// isHypercube tells whether g is a binary hypercube, generated or
+// recognised as one.
+func isHypercube(g *topo.Graph) bool {
+	if g.Kind() == topo.Hypercube {
+		return true
+	}
+	if g.Kind() != topo.Explicit || g.N() > 1<<16 {
+		return false
+	}
+	r, _, ok := topo.Recognize(g)
+	return ok && r.Kind() == topo.Hypercube
+}
+
+// placeRanks returns each rank's node index.
+func placeRanks(n *network, ranks int, m []int) ([]int32, error) {
+	g := n.g
+	out := make([]int32, ranks)
+	if m == nil {
+		for r := range out {
+			out[r] = g.Proc(r % n.nprocs)
+		}
+		return out, nil
+	}
+	if len(m) != ranks {
+		return nil, fmt.Errorf("the mapping places %d ranks, the program has %d", len(m), ranks)
+	}
+	for r, id := range m {
+		v, ok := g.Index(id)
+		if !ok || g.NodeKind(v) != topo.Processor {
+			return nil, fmt.Errorf("the mapping places rank %d on node %d, which is not a processor (processor ids are %s)", r, id, n.procIDs())
+		}
+		out[r] = v
+	}
+	return out, nil
+}
+
+// Driver event kinds (evDriver's aux).
+const (
+	wStart   int32 = iota // id unused: start every ready operation
+	wOpStart              // id = op: it starts now (for irequires)
+	wCalcEnd              // id = op: its CPU time may be over
+	wSent                 // id = op: the send is done with the CPU
+	wArrive               // id = program message: usable at its receiver
+)
+
+// Phases of a program message.
+const (
+	pmEager uint8 = iota // data, sent at once
+	pmRTS                // rendezvous request on its way to the receiver
+	pmCTS                // clear-to-send on its way back
+	pmData               // rendezvous data
+	pmLocal              // between ranks on one processor
+)
+
+// pmsg is one message of the program.
+type pmsg struct {
+	src, dst   int32 // ranks
+	tag        int32
+	kind       uint8
+	bytes      int64
+	send, recv int32 // operations; recv -1 until matched
+	seq        int64 // arrival order at the receiver
+	at         float64
+}
+
+// fifo is a queue of operation or message ids.
+type fifo struct {
+	items []int32
+	head  int
+}
+
+func (q *fifo) empty() bool  { return q.head == len(q.items) }
+func (q *fifo) front() int32 { return q.items[q.head] }
+func (q *fifo) push(x int32) { q.items = append(q.items, x) }
+func (q *fifo) pop() (x int32) {
+	x = q.items[q.head]
+	q.head++
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	}
+	return x
+}
+
+func matchKey(src, tag int32) int64 { return int64(src)<<32 | int64(uint32(tag)) }
+
+// rankState is one rank's matching queues and accounts.
+type rankState struct {
+	posted     map[int64]*fifo // (source, tag), wildcards included -> receive ops
+	unexpected map[int64]*fifo // (source, tag) -> messages in, not yet received
+	compute    float64
+	send, recv float64
+	end        float64
+}
+
+// interval is a time a node was receiving or passing packets on.
+type interval struct{ a, b float64 }
+
+type progRun struct {
+	s      *sim
+	n      *network
+	x      *lang.Schedule // collectives expanded
+	orig   *lang.Schedule
+	origin []int32 // x op -> orig op (nil: the same)
+	node   []int32 // rank -> node index
+	tr     *traffic
+	eager  int64
+	o      ProgramOptions
+
+	need      []int32 // unmet prerequisites per op
+	dependent []int32 // CSR of dependents: op<<1 | start
+	depAt     []int32
+	state     []uint8 // 0 waiting, 1 issued, 2 started, 3 done
+	start     []float64
+	end       []float64
+	cause     []int32 // what op i waited for last (-1: nothing)
+	postSeq   []int64 // receive posting order
+	ready     []int32 // worklist
+	readyBy   []int32
+
+	msgs   []pmsg
+	simMsg []int32 // sim message -> program message
+	seq    int64
+	ranks  []rankState
+	spans  []eval.Span
+
+	// Slow-down of computation by receiving and through-routing.
+	slows   bool
+	recvBy  [][]interval // per node: merged times it was receiving
+	routeBy [][]interval // per node: merged times it passed packets on
+	hosts   []bool       // per node: some rank runs there
+	maxCalc float64      // see longestCalc
+}
+
+func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions) *progRun {
+	p := &progRun{s: s, n: n, x: x, orig: orig, origin: origin, node: nodes, o: o, eager: o.EagerLimit,
+		tr: &traffic{op: "program", channels: 1, links: 1, payload: int64(n.spec.Packet.Payload),
+			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
+	N := len(x.Ops)
+	p.need = make([]int32, N)
+	p.state = make([]uint8, N)
+	p.start = make([]float64, N)
+	p.end = make([]float64, N)
+	p.cause = make([]int32, N)
+	p.readyBy = make([]int32, N)
+	p.postSeq = make([]int64, N)
+	p.depAt = make([]int32, N+1)
+	for i := range N {
+		deps := x.DepsOf(i)
+		p.need[i] = int32(len(deps))
+		for _, d := range deps {
+			p.depAt[d.Op+1]++
+		}
+		p.cause[i], p.readyBy[i] = -1, -1
+	}
+	for i := range N {
+		p.depAt[i+1] += p.depAt[i]
+	}
+	p.dependent = make([]int32, len(x.Deps))
+	fill := slices.Clone(p.depAt[:N])
+	for i := range N {
+		for _, d := range x.DepsOf(i) {
+			v := int32(i) << 1
+			if d.Start {
+				v |= 1
+			}
+			p.dependent[fill[d.Op]] = v
+			fill[d.Op]++
+		}
+	}
+	p.ranks = make([]rankState, x.Ranks)
+	for r := range p.ranks {
+		p.ranks[r].posted = map[int64]*fifo{}
+		p.ranks[r].unexpected = map[int64]*fifo{}
+	}
+	p.hosts = make([]bool, n.g.N())
+	for _, v := range nodes {
+		p.hosts[v] = true
+		if np := n.nodeP(v); np.RecvDelay > 0 || np.RouteDelay > 0 {
+			p.slows = true
+		}
+	}
+	if p.slows {
+		p.recvBy = make([][]interval, n.g.N())
+		p.routeBy = make([][]interval, n.g.N())
+	}
+	return p
+}
+
+func (p *progRun) rankOf(op int32) int { return p.x.RankOf(int(op)) }
+
+func (p *progRun) wake(id, aux int32) {
+	now := p.s.now
+	switch aux {
+	case wStart:
+		for i := range p.need {
+			if p.need[i] == 0 {
+				p.ready = append(p.ready, int32(i))
+			}
+		}
+	case wOpStart:
+		p.started(id)
+	case wCalcEnd:
+		p.calcEnd(id)
+	case wSent:
+		p.complete(id, now, p.readyBy[id])
+	case wArrive:
+		p.arrive(id)
+	}
+	p.drain()
+}
+
+// drain issues the ready operations, in the order they became ready.
+func (p *progRun) drain() {
+	for k := 0; k < len(p.ready); k++ {
+		p.issue(p.ready[k])
+	}
+	p.ready = p.ready[:0]
+}
+
+func (p *progRun) cpu(r int32) *float64 { return &p.s.nodes[p.node[r]].cpu }
+
+func (p *progRun) issue(i int32) {
+	now := p.s.now
+	op := &p.x.Ops[i]
+	r := int32(p.rankOf(i))
+	p.state[i] = 1
+	switch op.Kind {
+	case lang.OpCalc:
+		c := p.cpu(r)
+		st := max(now, *c)
+		*c = st + op.Time
+		p.start[i] = st
+		if op.Time == 0 && st == now {
+			p.started(i)
+			p.complete(i, now, p.readyBy[i])
+			return
+		}
+		p.startAt(i, st)
+		p.s.push(st+op.Time, evDriver, i, wCalcEnd)
+	case lang.OpSend:
+		p.send(i, r, op)
+	case lang.OpRecv:
+		p.start[i] = now
+		p.started(i)
+		p.post(i, r, op)
+	default:
+		p.s.err = fmt.Errorf("operation %d of rank %d: %s cannot be simulated", i-p.x.RankStart[r], r, op.Kind)
+	}
+}
+
+// startAt marks op i started at t (now or later).
+func (p *progRun) startAt(i int32, t float64) {
+	if t > p.s.now {
+		p.s.push(t, evDriver, i, wOpStart)
+	} else {
+		p.started(i)
+	}
+}
+
+func (p *progRun) started(i int32) {
+	if p.state[i] >= 2 {
+		return
+	}
+	p.state[i] = 2
+	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
+		if d&1 == 1 {
+			p.release(d>>1, i)
+		}
+	}
+}
+
+func (p *progRun) release(j, by int32) {
+	p.readyBy[j] = by
+	if p.need[j]--; p.need[j] == 0 {
+		p.ready = append(p.ready, j)
+	}
+}
+
+// complete ends op i at t; cause is what it waited for last.
+func (p *progRun) complete(i int32, t float64, cause int32) {
+	if p.state[i] < 2 {
+		p.started(i)
+	}
+	p.state[i] = 3
+	p.end[i] = t
+	p.cause[i] = cause
+	rs := &p.ranks[p.rankOf(i)]
+	rs.end = max(rs.end, t)
+	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
+		if d&1 == 0 {
+			p.release(d>>1, i)
+		}
+	}
+}
+
+// span charges rank r's CPU [a, b] to kind and records it for the
+// timeline.
+func (p *progRun) span(r int32, kind string, a, b float64, op int32) {
+	if b <= a {
+		return
+	}
+	rs := &p.ranks[r]
+	switch kind {
+	case "compute":
+		rs.compute += b - a
+	case "send":
+		rs.send += b - a
+	case "recv":
+		rs.recv += b - a
+	}
+	rs.end = max(rs.end, b)
+	if p.o.Timeline {
+		p.spans = append(p.spans, eval.Span{Rank: int(r), Kind: kind, Start: a, End: b, Op: p.origOp(op)})
+	}
+}
+
+// origOp is op's index among its rank's operations in the input schedule.
+func (p *progRun) origOp(op int32) int {
+	if op < 0 {
+		return -1
+	}
+	g := op
+	if p.origin != nil {
+		g = p.origin[op]
+	}
+	return int(g - p.orig.RankStart[p.orig.RankOf(int(g))])
+}
+
+// calcEnd is reached when op i's CPU time, stretched by what its processor
+// received or passed on meanwhile as far as known, may be over.
+func (p *progRun) calcEnd(i int32) {
+	now := p.s.now
+	r := int32(p.rankOf(i))
+	end := p.start[i] + p.x.Ops[i].Time
+	if p.slows {
+		end = p.stretched(p.node[r], p.start[i], p.x.Ops[i].Time)
+	}
+	if end > now {
+		c := p.cpu(r)
+		*c = max(*c, end)
+		p.s.push(end, evDriver, i, wCalcEnd)
+		return
+	}
+	p.span(r, "compute", p.start[i], now, i)
+	p.complete(i, now, p.readyBy[i])
+}
+
+// Seed 002 §1.1 gives each processor a maxrecvdelay and a maxroutedelay, a
+// "delay in percentage, 0% = no delay" of its computation caused by
+// receiving and by routing, adding that communication takes a fast
+// processor "at most a few percent of the cycles" and that a separate
+// routing processor makes the routing delay 0%. We read the percentage as
+// the share of the CPU that communication takes while it lasts, at most
+// (the "max"): while packets are arriving at the processor (for it, or to
+// pass on) its computation runs at 1/(1 + delay) of its speed, so 30%
+// makes compute work that overlaps receiving take 1.3 times as long. Work
+// of d seconds started at t therefore ends at t + w, where
+// w = d + recv·overlap(receiving, [t, t+w]) + route·overlap(routing, [t, t+w]),
+// solved by iteration over the times known so far; the run checks again
+// at t + w, when packets that arrived meanwhile are known too.
+func (p *progRun) stretched(v int32, t, d float64) float64 {
+	np := p.n.nodeP(v)
+	w := d
+	for range 64 {
+		next := d + np.RecvDelay*overlap(p.recvBy[v], t, t+w) + np.RouteDelay*overlap(p.routeBy[v], t, t+w)
+		if next <= w*(1+1e-12) {
+			w = max(w, next)
+			break
+		}
+		w = next
+	}
+	return t + w
+}
+
+// overlap is how much of [a, b] the sorted disjoint intervals cover.
+func overlap(iv []interval, a, b float64) float64 {
+	k, _ := slices.BinarySearchFunc(iv, a, func(x interval, t float64) int {
+		if x.b <= t {
+			return -1
+		}
+		return 1
+	})
+	sum := 0.0
+	for ; k < len(iv) && iv[k].a < b; k++ {
+		sum += min(iv[k].b, b) - max(iv[k].a, a)
+	}
+	return sum
+}
+
+// passing records a packet's head reaching node v (sim.passing).
+func (p *progRun) passing(v int32, dst bool, head, tail float64) {
+	if !p.hosts[v] {
+		return
+	}
+	np := p.n.nodeP(v)
+	list := &p.routeBy[v]
+	if dst {
+		if np.RecvDelay == 0 {
+			return
+		}
+		list = &p.recvBy[v]
+	} else if np.RouteDelay == 0 {
+		return
+	}
+	iv := *list
+	if k := len(iv) - 1; k >= 0 && head <= iv[k].b {
+		iv[k].b = max(iv[k].b, tail)
+		return
+	}
+	// Times no computation can still overlap are dropped: computation
+	// starts no earlier than now, and the earliest running one started
+	// no earlier than the CPU's oldest reservation still open.
+	if len(iv) >= 256 {
+		keep := p.s.now - p.longestCalc()
+		k := 0
+		for k < len(iv) && iv[k].b < keep {
+			k++
+		}
+		iv = append(iv[:0], iv[k:]...)
+	}
+	*list = append(iv, interval{head, tail})
+}
+
+// longestCalc bounds how long ago a computation still running started:
+// the longest computation of the program, stretched by every delay.
+func (p *progRun) longestCalc() float64 {
+	if p.maxCalc == 0 {
+		for i := range p.x.Ops {
+			p.maxCalc = max(p.maxCalc, p.x.Ops[i].Time)
+		}
+		worst := 0.0
+		for _, v := range p.node {
+			np := p.n.nodeP(v)
+			worst = max(worst, np.RecvDelay+np.RouteDelay)
+		}
+		p.maxCalc = p.maxCalc*(1+worst) + 1e-300
+	}
+	return p.maxCalc
+}
+
+// send starts send op i of rank r.
+func (p *progRun) send(i, r int32, op *lang.SchedOp) {
+	now := p.s.now
+	dst := op.Peer
+	if dst < 0 || int(dst) >= len(p.node) {
+		p.s.err = fmt.Errorf("rank %d sends to rank %d, which is not a rank (ranks are 0..%d)", r, dst, len(p.node)-1)
+		return
+	}
+	pm := int32(len(p.msgs))
+	p.msgs = append(p.msgs, pmsg{src: r, dst: dst, tag: op.Tag, bytes: op.Bytes, send: i, recv: -1})
+	if p.node[r] == p.node[dst] {
+		// Through memory: the CPU copies out, then in.
+		m := &p.msgs[pm]
+		m.kind = pmLocal
+		np := p.n.nodeP(p.node[r])
+		c := p.cpu(r)
+		c0 := max(now, *c)
+		c1 := c0 + np.SendOverhead
+		c2 := c1 + np.RecvOverhead
+		*c = c2
+		p.start[i] = c0
+		p.startAt(i, c0)
+		p.span(r, "send", c0, c1, i)
+		p.span(dst, "recv", c1, c2, -1)
+		p.sentAt(i, c1)
+		p.s.push(c2, evDriver, pm, wArrive)
+		return
+	}
+	kind, bytes := pmEager, op.Bytes
+	if p.eager > 0 && op.Bytes > p.eager {
+		kind, bytes = pmRTS, 0
+	}
+	p.msgs[pm].kind = kind
+	c0, c1 := p.inject(pm, p.node[r], p.node[dst], bytes)
+	p.start[i] = c0
+	p.startAt(i, c0)
+	p.span(r, "send", c0, c1, i)
+	if kind == pmEager {
+		p.sentAt(i, c1)
+	}
+}
+
+// sentAt completes send i when its CPU part ends at t.
+func (p *progRun) sentAt(i int32, t float64) {
+	if t > p.s.now {
+		p.s.push(t, evDriver, i, wSent)
+		return
+	}
+	p.complete(i, t, p.readyBy[i])
+}
+
+// inject sends bytes for program message pm from node a to node b through
+// the network now, and returns when a's CPU is busy with it.
+func (p *progRun) inject(pm, a, b int32, bytes int64) (c0, c1 float64) {
+	s := p.s
+	c0 = max(s.now, s.nodes[a].cpu)
+	m := s.addMsg(p.tr, a, b, bytes)
+	for int(m) >= len(p.simMsg) {
+		p.simMsg = append(p.simMsg, -1)
+	}
+	p.simMsg[m] = pm
+	s.msgReady(m)
+	return c0, s.nodes[a].cpu
+}
+
+// delivered: a message's last byte has arrived and the receiving CPU has
+// been charged RecvOverhead (sim.deliver).
+func (p *progRun) delivered(m int32) {
+	s := p.s
+	pm := p.simMsg[m]
+	msg := &s.msgs[m]
+	done := msg.ready + msg.lat
+	pk := &p.msgs[pm]
+	at := pk.dst
+	if pk.kind == pmCTS {
+		at = pk.src
+	}
+	p.span(at, "recv", done-p.n.nodeP(msg.dst).RecvOverhead, done, p.opFor(pm))
+	if done > s.now {
+		s.push(done, evDriver, pm, wArrive)
+		return
+	}
+	p.arrive(pm)
+	p.drain()
+}
+
+// opFor is the operation of the rank it arrives at that a message's
+// receiving cost is charged to: the send its clear-to-send is for, the
+// receive it matched, or none yet (-1).
+func (p *progRun) opFor(pm int32) int32 {
+	if p.msgs[pm].kind == pmCTS {
+		return p.msgs[pm].send
+	}
+	return p.msgs[pm].recv
+}
+
+// arrive handles message pm becoming usable where it went.
+func (p *progRun) arrive(pm int32) {
+	now := p.s.now
+	m := &p.msgs[pm]
+	switch m.kind {
+	case pmEager, pmRTS, pmLocal:
+		p.seq++
+		m.seq, m.at = p.seq, now
+		if rc := p.matchPosted(pm); rc >= 0 {
+			p.matched(pm, rc)
+			return
+		}
+		rs := &p.ranks[m.dst]
+		k := matchKey(m.src, m.tag)
+		q := rs.unexpected[k]
+		if q == nil {
+			q = &fifo{}
+			rs.unexpected[k] = q
+		}
+		q.push(pm)
+	case pmCTS:
+		m.kind = pmData
+		c0, c1 := p.inject(pm, p.node[m.src], p.node[m.dst], m.bytes)
+		p.span(m.src, "send", c0, c1, m.send)
+	case pmData:
+		p.complete(m.recv, now, m.send)
+		p.complete(m.send, now, p.readyBy[m.send])
+	}
+}
+
+// matched pairs message pm, in at its receiver, with receive op rc.
+func (p *progRun) matched(pm, rc int32) {
+	now := p.s.now
+	m := &p.msgs[pm]
+	m.recv = rc
+	if m.kind != pmRTS {
+		cause := p.readyBy[rc]
+		if m.at > p.start[rc] || cause < 0 {
+			cause = m.send
+		}
+		p.complete(rc, now, cause)
+		return
+	}
+	m.kind = pmCTS
+	c0, c1 := p.inject(pm, p.node[m.dst], p.node[m.src], 0)
+	p.span(m.dst, "send", c0, c1, rc)
+}
+
+// matchPosted finds the earliest posted receive of message pm's receiver
+// that accepts it, and takes it off its queue.
+func (p *progRun) matchPosted(pm int32) int32 {
+	m := &p.msgs[pm]
+	rs := &p.ranks[m.dst]
+	if len(rs.posted) == 0 {
+		return -1
+	}
+	var best *fifo
+	var bestKey int64
+	try := func(src, tag int32) {
+		k := matchKey(src, tag)
+		if q := rs.posted[k]; q != nil && !q.empty() && (best == nil || p.postSeq[q.front()] < p.postSeq[best.front()]) {
+			best, bestKey = q, k
+		}
+	}
+	try(m.src, m.tag)
+	try(lang.AnyRank, m.tag)
+	if m.tag >= 0 {
+		try(m.src, lang.AnyTag)
+		try(lang.AnyRank, lang.AnyTag)
+	}
+	if best == nil {
+		return -1
+	}
+	rc := best.pop()
+	if best.empty() {
+		delete(rs.posted, bestKey)
+	}
+	return rc
+}
+
+// post posts receive op i of rank r: it takes the earliest message in that
+// it accepts, or waits.
+func (p *progRun) post(i, r int32, op *lang.SchedOp) {
+	if op.Peer != lang.AnyRank && (op.Peer < 0 || int(op.Peer) >= len(p.node)) {
+		p.s.err = fmt.Errorf("rank %d receives from rank %d, which is not a rank (ranks are 0..%d)", r, op.Peer, len(p.node)-1)
+		return
+	}
+	rs := &p.ranks[r]
+	var best *fifo
+	var bestKey int64
+	if op.Peer != lang.AnyRank && op.Tag != lang.AnyTag {
+		k := matchKey(op.Peer, op.Tag)
+		if q := rs.unexpected[k]; q != nil {
+			best, bestKey = q, k
+		}
+	} else {
+		for k, q := range rs.unexpected {
+			src, tag := int32(k>>32), int32(uint32(k))
+			if (op.Peer == lang.AnyRank || op.Peer == src) && collective.TagMatches(op.Tag, tag) &&
+				(best == nil || p.msgs[q.front()].seq < p.msgs[best.front()].seq) {
+				best, bestKey = q, k
+			}
+		}
+	}
+	if best != nil {
+		pm := best.pop()
+		if best.empty() {
+			delete(rs.unexpected, bestKey)
+		}
+		p.matched(pm, i)
+		return
+	}
+	p.seq++
+	p.postSeq[i] = p.seq
+	k := matchKey(op.Peer, op.Tag)
+	q := rs.posted[k]
+	if q == nil {
+		q = &fifo{}
+		rs.posted[k] = q
+	}
+	q.push(i)
+}
+
+// result assembles the answer once the run has stopped.
+func (p *progRun) result(partial bool) *eval.ProgramResult {
+	res := &eval.ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
+	res.Ranks = make([]eval.RankTimes, len(p.ranks))
+	last := int32(-1)
+	for i := range p.end {
+		// On a tie the later rank's operation: a rendezvous send ends
+		// with its receive, which then leads the path back to it.
+		if p.state[i] == 3 && (last < 0 || p.end[i] >= p.end[last]) {
+			last = int32(i)
+		}
+	}
+	for r := range p.ranks {
+		rs := &p.ranks[r]
+		rt := eval.RankTimes{Rank: r, Node: p.n.g.ID(p.node[r]), End: rs.end, Compute: rs.compute, Send: rs.send, Recv: rs.recv}
+		rt.Wait = max(0, rt.End-rt.Compute-rt.Send-rt.Recv)
+		res.Ranks[r] = rt
+		res.Makespan = max(res.Makespan, rs.end)
+	}
+	res.CriticalPath = p.criticalPath(last)
+	if p.o.Timeline {
+		res.Timeline = withWaits(p.spans, res.Ranks)
+	}
+	if !partial {
+		res.Deadlock = p.deadlock()
+	}
+	return res
+}
+
+// criticalPath walks back from op last through what each operation waited
+// for last, merging the operations a collective was expanded into.
+func (p *progRun) criticalPath(last int32) []eval.PathStep {
+	var rev []eval.PathStep
+	for i := last; i >= 0; i = p.cause[i] {
+		r := p.rankOf(i)
+		g := i
+		if p.origin != nil {
+			g = p.origin[i]
+		}
+		op := p.origOp(i)
+		if k := len(rev) - 1; k >= 0 && rev[k].Rank == r && rev[k].Op == op {
+			rev[k].Start = p.start[i]
+			continue
+		}
+		o := &p.orig.Ops[g]
+		rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
+			Start: p.start[i], End: p.end[i]})
+		if len(rev) > len(p.end) { // a cycle of causes cannot happen; guard anyway
+			break
+		}
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// withWaits sorts the spans by rank and time and fills each rank's gaps
+// up to its end with waiting.
+func withWaits(spans []eval.Span, ranks []eval.RankTimes) []eval.Span {
+	slices.SortStableFunc(spans, func(a, b eval.Span) int {
+		if a.Rank != b.Rank {
+			return a.Rank - b.Rank
+		}
+		switch {
+		case a.Start < b.Start:
+			return -1
+		case a.Start > b.Start:
+			return 1
+		}
+		return 0
+	})
+	out := make([]eval.Span, 0, 2*len(spans)+len(ranks))
+	k := 0
+	for r := range ranks {
+		t := 0.0
+		for ; k < len(spans) && spans[k].Rank == r; k++ {
+			if spans[k].Start > t {
+				out = append(out, eval.Span{Rank: r, Kind: "wait", Start: t, End: spans[k].Start, Op: spans[k].Op})
+			}
+			out = append(out, spans[k])
+			t = max(t, spans[k].End)
+		}
+		if ranks[r].End > t {
+			out = append(out, eval.Span{Rank: r, Kind: "wait", Start: t, End: ranks[r].End, Op: -1})
+		}
+	}
+	return out
+}
+
+// deadlock lists the ranks with operations that never completed, each at
+// the first of them that was under way (else the first not done).
+func (p *progRun) deadlock() *eval.ProgramDeadlock {
+	var d *eval.ProgramDeadlock
+	for r := range p.x.Ranks {
+		lo, hi := int(p.x.RankStart[r]), int(p.x.RankStart[r+1])
+		stuck := -1
+		for i := lo; i < hi; i++ {
+			if p.state[i] == 3 {
+				continue
+			}
+			if stuck < 0 {
+				stuck = i
+			}
+			if p.state[i] > 0 {
+				stuck = i
+				break
+			}
+		}
+		if stuck < 0 {
+			continue
+		}
+		if d == nil {
+			d = &eval.ProgramDeadlock{}
+		}
+		g := int32(stuck)
+		if p.origin != nil {
+			g = p.origin[stuck]
+		}
+		op := &p.x.Ops[stuck]
+		peer := -1
+		if op.Kind == lang.OpSend || op.Kind == lang.OpRecv {
+			peer = int(op.Peer)
+		}
+		d.Waiting = append(d.Waiting, eval.WaitingRank{Rank: r, Op: p.origOp(int32(stuck)), Label: p.orig.LabelOf(int(g)),
+			Line: int(op.Line), Peer: peer})
+	}
+	return d
+}

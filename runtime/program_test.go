@@ -1,0 +1,316 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// chainSchedule is a schedule in which each rank's operations run one
+// after the other (each requires the one before it).
+func chainSchedule(colls []lang.Collective, ranks ...[]lang.SchedOp) *lang.Schedule {
+	s := &lang.Schedule{Ranks: len(ranks), Colls: colls, DepStart: []int32{0}}
+	for i := range s.Colls {
+		s.Colls[i].Ranks = int32(len(ranks))
+	}
+	for _, ops := range ranks {
+		s.RankStart = append(s.RankStart, int32(len(s.Ops)))
+		for j, op := range ops {
+			op.Label = -1
+			s.Ops = append(s.Ops, op)
+			if j > 0 {
+				s.Deps = append(s.Deps, lang.SchedDep{Op: int32(len(s.Ops) - 2)})
+			}
+			s.DepStart = append(s.DepStart, int32(len(s.Deps)))
+		}
+	}
+	s.RankStart = append(s.RankStart, int32(len(s.Ops)))
+	return s
+}
+
+func calc(t float64) lang.SchedOp { return lang.SchedOp{Kind: lang.OpCalc, Time: t} }
+func send(to int32, n int64, tag int32) lang.SchedOp {
+	return lang.SchedOp{Kind: lang.OpSend, Peer: to, Bytes: n, Tag: tag}
+}
+func recv(from int32, n int64, tag int32) lang.SchedOp {
+	return lang.SchedOp{Kind: lang.OpRecv, Peer: from, Bytes: n, Tag: tag}
+}
+func coll(i int32) lang.SchedOp { return lang.SchedOp{Kind: lang.OpColl, Peer: i} }
+
+func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *eval.ProgramResult {
+	t.Helper()
+	res, err := RunProgram(context.Background(), spec, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBreakdown(t, res)
+	return res
+}
+
+// checkBreakdown holds every rank's compute + send + recv + wait to its end.
+func checkBreakdown(t *testing.T, res *eval.ProgramResult) {
+	t.Helper()
+	for _, r := range res.Ranks {
+		if sum := r.Compute + r.Send + r.Recv + r.Wait; !near(sum, r.End, 1e-9) && r.End > 0 {
+			t.Errorf("rank %d: compute %g + send %g + recv %g + wait %g = %g, but it ends at %g", r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
+		}
+	}
+}
+
+func ends(res *eval.ProgramResult) []float64 {
+	out := make([]float64, len(res.Ranks))
+	for i, r := range res.Ranks {
+		out[i] = r.End
+	}
+	return out
+}
+
+func nearAll(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !near(a[i], b[i], 1e-9) && a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// A message between neighbours costs the sender SendOverhead and arrives
+// after the wire's latency and its bytes' streaming, plus RecvOverhead;
+// above the eager limit a request and a clear-to-send (packets of header
+// only) go first, and the send completes with the data.
+func TestProgramMessageTimes(t *testing.T) {
+	const os, or, L, B, hdr = 2e-6, 3e-6, 1e-6, 1e8, 16
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultNode: NodeParams{SendOverhead: os, RecvOverhead: or},
+		DefaultLink: LinkParams{Latency: L, Bandwidth: B}, Switching: VCT, Packet: PacketParams{Header: hdr}}
+	hop := func(n float64) float64 { return os + L + (n+hdr)/B + or }
+	for _, tc := range []struct {
+		name  string
+		n     int64
+		eager int64
+		want  []float64
+	}{
+		{"eager", 4000, 0, []float64{os, hop(4000)}},
+		{"at the limit", 4000, 4000, []float64{os, hop(4000)}},
+		{"rendezvous", 4000, 1000, []float64{2*hop(0) + hop(4000), 2*hop(0) + hop(4000)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := chainSchedule(nil, []lang.SchedOp{send(1, tc.n, 0)}, []lang.SchedOp{recv(0, tc.n, 0)})
+			res := runProg(t, spec, s, ProgramOptions{EagerLimit: tc.eager})
+			if got := ends(res); !nearAll(got, tc.want) {
+				t.Errorf("ends %v, want %v", got, tc.want)
+			}
+			if res.Messages != 1 || res.Deadlock != nil {
+				t.Errorf("%d messages, deadlock %v; want 1, none", res.Messages, res.Deadlock)
+			}
+			path := res.CriticalPath
+			if len(path) != 2 || path[0].Rank != 0 || path[0].Kind != "send" || path[1].Rank != 1 || path[1].Kind != "recv" {
+				t.Errorf("critical path %+v, want rank 0's send then rank 1's receive", path)
+			}
+		})
+	}
+}
+
+// Ranks on one processor share its CPU: two computations of 1 ms run one
+// after the other, and a message between them costs both overheads on
+// that CPU and no network.
+func TestProgramRanksShareTheirProcessor(t *testing.T) {
+	const os, or = 2e-6, 3e-6
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultNode: NodeParams{SendOverhead: os, RecvOverhead: or},
+		DefaultLink: LinkParams{Latency: 1, Bandwidth: 1}}
+	s := chainSchedule(nil,
+		[]lang.SchedOp{calc(1e-3), send(1, 100, 0)},
+		[]lang.SchedOp{calc(1e-3), recv(0, 100, 0)},
+		[]lang.SchedOp{calc(1e-3)})
+	res := runProg(t, spec, s, ProgramOptions{Map: []int{0, 0, 1}})
+	// Rank 0's send waits for rank 1's computation, queued on the CPU
+	// before it.
+	want := []float64{2e-3 + os, 2e-3 + os + or, 1e-3}
+	if got := ends(res); !nearAll(got, want) {
+		t.Errorf("ends %v, want %v", got, want)
+	}
+	if r := res.Ranks[1]; !near(r.Compute, 1e-3, 1e-9) || !near(r.Recv, or, 1e-9) || r.Node != 0 {
+		t.Errorf("rank 1: %+v, want 1 ms of compute and %g s of receiving on node 0", r, or)
+	}
+}
+
+// Seed 002 §1.1's receive and route delays: a processor's computation
+// runs at 1/(1+delay) of its speed while packets arrive at it, for it or
+// to pass on.
+func TestProgramComputationSlowsWhileReceivingOrRouting(t *testing.T) {
+	const n, B = 10000, 1e9 // 10 µs of streaming from time 0
+	for _, tc := range []struct {
+		name        string
+		recv, route float64
+		ranks       [][]lang.SchedOp
+		nodes       []int
+		want        float64 // when the computing rank (the last) ends
+	}{
+		{"no delay", 0, 0, [][]lang.SchedOp{{send(1, n, 0)}, {calc(10e-6), recv(0, n, 0)}}, []int{0, 1}, 10e-6},
+		{"receiving", 0.5, 0, [][]lang.SchedOp{{send(1, n, 0)}, {calc(10e-6), recv(0, n, 0)}}, []int{0, 1}, 15e-6},
+		// 20 µs of work: the first 10 µs overlap the message, stretched
+		// to 15; the rest runs at full speed.
+		{"receiving partly", 0.5, 0, [][]lang.SchedOp{{send(1, n, 0)}, {calc(20e-6), recv(0, n, 0)}}, []int{0, 1}, 25e-6},
+		{"routing", 0, 0.3, [][]lang.SchedOp{{send(1, n, 0)}, {recv(0, n, 0)}, {calc(10e-6)}}, []int{0, 2, 1}, 13e-6},
+		{"route delay does not count receiving", 0, 0.3, [][]lang.SchedOp{{send(1, n, 0)}, {calc(10e-6), recv(0, n, 0)}}, []int{0, 1}, 10e-6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := &Spec{Graph: mustGen(t, "chain", 3), DefaultNode: NodeParams{RecvDelay: tc.recv, RouteDelay: tc.route},
+				DefaultLink: LinkParams{Latency: 0, Bandwidth: B}, Switching: VCT}
+			res := runProg(t, spec, chainSchedule(nil, tc.ranks...), ProgramOptions{Map: tc.nodes})
+			last := res.Ranks[len(res.Ranks)-1]
+			if !near(last.End, tc.want, 1e-9) || !near(last.Compute, tc.want, 1e-9) && len(tc.ranks[len(tc.ranks)-1]) == 1 {
+				t.Errorf("the computing rank ends at %g s (compute %g s), want %g s", last.End, last.Compute, tc.want)
+			}
+		})
+	}
+}
+
+// Seed 004's dimension-exchange barrier on a 3-cube takes three rounds of
+// one neighbour message each, with no contention.
+func TestProgramBarrierOnAHypercube(t *testing.T) {
+	const os, or, L, B, hdr = 1e-6, 1e-6, 0.5e-6, 1e8, 8
+	spec := &Spec{Graph: mustGen(t, "hypercube", 3), DefaultNode: NodeParams{SendOverhead: os, RecvOverhead: or},
+		DefaultLink: LinkParams{Latency: L, Bandwidth: B}, Switching: VCT, Packet: PacketParams{Header: hdr}}
+	var ranks [][]lang.SchedOp
+	for range 8 {
+		ranks = append(ranks, []lang.SchedOp{coll(0)})
+	}
+	for _, alg := range []string{"", "dimension", "dissemination", "tree"} {
+		t.Run(alg, func(t *testing.T) {
+			s := chainSchedule([]lang.Collective{{Name: "barrier", Algorithm: alg}}, ranks...)
+			res := runProg(t, spec, s, ProgramOptions{})
+			round := os + L + hdr/B + or
+			wantMsgs := map[string]int64{"": 24, "dimension": 24, "dissemination": 24, "tree": 14}[alg]
+			if res.Messages != wantMsgs {
+				t.Errorf("%d messages, want %d", res.Messages, wantMsgs)
+			}
+			if alg == "" || alg == "dimension" {
+				for _, r := range res.Ranks {
+					if !near(r.End, 3*round, 1e-9) {
+						t.Errorf("rank %d ends at %g s, want 3 rounds of %g s", r.Rank, r.End, round)
+					}
+				}
+			}
+			if res.Deadlock != nil {
+				t.Errorf("deadlock: %+v", res.Deadlock)
+			}
+		})
+	}
+}
+
+// Receives match by source and tag, first in first out; any-source and
+// any-tag receives take what is there, and a receive that nothing
+// matches is a deadlock naming the rank, its operation and its peer.
+func TestProgramMatching(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "chain", 3), DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}}
+	for _, tc := range []struct {
+		name    string
+		ranks   [][]lang.SchedOp
+		waiting string // "rank:op:peer ..." of the deadlock, "" for none
+	}{
+		{"tags pick the message", [][]lang.SchedOp{{send(1, 8, 1), send(1, 8, 2)}, {recv(0, 8, 2), recv(0, 8, 1)}}, ""},
+		{"any source and tag", [][]lang.SchedOp{{send(2, 8, 5)}, {send(2, 8, 6)}, {recv(lang.AnyRank, 8, 5), recv(lang.AnyRank, 8, lang.AnyTag)}}, ""},
+		{"both receive first", [][]lang.SchedOp{{recv(1, 8, 0), send(1, 8, 0)}, {recv(0, 8, 0), send(0, 8, 0)}}, "0:0:1 1:0:0"},
+		{"wrong tag", [][]lang.SchedOp{{send(1, 8, 1)}, {recv(0, 8, 2)}}, "1:0:0"},
+		{"rendezvous never matched", [][]lang.SchedOp{{send(1, 8000, 1)}, {calc(1e-6)}}, "0:0:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runProg(t, spec, chainSchedule(nil, tc.ranks...), ProgramOptions{EagerLimit: 1000})
+			got := ""
+			if res.Deadlock != nil {
+				var w []string
+				for _, x := range res.Deadlock.Waiting {
+					w = append(w, fmt.Sprintf("%d:%d:%d", x.Rank, x.Op, x.Peer))
+				}
+				got = strings.Join(w, " ")
+			}
+			if got != tc.waiting {
+				t.Errorf("waiting %q, want %q", got, tc.waiting)
+			}
+		})
+	}
+}
+
+// The timeline covers each rank from 0 to its end with compute, send,
+// recv and wait spans that do not overlap and add up to the breakdown.
+func TestProgramTimelineCoversEachRank(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "ring", 4), DefaultNode: NodeParams{SendOverhead: 1e-6, RecvOverhead: 1e-6},
+		DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}}
+	var ranks [][]lang.SchedOp
+	for r := range int32(4) {
+		ranks = append(ranks, []lang.SchedOp{calc(float64(r+1) * 1e-6), coll(0), calc(2e-6)})
+	}
+	s := chainSchedule([]lang.Collective{{Name: "allreduce", Algorithm: "ring", Bytes: 4096}}, ranks...)
+	res := runProg(t, spec, s, ProgramOptions{Timeline: true})
+	for _, r := range res.Ranks {
+		at := 0.0
+		sum := map[string]float64{}
+		for _, sp := range res.Timeline {
+			if sp.Rank != r.Rank {
+				continue
+			}
+			if !near(sp.Start, at, 1e-9) && sp.Start != at {
+				t.Fatalf("rank %d: a span starts at %g, the one before ended at %g", r.Rank, sp.Start, at)
+			}
+			at = sp.End
+			sum[sp.Kind] += sp.End - sp.Start
+		}
+		if !near(at, r.End, 1e-9) || !near(sum["compute"], r.Compute, 1e-9) || !near(sum["wait"], r.Wait, 1e-9) {
+			t.Errorf("rank %d: spans end at %g with %v; the rank %+v", r.Rank, at, sum, r)
+		}
+	}
+	if res.Messages != 2*4*3 {
+		t.Errorf("%d messages, want the ring allreduce's 24", res.Messages)
+	}
+	if p := res.CriticalPath; len(p) == 0 || p[len(p)-1].Kind != "calc" || !near(p[len(p)-1].End, res.Makespan, 1e-12) {
+		t.Errorf("critical path %+v should end with a calc at the makespan %g", p, res.Makespan)
+	}
+}
+
+func TestProgramStopsEarly(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "ring", 8), DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}, Switching: VCT}
+	var ranks [][]lang.SchedOp
+	for range 8 {
+		ranks = append(ranks, []lang.SchedOp{coll(0), coll(1)})
+	}
+	s := chainSchedule([]lang.Collective{{Name: "alltoall", Bytes: 100}, {Name: "barrier"}}, ranks...)
+	res, err := RunProgram(context.Background(), spec, s, ProgramOptions{MaxEvents: 50})
+	if err != nil || !res.Partial || res.Deadlock != nil || res.Events != 50 {
+		t.Errorf("with 50 events at most: err %v, partial %v, deadlock %v, %d events", err, res != nil && res.Partial, res.Deadlock, res.Events)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = RunProgram(ctx, spec, s, ProgramOptions{})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestProgramRejectsBadInput(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}}
+	two := chainSchedule(nil, []lang.SchedOp{send(1, 8, 0)}, []lang.SchedOp{recv(0, 8, 0)})
+	for _, tc := range []struct {
+		s    *lang.Schedule
+		o    ProgramOptions
+		want string
+	}{
+		{two, ProgramOptions{Map: []int{0}}, "the mapping places 1 ranks, the program has 2"},
+		{two, ProgramOptions{Map: []int{0, 7}}, "places rank 1 on node 7, which is not a processor (processor ids are 0..1)"},
+		{chainSchedule(nil, []lang.SchedOp{send(5, 8, 0)}), ProgramOptions{}, "rank 0 sends to rank 5, which is not a rank (ranks are 0..0)"},
+		{two, ProgramOptions{MaxMemory: 100}, "set --max-memory to raise it"},
+		{two, ProgramOptions{EagerLimit: -1}, "must not be negative"},
+	} {
+		_, err := RunProgram(context.Background(), spec, tc.s, tc.o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		}
+	}
+}

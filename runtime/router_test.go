@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"math"
+	"testing"
+)
+
+// bookSimSpec is BookSim's default input-queued router on generator name's
+// graph, one cycle a nanosecond and a 4-byte flit a cycle (as
+// std:booksim-mesh): routers of four pipeline cycles and the given
+// allocation delay, one-cycle wires, each processor behind its own router.
+func bookSimSpec(t testing.TB, alloc float64, name string, args ...int) *Spec {
+	t.Helper()
+	spec := &Spec{Graph: mustGen(t, name, args...), DefaultLink: LinkParams{Latency: 1e-9, Bandwidth: 4e9},
+		DefaultNode: NodeParams{HopDelay: 4e-9, AllocDelay: alloc}, Switching: Wormhole, Routing: "dor",
+		Packet: PacketParams{FlitBytes: 4, BufferFlits: 8, VirtualChannels: 1}}
+	s, err := WithNIC(spec, 1e-9, 4e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestNICRoutersGiveBookSimsZeroLoadLatency(t *testing.T) {
+	// 5H + 6 + S cycles for H router-to-router hops and S flits.
+	for _, c := range []struct {
+		name     string
+		args     []int
+		src, dst int
+		hops     int
+	}{
+		{"mesh", []int{4, 4}, 0, 15, 6},
+		{"mesh", []int{8, 8}, 9, 10, 1},
+		{"torus", []int{4, 4}, 0, 3, 1}, // the wrap-around link
+		{"hypercube", []int{4}, 0, 15, 4},
+	} {
+		spec := bookSimSpec(t, 1e-9, c.name, c.args...)
+		res := sim1(t, spec, Options{Size: 32, Src: Node(c.src), Dst: Node(c.dst)})
+		want := float64(5*c.hops+6+8) * 1e-9
+		if !near(res.Latency.Mean, want, 1e-9) {
+			t.Errorf("%s%v %d→%d: latency %g, want %g (5·%d+6+8 cycles)", c.name, c.args, c.src, c.dst, res.Latency.Mean, want, c.hops)
+		}
+		if res.Hops.Max != c.hops+2 {
+			t.Errorf("%s%v %d→%d: %d links, want %d (the injection and ejection links too)", c.name, c.args, c.src, c.dst, res.Hops.Max, c.hops+2)
+		}
+	}
+}
+
+func TestNICKeepsProcessorIDsAndRanks(t *testing.T) {
+	spec := bookSimSpec(t, 0, "mesh", 4, 4)
+	g := spec.Graph
+	if g.NumProcs() != 16 || g.N() != 32 {
+		t.Fatalf("%d processors of %d nodes, want 16 of 32", g.NumProcs(), g.N())
+	}
+	for r := range 16 {
+		if id := g.ID(g.Proc(r)); id != r {
+			t.Errorf("rank %d is processor %d, want %d", r, id, r)
+		}
+	}
+	if c := g.Core(); c.Nodes != 16 || c.Kind.String() != "mesh" {
+		t.Errorf("core %+v, want the 4×4 mesh of routers", c)
+	}
+}
+
+func TestAllocDelayOpensAGapBetweenPacketsThroughOneOutput(t *testing.T) {
+	// Processors 0 and 2 of a 3-chain send 32 bytes (8 cycles) to 1 at the
+	// same moment; their heads reach router 1 together. The second takes
+	// the ejection lane once the first's tail has left it, AllocDelay later.
+	for _, alloc := range []float64{0, 1e-9, 3e-9} {
+		spec := bookSimSpec(t, alloc, "chain", 3)
+		res := sim1(t, spec, Options{Op: "hotspot", Size: 32, Dst: Node(1)})
+		if res.Messages != 2 {
+			t.Fatalf("alloc %g: %d messages, want 2", alloc, res.Messages)
+		}
+		gap := res.Latency.Max - res.Latency.Min
+		if want := 8e-9 + alloc; math.Abs(gap-want) > 1e-15 {
+			t.Errorf("alloc %g: second message %g later, want %g (8 cycles + alloc)", alloc, gap, want)
+		}
+	}
+}
+
+func TestWithNICRefusesLinksThatCannotCarry(t *testing.T) {
+	spec := basic(mustGen(t, "ring", 4), 1e-9, 1e9)
+	for _, c := range []struct{ lat, bw float64 }{{1e-9, 0}, {-1, 1e9}, {math.NaN(), 1e9}} {
+		if _, err := WithNIC(spec, c.lat, c.bw); err == nil {
+			t.Errorf("latency %g, speed %g: no error", c.lat, c.bw)
+		}
+	}
+}
