@@ -41,8 +41,8 @@ type network struct {
 	// sides dims; attached is set when processors hang off its switches.
 	core     topo.Core
 	attached bool
-	// coreRanks: processor rank r hangs off core label r (rankIsLabel).
-	coreRanks bool
+	// rankCore: processor rank r hangs off core label r (rankIsLabel).
+	rankCore bool
 	dims     []int32
 	lanes    int32 // lanes per wire
 	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
@@ -136,7 +136,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	}
 	n.core = g.Core()
 	n.attached = n.core.Nodes < g.N()
-	n.coreRanks = n.rankIsLabel()
+	n.rankCore = n.rankIsLabel()
 	for _, k := range n.core.Dims {
 		n.dims = append(n.dims, int32(k))
 	}

@@ -333,7 +333,7 @@ func (s *sim) pattern(op string, r int) int {
 	g := s.net.g
 	P := s.net.nprocs
 	kind := g.Kind()
-	if s.net.coreRanks {
+	if s.net.rankCore {
 		kind = s.net.core.Kind // processors behind routers of that shape
 	}
 	switch kind {
