@@ -590,9 +590,9 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 		if !containsString(spec.named, na.Name) {
 			what := "no named arguments"
 			if len(spec.named) > 0 {
-				what = strings.Join(spec.named, ":, ") + ":"
+				what = strings.Join(spec.named, ": and ") + ":"
 			}
-			c.errs.Add(na.Pos, "%s takes no argument %s:%s; it takes %s: %s", id.Name, lang.Excerpt(na.Name), lang.DidYouMean(na.Name, spec.named), what, spec.usage)
+			c.errs.Add(na.Pos, "%s takes no argument %s:%s; it takes %s (%s)", id.Name, lang.Excerpt(na.Name), lang.DidYouMean(na.Name, spec.named), what, spec.usage)
 			continue
 		}
 		if na.Name == "algorithm" {
@@ -611,7 +611,7 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 	}
 	for _, req := range spec.required {
 		if !op.args[roleNames[req]].set {
-			c.errs.Add(call.Pos, "%s needs %s: to say which rank: %s", id.Name, req, spec.usage)
+			c.errs.Add(call.Pos, "%s needs %s: and the rank it sends to (%s)", id.Name, req, spec.usage)
 		}
 	}
 	switch id.Name {

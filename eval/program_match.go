@@ -6,34 +6,29 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// sendQueues are the sends of one rank to another in program order, one
-// queue per tag.
-type sendQueues struct {
-	byTag map[int32][]int32
-	total int
+// sendQueue holds the sends of one rank to another in program order.
+type sendQueue struct {
+	ops  []int32
+	head int // ops before head are all matched
 }
 
-// take removes and returns the earliest send whose tag fits tag (any, for
-// AnyTag), or -1.
-func (q *sendQueues) take(tag int32) int32 {
-	if tag != lang.AnyTag {
-		list := q.byTag[tag]
-		if len(list) == 0 {
-			return -1
+// take matches and returns the earliest unmatched send whose tag fits tag
+// (any, for AnyTag), or -1.
+func (q *sendQueue) take(s *lang.Schedule, matched []bool, tag int32) int32 {
+	for i := q.head; i < len(q.ops); i++ {
+		op := q.ops[i]
+		if matched[op] {
+			if i == q.head {
+				q.head++
+			}
+			continue
 		}
-		q.byTag[tag] = list[1:]
-		return list[0]
-	}
-	best, bestTag := int32(-1), int32(0)
-	for t, list := range q.byTag {
-		if len(list) > 0 && (best < 0 || list[0] < best) {
-			best, bestTag = list[0], t
+		if tag == lang.AnyTag || s.Ops[op].Tag == tag {
+			matched[op] = true
+			return op
 		}
 	}
-	if best >= 0 {
-		q.byTag[bestTag] = q.byTag[bestTag][1:]
-	}
-	return best
+	return -1
 }
 
 // match pairs every receive from a named rank with a send of that rank to
@@ -46,7 +41,8 @@ func (q *sendQueues) take(tag int32) int32 {
 func (in *inst) match() {
 	s := in.s
 	type pair struct{ src, dst int32 }
-	sends := map[pair]*sendQueues{}
+	sends := map[pair]*sendQueue{}
+	matched := make([]bool, len(s.Ops))
 	anySource := make([]bool, s.Ranks)
 	for r := 0; r < s.Ranks; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
@@ -56,11 +52,10 @@ func (in *inst) match() {
 				k := pair{int32(r), op.Peer}
 				q := sends[k]
 				if q == nil {
-					q = &sendQueues{byTag: map[int32][]int32{}}
+					q = &sendQueue{}
 					sends[k] = q
 				}
-				q.byTag[op.Tag] = append(q.byTag[op.Tag], i)
-				q.total++
+				q.ops = append(q.ops, i)
 			case op.Kind == lang.OpRecv && op.Peer == lang.AnyRank:
 				anySource[r] = true
 			}
@@ -83,7 +78,7 @@ func (in *inst) match() {
 			q := sends[pair{op.Peer, int32(r)}]
 			send := int32(-1)
 			if q != nil {
-				send = q.take(op.Tag)
+				send = q.take(s, matched, op.Tag)
 			}
 			if send >= 0 {
 				if op.Bytes < 0 && !anySource[r] {
@@ -115,13 +110,13 @@ func (in *inst) match() {
 
 // unmatched says why rank r's receive op finds no send; q holds what the
 // source sends r, nil for nothing.
-func unmatched(s *lang.Schedule, r int, op *lang.SchedOp, q *sendQueues) string {
+func unmatched(s *lang.Schedule, r int, op *lang.SchedOp, q *sendQueue) string {
 	what := fmt.Sprintf("rank %d waits in %s but rank %d", r, s.Labels[op.Label], op.Peer)
-	if q == nil || q.total == 0 {
+	if q == nil || len(q.ops) == 0 {
 		return fmt.Sprintf("%s sends nothing to rank %d", what, r)
 	}
 	if op.Tag != lang.AnyTag {
-		return fmt.Sprintf("%s sends rank %d no further message with tag %d (it sends %d message%s there in all)", what, r, op.Tag, q.total, plural(q.total))
+		return fmt.Sprintf("%s sends rank %d no further message with tag %d (it sends %d message%s there in all)", what, r, op.Tag, len(q.ops), plural(len(q.ops)))
 	}
-	return fmt.Sprintf("%s sends only %d message%s to rank %d, all taken by earlier receives", what, q.total, plural(q.total), r)
+	return fmt.Sprintf("%s sends only %d message%s to rank %d, all taken by earlier receives", what, len(q.ops), plural(len(q.ops)), r)
 }

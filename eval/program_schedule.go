@@ -83,6 +83,7 @@ type inst struct {
 	collRank    []int32 // the rank that first called each collective
 	collPos     []lang.Pos
 	collText    []string
+	collBad     bool // a mismatch is reported: counts no longer tell
 }
 
 // fail reports an error once per position; after MaxErrors the
@@ -317,35 +318,6 @@ func removeOp(list []int32, op int32) []int32 {
 // it to the schedule with its prerequisites.
 func (in *inst) emit(op *pop) bool {
 	so := lang.SchedOp{Label: op.label, Line: op.line, Kind: op.kind}
-	ranks := int64(in.cp.ranks)
-	get := func(r role) (lang.Value, bool) { return in.value(op.args[r].ce) }
-	bytes := func(r role) (int64, bool) {
-		v, ok := get(r)
-		if !ok {
-			return 0, false
-		}
-		if msg := roleMismatch(r, v.Kind, v.Dim); msg != "" || v.Num < 0 || v.Num > 1<<53 || math.IsNaN(v.Num) {
-			in.fail(lang.Errorf(op.args[r].pos, "%s: the size must be a size from 0B to 2^53 B, got %s on rank %d", op.name, describeValue(v), in.rank))
-			return 0, false
-		}
-		return int64(math.Round(v.Num)), true
-	}
-	rank := func(r role, what string) (int32, bool) {
-		v, ok := get(r)
-		if !ok {
-			return 0, false
-		}
-		n, ok := in.whole(v, op.args[r].pos, op.name+": "+what, 0, ranks)
-		return int32(n), ok
-	}
-	tag := func() (int32, bool) {
-		v, ok := get(rTag)
-		if !ok {
-			return 0, false
-		}
-		n, ok := in.whole(v, op.args[rTag].pos, op.name+": the tag", 0, math.MaxInt32)
-		return int32(n), ok
-	}
 	ok := true
 	switch op.kind {
 	case lang.OpCalc:
@@ -353,7 +325,7 @@ func (in *inst) emit(op *pop) bool {
 			so.Time = in.fr.stack[op.cpuSlot].Num
 			break
 		}
-		v, good := get(rTime)
+		v, good := in.value(op.args[rTime].ce)
 		if !good {
 			return false
 		}
@@ -363,33 +335,31 @@ func (in *inst) emit(op *pop) bool {
 		}
 		so.Time = v.Num
 	case lang.OpSend:
-		var b int64
-		b, ok = bytes(rBytes)
-		so.Bytes = b
+		so.Bytes, ok = in.bytes(op, rBytes)
 		if ok {
-			so.Peer, ok = rank(rTo, "to:")
+			so.Peer, ok = in.peer(op, rTo)
 		}
 		if ok && op.args[rTag].set {
-			so.Tag, ok = tag()
+			so.Tag, ok = in.tag(op)
 		}
 	case lang.OpRecv:
 		so.Peer, so.Tag, so.Bytes = lang.AnyRank, lang.AnyTag, -1
 		if op.args[rFrom].set {
-			so.Peer, ok = rank(rFrom, "from:")
+			so.Peer, ok = in.peer(op, rFrom)
 		}
 		if ok && op.args[rTag].set {
-			so.Tag, ok = tag()
+			so.Tag, ok = in.tag(op)
 		}
 		if ok && op.args[rSize].set {
-			so.Bytes, ok = bytes(rSize)
+			so.Bytes, ok = in.bytes(op, rSize)
 		}
 	case lang.OpColl:
-		c := lang.Collective{Name: op.name, Algorithm: op.algorithm, Ranks: int32(ranks), Line: op.line}
+		c := lang.Collective{Name: op.name, Algorithm: op.algorithm, Ranks: int32(in.cp.ranks), Line: op.line}
 		if op.args[rBytes].set {
-			c.Bytes, ok = bytes(rBytes)
+			c.Bytes, ok = in.bytes(op, rBytes)
 		}
 		if ok && op.args[rRoot].set {
-			c.Root, ok = rank(rRoot, "root:")
+			c.Root, ok = in.peer(op, rRoot)
 		}
 		if !ok {
 			return false
@@ -400,15 +370,10 @@ func (in *inst) emit(op *pop) bool {
 	if !ok {
 		return false
 	}
-	i := int32(len(in.s.Ops))
-	if len(in.s.Ops) >= in.nextMem {
-		if err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(len(in.s.Ops))+1, schedOpBytes), in.max); err != nil {
-			in.fail(lang.Errorf(op.pos, "%v", err))
-			in.stop = true
-			return false
-		}
-		in.nextMem = len(in.s.Ops) + 1<<16
+	if len(in.s.Ops) >= in.nextMem && !in.reserve(op) {
+		return false
 	}
+	i := int32(len(in.s.Ops))
 	in.s.Ops = append(in.s.Ops, so)
 	if in.prev >= 0 {
 		in.s.Deps = append(in.s.Deps, lang.SchedDep{Op: in.prev, Start: in.prevStarted})
@@ -430,6 +395,75 @@ func (in *inst) emit(op *pop) bool {
 	return true
 }
 
+// reserve checks the memory the schedule will need against the limit and
+// grows its lists ahead: once the first rank has run, to what every rank
+// doing as much would need, so that appending does not copy them over and
+// over.
+func (in *inst) reserve(op *pop) bool {
+	s := in.s
+	n := len(s.Ops)
+	want := n + 1<<16
+	if in.rank > 0 {
+		perRank := n/in.rank + 1
+		want = max(want, perRank*in.cp.ranks+perRank)
+	}
+	if err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(want), schedOpBytes), in.max); err != nil {
+		if err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(n)+1, schedOpBytes), in.max); err != nil {
+			in.fail(lang.Errorf(op.pos, "%v", err))
+			in.stop = true
+			return false
+		}
+		want = n + 1<<16
+	}
+	if cap(s.Ops) < want {
+		s.Ops = append(make([]lang.SchedOp, 0, want), s.Ops...)
+		s.DepStart = append(make([]int32, 0, want+1), s.DepStart...)
+		s.Deps = append(make([]lang.SchedDep, 0, want+want/4), s.Deps...)
+	}
+	in.nextMem = want
+	return true
+}
+
+// bytes reads a size argument: a size, or a plain number of bytes.
+func (in *inst) bytes(op *pop, r role) (int64, bool) {
+	v, ok := in.value(op.args[r].ce)
+	if !ok {
+		return 0, false
+	}
+	if msg := roleMismatch(r, v.Kind, v.Dim); msg != "" || !(v.Num >= 0 && v.Num <= 1<<53) {
+		in.fail(lang.Errorf(op.args[r].pos, "%s: the size must be a size from 0B to 2^53 B, got %s on rank %d", op.name, describeValue(v), in.rank))
+		return 0, false
+	}
+	return int64(math.Round(v.Num)), true
+}
+
+// peer reads a rank argument (to:, from:, root:).
+func (in *inst) peer(op *pop, r role) (int32, bool) {
+	v, ok := in.value(op.args[r].ce)
+	if !ok {
+		return 0, false
+	}
+	if v.Kind == lang.Number && v.Dim == (lang.Dim{}) && v.Num >= 0 && v.Num < float64(in.cp.ranks) && v.Num == math.Trunc(v.Num) {
+		return int32(v.Num), true
+	}
+	what := map[role]string{rTo: "to:", rFrom: "from:", rRoot: "root:"}[r]
+	_, ok = in.whole(v, op.args[r].pos, op.name+": "+what, 0, int64(in.cp.ranks))
+	return 0, ok
+}
+
+// tag reads a tag argument.
+func (in *inst) tag(op *pop) (int32, bool) {
+	v, ok := in.value(op.args[rTag].ce)
+	if !ok {
+		return 0, false
+	}
+	if v.Kind == lang.Number && v.Dim == (lang.Dim{}) && v.Num >= 0 && v.Num < math.MaxInt32 && v.Num == math.Trunc(v.Num) {
+		return int32(v.Num), true
+	}
+	n, ok := in.whole(v, op.args[rTag].pos, op.name+": the tag", 0, math.MaxInt32)
+	return int32(n), ok
+}
+
 // collective joins the current rank's next collective call to the
 // schedule's collective of that number, which every rank must call alike.
 func (in *inst) collective(c lang.Collective, op *pop) (int32, bool) {
@@ -448,6 +482,7 @@ func (in *inst) collective(c lang.Collective, op *pop) (int32, bool) {
 			k+1, in.rank, op.text, collArgs(c), in.collRank[k], in.collText[k], collArgs(first))
 		d.Notes = append(d.Notes, lang.Note{Pos: in.collPos[k], Msg: fmt.Sprintf("rank %d's call", in.collRank[k])})
 		in.fail(d)
+		in.collBad = true
 		return 0, false
 	}
 	return int32(k), true
@@ -468,6 +503,9 @@ func collArgs(c lang.Collective) string {
 // checkCollectives reports ranks that call fewer collectives than others:
 // the collective they skip waits for them forever.
 func (in *inst) checkCollectives() {
+	if in.collBad {
+		return
+	}
 	s := in.s
 	count := make([]int, s.Ranks)
 	for i := range s.Ops {
