@@ -22,18 +22,18 @@ package collective
 import (
 	"fmt"
 	"math/bits"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/registry"
 )
 
 // Options choose defaults and bounds for Expand.
 type Options struct {
 	// Hypercube says the machine's topology is a binary hypercube: a
-	// barrier then defaults to dimension exchange (seed 004 Algorithm 1).
+	// barrier of a power-of-two group then defaults to dimension exchange
+	// (seed 004 Algorithm 1).
 	Hypercube bool
 	// Segment is the pipelined broadcast's segment size in bytes; 0 means
 	// DefaultSegment.
@@ -53,19 +53,8 @@ const opBytes = 48
 // algorithm emits rank r's operations of one collective.
 type algorithm func(e *emitter, c *lang.Collective, r int) error
 
-// Algorithms lists, per collective, the algorithms Expand implements, the
-// first being the default (but see Default).
-var Algorithms = map[string][]string{
-	"barrier":   {"dissemination", "dimension", "tree"},
-	"bcast":     {"binomial", "linear", "pipeline"},
-	"reduce":    {"binomial", "linear"},
-	"allreduce": {"recursive-doubling", "ring", "reduce-bcast"},
-	"allgather": {"ring", "recursive-doubling"},
-	"alltoall":  {"pairwise", "linear"},
-	"scatter":   {"binomial", "linear"},
-	"gather":    {"binomial", "linear"},
-}
-
+// impls implements every algorithm of registry.Collectives (a test holds
+// the two equal), keyed "collective/algorithm".
 var impls = map[string]algorithm{
 	"barrier/dissemination":        dissemination,
 	"barrier/dimension":            dimensionBarrier,
@@ -88,36 +77,39 @@ var impls = map[string]algorithm{
 	"gather/binomial":              binomialGather,
 }
 
-// Default is the algorithm a collective uses when the program names none.
-func Default(name string, o Options) string {
-	if name == "barrier" && o.Hypercube {
+// Default is the algorithm a collective of a group of ranks uses when the
+// program names none: the first registry.Collectives lists for it, except
+// that a barrier of a power-of-two group on a hypercube exchanges along
+// dimensions.
+func Default(name string, ranks int, o Options) string {
+	if name == "barrier" && o.Hypercube && isPow2(ranks) {
 		return "dimension"
 	}
-	if a := Algorithms[name]; len(a) > 0 {
-		return a[0]
+	if c, ok := registry.LookupCollective(name); ok && len(c.Algorithms.Entries) > 0 {
+		return c.Algorithms.Entries[0].Name
 	}
 	return ""
 }
 
 // Resolve returns the algorithm collective c runs with: its own choice or
-// the default, checked against Algorithms.
+// the default, checked against registry.Collectives.
 func Resolve(c *lang.Collective, o Options) (string, error) {
-	algs, ok := Algorithms[c.Name]
+	rc, ok := registry.LookupCollective(c.Name)
 	if !ok {
-		names := make([]string, 0, len(Algorithms))
-		for n := range Algorithms {
-			names = append(names, n)
+		names := make([]string, len(registry.Collectives))
+		for i, x := range registry.Collectives {
+			names[i] = x.Name
 		}
-		sort.Strings(names)
 		return "", fmt.Errorf("unknown collective %q (want %s)", c.Name, strings.Join(names, ", "))
 	}
 	if c.Algorithm == "" {
-		return Default(c.Name, o), nil
+		return Default(c.Name, int(c.Ranks), o), nil
 	}
-	if !slices.Contains(algs, c.Algorithm) {
-		return "", fmt.Errorf("%s has no algorithm %q (want %s)%s", c.Name, c.Algorithm, strings.Join(algs, ", "), lang.DidYouMean(c.Algorithm, algs))
+	en, ok := rc.Algorithms.Lookup(c.Algorithm)
+	if !ok {
+		return "", fmt.Errorf("%s has no algorithm %q (want %s)%s", c.Name, c.Algorithm, rc.Algorithms.List(), lang.DidYouMean(c.Algorithm, rc.Algorithms.Spellings()))
 	}
-	return c.Algorithm, nil
+	return en.Name, nil
 }
 
 // Tag is the tag of collective number c's messages.

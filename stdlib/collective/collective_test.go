@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/registry"
 )
 
 // collSchedule is P ranks that each compute 1 s, take part in one
@@ -294,17 +295,19 @@ func TestExpansionKeepsTheCollectivesDependencies(t *testing.T) {
 
 func TestDefaultsFollowTheMachine(t *testing.T) {
 	for _, tc := range []struct {
-		coll string
-		o    Options
-		want string
+		coll  string
+		ranks int32
+		o     Options
+		want  string
 	}{
-		{"barrier", Options{}, "dissemination"},
-		{"barrier", Options{Hypercube: true}, "dimension"},
-		{"bcast", Options{Hypercube: true}, "binomial"},
-		{"allreduce", Options{}, "recursive-doubling"},
-		{"allgather", Options{}, "ring"},
+		{"barrier", 8, Options{}, "dissemination"},
+		{"barrier", 8, Options{Hypercube: true}, "dimension"},
+		{"barrier", 6, Options{Hypercube: true}, "dissemination"},
+		{"bcast", 8, Options{Hypercube: true}, "binomial"},
+		{"allreduce", 8, Options{}, "recursive-doubling"},
+		{"allgather", 8, Options{}, "ring"},
 	} {
-		if got, err := Resolve(&lang.Collective{Name: tc.coll}, tc.o); err != nil || got != tc.want {
+		if got, err := Resolve(&lang.Collective{Name: tc.coll, Ranks: tc.ranks}, tc.o); err != nil || got != tc.want {
 			t.Errorf("%s with %+v: %q, %v; want %q", tc.coll, tc.o, got, err, tc.want)
 		}
 	}
@@ -328,6 +331,22 @@ func TestExpansionErrorsArePositioned(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v on %d ranks: %v, want %q", tc.c, tc.P, err, tc.want)
 		}
+	}
+}
+
+// Every algorithm the registry names is implemented, and nothing else.
+func TestEveryRegisteredAlgorithmIsImplemented(t *testing.T) {
+	n := 0
+	for _, c := range registry.Collectives {
+		for _, a := range c.Algorithms.Names() {
+			n++
+			if impls[c.Name+"/"+a] == nil {
+				t.Errorf("%s(algorithm: %s) is registered but not implemented", c.Name, a)
+			}
+		}
+	}
+	if n != len(impls) {
+		t.Errorf("%d algorithms implemented, %d registered", len(impls), n)
 	}
 }
 
