@@ -33,7 +33,9 @@ parameter may have a starting value, whose unit also fixes its dimension
 the function a time (or whatever the fitted column holds).
 
 A model linear in its free parameters (checked numerically) is solved by
-least squares; any other by Levenberg–Marquardt. The output gives each
+least squares; any other by Levenberg–Marquardt. --relative weighs each
+point by 1/time, for measurements from bytes to megabytes whose noise grows
+with the time. The output gives each
 value with its unit and standard error, R², the largest residuals and a
 param block to paste into a machine. --format json prints
 {"params": {"a": {"value", "unit", "stderr"}, ...}, "r2", "residuals"}
@@ -44,6 +46,7 @@ with values in SI base units and residuals (measured - fitted) per row;
 	format := registerFormat(fs, `print {"params": {NAME: {"value", "unit", "stderr"}}, "r2", "residuals"}`)
 	free := fs.String("free", "", "fit these parameters of FUNCTION, a comma-separated `LIST` of names, each optionally NAME=START (a value with its unit)")
 	y := fs.String("y", "time", "the `COLUMN` to fit")
+	relative := fs.Bool("relative", false, "minimise relative errors (each point weighted by 1/time), for times whose noise grows with them")
 	top := fs.Int("residuals", 5, "how many of the largest residuals the text output lists")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -85,7 +88,7 @@ with values in SI base units and residuals (measured - fitted) per row;
 	default:
 		return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
 	}
-	p.Y = *y
+	p.Y, p.Relative = *y, *relative
 	text, err := eval.ReadInput(data, mf.memory())
 	if err != nil {
 		return err

@@ -36,6 +36,11 @@ type Problem struct {
 	Columns map[string][]string
 	// Y names the fitted column ("time" when empty).
 	Y string
+	// Relative weighs each point by the inverse of its measured value, so
+	// that the fit minimises relative errors: for times whose noise grows
+	// with them, as a ping-pong's from bytes to megabytes, where plain
+	// least squares would give the small messages no say.
+	Relative bool
 }
 
 // Param is one fitted parameter, in SI base units of Dim.
@@ -81,6 +86,7 @@ type problem struct {
 	dims   []lang.Dim     // the dimension of each free parameter
 	args   [][]lang.Value // per row, the function's arguments with the data filled in
 	target lang.Dim
+	w      []float64 // each row's weight: 1, or 1/|y| when Relative
 }
 
 // Fit fits p to the measurements of t.
@@ -154,6 +160,16 @@ func bind(p *Problem, t *Table) (*problem, error) {
 	pr.target = lang.TimeDim
 	if !pr.y.Unitless {
 		pr.target = pr.y.Dim
+	}
+	pr.w = make([]float64, t.Rows)
+	for r, y := range pr.y.Values {
+		pr.w[r] = 1
+		if p.Relative {
+			if y == 0 {
+				return nil, lang.Errorf(pr.y.Cells[r], "a relative fit cannot weigh a %s of 0: every measurement must be nonzero", pr.y.Name)
+			}
+			pr.w[r] = 1 / math.Abs(y)
+		}
 	}
 	pr.args = make([][]lang.Value, t.Rows)
 	for r := range pr.args {

@@ -59,7 +59,10 @@ func (pr *problem) linear() (*Result, error) {
 	}
 	y := make([]float64, n)
 	for r := range y {
-		y[r] = pr.y.Values[r] - f0[r]
+		y[r] = (pr.y.Values[r] - f0[r]) * pr.w[r]
+		for i := range cols {
+			cols[i][r] *= pr.w[r]
+		}
 	}
 	q, err := factor(cols)
 	if err != nil {
@@ -100,17 +103,21 @@ func (pr *problem) residuals(fitted []float64) []float64 {
 }
 
 // params fills the result's parameters with their standard errors from the
-// residual variance and the diagonal of (JᵀJ)⁻¹; terms holds each
-// parameter's derivative at every point, to tell a value or an error that
-// moves no prediction beyond rounding.
+// (weighted) residual variance and the diagonal of (JᵀJ)⁻¹; terms holds
+// each parameter's weighted derivative at every point, to tell a value or
+// an error that moves no prediction beyond rounding.
 func (pr *problem) params(res *Result, x, cov []float64, terms [][]float64) {
 	dof := pr.t.Rows - len(x)
-	s2 := sumSquares(res.Residuals) / float64(dof)
+	s2 := 0.0
+	for r, v := range res.Residuals {
+		s2 += v * v * pr.w[r] * pr.w[r]
+	}
+	s2 /= float64(dof)
 	for i, f := range pr.Free {
 		p := Param{Name: f.Name, Value: x[i], Dim: pr.dims[i], Stderr: math.Sqrt(s2 * cov[i])}
 		scale := 0.0
-		for _, v := range terms[i] {
-			scale = math.Max(scale, math.Abs(v))
+		for r, v := range terms[i] {
+			scale = math.Max(scale, math.Abs(v/pr.w[r]))
 		}
 		if math.Abs(p.Value)*scale <= pr.noise() {
 			p.Value = 0
@@ -219,7 +226,7 @@ func (pr *problem) nonlinear() (*Result, error) {
 		}
 		s := 0.0
 		for r, v := range pred {
-			d := pr.y.Values[r] - v
+			d := (pr.y.Values[r] - v) * pr.w[r]
 			s += d * d
 		}
 		return s
@@ -292,7 +299,7 @@ func (pr *problem) marquardt(theta []float64, ssr func([]float64) float64) ([]fl
 			break
 		}
 		for i := range r {
-			r[i] = pr.y.Values[i] - pred[i]
+			r[i] = (pr.y.Values[i] - pred[i]) * pr.w[i]
 		}
 		// Each parameter is damped by its own column's norm; a floor
 		// keeps one that has no effect here solvable.
@@ -368,7 +375,7 @@ func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
 			t[i] = theta[i]
 			moved := false
 			for r := range J[i] {
-				J[i][r] = (hi[r] - lo[r]) / (2 * h)
+				J[i][r] = (hi[r] - lo[r]) / (2 * h) * pr.w[r]
 				moved = moved || J[i][r] != 0
 			}
 			if moved {
