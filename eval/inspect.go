@@ -23,10 +23,12 @@ func CheckWith(spec string, inspect func(*Machine) lang.Diagnostics, opts ...Opt
 			continue
 		}
 		ds = append(ds, m.warns...)
+		ds.Append(m.checkPrograms(l.programsOf(f)))
 		if inspect != nil {
 			ds = append(ds, inspect(m)...)
 		}
 	}
+	ds = append(ds, l.checkProgramsAlone(f, names)...)
 	return names, sorted(ds)
 }
 

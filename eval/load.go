@@ -144,9 +144,13 @@ func (l *loader) checkAll(f *lang.File) ([]string, error) {
 	names := l.namesIn(f)
 	var errs lang.Diagnostics
 	for _, n := range names {
-		_, err := build(l, n)
+		m, err := build(l, n)
 		errs.Append(err)
+		if err == nil {
+			errs.Append(m.checkPrograms(l.programsOf(f)))
+		}
 	}
+	errs = append(errs, l.checkProgramsAlone(f, names)...)
 	return names, errs.Err()
 }
 

@@ -224,3 +224,31 @@ func short(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// checkPrograms checks programs on m, all errors at once.
+func (m *Machine) checkPrograms(ps []*lang.Program) error {
+	var errs lang.Diagnostics
+	for _, p := range ps {
+		errs.Append((&Program{ast: p}).Check(m))
+	}
+	return errs.Err()
+}
+
+// checkProgramsAlone reports programs defined twice and, in a file of
+// programs that defines no machine, checks its programs on the machines it
+// imports.
+func (l *loader) checkProgramsAlone(f *lang.File, names []string) lang.Diagnostics {
+	errs := checkPrograms(f, l.shared[f])
+	ps := l.programsOf(f)
+	if len(names) > 0 || len(ps) == 0 || len(errs) > 0 {
+		return errs
+	}
+	for _, n := range sortedKeys(l.machines) {
+		m, err := build(l, n)
+		if err != nil {
+			continue // reported where that machine is checked
+		}
+		errs.Append(m.checkPrograms(ps))
+	}
+	return errs
+}

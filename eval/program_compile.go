@@ -272,15 +272,18 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 		case prm.Default != nil:
 			ce, ok := c.expr(prm.Default)
 			if !ok {
+				c.declareBad(prm)
 				continue
 			}
 			v, err = c.constValue(ce)
 		default:
 			c.errs.Add(prm.Pos, "program %s needs a value for parameter %s, which has no default", ast.Name, prm.Name)
+			c.declareBad(prm)
 			continue
 		}
 		if err != nil {
 			c.errs.Append(err)
+			c.declareBad(prm)
 			continue
 		}
 		if prm.Unit != "" {
@@ -290,6 +293,7 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 			}
 			if v.Kind != lang.Number || v.Dim != u.Dim {
 				c.errs.Add(prm.Pos, "parameter %s of program %s must be a %s, got %s", prm.Name, ast.Name, u.Dim.Name(), describeValue(v))
+				c.declareBad(prm)
 				continue
 			}
 		}
@@ -297,6 +301,17 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 		c.declare(pname{name: prm.Name, slot: -1, pos: prm.Pos, l: local{known: true, kind: v.Kind, dim: v.Dim, konst: &val}})
 		out.params = append(out.params, v)
 	}
+}
+
+// declareBad declares a parameter whose value is in error, as a value of
+// its unit or of unknown type, so that its uses report nothing more.
+func (c *pcomp) declareBad(prm *lang.Param) {
+	slot := c.newSlot()
+	l := local{slot: slot}
+	if u, ok := lang.Units[prm.Unit]; ok {
+		l.known, l.kind, l.dim = true, lang.Number, u.Dim
+	}
+	c.declare(pname{name: prm.Name, slot: slot, pos: prm.Pos, l: l})
 }
 
 // argValue evaluates an argument given for a parameter in the machine's
@@ -572,7 +587,7 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 		return nil
 	}
 	op := &pop{name: id.Name, kind: spec.kind, handle: handle, nonblocking: handle >= 0, cpuSlot: -1, pos: call.Pos, line: int32(call.Pos.Line)}
-	op.text = short(lang.FormatExpr(call))
+	op.text = short(stmtText(call))
 	n := len(c.errs)
 	npos := 0
 	for _, a := range call.Args {
@@ -726,4 +741,25 @@ func (c *pcomp) algorithm(op *pop, na *lang.NamedArg) {
 		return
 	}
 	op.algorithm = en.Name
+}
+
+// stmtText is a statement call as written, blanks collapsed, for its label;
+// as formatted when its text is not at hand.
+func stmtText(call *lang.Call) string {
+	start, end := lang.Start(call), lang.End(call)
+	if len(call.Args) == 0 && end.Src != nil {
+		// End stops after the name of a call without arguments.
+		rest := end.Src.Text[end.Offset:]
+		trimmed := strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(trimmed, "(") {
+			inner := strings.TrimLeft(trimmed[1:], " \t")
+			if strings.HasPrefix(inner, ")") {
+				end = end.Src.PosAt(end.Offset + len(rest) - len(inner) + 1)
+			}
+		}
+	}
+	if start.Src == nil || end.Src != start.Src || end.Offset <= start.Offset {
+		return lang.FormatExpr(call)
+	}
+	return strings.Join(strings.Fields(start.Src.Text[start.Offset:end.Offset]), " ")
 }

@@ -97,7 +97,11 @@ func (in *inst) match() {
 	for _, l := range order {
 		st := stuckAt[l]
 		if st.more > 0 {
-			st.first.Msg += fmt.Sprintf(" (and %d more rank%s wait here for messages never sent)", st.more, plural(st.more))
+			verb := "waits"
+			if st.more > 1 {
+				verb = "wait"
+			}
+			st.first.Msg += fmt.Sprintf(" (and %d more rank%s %s here for messages never sent)", st.more, plural(st.more), verb)
 		}
 		in.fail(st.first)
 	}

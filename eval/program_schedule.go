@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
@@ -376,10 +377,13 @@ func (in *inst) emit(op *pop) bool {
 	i := int32(len(in.s.Ops))
 	in.s.Ops = append(in.s.Ops, so)
 	if in.prev >= 0 {
-		in.s.Deps = append(in.s.Deps, lang.SchedDep{Op: in.prev, Start: in.prevStarted})
+		// Waiting for the previous operation's start is waiting for its
+		// completion when the program waits for it (wait(h) just before).
+		start := in.prevStarted && !slices.Contains(in.pending, in.prev)
+		in.s.Deps = append(in.s.Deps, lang.SchedDep{Op: in.prev, Start: start})
 	}
 	for _, h := range in.pending {
-		if h != in.prev || in.prevStarted {
+		if h != in.prev {
 			in.s.Deps = append(in.s.Deps, lang.SchedDep{Op: h})
 		}
 	}

@@ -1,0 +1,369 @@
+package main
+
+// sim --load: open-loop traffic at an offered load, one point or a
+// load–latency curve (runtime.OfferedCurve).
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// loadFlags are sim's open-loop flags.
+type loadFlags struct {
+	load            loadList
+	process         *choiceFlag
+	warmup, measure quantityFlag // seconds
+}
+
+func (lf *loadFlags) register(fs *flag.FlagSet) {
+	fs.Var(&lf.load, "load", "offered `LOAD` per processor: a share of its injection bandwidth (0 < F ≤ 1) or a rate (500MB/s); a list 0.1,0.2 or a range 0.05:0.6:0.05 draws a load–latency curve, its points run on all cores")
+	lf.process = newChoiceFlag("bernoulli", "bernoulli", "poisson")
+	fs.Var(lf.process, "process", "with --load, how each processor generates messages: bernoulli (a chance every flit cycle, as BookSim) or poisson")
+	lf.warmup = quantityFlag{dim: lang.TimeDim}
+	lf.measure = quantityFlag{dim: lang.TimeDim}
+	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` (default: until successive windows of 1000 cycles agree within 5%)")
+	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked (default: 3 windows of 1000 cycles)")
+}
+
+// loadList is --load: points, each a share of the injection bandwidth or
+// a rate in bytes per second.
+type loadList struct {
+	text   string
+	points []runtime.Load
+}
+
+func (l *loadList) String() string {
+	if l == nil {
+		return ""
+	}
+	return l.text
+}
+
+func (l *loadList) Set(s string) error {
+	var pts []runtime.Load
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if lo, rest, isRange := strings.Cut(item, ":"); isRange {
+			hi, step, ok := strings.Cut(rest, ":")
+			if !ok {
+				return fmt.Errorf("a range is FROM:TO:STEP, e.g. 0.05:0.6:0.05; got %q", item)
+			}
+			r, err := loadRange(lo, hi, step)
+			if err != nil {
+				return err
+			}
+			pts = append(pts, r...)
+			continue
+		}
+		p, _, err := parseLoad(item)
+		if err != nil {
+			return err
+		}
+		pts = append(pts, p)
+	}
+	if len(pts) > maxLoadPoints {
+		return fmt.Errorf("%d points; a curve has at most %d", len(pts), maxLoadPoints)
+	}
+	l.text, l.points = s, pts
+	return nil
+}
+
+// maxLoadPoints bounds a curve: each point is a long simulation.
+const maxLoadPoints = 1000
+
+// parseLoad reads one point: a share of the injection bandwidth in (0, 1]
+// or a rate; isRate tells which, and v is the number as given.
+func parseLoad(s string) (p runtime.Load, v float64, err error) {
+	q, err := lang.ParseQuantity(s)
+	switch {
+	case err != nil:
+		return p, 0, fmt.Errorf("expected a share of the injection bandwidth (0.3) or a rate (500MB/s), got %q", s)
+	case q.Kind == lang.Number && q.Dim == lang.Dimensionless:
+		if !(q.Num > 0 && q.Num <= 1) {
+			return p, 0, fmt.Errorf("a load is a share of the injection bandwidth from 0 (excluded) to 1, got %s", s)
+		}
+		return runtime.Load{Fraction: q.Num}, q.Num, nil
+	case q.Kind == lang.Number && q.Dim == lang.RateDim:
+		if !(q.Num > 0) || math.IsInf(q.Num, 0) {
+			return p, 0, fmt.Errorf("a rate must be above 0, got %s", s)
+		}
+		return runtime.Load{Rate: q.Num}, q.Num, nil
+	}
+	return p, 0, fmt.Errorf("expected a share of the injection bandwidth (0.3) or a rate (500MB/s), got a %s", q.TypeName())
+}
+
+// loadRange is FROM:TO:STEP, FROM and TO included (TO within rounding).
+func loadRange(lo, hi, step string) ([]runtime.Load, error) {
+	a, av, err := parseLoad(lo)
+	if err != nil {
+		return nil, err
+	}
+	b, bv, err := parseLoad(hi)
+	if err != nil {
+		return nil, err
+	}
+	s, sv, err := parseLoad(step)
+	if err != nil {
+		return nil, err
+	}
+	rate := a.Rate > 0
+	if (b.Rate > 0) != rate || (s.Rate > 0) != rate {
+		return nil, fmt.Errorf("a range's FROM, TO and STEP are all shares or all rates, got %s:%s:%s", lo, hi, step)
+	}
+	if bv < av {
+		return nil, fmt.Errorf("a range runs up: %s is below %s", hi, lo)
+	}
+	n := int(math.Floor((bv-av)/sv*(1+1e-12))) + 1
+	if n > maxLoadPoints {
+		return nil, fmt.Errorf("%s:%s:%s is %d points; a curve has at most %d", lo, hi, step, n, maxLoadPoints)
+	}
+	out := make([]runtime.Load, n)
+	for i := range out {
+		// from the start each time, rounded, so 0.05 + 11·0.05 is 0.6
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(av+float64(i)*sv, 'g', 12, 64), 64)
+		if rate {
+			out[i].Rate = v
+		} else {
+			out[i].Fraction = min(v, 1)
+		}
+	}
+	return out, nil
+}
+
+// check makes open-loop flags without --load, and flags --load does not
+// take, usage errors.
+func (lf *loadFlags) check(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["load"] {
+		for _, n := range []string{"process", "warmup", "measure"} {
+			if set[n] {
+				return usageError("parasol sim: --%s needs --load", n)
+			}
+		}
+		return nil
+	}
+	if set["runs"] {
+		return usageError("parasol sim: --runs does not go with --load: each point is one long run, with warm-up, measurement and drain")
+	}
+	return nil
+}
+
+// loadPoint is one line of sim --load --format json.
+type loadPoint struct {
+	*runtime.LoadResult
+	Run *runInfo `json:"run"`
+}
+
+// runLoad runs sim --load: every point, then a table, JSON lines or CSV.
+func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, plotFile, linksFile string) error {
+	m, rs, err := sf.network(spec)
+	if err != nil {
+		return err
+	}
+	if err := sf.validate(rs); err != nil {
+		return err
+	}
+	opts := sf.options()
+	opts.Runs = 0
+	if linksFile != "" {
+		opts.LinkLoads = true
+	}
+	proc, _ := runtime.ParseProcess(lf.process.value)
+	loads := make([]runtime.Load, len(lf.load.points))
+	for i, p := range lf.load.points {
+		p.Process, p.Warmup, p.Measure = proc, lf.warmup.v, lf.measure.v
+		loads[i] = p
+	}
+	if e.isTerminal && format == outText {
+		defer ticker(e.stderr)()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	pts, err := runtime.OfferedCurve(ctx, rs, opts, loads)
+	if pts == nil {
+		if err != nil && ctx.Err() == nil {
+			if oe := optionUsage(sf.cmd, err); oe != err {
+				return oe
+			}
+			return fmt.Errorf("parasol sim: %v", err)
+		}
+		return err
+	}
+	run := sf.runInfo(spec, m, rs, opts.Size)
+	run.Runs = 0
+	var done []*runtime.LoadResult
+	for _, p := range pts {
+		if p != nil {
+			done = append(done, p)
+		}
+	}
+	switch format {
+	case outJSON:
+		enc := newJSON(e.stdout)
+		for _, p := range done {
+			if err := enc.Encode(loadPoint{p, run}); err != nil {
+				return err
+			}
+		}
+	case outCSV:
+		rows := make([][]string, len(done))
+		for i, p := range done {
+			rows[i] = loadCSVRow(p)
+		}
+		if err := csvTable(e.stdout, loadCSVHeader, rows); err != nil {
+			return err
+		}
+	default:
+		printLoadCurve(e.stdout, done, opts.Size)
+	}
+	if linksFile != "" {
+		var buf bytes.Buffer
+		if err := writeLinksCSV(&buf, done); err != nil {
+			return err
+		}
+		if err := writeOutputFile(linksFile, buf.Bytes()); err != nil {
+			return fmt.Errorf("parasol sim: --link-csv: %v", err)
+		}
+	}
+	if plotFile != "" {
+		ps, perr := loadPlotSpec(done)
+		if werr := writePlot("sim", plotFile, ps, perr); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// saturationThroughput is the largest load accepted over the points, and
+// the point that accepted it.
+func saturationThroughput(pts []*runtime.LoadResult) (float64, *runtime.LoadResult) {
+	var best *runtime.LoadResult
+	for _, p := range pts {
+		if best == nil || p.Accepted > best.Accepted {
+			best = p
+		}
+	}
+	if best == nil {
+		return 0, nil
+	}
+	return best.Accepted, best
+}
+
+func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, size int) {
+	if len(pts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "op %s, %d-byte messages, %s process; loads are shares of the injection bandwidth\n", pts[0].Op, size, pts[0].Process)
+	fmt.Fprintf(w, "%8s %8s %8s %10s %10s %8s\n", "load", "offered", "accepted", "mean", "p99", "marked")
+	for _, p := range pts {
+		note := ""
+		switch {
+		case p.Saturated && !p.Drained:
+			note = fmt.Sprintf("saturated (%d marked not drained: latency a lower bound)", p.Undelivered)
+		case p.Saturated:
+			note = "saturated"
+		}
+		line := fmt.Sprintf("%8.4g %8.4f %8.4f %10s %10s %8d  %s", p.Load, p.Offered, p.Accepted, dur(p.Latency.Mean), dur(p.Latency.P99), p.Marked, note)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	if acc, at := saturationThroughput(pts); at != nil {
+		sat := false
+		for _, p := range pts {
+			sat = sat || p.Saturated
+		}
+		if sat {
+			fmt.Fprintf(w, "saturation throughput %.4f (accepted at load %.4g)\n", acc, at.Load)
+		} else {
+			fmt.Fprintf(w, "no point saturated; the largest accepted load is %.4f (at load %.4g)\n", acc, at.Load)
+		}
+	}
+}
+
+// loadCSVHeader names the columns of sim --load --format csv, one row per
+// point; times in seconds, loads as shares of the injection bandwidth.
+var loadCSVHeader = []string{"load", "process", "offered", "accepted", "saturated", "settled", "drained", "marked", "undelivered",
+	"latency_min", "latency_mean", "latency_max", "latency_p50", "latency_p90", "latency_p99", "hops_mean",
+	"cycle", "warmup", "measure", "link_util_mean", "link_util_max", "events"}
+
+func loadCSVRow(p *runtime.LoadResult) []string {
+	f, b, i := csvFloat, strconv.FormatBool, strconv.Itoa
+	return []string{f(p.Load), p.Process, f(p.Offered), f(p.Accepted), b(p.Saturated), b(p.Settled), b(p.Drained), i(p.Marked), i(p.Undelivered),
+		f(p.Latency.Min), f(p.Latency.Mean), f(p.Latency.Max), f(p.Latency.P50), f(p.Latency.P90), f(p.Latency.P99), f(p.Hops.Mean),
+		f(p.Cycle), f(p.Warmup), f(p.Measure), f(p.LinkUtil.Mean), f(p.LinkUtil.Max), strconv.FormatInt(p.Events, 10)}
+}
+
+// writeLinksCSV writes every wire's figures, one row per wire and point.
+func writeLinksCSV(w io.Writer, pts []*runtime.LoadResult) error {
+	var rows [][]string
+	for _, p := range pts {
+		rows = append(rows, linkRows(csvFloat(p.Load), p.Links)...)
+	}
+	return csvTable(w, append([]string{"load"}, linkCSVHeader...), rows)
+}
+
+// linkCSVHeader names the per-wire columns of --link-csv.
+var linkCSVHeader = []string{"link", "from", "to", "messages", "bytes", "util"}
+
+// linkRows are the rows of --link-csv, each after the given leading cells.
+func linkRows(lead string, links []runtime.LinkLoad) [][]string {
+	rows := make([][]string, 0, len(links))
+	for _, ll := range links {
+		row := []string{strconv.Itoa(ll.Link), strconv.Itoa(ll.From), strconv.Itoa(ll.To), csvFloat(ll.Messages), csvFloat(ll.Bytes), csvFloat(ll.Util)}
+		if lead != "" {
+			row = append([]string{lead}, row...)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// loadPlotSpec is the load–latency curve: mean and p99 latency against
+// the accepted load, saturated points marked, the saturation throughput a
+// vertical line.
+func loadPlotSpec(pts []*runtime.LoadResult) (*plotSpec, error) {
+	largest := 0.0
+	for _, p := range pts {
+		if p.Messages > 0 {
+			largest = max(largest, p.Latency.P99)
+		}
+	}
+	if largest == 0 {
+		return nil, fmt.Errorf("no marked message was delivered, so there is no latency to plot")
+	}
+	unit, scale := timeScale(largest)
+	mean := plotSeries{Name: "mean latency", Kind: seriesLines}
+	p99 := plotSeries{Name: "p99 latency", Kind: seriesLines, Dashed: true, Color: 1}
+	sat := plotSeries{Name: "saturated", Kind: seriesPoints}
+	for _, p := range pts {
+		if p.Messages == 0 {
+			continue
+		}
+		mean.X, mean.Y = append(mean.X, p.Offered), append(mean.Y, p.Latency.Mean/scale)
+		p99.X, p99.Y = append(p99.X, p.Offered), append(p99.Y, p.Latency.P99/scale)
+		if p.Saturated {
+			sat.X, sat.Y = append(sat.X, p.Offered), append(sat.Y, p.Latency.Mean/scale)
+		}
+	}
+	series := []plotSeries{mean, p99}
+	if len(sat.X) > 0 {
+		series = append(series, sat)
+	}
+	acc, _ := saturationThroughput(pts)
+	series = append(series, plotSeries{Name: fmt.Sprintf("saturation throughput %.3f", acc), Kind: seriesMarks, X: []float64{acc}})
+	return &plotSpec{Panels: []plotPanel{{
+		Title:  fmt.Sprintf("%s: latency against offered load, %s process", pts[0].Op, pts[0].Process),
+		XLabel: "offered load (share of injection bandwidth)", YLabel: "latency (" + unit + ")", Series: series,
+	}}}, nil
+}
