@@ -142,6 +142,9 @@ func (m *Machine) cycle(f *field, from lang.Pos) error {
 const maxCycleSteps = 64
 
 func (m *Machine) evalField(f *field) (lang.Value, error) {
+	if _, clock := clockFields[f.name]; clock && f.obj.kind == "processor" && !f.decl.IsFunc() {
+		return m.evalClockField(f) // a value or a draw of the run (program_clock_fields.go)
+	}
 	spec, _ := fieldSpecOf(f.obj.kind, f.name)
 	v, err := m.evalExpr(f.decl.Value, f.obj)
 	if err != nil {

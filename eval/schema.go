@@ -122,6 +122,9 @@ var blocks = map[string]*blockSpec{
 		"hop_delay":       {typ: tTime, doc: "router delay when a packet passes through (simulated)"},
 		"alloc_delay":     {typ: tTime, doc: "handing a freed lane to a waiting packet: VC and switch allocation (simulated)"},
 		"maxspeed":        {typ: tRate, doc: "the rate the processor moves data over all its links at once"},
+		"clock_offset":    {typ: tTime, doc: "its local clock's offset from true time: a time, or uniform(a, b) or normal(m, sd), drawn once per run"},
+		"clock_drift":     {typ: tNumber, doc: "its local clock's rate error (1e-6: one part per million): a number, or uniform(a, b) or normal(m, sd), drawn once per run"},
+		"clock_jitter":    {typ: tTime, doc: "the error of each read of its local clock: j for ±j, or uniform(a, b) or normal(m, sd), drawn at every read"},
 	}},
 	"switch": {doc: "a routing chip, a node type like a processor", fields: map[string]fieldSpec{
 		"name":           {typ: tString, doc: "a readable name"},

@@ -38,7 +38,9 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	uniform := true
 	for i, nt := range t.NodeTypes {
 		if _, ok := byType[nt]; !ok {
-			byType[nt] = nodeParams(nt)
+			np := nodeParams(nt)
+			np.Clock = t.Clock(nt)
+			byType[nt] = np
 		}
 		if i == 0 {
 			first = nt

@@ -58,6 +58,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -102,6 +103,11 @@ type NodeParams struct {
 	// been freed to a head waiting for it (virtual-channel and switch
 	// allocation); a head that finds its lane free pays only HopDelay.
 	AllocDelay float64
+	// Clock is the processor's local clock, which programs read with
+	// now() and wait on with until(t); each run draws its offset and
+	// drift per node from the run's seed (program_clock.go). The zero
+	// value is a perfect clock.
+	Clock eval.Clock
 }
 
 // LinkParams are the per-link (both directions) wire parameters.

@@ -1,0 +1,198 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// Local clocks (seed 004 §3.2). Every processor has a clock that a program
+// reads with now() and waits on with until(t). Reading it at true time t
+// gives
+//
+//	t·(1 + clock_drift) + clock_offset + ε
+//
+// where clock_offset and clock_drift are drawn once per run for each
+// processor and ε, the read jitter (the error term of seed 004 §3.2.1), is
+// drawn anew at every read from clock_jitter. A field is a value, or a
+// draw from the run's random generator: uniform(a, b) or normal(mean, sd).
+// A plain clock_jitter j means uniform(-j, j): a jitter of ±j. With none of
+// them given a clock is perfect (it reads the true time).
+//
+// uniform and normal describe a distribution, not a value, so they belong
+// to these fields only; anywhere else they are an error at the call. In an
+// expression (processor(x).clock_offset) a random field reads as its mean.
+
+// clockFields are the processor fields that may draw from the run's
+// random generator, with the dimension each must have.
+var clockFields = map[string]lang.Dim{
+	"clock_offset": lang.TimeDim,
+	"clock_drift":  lang.Dimensionless,
+	"clock_jitter": lang.TimeDim,
+}
+
+func init() {
+	for _, name := range []string{"uniform", "normal"} {
+		// The message names no arguments: the compiler also calls apply
+		// with probe values to learn the result's unit.
+		builtins[name] = builtinFn{arity: 2, apply: func(name string, _ []lang.Value) (lang.Value, string) {
+			return lang.Value{}, fmt.Sprintf("%s(…) draws a new value for every run, so only a processor's clock fields take it (clock_offset, clock_drift, clock_jitter)", name)
+		}}
+	}
+}
+
+// DistKind says how a Dist draws.
+type DistKind uint8
+
+const (
+	DistFixed   DistKind = iota // always A
+	DistUniform                 // uniformly between A and B
+	DistNormal                  // normally, mean A, standard deviation B
+)
+
+// Dist is a quantity a run draws, in SI units.
+type Dist struct {
+	Kind DistKind
+	A, B float64
+}
+
+// Draw draws one value.
+func (d Dist) Draw(r *rand.Rand) float64 {
+	switch d.Kind {
+	case DistUniform:
+		return d.A + (d.B-d.A)*r.Float64()
+	case DistNormal:
+		return d.A + d.B*r.NormFloat64()
+	}
+	return d.A
+}
+
+// Mean is the distribution's mean.
+func (d Dist) Mean() float64 {
+	if d.Kind == DistUniform {
+		return (d.A + d.B) / 2
+	}
+	return d.A
+}
+
+// Zero reports whether every draw is 0.
+func (d Dist) Zero() bool { return d == Dist{} || d.Kind != DistNormal && d.A == 0 && d.B == 0 }
+
+// Format writes the distribution as the language does, in unit dim.
+func (d Dist) Format(dim lang.Dim) string {
+	q := func(x float64) string { return lang.FormatQuantity(x, dim) }
+	switch d.Kind {
+	case DistUniform:
+		return "uniform(" + q(d.A) + ", " + q(d.B) + ")"
+	case DistNormal:
+		return "normal(" + q(d.A) + ", " + q(d.B) + ")"
+	}
+	return q(d.A)
+}
+
+// Clock is a processor's local clock: see the fields above.
+type Clock struct {
+	Offset Dist // s, drawn once per run
+	Drift  Dist // a fraction (1e-6: one part per million), drawn once per run
+	Jitter Dist // s, drawn at every read
+}
+
+// Perfect reports whether the clock always reads the true time.
+func (c Clock) Perfect() bool { return c.Offset.Zero() && c.Drift.Zero() && c.Jitter.Zero() }
+
+// Clock returns the local clock of nodes of type nt in t's machine.
+// Loading has checked every clock field, so none fails here.
+func (t *Topology) Clock(nt *NodeType) Clock {
+	var c Clock
+	if nt == nil || nt.Kind != "processor" {
+		return c
+	}
+	for name, dst := range map[string]*Dist{"clock_offset": &c.Offset, "clock_drift": &c.Drift, "clock_jitter": &c.Jitter} {
+		if f := nt.obj.field(name); f != nil && !f.decl.IsFunc() {
+			if d, err := t.m.clockDist(f); err == nil {
+				*dst = d
+			}
+		}
+	}
+	return c
+}
+
+// evalClockField evaluates a clock field: its distribution's mean, after
+// checking the distribution.
+func (m *Machine) evalClockField(f *field) (lang.Value, error) {
+	d, err := m.clockDist(f)
+	if err != nil {
+		return lang.Value{}, err
+	}
+	v := lang.Quantity(d.Mean(), clockFields[f.name])
+	if f.name == "clock_jitter" && d.Kind == DistUniform && d.A == -d.B {
+		v = lang.Quantity(d.B, lang.TimeDim) // ±j reads as j, as it is written
+	}
+	return v, m.checkOverride(f, v)
+}
+
+// clockDist reads a clock field's distribution: uniform(a, b) or
+// normal(m, s) at the top of its expression, else a fixed value.
+func (m *Machine) clockDist(f *field) (Dist, error) {
+	dim := clockFields[f.name]
+	e := f.decl.Value
+	kind, args := DistFixed, []lang.Expr{e}
+	if call, ok := e.(*lang.Call); ok {
+		if id, ok := call.Fn.(*lang.Ident); ok {
+			if b := m.res.get(id); b != nil && b.kind == bBuiltin && (id.Name == "uniform" || id.Name == "normal") {
+				if len(call.Args) != 2 {
+					return Dist{}, errAt(call, "%s takes two arguments, got %d: %s", id.Name, len(call.Args), map[string]string{
+						"uniform": "uniform(LOW, HIGH)", "normal": "normal(MEAN, SD)"}[id.Name])
+				}
+				kind, args = DistUniform, call.Args
+				if id.Name == "normal" {
+					kind = DistNormal
+				}
+			}
+		}
+	}
+	vals := make([]float64, len(args))
+	for i, a := range args {
+		v, err := m.evalExpr(a, f.obj)
+		if err != nil {
+			return Dist{}, err
+		}
+		if v.Kind != lang.Number || v.Dim != dim {
+			want := "a time such as 1us"
+			if dim == lang.Dimensionless {
+				want = "a plain number such as 1e-6 (one part per million)"
+			}
+			return Dist{}, errAt(a, "%s takes %s, got %s", quoteField(f.name), want, describeValue(v))
+		}
+		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+			return Dist{}, errAt(a, "%s must be finite, got %s", quoteField(f.name), v)
+		}
+		vals[i] = v.Num
+	}
+	d := Dist{Kind: kind, A: vals[0]}
+	switch kind {
+	case DistUniform:
+		d.B = vals[1]
+		if d.B < d.A {
+			return Dist{}, errAt(e, "uniform(LOW, HIGH) needs LOW ≤ HIGH, got %s", d.Format(dim))
+		}
+	case DistNormal:
+		d.B = vals[1]
+		if d.B < 0 {
+			return Dist{}, errAt(args[1], "normal(MEAN, SD) needs SD ≥ 0, got %s", lang.FormatQuantity(d.B, dim))
+		}
+	case DistFixed:
+		if f.name == "clock_jitter" {
+			if d.A < 0 {
+				return Dist{}, errAt(e, "clock_jitter = j means a jitter of ±j, so j must not be negative; got %s (for an error drawn from a range, write uniform(LOW, HIGH))", lang.FormatQuantity(d.A, dim))
+			}
+			d = Dist{Kind: DistUniform, A: -d.A, B: d.A}
+		}
+	}
+	if f.name == "clock_drift" && d.Kind != DistNormal && (d.A <= -1 || d.Kind == DistUniform && d.B <= -1) {
+		return Dist{}, errAt(e, "clock_drift must be above -1 (a clock that stops or runs backwards), got %s", d.Format(dim))
+	}
+	return d, nil
+}
