@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -60,18 +61,21 @@ func BenchmarkHypercubeRandperm10k(b *testing.B) {
 	reportEvents(b, events)
 }
 
-// A random permutation on a 1024x1024 torus (a million nodes). Skipped
-// unless PARASOL_BIG=1: it takes minutes.
-func BenchmarkTorus1024Randperm(b *testing.B) {
-	if os.Getenv("PARASOL_BIG") == "" {
-		b.Skip("set PARASOL_BIG=1")
-	}
-	g, err := topo.NewGrid([]int{1024, 1024}, true)
+// torusSpec is the scaling scenario: a k×k torus, wormhole, 2 lanes with
+// datelines, dimension order, 4-byte flits, 4-flit buffers.
+func torusSpec(tb testing.TB, k int) *Spec {
+	g, err := topo.NewGrid([]int{k, k}, true)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	spec := &Spec{Graph: g, DefaultLink: LinkParams{Latency: 1e-8, Bandwidth: 1e9}, Switching: Wormhole,
+	return &Spec{Graph: g, DefaultLink: LinkParams{Latency: 1e-8, Bandwidth: 1e9}, Switching: Wormhole,
 		Packet: PacketParams{Header: 4, FlitBytes: 4, BufferFlits: 4, VirtualChannels: 2}}
+}
+
+// benchTorus runs one random permutation of 32-byte messages on a k×k torus
+// per iteration, on one worker.
+func benchTorus(b *testing.B, k int) {
+	spec := torusSpec(b, k)
 	var events int64
 	for b.Loop() {
 		r, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32, Workers: 1})
@@ -84,6 +88,27 @@ func BenchmarkTorus1024Randperm(b *testing.B) {
 		events += r.Events
 	}
 	reportEvents(b, events)
+}
+
+// The scaling series, 8×8 to 256×256 (512×512 with PARASOL_BIG=1).
+func BenchmarkTorusRandperm(b *testing.B) {
+	for _, k := range []int{8, 64, 128, 256, 512} {
+		b.Run(strconv.Itoa(k), func(b *testing.B) {
+			if k > 256 && os.Getenv("PARASOL_BIG") == "" {
+				b.Skip("set PARASOL_BIG=1")
+			}
+			benchTorus(b, k)
+		})
+	}
+}
+
+// A random permutation on a 1024x1024 torus (a million nodes). Skipped
+// unless PARASOL_BIG=1: it takes a minute.
+func BenchmarkTorus1024Randperm(b *testing.B) {
+	if os.Getenv("PARASOL_BIG") == "" {
+		b.Skip("set PARASOL_BIG=1")
+	}
+	benchTorus(b, 1024)
 }
 
 func BenchmarkHeap(b *testing.B) {

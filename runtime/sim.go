@@ -119,7 +119,7 @@ type sim struct {
 	sw  Switching
 	opt *Options
 
-	heap []event
+	q    evQueue
 	seq  uint64
 	now  float64
 	last float64
@@ -174,66 +174,24 @@ func (s *sim) reset(seed uint64) {
 	}
 	clear(s.wires)
 	clear(s.nodes)
-	s.heap, s.seq, s.now, s.last = s.heap[:0], 0, 0, 0
+	s.q.reset()
+	s.seq, s.now, s.last = 0, 0, 0
 	s.pkts, s.free, s.parts, s.msgs = s.pkts[:0], s.free[:0], s.parts[:0], s.msgs[:0]
 	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
 	s.rng = *topo.NewRand(seed)
 	s.events, s.nDone, s.lat, s.err = 0, 0, s.lat[:0], nil
 }
 
-// push schedules an event. The queue is a hand-written 4-ary heap of plain
-// values (half the depth of a binary heap, children in one cache line),
-// avoiding container/heap's interface calls.
+// push schedules an event (queue.go keeps them in time order).
 func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	s.seq++
-	e := event{t: t, seq: s.seq, id: id, aux: aux, kind: kind}
-	if len(s.heap) == cap(s.heap) && s.guard.maxEvents > 0 && len(s.heap) >= s.guard.maxEvents && s.err == nil {
-		s.err = s.guard.exceeded("pending events", len(s.heap), eventBytes)
+	if s.guard.maxEvents > 0 && s.q.len() >= s.guard.maxEvents && s.err == nil {
+		s.err = s.guard.exceeded("pending events", s.q.len(), eventBytes)
 	}
-	h := append(s.heap, e)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = e
-	s.heap = h
+	s.q.push(event{t: t, seq: s.seq, id: id, aux: aux, kind: kind})
 }
 
-func (s *sim) pop() event {
-	h := s.heap
-	top := h[0]
-	n := len(h) - 1
-	e := h[n]
-	h = h[:n]
-	i := 0
-	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		for k := c + 1; k < c+4 && k < n; k++ {
-			if h[k].before(&h[m]) {
-				m = k
-			}
-		}
-		if !h[m].before(&e) {
-			break
-		}
-		h[i] = h[m]
-		i = m
-	}
-	if n > 0 {
-		h[i] = e
-	}
-	s.heap = h
-	return top
-}
+func (s *sim) pop() event { return s.q.pop() }
 
 // run processes events until none are left, the event limit is hit or ctx
 // is cancelled.
@@ -243,7 +201,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.push(0, evMsgReady, int32(i), 0)
 		}
 	}
-	for len(s.heap) > 0 && s.err == nil {
+	for s.q.len() > 0 && s.err == nil {
 		if s.opt.MaxEvents > 0 && s.events >= s.opt.MaxEvents {
 			return true
 		}

@@ -1,0 +1,295 @@
+package runtime
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// evQueue holds pending events and pops them in (time, sequence) order,
+// exactly the order of a heap on event.before, so results do not depend on
+// how it is built.
+//
+// It is a one-rung ladder queue. Events far enough ahead go to top, an
+// unsorted list, in O(1). When everything nearer is done, top is spread
+// over a rung of buckets of equal width by time, and buckets are then
+// opened one at a time: the open bucket is sorted once (bot) and events
+// pushed into it or before it afterwards go to a small heap (near). A
+// large network keeps millions of events pending whose times spread over a
+// few link latencies; a heap of them costs a cache miss per level at each
+// pop, while here a pop reads bot sequentially and near stays small.
+type evQueue struct {
+	near    []event // 4-ary heap: events pushed at or before the open bucket
+	bot     []event // the open bucket, sorted; bot[bi:] still pending
+	bi      int
+	buckets [][]event // the rung; buckets[cur] is the open one
+	cur, nb int
+	// base and width place time t in bucket (t-base)/width; flat means
+	// the rung is one bucket holding every time up to base.
+	base, width    float64
+	flat           bool
+	top            []event
+	topMin, topMax float64
+	spare          []event // storage for the next top list while a flat rung's bot uses top's
+	n              int     // pending
+}
+
+// ladderSplit is the mean number of events per bucket when top is spread
+// over a rung: small enough that sorting a bucket is cheap, large enough
+// that walking the rung's empty buckets is.
+const ladderSplit = 4
+
+func (q *evQueue) reset() {
+	if q.flat {
+		q.spare = q.bot[:0]
+	}
+	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
+	for i := range q.buckets[:q.nb] {
+		q.buckets[i] = q.buckets[i][:0]
+	}
+	// A flat rung below every time: the first pop spreads top.
+	q.cur, q.nb, q.flat = 0, 0, true
+	q.base, q.width = math.Inf(-1), 0
+}
+
+func (q *evQueue) len() int { return q.n }
+
+// bucket returns where time t belongs in the rung: below 0 for the open
+// bucket or earlier (near), nb or more for top. NaN goes to top.
+func (q *evQueue) bucket(t float64) int {
+	if q.flat {
+		if t <= q.base {
+			return -1
+		}
+		return q.nb
+	}
+	x := (t - q.base) / q.width
+	if x < float64(q.cur+1) {
+		return -1
+	}
+	if x < float64(q.nb) {
+		return int(x)
+	}
+	return q.nb
+}
+
+func (q *evQueue) push(e event) {
+	q.n++
+	switch b := q.bucket(e.t); {
+	case b < 0:
+		q.pushNear(e)
+	case b < q.nb:
+		q.buckets[b] = append(q.buckets[b], e)
+	default:
+		if len(q.top) == 0 || e.t < q.topMin {
+			q.topMin = e.t
+		}
+		if len(q.top) == 0 || e.t > q.topMax {
+			q.topMax = e.t
+		}
+		q.top = append(q.top, e)
+	}
+}
+
+// pop removes and returns the first pending event; the queue must not be
+// empty.
+func (q *evQueue) pop() event {
+	if q.bi == len(q.bot) && len(q.near) == 0 {
+		q.advance()
+	}
+	q.n--
+	if q.bi < len(q.bot) && (len(q.near) == 0 || q.bot[q.bi].before(&q.near[0])) {
+		e := q.bot[q.bi]
+		q.bi++
+		return e
+	}
+	return q.popNear()
+}
+
+// advance opens the next non-empty bucket, spreading top over a new rung
+// when the rung is done. Called with bot and near empty and n > 0.
+func (q *evQueue) advance() {
+	if q.flat {
+		q.spare = q.bot[:0]
+	} else if q.cur < q.nb {
+		q.buckets[q.cur] = q.bot[:0]
+	}
+	q.bot, q.bi = nil, 0
+	for {
+		for q.cur++; q.cur < q.nb; q.cur++ {
+			if len(q.buckets[q.cur]) > 0 {
+				q.open(q.buckets[q.cur])
+				return
+			}
+		}
+		q.spread()
+		if q.flat {
+			return
+		}
+	}
+}
+
+func (q *evQueue) open(b []event) {
+	sortEvents(b)
+	q.bot, q.bi = b, 0
+}
+
+func compareEvents(a, b event) int {
+	if c := cmp.Compare(a.t, b.t); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// spread moves the front of top into a new rung of buckets, leaving the
+// rest in top. Times cluster (many events share a time; a few lie far
+// ahead), so the bucket width is set from a sample of the front, to hold
+// about ladderSplit events each there, rather than from top's whole range.
+// When the times of top are all equal (or not finite), the rung is flat:
+// everything goes into one sorted bucket.
+func (q *evQueue) spread() {
+	for i := range q.buckets[:q.nb] {
+		q.buckets[i] = q.buckets[i][:0]
+	}
+	top := q.top
+	n := len(top)
+	width := q.sampleWidth()
+	if n < 2*ladderSplit || !(width > 0) || !(q.topMax-q.topMin < math.MaxFloat64) {
+		// The top list becomes the open bucket; a fresh top list takes its
+		// place so that the two never share storage.
+		q.flat, q.base, q.cur, q.nb = true, q.topMax, 0, 0
+		q.top, q.spare = q.spare[:0], nil
+		q.open(top)
+		return
+	}
+	// Enough buckets for twice the events at the front's density; one
+	// more in case (topMax-topMin)/width rounds up.
+	nb := int(min((q.topMax-q.topMin)/width, float64(2*n/ladderSplit))) + 1
+	for len(q.buckets) < nb {
+		q.buckets = append(q.buckets, nil)
+	}
+	q.flat, q.base, q.width, q.cur, q.nb = false, q.topMin, width, -1, nb
+	rest := top[:0]
+	var lo, hi float64
+	for _, e := range top {
+		x := (e.t - q.base) / width
+		if x >= float64(nb) || x != x { // beyond the rung, or NaN
+			if len(rest) == 0 || e.t < lo {
+				lo = e.t
+			}
+			if len(rest) == 0 || e.t > hi {
+				hi = e.t
+			}
+			rest = append(rest, e)
+			continue
+		}
+		b := int(x)
+		q.buckets[b] = append(q.buckets[b], e)
+	}
+	q.top, q.topMin, q.topMax = rest, lo, hi
+	if len(q.buckets[0]) == 0 {
+		// Only NaN times are left: they have no order; keep them last.
+		q.buckets[nb-1], q.top = append(q.buckets[nb-1], rest...), rest[:0]
+	}
+}
+
+// sampleSize is how many of top's times sampleWidth looks at.
+const sampleSize = 64
+
+// sampleWidth estimates a bucket width that puts about ladderSplit events
+// in each bucket at the front of top: the span of the earliest quarter of
+// an evenly strided sample, over the events it stands for. 0 when the
+// sample has no spread.
+func (q *evQueue) sampleWidth() float64 {
+	n := len(q.top)
+	m := min(n, sampleSize)
+	if m < 2 {
+		return 0
+	}
+	var buf [sampleSize]float64
+	s := buf[:m]
+	for i := range s {
+		s[i] = q.top[i*n/m].t
+	}
+	slices.Sort(s)
+	s[0] = min(s[0], q.topMin)
+	for k := max(m/4, 1); k < m; k *= 2 {
+		if span := s[k] - s[0]; span > 0 {
+			events := float64(k) * float64(n) / float64(m)
+			return span * ladderSplit / events
+		}
+	}
+	return (q.topMax - q.topMin) * ladderSplit / float64(n)
+}
+
+func (q *evQueue) pushNear(e event) {
+	h := append(q.near, e)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+	q.near = h
+}
+
+func (q *evQueue) popNear() event {
+	h := q.near
+	top := h[0]
+	n := len(h) - 1
+	e := h[n]
+	h = h[:n]
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for k := c + 1; k < c+4 && k < n; k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
+		}
+		if !h[m].before(&e) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	if n > 0 {
+		h[i] = e
+	}
+	q.near = h
+	return top
+}
+
+// sortEvents sorts a bucket by (time, sequence). A bucket is filled in push
+// order, so sequences ascend and it is often sorted already (equal times
+// are common); small ones are insertion sorted.
+func sortEvents(b []event) {
+	i := 1
+	for i < len(b) && !b[i].before(&b[i-1]) {
+		i++
+	}
+	if i >= len(b) {
+		return
+	}
+	if len(b) > 48 {
+		slices.SortFunc(b, compareEvents)
+		return
+	}
+	for ; i < len(b); i++ {
+		e := b[i]
+		j := i
+		for j > 0 && e.before(&b[j-1]) {
+			b[j] = b[j-1]
+			j--
+		}
+		b[j] = e
+	}
+}

@@ -1,0 +1,153 @@
+package runtime
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// refHeap is the order the queue must reproduce: container/heap on
+// event.before.
+type refHeap []event
+
+func (h refHeap) Len() int           { return len(h) }
+func (h refHeap) Less(i, j int) bool { return h[i].before(&h[j]) }
+func (h refHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *refHeap) Push(x any)        { *h = append(*h, x.(event)) }
+func (h *refHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// queueOp is one step of a queue script: push at time t, or pop.
+type queueOp struct {
+	pop bool
+	t   float64
+}
+
+// checkQueueOrder runs ops on an evQueue and on the reference heap (the
+// queue reused after a reset for a second pass) and reports the first
+// difference.
+func checkQueueOrder(t *testing.T, ops []queueOp) {
+	t.Helper()
+	var q evQueue
+	q.reset()
+	for pass := range 2 {
+		var ref refHeap
+		var seq uint64
+		q.reset()
+		for i, op := range ops {
+			if op.pop {
+				if ref.Len() == 0 {
+					continue
+				}
+				want := heap.Pop(&ref).(event)
+				got := q.pop()
+				if got != want {
+					t.Fatalf("pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", pass, i, got.t, got.seq, want.t, want.seq)
+				}
+				continue
+			}
+			seq++
+			e := event{t: op.t, seq: seq, id: int32(i)}
+			heap.Push(&ref, e)
+			q.push(e)
+			if q.len() != ref.Len() {
+				t.Fatalf("pass %d, op %d: %d pending, want %d", pass, i, q.len(), ref.Len())
+			}
+		}
+		for ref.Len() > 0 {
+			want := heap.Pop(&ref).(event)
+			if got := q.pop(); got != want {
+				t.Fatalf("pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", pass, got.t, got.seq, want.t, want.seq)
+			}
+		}
+		if q.len() != 0 {
+			t.Fatalf("pass %d: %d pending after draining", pass, q.len())
+		}
+	}
+}
+
+// simLike is a script in the manner of the simulator: each pop schedules
+// up to two events a little later (times from a few values, so many tie),
+// sometimes at the popped time itself.
+func simLike(rng *topo.Rand, n int, clustered bool) []queueOp {
+	var ops []queueOp
+	now := 0.0
+	pending := 0
+	for range n / 4 {
+		ops = append(ops, queueOp{t: 0})
+		pending++
+	}
+	for len(ops) < n && pending > 0 {
+		ops = append(ops, queueOp{pop: true})
+		pending--
+		// The popped time is not known here; rising times approximate it.
+		now += 1e-9 * rng.Float64()
+		for range rng.Intn(3) {
+			d := rng.Float64() * 50e-9
+			if clustered {
+				d = float64(rng.Intn(5)) * 10e-9
+			}
+			ops = append(ops, queueOp{t: now + d})
+			pending++
+		}
+	}
+	return ops
+}
+
+func TestQueuePopsInHeapOrder(t *testing.T) {
+	rng := topo.NewRand(7)
+	random := func(n int, scale func() float64) []queueOp {
+		ops := make([]queueOp, n)
+		for i := range ops {
+			ops[i] = queueOp{pop: rng.Intn(3) == 0, t: scale()}
+		}
+		return ops
+	}
+	cases := []struct {
+		name string
+		ops  []queueOp
+	}{
+		{"empty", nil},
+		{"one", []queueOp{{t: 1}, {pop: true}}},
+		{"equal times keep push order", []queueOp{{t: 2}, {t: 2}, {t: 2}, {t: 2}, {t: 2}, {t: 2}, {t: 2}, {t: 2}, {t: 2}, {pop: true}, {t: 2}, {t: 1}}},
+		{"uniform", random(20000, rng.Float64)},
+		{"few values", random(20000, func() float64 { return float64(rng.Intn(4)) })},
+		{"wide range", random(20000, func() float64 { return math.Exp(40 * rng.Float64()) })},
+		{"earlier than popped", random(5000, func() float64 { return -rng.Float64() })},
+		{"infinite", random(2000, func() float64 { return []float64{0, 1, math.Inf(1)}[rng.Intn(3)] })},
+		{"simulator-like", simLike(rng, 200000, false)},
+		{"simulator-like clustered", simLike(rng, 200000, true)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkQueueOrder(t, c.ops) })
+	}
+}
+
+// FuzzQueueOrder: any script of pushes (finite times from the bytes) and
+// pops comes out of the queue in the reference heap's order.
+func FuzzQueueOrder(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 0, 4, 0xff, 5})
+	f.Add([]byte("\x00\x00\x00\x01\x01\x01\x02\x02\xff\xff\x03"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ops []queueOp
+		for len(data) >= 2 {
+			v := binary.LittleEndian.Uint16(data)
+			data = data[2:]
+			if v&7 == 7 {
+				ops = append(ops, queueOp{pop: true})
+				continue
+			}
+			// Times from a few scales, so ties, clusters and spreads all occur.
+			t := float64(v>>3) * []float64{1, 1e-9, 1e3, 0}[v>>1&3]
+			ops = append(ops, queueOp{t: t})
+		}
+		checkQueueOrder(t, ops)
+	})
+}
