@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -318,7 +319,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		rate := l.Fraction * bw // bytes per second
 		if l.Fraction == 0 {
 			if l.Rate > bw {
-				return nil, &OptionError{"Load", fmt.Sprintf("%g B/s", l.Rate), fmt.Sprintf("processor %d injects at most %g B/s", g.ID(v), bw)}
+				return nil, &OptionError{"Load", lang.FormatQuantity(l.Rate, lang.RateDim), fmt.Sprintf("processor %d injects at most %s", g.ID(v), lang.FormatQuantity(bw, lang.RateDim))}
 			}
 			rate = l.Rate
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -273,6 +274,26 @@ Examples:
   parasol sim std:xmp64 --op transpose --size 32 --runs 1000
   parasol sim std:c104-chain --op send --size 4096 --channels 3
   parasol sim examples/ring.machine --op alltoall --routing shortest --json
+  parasol sim std:booksim-mesh --op uniform --load 0.05:0.25:0.05 --plot curve.svg
+
+With --load, every processor generates messages of --size bytes at an
+offered load, a share of its injection bandwidth (its fastest link) or a
+rate, by a Bernoulli or Poisson process (--process), queued at the source
+without limit; the op is a traffic pattern (uniform, randperm, the bit
+permutations, neighbor, tornado, hotspot). Each point warms up until the
+mean latency and the accepted load of successive windows of 1000 cycles (a
+cycle: one flit at the injection bandwidth) agree within 5% (or for
+--warmup), marks the messages generated in the next 3 windows (or
+--measure), and drains until every marked message has arrived (at most 10
+windows). Latency is over marked messages, source queueing included. A
+point is saturated when the load accepted during measurement falls more
+than 5% short of the load offered, warm-up never settles (20 windows), or
+marked messages do not drain. A list or a range of loads draws a
+load–latency curve, its points spread over all cores, each seeded from
+--seed and its load; the table ends with the saturation throughput, the
+largest accepted load. --format json prints one line per point ("load",
+"offered", "accepted", "saturated", "latency", …, "run"); csv one row per
+point.
 
 --format json prints the result as one JSON object, times in seconds, with
 "run" saying what produced it (machine, source, op, size, seed, runs,
@@ -283,9 +304,15 @@ latency histogram and per-hop rows are in the JSON).`)
 	sf.register(fs)
 	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
-	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count to `FILE` (.svg or .png)")
+	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count (with --load, the load–latency curve) to `FILE` (.svg or .png)")
+	linksFile := fs.String("link-csv", "", "also write every wire's messages, bytes and busy share to `FILE` as CSV (implies --link-loads)")
+	var lf loadFlags
+	lf.register(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := lf.check(fs); err != nil {
 		return err
 	}
 	if err := checkPlotFile("sim", *plotFile); err != nil {
@@ -297,6 +324,10 @@ latency histogram and per-hop rows are in the JSON).`)
 	if len(pos) != 1 {
 		return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
 	}
+	if lf.load.points != nil {
+		return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
+	}
+	sf.linkLoads = sf.linkLoads || *linksFile != ""
 	res, run, err := sf.simulate(e, pos[0], e.isTerminal && format.value == outText)
 	if res == nil {
 		return err
@@ -317,6 +348,15 @@ latency histogram and per-hop rows are in the JSON).`)
 	if *plotFile != "" {
 		if err := writeSimPlot(*plotFile, res); err != nil {
 			return err
+		}
+	}
+	if *linksFile != "" {
+		var buf bytes.Buffer
+		if err := csvTable(&buf, linkCSVHeader, linkRows("", res.Links)); err != nil {
+			return err
+		}
+		if err := writeOutputFile(*linksFile, buf.Bytes()); err != nil {
+			return fmt.Errorf("parasol sim: --link-csv: %v", err)
 		}
 	}
 	if err != nil {
