@@ -231,7 +231,7 @@ func (s *tokStream) next() token {
 	switch {
 	case s.pl != nil:
 		s.pl.Next()
-		s.tok = fromParticiple(s.pl.Peek())
+		s.tok, s.has2 = fromParticiple(s.pl.Peek()), false
 	case s.has2:
 		s.tok, s.has2 = s.tok2, false
 	default:
