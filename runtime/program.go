@@ -15,7 +15,8 @@ import (
 // ProgramOptions choose how RunProgram runs a schedule.
 type ProgramOptions struct {
 	// Map places rank r on the processor with external node id Map[r];
-	// nil places rank r on the (r mod P)-th processor in node order.
+	// nil takes the schedule's own (lang.Schedule.Map), and without one
+	// places rank r on the (r mod P)-th processor in node order.
 	// Several ranks may share a processor, and then share its CPU.
 	Map       []int
 	Seed      uint64
@@ -96,6 +97,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
 		return nil, err
+	}
+	if o.Map == nil {
+		o.Map = s.Map
 	}
 	nodes, err := placeRanks(n, x.Ranks, o.Map)
 	if err != nil {
