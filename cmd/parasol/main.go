@@ -33,6 +33,7 @@ func init() {
 		{"route", "show a route, or check a routing function for deadlock", runRoute},
 		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
 		{"fit", "fit a cost model's parameters to measurements", runFit},
+		{"probe", "measure real hosts' communication and write a machine description", runProbe},
 		{"import", "print a Parasol I file in the modern syntax", runImport},
 		{"fmt", "format machine files canonically", runFmt},
 		{"repl", "interactive prompt", runRepl},

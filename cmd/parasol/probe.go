@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/probe"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+func runProbe(e *env, args []string) error {
+	const usage = "Usage: parasol probe serve [--listen ADDR]\n       parasol probe measure [flags] HOST... | --hostfile FILE"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprintf(e.stdout, "%s\n\n%s\n\nRun 'parasol probe serve --help' or 'parasol probe measure --help' for the flags.\n", usage, strings.TrimSpace(probeDoc))
+		return nil
+	}
+	if len(args) == 0 {
+		return usageError("parasol probe: need serve or measure\n%s", usage)
+	}
+	switch args[0] {
+	case "serve":
+		return runProbeServe(e, args[1:])
+	case "measure":
+		return runProbeMeasure(e, args[1:])
+	}
+	return usageError("parasol probe: unknown subcommand %q; want serve or measure\n%s", args[0], usage)
+}
+
+const probeDoc = `
+Probe measures the communication of real hosts and writes a machine
+description of them. Run 'parasol probe serve' on every host (it needs no
+privileges: any unprivileged TCP port will do, ` + probe.DefaultPort + ` by default), then
+'parasol probe measure' on any one machine with the hosts' addresses: it
+asks each host of every pair to time ping-pongs and message trains to the
+other, fits each link's latency and speed (T = ts + m / speed, as
+'parasol fit --relative linear' would), and writes a .machine file with
+the measurements and the fit quality as comments.`
+
+func runProbeServe(e *env, args []string) error {
+	fs := newFlags(e, "probe serve", "[--listen ADDR]", probeDoc+`
+
+Serve answers measurement requests until interrupted (Ctrl-C or SIGTERM).
+It prints the address it listens on; --listen :0 lets the system choose a
+free port.`)
+	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usageError("parasol probe serve: unexpected argument %q\nUsage: parasol probe serve [--listen ADDR]", pos[0])
+	}
+	l, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("parasol probe serve: %v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(e.stdout, "parasol probe: serving on %s\n", l.Addr())
+	return probe.Serve(ctx, l)
+}
+
+func runProbeMeasure(e *env, args []string) error {
+	fs := newFlags(e, "probe measure", "[flags] HOST... | --hostfile FILE", probeDoc+`
+
+A HOST is host or host:port (port `+probe.DefaultPort+` when not given). Pairs are measured
+one at a time; beyond --max-pairs a sample is measured in which every host
+takes part, and pairs not measured take the mean of those that were. A
+host that does not answer within --timeout, or a pair that fails, is
+reported on stderr, and nothing is written, unless --partial asks for the
+description of what was measured, whose first line then says PARTIAL and
+lists what is missing. The file is written whole or not at all.
+
+Examples:
+  parasol probe measure node1 node2 node3 -o cluster.machine
+  parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`)
+	out := fs.String("o", "", "write the machine to `FILE` (default: standard output)")
+	hostfile := fs.String("hostfile", "", "read the hosts from `FILE`, one a line ('#' comments)")
+	name := fs.String("name", "probed", "the machine's `NAME`")
+	legacy := fs.Bool("legacy", false, "write the Parasol I on-disk format instead of the modern syntax")
+	partial := fs.Bool("partial", false, "when some host or pair fails, write what was measured, marked PARTIAL")
+	opt := probe.DefaultOptions()
+	timeout := fs.Duration("timeout", opt.Timeout, "give up on a host or a pair after `DURATION`")
+	sizes := fs.String("sizes", "", "ping-pong message `SIZES`, comma-separated (default 1,1KiB,4KiB,16KiB,64KiB,256KiB,1MiB)")
+	fs.IntVar(&opt.Reps, "reps", opt.Reps, "repetitions of each size; the median is kept")
+	fs.IntVar(&opt.TrainCount, "train", opt.TrainCount, "messages per train")
+	fs.IntVar(&opt.MaxPairs, "max-pairs", opt.MaxPairs, "measure at most this many pairs, a sample covering every host")
+	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the sample of pairs")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	opt.Timeout = *timeout
+	if *sizes != "" {
+		if opt.Sizes, err = parseSizes(*sizes); err != nil {
+			return usageError("parasol probe measure: --sizes: %v", err)
+		}
+	}
+	if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
+		return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
+	}
+	hosts := pos
+	if *hostfile != "" {
+		if len(pos) > 0 {
+			return usageError("parasol probe measure: give hosts or --hostfile, not both")
+		}
+		if hosts, err = readHostfile(*hostfile); err != nil {
+			return err
+		}
+	}
+	if len(hosts) < 2 {
+		return usageError("parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE")
+	}
+	for i, h := range hosts {
+		hosts[i] = probe.WithPort(h)
+	}
+	if e.isTerminal {
+		var bar *progress
+		opt.Progress = func(done, total int) {
+			if bar == nil {
+				bar = newProgress(e.stderr, total, "pairs")
+			}
+			bar.update(done, total)
+			if done == total {
+				bar.done()
+			}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := probe.Measure(ctx, hosts, opt)
+	if err != nil {
+		return err
+	}
+	if len(r.Measured()) == 0 {
+		return fmt.Errorf("parasol probe measure: nothing measured:\n%s", strings.TrimSpace(r.Failures()))
+	}
+	if !r.Complete() {
+		fmt.Fprint(e.stderr, r.Failures())
+		if !*partial {
+			return fmt.Errorf("parasol probe measure: not written: %d host%s unreachable, %d of the other hosts' %d pair%s measured (--partial writes what was measured, marked PARTIAL)",
+				len(r.Unreachable), plural(len(r.Unreachable)), len(r.Measured()), len(r.Pairs), plural(len(r.Pairs)))
+		}
+	}
+	text := r.Machine(*name, *legacy)
+	// What probe writes must load: a description that does not is
+	// Parasol's error, and is not written.
+	if _, err := eval.LoadSource("probed.machine", text); err != nil {
+		return fmt.Errorf("parasol probe measure: the description does not load (not written): %v", err)
+	}
+	if *out == "" {
+		fmt.Fprint(e.stdout, text)
+	} else if err := writeOutputFile(*out, []byte(text)); err != nil {
+		return err
+	}
+	if !r.Complete() {
+		fmt.Fprintf(e.stderr, "parasol probe measure: wrote a PARTIAL description (%d of %d pairs)\n", len(r.Measured()), len(r.Pairs))
+	}
+	return nil
+}
+
+// parseSizes reads a comma-separated list of sizes with units.
+func parseSizes(list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		v, err := lang.ParseQuantity(s)
+		if err != nil {
+			return nil, err
+		}
+		if v.Dim != lang.SizeDim && v.Dim != lang.Dimensionless || v.Num < 0 || v.Num > probe.MaxMessage || v.Num != float64(int(v.Num)) {
+			return nil, fmt.Errorf("%q is not a whole number of bytes from 0 to %d", strings.TrimSpace(s), probe.MaxMessage)
+		}
+		out = append(out, int(v.Num))
+	}
+	return out, nil
+}
+
+// readHostfile reads one host a line; blank lines and '#' comments are
+// skipped.
+func readHostfile(path string) ([]string, error) {
+	data, err := eval.ReadInput(path, 0)
+	if err != nil {
+		return nil, err
+	}
+	var hosts []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		for _, h := range strings.Fields(line) {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) == 0 {
+		return nil, errors.New(path + ": no hosts (one host or host:port a line)")
+	}
+	return hosts, nil
+}

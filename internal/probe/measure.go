@@ -1,0 +1,309 @@
+package probe
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/parasol-lang/parasol/eval/fit"
+)
+
+// Options say what Measure measures.
+type Options struct {
+	Sizes      []int // ping-pong sizes, bytes
+	Reps       int   // repetitions of each, the median kept
+	TrainSizes []int // message sizes of the trains
+	TrainCount int   // messages per train
+	// Timeout bounds each pair's measurement (and each hello).
+	Timeout time.Duration
+	// MaxPairs bounds the pairs measured: beyond it a sample is taken,
+	// every host in at least one pair, the rest at random (Seed).
+	MaxPairs int
+	Seed     uint64
+	// Progress, when set, is called after each pair.
+	Progress func(done, total int)
+}
+
+// DefaultOptions measures sizes from 1 byte to 1 MiB.
+func DefaultOptions() Options {
+	return Options{
+		Sizes:      []int{1, 1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20},
+		Reps:       15,
+		TrainSizes: []int{1 << 10, 64 << 10},
+		TrainCount: 16,
+		Timeout:    30 * time.Second,
+		MaxPairs:   200,
+		Seed:       1,
+	}
+}
+
+// Pair is the measurement of one pair of hosts: A timed its messages to B.
+type Pair struct {
+	A, B     int
+	PingPong []Sample
+	Trains   []Sample
+	// Fit is the linear model T = ts + tw m fitted to the ping-pong
+	// medians; nil when the pair failed.
+	Fit *fit.Result
+	Err error
+}
+
+// Latency and Speed are the link's fitted start-up time and the inverse
+// of its time per byte.
+func (p *Pair) Latency() float64 { return p.Fit.Params[0].Value }
+func (p *Pair) Speed() float64   { return 1 / p.Fit.Params[1].Value }
+
+// Report is the outcome of Measure.
+type Report struct {
+	Hosts     []string
+	Hostnames []string // as each server reported it
+	// Unreachable maps a host's index to why it did not answer.
+	Unreachable map[int]error
+	Pairs       []*Pair
+	// Sampled says the pairs are a sample of all pairs.
+	Sampled bool
+	Options Options
+	Started time.Time
+}
+
+// Complete says every host answered and every pair was measured.
+func (r *Report) Complete() bool {
+	if len(r.Unreachable) > 0 {
+		return false
+	}
+	for _, p := range r.Pairs {
+		if p.Err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Measured lists the pairs that were measured.
+func (r *Report) Measured() []*Pair {
+	var out []*Pair
+	for _, p := range r.Pairs {
+		if p.Err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Failures describes every host that did not answer and every pair that
+// failed, one a line.
+func (r *Report) Failures() string {
+	var b strings.Builder
+	for i, h := range r.Hosts {
+		if err, ok := r.Unreachable[i]; ok {
+			fmt.Fprintf(&b, "host %d (%s) unreachable: %v\n", i, h, err)
+		}
+	}
+	for _, p := range r.Pairs {
+		if p.Err != nil {
+			fmt.Fprintf(&b, "pair %d-%d (%s to %s) failed: %v\n", p.A, p.B, r.Hosts[p.A], r.Hosts[p.B], p.Err)
+		}
+	}
+	return b.String()
+}
+
+// WithPort adds the default port to a host given without one.
+func WithPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	return net.JoinHostPort(strings.Trim(host, "[]"), DefaultPort)
+}
+
+// Measure checks that every host serves, then measures the pairs one at a
+// time (so that pairs do not disturb each other). It fails only when
+// ctx ends; unreachable hosts and failed pairs are in the report.
+func Measure(ctx context.Context, hosts []string, opt Options) (*Report, error) {
+	if len(hosts) < 2 {
+		return nil, errors.New("need at least two hosts to measure between")
+	}
+	r := &Report{Hosts: hosts, Hostnames: make([]string, len(hosts)), Unreachable: map[int]error{}, Options: opt, Started: time.Now()}
+	for i, h := range hosts {
+		rep, err := call(ctx, h, request{Op: "hello"}, opt.Timeout)
+		if err != nil {
+			r.Unreachable[i] = err
+			continue
+		}
+		r.Hostnames[i] = rep.Hostname
+	}
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	var pairs [][2]int
+	for a := range hosts {
+		for b := a + 1; b < len(hosts); b++ {
+			if r.Unreachable[a] == nil && r.Unreachable[b] == nil {
+				pairs = append(pairs, [2]int{a, b})
+			}
+		}
+	}
+	if opt.MaxPairs > 0 && len(pairs) > opt.MaxPairs {
+		pairs, r.Sampled = sample(pairs, len(hosts), opt.MaxPairs, opt.Seed), true
+	}
+	for i, pr := range pairs {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		p := &Pair{A: pr[0], B: pr[1]}
+		req := request{Op: "measure", Peer: hosts[p.B], Sizes: opt.Sizes, Reps: opt.Reps,
+			TrainSizes: opt.TrainSizes, TrainCount: opt.TrainCount, TimeoutMS: opt.Timeout.Milliseconds()}
+		rep, err := call(ctx, hosts[p.A], req, opt.Timeout+5*time.Second)
+		if err == nil {
+			p.PingPong, p.Trains = rep.PingPong, rep.Trains
+			p.Fit, err = fitLink(p.PingPong)
+		}
+		p.Err = err
+		r.Pairs = append(r.Pairs, p)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(pairs))
+		}
+	}
+	return r, nil
+}
+
+// sample picks n pairs: a ring through the hosts first, so every host is
+// measured, then pairs at random.
+func sample(pairs [][2]int, hosts, n int, seed uint64) [][2]int {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	in := map[[2]int]bool{}
+	var out [][2]int
+	has := map[[2]int]bool{}
+	for _, p := range pairs {
+		has[p] = true
+	}
+	for a := 0; a < hosts && len(out) < n; a++ {
+		p := [2]int{min(a, (a+1)%hosts), max(a, (a+1)%hosts)}
+		if has[p] && !in[p] {
+			in[p] = true
+			out = append(out, p)
+		}
+	}
+	rng.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+	for _, p := range pairs {
+		if len(out) >= n {
+			break
+		}
+		if !in[p] {
+			in[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PingPong measures the median one-way time of size-byte messages from
+// this process to a serving host, as a pair's ping-pong does.
+func PingPong(ctx context.Context, host string, size, reps int, timeout time.Duration) (float64, error) {
+	d, err := dialData(ctx, WithPort(host), time.Now().Add(timeout))
+	if err != nil {
+		return 0, err
+	}
+	defer d.c.Close()
+	s := Sample{Size: size, Count: 1}
+	for i := -1; i < max(reps, 1); i++ {
+		t, err := d.pingPong(size)
+		if err != nil {
+			return 0, timeoutError(err, timeout)
+		}
+		if i >= 0 {
+			s.Seconds = append(s.Seconds, t)
+		}
+	}
+	d.send('q', 0, 0)
+	return s.Median(), nil
+}
+
+// call sends one control request and reads its reply.
+func call(ctx context.Context, host string, req request, timeout time.Duration) (reply, error) {
+	deadline := time.Now().Add(timeout)
+	d := net.Dialer{Deadline: deadline}
+	c, err := d.DialContext(ctx, "tcp", host)
+	if err != nil {
+		return reply{}, dialError(err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	defer stop()
+	c.SetDeadline(deadline)
+	b, _ := json.Marshal(req)
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		return reply{}, err
+	}
+	line, err := bufio.NewReader(c).ReadBytes('\n')
+	if err != nil {
+		if ctx.Err() != nil {
+			return reply{}, ctx.Err()
+		}
+		return reply{}, timeoutError(err, timeout)
+	}
+	var rep reply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		return reply{}, fmt.Errorf("not a parasol probe server (its answer is not a probe reply)")
+	}
+	if rep.Error != "" {
+		return rep, errors.New(rep.Error)
+	}
+	return rep, nil
+}
+
+// dialError drops the "dial tcp ADDR:" prefix the report already gives.
+func dialError(err error) error {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		var se *os.SyscallError
+		if errors.As(oe.Err, &se) {
+			return se.Err
+		}
+		return oe.Err
+	}
+	return err
+}
+
+func hostname() string {
+	h, _ := os.Hostname()
+	return h
+}
+
+// fitLink fits T = ts + tw m to the ping-pong medians.
+func fitLink(samples []Sample) (*fit.Result, error) {
+	var b strings.Builder
+	b.WriteString("size,time\n")
+	for _, s := range samples {
+		fmt.Fprintf(&b, "%d,%gs\n", s.Size, s.Median())
+	}
+	md, err := fit.Lookup("linear")
+	if err != nil {
+		return nil, err
+	}
+	p, err := md.Problem()
+	if err != nil {
+		return nil, err
+	}
+	// Timing noise grows with the time: without weights the largest
+	// message would decide the start-up time of the smallest.
+	p.Relative = true
+	t, err := fit.Read("ping-pong", []byte(b.String()))
+	if err != nil {
+		return nil, err
+	}
+	r, err := fit.Fit(p, t)
+	if err != nil {
+		return nil, err
+	}
+	if r.Params[1].Value <= 0 {
+		return nil, fmt.Errorf("the ping-pong times do not grow with the message size (t_w = %s): measure larger sizes", fit.Literal(r.Params[1].Value, r.Params[1].Dim))
+	}
+	return r, nil
+}
