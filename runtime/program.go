@@ -108,7 +108,15 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	sopt := &Options{MaxEvents: o.MaxEvents, Seed: o.Seed}
 	sm := newSim(n, sopt)
 	sm.reset(o.Seed)
+	// Every send is one message of one part (a rendezvous adds two
+	// more): reserving them up front saves copying them as they grow.
+	reserve := int(sends)
+	if o.EagerLimit > 0 {
+		reserve *= 3
+	}
+	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p.msgs, p.simMsg = make([]pmsg, 0, sends), make([]int32, 0, reserve)
 	sm.drv = p
 	if p.slows {
 		sm.passing = p.passing
@@ -257,6 +265,7 @@ type progRun struct {
 	simMsg []int32 // sim message -> program message
 	seq    int64
 	ranks  []rankState
+	spare  []*fifo // emptied queues, for newFifo
 	spans  []eval.Span
 
 	// Slow-down of computation by receiving and through-routing.
@@ -686,7 +695,7 @@ func (p *progRun) arrive(pm int32) {
 		k := matchKey(m.src, m.tag)
 		q := rs.unexpected[k]
 		if q == nil {
-			q = &fifo{}
+			q = p.newFifo()
 			rs.unexpected[k] = q
 		}
 		q.push(pm)
@@ -746,6 +755,7 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	rc := best.pop()
 	if best.empty() {
 		delete(rs.posted, bestKey)
+		p.spare = append(p.spare, best)
 	}
 	return rc
 }
@@ -778,6 +788,7 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 		pm := best.pop()
 		if best.empty() {
 			delete(rs.unexpected, bestKey)
+			p.spare = append(p.spare, best)
 		}
 		p.matched(pm, i)
 		return
@@ -787,10 +798,21 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 	k := matchKey(op.Peer, op.Tag)
 	q := rs.posted[k]
 	if q == nil {
-		q = &fifo{}
+		q = p.newFifo()
 		rs.posted[k] = q
 	}
 	q.push(i)
+}
+
+// newFifo reuses a queue that has emptied: most keys (a source and a
+// tag) see one message, so queues come and go all the time.
+func (p *progRun) newFifo() *fifo {
+	if n := len(p.spare); n > 0 {
+		q := p.spare[n-1]
+		p.spare = p.spare[:n-1]
+		return q
+	}
+	return &fifo{}
 }
 
 // result assembles the answer once the run has stopped.

@@ -1,0 +1,56 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// ringSchedule is R ranks that each, iters times, compute 1 µs, pass n
+// bytes to the right and receive from the left: 3·iters operations a rank.
+func ringSchedule(R, iters int, n int64) *lang.Schedule {
+	ranks := make([][]lang.SchedOp, R)
+	for r := range ranks {
+		for i := range iters {
+			ranks[r] = append(ranks[r], calc(1e-6), send(int32((r+1)%R), n, int32(i)), recv(int32((r+R-1)%R), n, int32(i)))
+		}
+	}
+	return chainSchedule(nil, ranks...)
+}
+
+// 1,024 ranks × about 1,000 operations (issue 10's scale): on the 64 cores
+// of the XK-XMP-64, 16 ranks to a core, and on a 32×32 torus, one each.
+// docs/PROGRAMS.md quotes the figures.
+func BenchmarkRunProgram(b *testing.B) {
+	s := ringSchedule(1024, 333, 1024)
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		b.Fatal(err)
+	}
+	xmp, err := FromMachine(m, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	torus := &Spec{Graph: mustGen(b, "torus", 32, 32), DefaultNode: NodeParams{SendOverhead: 1e-6, RecvOverhead: 1e-6},
+		DefaultLink: LinkParams{Latency: 1e-7, Bandwidth: 1e9}, Switching: VCT}
+	for _, bc := range []struct {
+		name string
+		spec *Spec
+	}{{"xmp64", xmp}, {"torus32x32", torus}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var res *eval.ProgramResult
+			for b.Loop() {
+				if res, err = RunProgram(context.Background(), bc.spec, s, ProgramOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if res.Deadlock != nil {
+				b.Fatal("deadlock")
+			}
+			b.ReportMetric(float64(len(s.Ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+			b.ReportMetric(float64(res.Events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
