@@ -633,6 +633,14 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		writeExpr(b, e.X, UnaryPrecedence)
 		closeParen(b, prec > UnaryPrecedence)
 	case *Binary:
+		if hyphenated(e) {
+			// A word with hyphens (first-ready, recursive-doubling) as
+			// written, not as a subtraction.
+			writeExpr(b, e.X, 100)
+			b.WriteString("-")
+			writeExpr(b, e.Y, 100)
+			return
+		}
 		q := Precedence[e.Op]
 		open(b, prec > q)
 		left, right := q, q+1
@@ -688,6 +696,29 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 	default:
 		panic(fmt.Sprintf("lang.FormatExpr: unknown expression %T", e))
 	}
+}
+
+// hyphenated reports whether e is names joined by '-' with no blanks
+// between, as the source wrote it: a word such as first-ready.
+func hyphenated(e *Binary) bool {
+	if e.Op != "-" {
+		return false
+	}
+	if _, ok := e.Y.(*Ident); !ok {
+		return false
+	}
+	switch x := e.X.(type) {
+	case *Ident:
+	case *Binary:
+		if !hyphenated(x) {
+			return false
+		}
+	default:
+		return false
+	}
+	end, start := End(e.X), e.Y.ExprPos()
+	return e.Pos.Src != nil && end.Src == e.Pos.Src && start.Src == e.Pos.Src &&
+		end.Offset == e.Pos.Offset && start.Offset == e.Pos.Offset+1
 }
 
 func open(b *strings.Builder, yes bool) {
