@@ -35,6 +35,13 @@ say why.
 
 Each primitive, by its name after the model section, is simulated as:
 `+compareTable()+`
+--measured FILE sets the primitive's analytic cost beside measurements
+instead of a simulation: FILE is CSV or JSON lines as parasol fit reads
+them, whose column time holds the measured times and whose other columns
+feed the primitive's parameters by name (n or size, src, dst, p, k);
+parameters without a column take the defaults above. Each row prints
+predicted, measured and the error (predicted - measured) / measured.
+
 Examples:
   parasol compare std:xmp64 MPI.barrier
   parasol compare std:c104-chain MPI.send --size 4KB
@@ -48,6 +55,7 @@ after a deadlock or --max-events), deadlock, partial.`)
 	var sf simFlags
 	sf.register(fs)
 	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
+	measured := fs.String("measured", "", "set the analytic cost beside the measured times of `FILE` (CSV or JSON lines with a time column) instead of a simulation")
 	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, with the analytic and simulated costs marked, and its latency by hop count to `FILE` (.svg or .png)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -73,6 +81,9 @@ after a deadlock or --max-events), deadlock, partial.`)
 	}
 	if err := sf.validate(rs); err != nil {
 		return err
+	}
+	if *measured != "" {
+		return compareMeasured(e, format.value, m, rs, &sf, pos[0], pos[1], *measured)
 	}
 	opts := sf.options()
 	if !sf.size.set {

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// compareMeasured is compare --measured: the primitive's analytic cost at
+// every row of a file of measurements, beside the measured time and the
+// relative error. Parameters without a column take compare's defaults
+// (--size, --src, --dst; p every processor, k the others).
+func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, sf *simFlags, source, primitive, file string) error {
+	mf := &sf.machineFlags
+	f, err := m.Func(primitive)
+	if err != nil {
+		return usageError("parasol compare: %s: %v", primitive, unwrapDiagnostics(err))
+	}
+	text, err := eval.ReadInput(file, mf.memory())
+	if err != nil {
+		return err
+	}
+	t, err := fit.Read(file, text)
+	if err != nil {
+		return err
+	}
+	g := rs.Graph
+	procs := g.NumProcs()
+	opts := sf.options()
+	src, dst := g.ID(g.Proc(0)), g.ID(g.Proc(procs-1))
+	if opts.Src != nil {
+		src = *opts.Src
+	}
+	if opts.Dst != nil {
+		dst = *opts.Dst
+	}
+	size := 1024.0
+	if sf.size.set {
+		size = float64(opts.Size)
+	}
+	defaults := map[string]lang.Value{
+		"n": lang.Quantity(size, lang.SizeDim), "m": lang.Quantity(size, lang.SizeDim),
+		"src": lang.Num(float64(src)), "dst": lang.Num(float64(dst)),
+		"p": lang.Num(float64(procs)), "k": lang.Num(float64(procs - 1)),
+	}
+	c, err := fit.Check(f, primitive, t, "time", fit.PrimitiveColumns, defaults)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case outJSON:
+		return newJSON(e.stdout).Encode(newMeasuredJSON(c, primitive, newRunInfo("compare", source, m, mf)))
+	case outCSV:
+		header := append(append([]string{}, c.Params...), "predicted", "measured", "error")
+		var rows [][]string
+		for _, r := range c.Rows {
+			row := make([]string, 0, len(header))
+			for _, a := range r.Args {
+				row = append(row, csvFloat(a.Num))
+			}
+			rows = append(rows, append(row, csvFloat(r.Predicted), csvFloat(r.Measured), csvFloat(r.Error)))
+		}
+		return csvTable(e.stdout, header, rows)
+	}
+	printMeasured(e.stdout, c, primitive, m.Name(), file)
+	return nil
+}
+
+func printMeasured(w io.Writer, c *fit.Checked, primitive, machine, file string) {
+	var fed []string
+	for i, p := range c.Params {
+		if c.Fed[i] == "" {
+			fed = append(fed, p+" (default)")
+		} else if c.Fed[i] != p {
+			fed = append(fed, p+" from "+c.Fed[i])
+		}
+	}
+	fmt.Fprintf(w, "%s on %s beside %d measurement%s from %s", primitive, machine, len(c.Rows), plural(len(c.Rows)), file)
+	if len(fed) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(fed, ", "))
+	}
+	fmt.Fprintln(w)
+	var rows [][]string
+	header := append(append([]string{"line"}, c.Params...), "predicted", "measured", "error")
+	for _, r := range c.Rows {
+		row := []string{fmt.Sprint(r.Line)}
+		for _, a := range r.Args {
+			row = append(row, fit.Literal(a.Num, a.Dim))
+		}
+		rows = append(rows, append(row, lang.FormatQuantitySig(r.Predicted, c.Dim, 4), lang.FormatQuantitySig(r.Measured, c.Dim, 4), signedPercent(r.Error)))
+	}
+	width := make([]int, len(header))
+	for _, row := range append([][]string{header}, rows...) {
+		for i, cell := range row {
+			width[i] = max(width[i], len([]rune(cell)))
+		}
+	}
+	for _, row := range append([][]string{header}, rows...) {
+		var b strings.Builder
+		for i, cell := range row {
+			fmt.Fprintf(&b, "  %*s", width[i], cell)
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	fmt.Fprintf(w, "mean |error| %s, worst %s at line %d\n", strings.TrimPrefix(signedPercent(c.MeanAbs), "+"), signedPercent(c.Worst), c.Rows[c.WorstRow].Line)
+}
+
+func signedPercent(f float64) string {
+	p := 100 * f
+	if p > -0.005 && p < 0.005 {
+		p = 0 // no "-0.00%"
+	}
+	return fmt.Sprintf("%+.2f%%", p)
+}
+
+// measuredJSON is compare --measured --format json.
+type measuredJSON struct {
+	Primitive string        `json:"primitive"`
+	Params    []string      `json:"params"`
+	Unit      string        `json:"unit"`
+	Rows      []measuredRow `json:"rows"`
+	MeanAbs   float64       `json:"mean_abs_error"`
+	Worst     float64       `json:"worst_error"`
+	Run       *runInfo      `json:"run"`
+}
+
+type measuredRow struct {
+	Line      int       `json:"line"`
+	Args      []float64 `json:"args"`
+	Predicted float64   `json:"predicted"`
+	Measured  float64   `json:"measured"`
+	Error     float64   `json:"error"`
+}
+
+func newMeasuredJSON(c *fit.Checked, primitive string, run *runInfo) measuredJSON {
+	j := measuredJSON{Primitive: primitive, Params: c.Params, Unit: c.Dim.Unit(), MeanAbs: c.MeanAbs, Worst: c.Worst, Run: run, Rows: []measuredRow{}}
+	for _, r := range c.Rows {
+		row := measuredRow{Line: r.Line, Predicted: r.Predicted, Measured: r.Measured, Error: r.Error}
+		for _, a := range r.Args {
+			row.Args = append(row.Args, a.Num)
+		}
+		j.Rows = append(j.Rows, row)
+	}
+	return j
+}
