@@ -119,3 +119,184 @@ func dumpSchedule(s *lang.Schedule) string {
 	}
 	return b.String()
 }
+
+// loadTest loads a machine and its programs from text.
+func loadTest(t *testing.T, text string) *Machine {
+	t.Helper()
+	m, err := LoadSource("t.machine", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+const fourCPUs = `machine "m" {
+	processor cpu { float_timings { mul = 2ns } }
+	topology t = chain(4) { latency = 1us; speed = 1MB/s }
+}
+program first { barrier() }
+program second(n: B = 1KB) { send(n, to: mod(rank + 1, ranks)); recv() }
+`
+
+func TestMapRanksPlacesRanksOnProcessors(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "map.txt")
+	if err := os.WriteFile(file, []byte("# placement\n3\n\n2 # two\n1\n0\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		how   string
+		ranks int
+		want  []int
+	}{
+		{"linear", 0, []int{0, 1, 2, 3}},
+		{"", 6, []int{0, 1, 2, 3, 0, 1}},
+		{"mod(rank * 3, 4)", 4, []int{0, 3, 2, 1}},
+		{"if rank < 2 then 3 else 0", 3, []int{3, 3, 0}},
+		{file, 5, []int{3, 2, 1, 0, 3}},
+	} {
+		got, err := MapRanks(m, tc.ranks, tc.how, 1)
+		if err != nil {
+			t.Errorf("%s: %v", tc.how, err)
+			continue
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s on %d ranks: %v, want %v", tc.how, tc.ranks, got, tc.want)
+		}
+	}
+}
+
+func TestMapRanksRandomIsAPermutationDrawnFromTheSeed(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	a, err := MapRanks(m, 8, "random", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := MapRanks(m, 8, "random", 7)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("the same seed placed %v, then %v", a, b)
+	}
+	seen := map[int]int{}
+	for r, p := range a {
+		seen[p]++
+		if r >= 4 && p != a[r-4] {
+			t.Errorf("ranks past the processor count repeat the permutation: %v", a)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("8 ranks on 4 processors use %d of them: %v", len(seen), a)
+	}
+}
+
+func TestMapRanksRefusesBadPlacements(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "short.txt")
+	if err := os.WriteFile(file, []byte("1\nx\n9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ how, want string }{
+		{"rank + 1", "--map gives rank 3 a number (4); it must give a processor index from 0 to 3"},
+		{"rank * 1us", "--map gives rank 0 a time"},
+		{"rnak", `unknown name rnak (did you mean "rank"?)`},
+		{file, "short.txt:2:1: expected a processor id, got \"x\""},
+		{file, "short.txt:3:1: 9 is no processor of machine \"m\""},
+	} {
+		_, err := MapRanks(m, 4, tc.how, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.how, err, tc.want)
+		}
+	}
+}
+
+func TestProgramsOfAMachineAndOfAFile(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	if got := fmt.Sprint(m.Programs()); got != "[first second]" {
+		t.Errorf("Programs() = %s", got)
+	}
+	if _, err := m.Program("secnd"); err == nil || !strings.Contains(err.Error(), `did you mean "second"?`) {
+		t.Errorf("Program(secnd): %v", err)
+	}
+	files := map[string]string{
+		"m.machine":    fourCPUs,
+		"prog.machine": "import \"m.machine\"\nprogram third(k = 2) { compute(k * float.mul) }\n",
+	}
+	read := WithReadFile(func(p string) ([]byte, error) {
+		if s, ok := files[filepath.Base(p)]; ok {
+			return []byte(s), nil
+		}
+		return nil, os.ErrNotExist
+	})
+	p, err := LoadProgram("prog.machine", read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "third" || fmt.Sprint(p.Params()) != "[{k  2}]" {
+		t.Errorf("LoadProgram gave %s with %v", p.Name(), p.Params())
+	}
+	if p, err = LoadProgram("prog.machine", read, WithProgram("second")); err != nil || p.Name() != "second" {
+		t.Errorf("WithProgram(second): %v", err)
+	}
+	if _, err = LoadProgram("prog.machine", read, WithProgram("fourth")); err == nil || !strings.Contains(err.Error(), "no program fourth") {
+		t.Errorf("WithProgram(fourth): %v", err)
+	}
+	s, err := p.Schedule(m, ScheduleOptions{Ranks: 2, Args: map[string]string{"n": "2 * 8"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The receive from any source has no size before running.
+	if got := dumpSchedule(s); !strings.Contains(got, "0 r0 send 16B peer 1 tag 0") || !strings.Contains(got, "1 r0 recv 0B peer -1 tag -1") {
+		t.Errorf("schedule:\n%s", got)
+	}
+}
+
+func TestParseProgramBodyChecksStatementsOnTheMachine(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	p, err := ParseProgramBody(m, "if rank == 0 { compute(10us) } barrier()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Schedule(m, ScheduleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "main: 4 ranks, map [0 1 2 3]\n" +
+		`0 r0 calc 10us "compute(10us)" line 1` + "\n" +
+		`1 r0 coll #0 barrier 0B root 0 of 4 "barrier()" line 1 after 0` + "\n" +
+		`2 r1 coll #0 barrier 0B root 0 of 4 "barrier()" line 1` + "\n" +
+		`3 r2 coll #0 barrier 0B root 0 of 4 "barrier()" line 1` + "\n" +
+		`4 r3 coll #0 barrier 0B root 0 of 4 "barrier()" line 1` + "\n"
+	if got := dumpSchedule(s); got != want {
+		t.Errorf("schedule:\n%s\nwant:\n%s", got, want)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"compute(10us", "<program>:1:13: syntax error: unexpected end of input"},
+		{"send(1KB)", "<program>:1:1: send needs to:"},
+		{"compute(2 * double.mul)", ""},
+		{"x = 1", `<program>:1:3: syntax error: unexpected token "="`},
+	} {
+		_, err := ParseProgramBody(m, tc.text)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.text, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+func TestCheckReportsProgramErrorsOnEachMachine(t *testing.T) {
+	_, ds := CheckWith("t.machine", nil, WithReadFile(func(string) ([]byte, error) {
+		return []byte(fourCPUs + "program third { compute(rnak * 1us) }\nprogram first { }\n"), nil
+	}))
+	got := ds.Error()
+	for _, want := range []string{`t.machine:7:25: unknown name rnak (did you mean "rank"?)`, "t.machine:8:1: program first is defined twice"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("check gave\n%s\nwant %q", got, want)
+		}
+	}
+}
