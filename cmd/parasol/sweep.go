@@ -444,6 +444,7 @@ Examples:
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
 	comparePrim := fs.String("compare", "", "compare the model `PRIMITIVE` (e.g. MPI.bcast) with its simulation at every point, as compare does; --op then overrides the simulated operation")
 	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
+	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's figure is set beside the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep)")
@@ -479,6 +480,12 @@ Examples:
 	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim}
 	if err := s.validate(); err != nil {
 		return err
+	}
+	var measured measuredTimes
+	if *measuredFile != "" {
+		if measured, err = loadMeasured(*measuredFile, sf.memory()); err != nil {
+			return err
+		}
 	}
 	total := len(points)
 	if !shard.set {
@@ -534,7 +541,9 @@ Examples:
 		deadlock = deadlock || r.res.Deadlock
 		r.run.Command = "sweep"
 		if *plotFile != "" {
-			plotted = append(plotted, plottedPoint{p, r.res, r.cmp})
+			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp}
+			pp.measured, pp.hasMeasured = measured[p.size]
+			plotted = append(plotted, pp)
 		}
 		switch {
 		case format.value == outJSON && r.cmp != nil:
@@ -549,6 +558,7 @@ Examples:
 			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
 		default:
 			printSweepLine(e.stdout, p, total, r)
+			printMeasuredLine(e.stdout, measured, p, r)
 			return nil
 		}
 	}

@@ -13,6 +13,9 @@ type plottedPoint struct {
 	p   sweepPoint
 	res *prt.Result
 	cmp *prt.Comparison
+	// measured is the time sweep --measured gives for the point's size.
+	measured    float64
+	hasMeasured bool
 }
 
 // sweepAxis is one way the points of a sweep differ.
@@ -96,6 +99,9 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	for _, r := range pts {
 		s, a := figure(r)
 		largest = max(largest, s, a)
+		if r.hasMeasured {
+			largest = max(largest, r.measured)
+		}
 	}
 	unit, scale := timeScale(largest)
 
@@ -143,6 +149,19 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		if len(l.sim.X) > 0 {
 			panel.Series = append(panel.Series, l.sim)
 		}
+	}
+	// Measurements are by size alone: one series of points, drawn when
+	// size is along x.
+	measured := plotSeries{Name: "measured", Kind: seriesPoints}
+	seen := map[float64]bool{}
+	for _, r := range pts {
+		if x, ok := xa.x(r.p); ok && r.hasMeasured && xa.name == "message size" && !seen[x] {
+			seen[x] = true
+			measured.X, measured.Y = append(measured.X, x), append(measured.Y, r.measured/scale)
+		}
+	}
+	if len(measured.X) > 0 {
+		panel.Series = append(panel.Series, measured)
 	}
 	if len(panel.Series) == 0 {
 		return nil, fmt.Errorf("no point has a figure to draw")

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// measuredTimes are sweep --measured's times by message size: the median
+// of the file's rows of each size.
+type measuredTimes map[int64]float64
+
+// loadMeasured reads a file of measurements with a size column (size, n,
+// bytes or m) and a time column, as parasol fit reads them.
+func loadMeasured(path string, maxMemory int64) (measuredTimes, error) {
+	data, err := eval.ReadInput(path, maxMemory)
+	if err != nil {
+		return nil, err
+	}
+	t, err := fit.Read(path, data)
+	if err != nil {
+		return nil, err
+	}
+	start := lang.Pos{Src: t.Src, Line: 1, Col: 1}
+	times := t.Column("time")
+	if times == nil {
+		return nil, lang.Errorf(start, "no column time of measured times; the columns are %s", strings.Join(t.Names(), ", "))
+	}
+	if !times.Unitless && times.Dim != lang.TimeDim {
+		return nil, lang.Errorf(times.Header, "column time holds a %s, not a time", times.Dim.Name())
+	}
+	var sizes *fit.Column
+	for _, n := range fit.PrimitiveColumns["n"] {
+		if sizes = t.Column(n); sizes != nil {
+			break
+		}
+	}
+	if sizes == nil {
+		return nil, lang.Errorf(start, "no column of message sizes (size, n or bytes); the columns are %s", strings.Join(t.Names(), ", "))
+	}
+	by := map[int64][]float64{}
+	for r, v := range sizes.Values {
+		if (!sizes.Unitless && sizes.Dim != lang.SizeDim) || v < 0 || v != float64(int64(v)) {
+			return nil, lang.Errorf(sizes.Cells[r], "column %s: want a whole number of bytes", sizes.Name)
+		}
+		by[int64(v)] = append(by[int64(v)], times.Values[r])
+	}
+	out := measuredTimes{}
+	for size, ts := range by {
+		sort.Float64s(ts)
+		out[size] = (ts[(len(ts)-1)/2] + ts[len(ts)/2]) / 2
+	}
+	return out, nil
+}
+
+// printMeasuredLine follows a point's text line with the measured time
+// of its size and the figure's error against it.
+func printMeasuredLine(w io.Writer, measured measuredTimes, p sweepPoint, r pointResult) {
+	m, ok := measured[p.size]
+	if !ok {
+		return
+	}
+	fig, name := 0.0, ""
+	switch {
+	case r.cmp != nil:
+		fig, name = r.cmp.Analytic, "analytic"
+	case r.res.Messages > 0:
+		fig, name = r.res.Latency.Mean, "mean latency"
+	default:
+		fig, name = r.res.Makespan, "makespan"
+	}
+	fmt.Fprintf(w, "  measured %s: %s %s\n", dur(m), name, signedPercent((fig-m)/m))
+}
