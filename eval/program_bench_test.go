@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkProgramSchedule instantiates a ring exchange of 1,024 ranks and
-// 750 operations each.
+// 1,002 operations each.
 func BenchmarkProgramSchedule(b *testing.B) {
 	m, err := eval.Load("std:sun-pool")
 	if err != nil {
