@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -234,16 +235,35 @@ func (m *Machine) checkPrograms(ps []*lang.Program) error {
 	return errs.Err()
 }
 
+// importedMachines lists the machines of the files f imports, in order.
+func (l *loader) importedMachines(f *lang.File) []string {
+	var out []string
+	for _, s := range f.Stmts {
+		imp, ok := s.(*lang.Import)
+		if !ok {
+			continue
+		}
+		path := imp.Path
+		if !strings.HasPrefix(path, "std:") && !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(f.Src.Name), path)
+		}
+		if g := l.files[fileKey(path)]; g != nil {
+			out = append(out, l.namesIn(g)...)
+		}
+	}
+	return out
+}
+
 // checkProgramsAlone reports programs defined twice and, in a file of
-// programs that defines no machine, checks its programs on the machines it
-// imports.
+// programs that defines no machine, checks its programs on the machines of
+// the files it imports.
 func (l *loader) checkProgramsAlone(f *lang.File, names []string) lang.Diagnostics {
 	errs := checkPrograms(f, l.shared[f])
 	ps := l.programsOf(f)
 	if len(names) > 0 || len(ps) == 0 || len(errs) > 0 {
 		return errs
 	}
-	for _, n := range sortedKeys(l.machines) {
+	for _, n := range l.importedMachines(f) {
 		m, err := build(l, n)
 		if err != nil {
 			continue // reported where that machine is checked

@@ -300,3 +300,19 @@ func TestCheckReportsProgramErrorsOnEachMachine(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckOfAProgramFileUsesTheMachinesItImports(t *testing.T) {
+	files := map[string]string{
+		"m.machine":    fourCPUs,
+		"prog.machine": "import \"m.machine\"\nprogram third { compute(2 * flot.mul) }\n",
+	}
+	_, ds := CheckWith("prog.machine", nil, WithReadFile(func(p string) ([]byte, error) {
+		if s, ok := files[filepath.Base(p)]; ok {
+			return []byte(s), nil
+		}
+		return nil, os.ErrNotExist
+	}))
+	if got, want := ds.Error(), `prog.machine:2:29: unknown name flot`; !strings.Contains(got, want) {
+		t.Errorf("check gave\n%s\nwant %q", got, want)
+	}
+}
