@@ -114,6 +114,9 @@ type goalReader struct {
 	edge  []int32
 }
 
+// brokenOp stands for the operation of a label whose line had an error.
+const brokenOp = -2
+
 // A goalDep is "op requires target" (or irequires) in the open rank.
 // Each side is a global operation index once resolved, a label id until
 // then (a label defined further down the rank).
@@ -482,7 +485,13 @@ func (g *goalReader) labelled(label gtok) {
 			g.unexpected(op, `"send", "recv" or "calc"`)
 			return
 		}
-		g.opStmt(op, g.labelID(label))
+		id := g.labelID(label)
+		g.opStmt(op, id)
+		if g.errLine == g.lineNo && id >= 0 && g.labelRank[id] != int32(g.rank) && g.rank >= 0 {
+			// The label is defined, by a broken line: dependencies on it
+			// are dropped rather than reported as undefined as well.
+			g.labelRank[id], g.labelOp[id], g.labelPos[id] = int32(g.rank), brokenOp, int32(g.lineNo)
+		}
 	case g.is(t, "requires"), g.is(t, "irequires"):
 		g.depStmt(label, g.is(t, "irequires"))
 	default:
@@ -639,6 +648,9 @@ func (g *goalReader) depStmt(label gtok, start bool) {
 			}
 		}
 	}
+	if at[0] == brokenOp || at[1] == brokenOp {
+		return
+	}
 	d.op, d.target, d.opRes, d.targetRes = at[0], at[1], res[0], res[1]
 	if d.opRes && d.targetRes && d.op == d.target {
 		g.errorAt(label.s, target.e, "%s depends on itself", g.text(label))
@@ -773,6 +785,10 @@ func (g *goalReader) resolve(d *goalDep) {
 		id := *sides[i]
 		if g.labelRank[id] != int32(g.rank) {
 			g.addErr(g.diag(k.text, k.line, k.span[i][0], k.span[i][1], "undefined label %s in rank %d", lang.Excerpt(k.labels[i]), g.rank))
+			d.opRes = false
+			return
+		}
+		if g.labelOp[id] == brokenOp {
 			d.opRes = false
 			return
 		}

@@ -220,3 +220,13 @@ func FuzzReadGOAL(f *testing.F) {
 		}
 	})
 }
+
+func TestReadGOALReportsABrokenOperationOnce(t *testing.T) {
+	// l1's line is wrong; the dependencies on l1 raise no second error.
+	text := "num_ranks 2\nrank 0 {\nl1: send 8 to 1\nl2: calc 1\nl2 requires l1\nl3 requires l1\nl1 requires l2\n}\n"
+	_, err := ReadGOAL(strings.NewReader(text), "t.goal", 0)
+	ds, ok := err.(lang.Diagnostics)
+	if !ok || len(ds) != 1 || !strings.Contains(ds[0].Error(), `t.goal:3:12: unexpected "to"`) {
+		t.Errorf("got %v, want one error at line 3", err)
+	}
+}

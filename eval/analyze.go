@@ -1,0 +1,1036 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/collective"
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// AnalyzeOptions choose how Analyze maps and costs a schedule.
+type AnalyzeOptions struct {
+	// Map gives each rank's processor as an external node id of the
+	// machine's first topology; nil maps rank r to the r-th processor
+	// (modulo the number of processors). Ranks on one processor share its
+	// CPU and NIC.
+	Map []int
+	// Timeline asks for ProgramResult.Timeline.
+	Timeline bool
+	// Model names the model section whose functions cost the operations;
+	// "" is "MPI".
+	Model string
+}
+
+// Analyze predicts a schedule's run on m analytically: every operation
+// costed by the machine's model-section functions, dependencies and
+// message matching followed, no contention in the network. It is the LogGP
+// model as LogGOPSim runs it (see docs/RUNTIME.md, "Programs: the
+// analytic answer and LogGP"), with its costs taken from the machine as
+// data, each optional with a fallback:
+//
+//	MODEL.send_cpu(n)             sender CPU per message; else the processor's send_overhead
+//	MODEL.recv_cpu(n)             receiver CPU per message; else its recv_overhead
+//	MODEL.gap(n)                  NIC time per message (sending and receiving); else 0
+//	MODEL.latency(n, src, dst)    from the end of the sender's CPU time to arrival;
+//	                              else MODEL.send(n, src, dst) - send_cpu - recv_cpu
+//	eager_limit                   a machine param: larger sends complete when matched; else none
+//	MODEL.barrier(p), MODEL.bcast(n, p), …
+//	                              a collective as a whole (parameters n bytes, p ranks,
+//	                              root); else every collective is expanded into
+//	                              point-to-point operations (stdlib/collective)
+//
+// A send starts when its rank's CPU and its processor's NIC are both free;
+// the CPU is then busy send_cpu(n) and the NIC gap(n); the message
+// arrives send_cpu(n) + latency later and, once the receiver's CPU and NIC
+// are free, costs it recv_cpu(n) and gap(n), whether or not a receive is
+// posted. Posting a receive costs nothing; messages match posted receives
+// first come, first served by source and tag. An operation may start once
+// every operation it requires has completed and every one it irequires has
+// started.
+//
+// Ties: events due at the same time run in the order they were scheduled
+// (a retried event keeps its place), and the operations one event makes
+// ready are scheduled rank by rank, sends before receives before
+// computation, each kind in the order of the schedule. LogGOPSim does the
+// same except that it sorts the kinds with an unstable sort, so where more
+// than 16 operations of one kind become ready together on one host its
+// order, and so possibly its end times, can differ.
+func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions) (*ProgramResult, error) {
+	a, err := newAnalysis(m, s, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.run(ctx); err != nil {
+		return nil, err
+	}
+	return a.result(), nil
+}
+
+// Memory per operation of the analysis beyond the schedule: its start and
+// end, what it waited for, its pending dependency count, its dependents
+// (one entry per dependency) and their offsets, and its state.
+const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 1
+
+// ps is a time in picoseconds. Times are whole picoseconds (the
+// language's smallest unit) so that sums are exact: with float seconds,
+// 19us + 1us and 16us + 1us + 3us can differ in the last bit and reorder
+// events that are simultaneous, as they are in LogGOPSim's integer
+// nanoseconds.
+type ps = int64
+
+// maxPS is the longest time Analyze represents, about 106 days.
+const maxPS = math.MaxInt64 / 4
+
+// toPS rounds seconds to picoseconds.
+func toPS(sec float64) (ps, bool) {
+	v := math.Round(sec * 1e12)
+	if !(math.Abs(v) <= maxPS) {
+		return 0, false
+	}
+	return ps(v), true
+}
+
+func seconds(t ps) float64 { return float64(t) / 1e12 }
+
+// Event kinds.
+const (
+	evReady  = iota // an operation ready to start
+	evArrive        // a message arriving at its receiver (op is the send)
+	evLeave         // a collective costed as a whole completing (op is one participant)
+)
+
+type anEvent struct {
+	t    ps
+	seq  uint64
+	op   int32
+	kind uint8
+}
+
+// anHeap is a binary heap of events by (time, seq), typed so that a push
+// does not allocate.
+type anHeap []anEvent
+
+func (h anHeap) less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
+	}
+	return h[i].seq < h[j].seq
+}
+
+func (h *anHeap) push(e anEvent) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *anHeap) pop() anEvent {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && q.less(r, l) {
+			m = r
+		}
+		if !q.less(m, i) {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
+}
+
+// Operation states.
+const (
+	stWaiting uint8 = iota
+	stStarted
+	stDone
+)
+
+// msgEntry is a message or a posted receive in a rank's matching queue.
+type msgEntry struct {
+	op   int32 // the send (unexpected queue) or the receive (posted queue)
+	src  int32 // the sending rank, or the source a receive names
+	tag  int32
+	from ps // unexpected: when the receiver's CPU took it
+	at   ps // and when it was done with it
+	dead bool
+}
+
+// fifo is a queue that is searched from its head and may lose entries
+// anywhere: removed entries are marked and dropped when they reach the
+// head or when they are half of it.
+type fifo struct {
+	e    []msgEntry
+	head int
+	dead int
+}
+
+func (q *fifo) push(m msgEntry) { q.e = append(q.e, m) }
+
+func (q *fifo) remove(i int) {
+	q.e[i].dead = true
+	q.dead++
+	for q.head < len(q.e) && q.e[q.head].dead {
+		q.head++
+		q.dead--
+	}
+	if q.head == len(q.e) {
+		q.e, q.head, q.dead = q.e[:0], 0, 0
+	} else if q.dead > 32 && q.dead > (len(q.e)-q.head)/2 {
+		out := q.e[:0]
+		for _, m := range q.e[q.head:] {
+			if !m.dead {
+				out = append(out, m)
+			}
+		}
+		q.e, q.head, q.dead = out, 0, 0
+	}
+}
+
+func (q *fifo) len() int { return len(q.e) - q.head - q.dead }
+
+// costs of messages of one size
+type sizeCosts struct{ sendCPU, recvCPU, gap ps }
+
+type latKey struct {
+	n        int64
+	src, dst int32
+}
+
+// maxCostCache bounds each cost cache; beyond it costs are computed on
+// every call.
+const maxCostCache = 1 << 16
+
+type analysis struct {
+	m     *Machine
+	s     *lang.Schedule
+	model string
+	topo  *Topology
+
+	// per rank
+	proc    []int32 // processor index
+	node    []int   // external node id
+	end     []ps
+	compute []ps
+	send    []ps
+	recv    []ps
+	lastOp  []int32 // the operation that ended last on the rank
+	uq, rq  []fifo
+
+	// per processor (× CPUs for the CPU clocks)
+	ncpu         int
+	nexto        []ps
+	cpuOp        []int32 // the operation that last occupied the CPU
+	nextgs       []ps
+	nextgr       []ps
+	nicOp        []int32
+	sendOverhead []ps
+	recvOverhead []ps
+
+	// per operation
+	state   []uint8
+	pending []int32
+	start   []ps
+	finish  []ps
+	why     []int32 // what it waited for last; -1 nothing
+	revDeps []int32 // dependents: CSR by operation; bit 31 set for irequires
+	revOff  []int32
+
+	events anHeap
+	seq    uint64
+	ready  []int32 // operations made ready by the current event
+
+	// costs
+	sendCPU, recvCPU, gapF, latF, sendF *Func
+	eager                               float64
+	byN                                 map[int64]sizeCosts
+	lat                                 map[latKey]ps
+	args                                [3]lang.Value
+
+	// collectives costed whole
+	collF     []*Func
+	collIn    [][]int32
+	collEntry []ps
+
+	timeline bool
+	spans    []Span
+	messages int64
+	nEvents  int64
+}
+
+func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
+	a := &analysis{m: m, model: o.Model, timeline: o.Timeline}
+	if a.model == "" {
+		a.model = "MPI"
+	}
+	t, err := m.Topology("")
+	if err != nil {
+		return nil, err
+	}
+	a.topo = t
+	if err := a.lookupCosts(); err != nil {
+		return nil, err
+	}
+	if s, err = a.collectives(s); err != nil {
+		return nil, err
+	}
+	a.s = s
+	n := len(s.Ops)
+	need := limits.Add(limits.Mul(int64(n), analyzeOpBytes), limits.Mul(int64(len(s.Deps)), 4),
+		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8))
+	if err := limits.Check(fmt.Sprintf("analysing %s (%d operations)", s.Name, n), need, m.MaxMemory()); err != nil {
+		return nil, err
+	}
+	if err := a.mapRanks(o.Map); err != nil {
+		return nil, err
+	}
+	R := s.Ranks
+	a.end, a.compute, a.send, a.recv = make([]ps, R), make([]ps, R), make([]ps, R), make([]ps, R)
+	a.lastOp = make([]int32, R)
+	for i := range a.lastOp {
+		a.lastOp[i] = -1
+	}
+	a.uq, a.rq = make([]fifo, R), make([]fifo, R)
+	a.ncpu = 1
+	for i := range s.Ops {
+		a.ncpu = max(a.ncpu, int(s.Ops[i].CPU)+1)
+	}
+	P := a.topo.Graph.NumProcs()
+	a.nexto, a.cpuOp = make([]ps, P*a.ncpu), make([]int32, P*a.ncpu)
+	a.nextgs, a.nextgr, a.nicOp = make([]ps, P), make([]ps, P), make([]int32, P)
+	for i := range a.cpuOp {
+		a.cpuOp[i] = -1
+	}
+	for i := range a.nicOp {
+		a.nicOp[i] = -1
+	}
+	a.state, a.pending = make([]uint8, n), make([]int32, n)
+	a.start, a.finish, a.why = make([]ps, n), make([]ps, n), make([]int32, n)
+	for i := range a.why {
+		a.why[i] = -1
+	}
+	// Dependents, by a counting sort of the dependencies.
+	a.revOff = make([]int32, n+1)
+	for i := 0; i < n; i++ {
+		deps := s.DepsOf(i)
+		a.pending[i] = int32(len(deps))
+		for _, d := range deps {
+			if d.Op < 0 || int(d.Op) >= n {
+				return nil, fmt.Errorf("%s: operation %d depends on operation %d, which does not exist", s.Name, i, d.Op)
+			}
+			a.revOff[d.Op+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		a.revOff[i] += a.revOff[i-1]
+	}
+	a.revDeps = make([]int32, len(s.Deps))
+	fill := slices.Clone(a.revOff[:n])
+	for i := 0; i < n; i++ {
+		for _, d := range s.DepsOf(i) {
+			v := int32(i)
+			if d.Start {
+				v |= math.MinInt32
+			}
+			a.revDeps[fill[d.Op]] = v
+			fill[d.Op]++
+		}
+	}
+	return a, nil
+}
+
+// fieldSet lists the machine's functions by path, to tell an absent
+// optional function from a broken one.
+func (a *analysis) function(name string) (*Func, error) {
+	path := a.model + "." + name
+	for _, f := range a.m.Fields() {
+		if f.Func && f.Path == path {
+			return a.m.Func(path)
+		}
+	}
+	return nil, nil
+}
+
+func (a *analysis) lookupCosts() error {
+	var err error
+	for _, c := range []struct {
+		name string
+		f    **Func
+	}{{"send_cpu", &a.sendCPU}, {"recv_cpu", &a.recvCPU}, {"gap", &a.gapF}, {"latency", &a.latF}, {"send", &a.sendF}} {
+		if *c.f, err = a.function(c.name); err != nil {
+			return err
+		}
+	}
+	if a.latF == nil && a.sendF == nil {
+		return fmt.Errorf("machine %q costs no message: its model section %s defines neither latency(n, src, dst) nor send(n, src, dst)", a.m.Name(), a.model)
+	}
+	a.eager = math.Inf(1)
+	if v, err := a.m.Param("eager_limit"); err == nil {
+		if v.Kind != lang.Number || v.Dim != lang.SizeDim && v.Dim != lang.Dimensionless {
+			return fmt.Errorf("eager_limit of machine %q must be a size, not a %s", a.m.Name(), v.TypeName())
+		}
+		a.eager = v.Num
+	}
+	a.byN, a.lat = map[int64]sizeCosts{}, map[latKey]ps{}
+	return nil
+}
+
+// collectives returns s ready to run: its collectives costed whole when
+// the model section defines every one of them, else expanded into
+// point-to-point operations.
+func (a *analysis) collectives(s *lang.Schedule) (*lang.Schedule, error) {
+	if len(s.Colls) == 0 {
+		return s, nil
+	}
+	fs := make([]*Func, len(s.Colls))
+	whole := true
+	for i, c := range s.Colls {
+		f, err := a.function(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			whole = false
+			break
+		}
+		for _, p := range f.Params() {
+			if p != "n" && p != "p" && p != "root" {
+				return nil, fmt.Errorf("%s.%s(%s): a collective's cost takes n (bytes), p (ranks) and root, not %s", a.model, c.Name, joinNames(f.Params()), p)
+			}
+		}
+		fs[i] = f
+	}
+	if whole {
+		a.collF = fs
+		a.collIn = make([][]int32, len(s.Colls))
+		a.collEntry = make([]ps, len(s.Colls))
+		return s, nil
+	}
+	g := a.topo.Graph
+	x, err := collective.Expand(s, collective.Options{Hypercube: g.Kind() == topo.Hypercube, MaxMemory: a.m.MaxMemory()})
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+func joinNames(ns []string) string {
+	out := ""
+	for i, n := range ns {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+func (a *analysis) mapRanks(m []int) error {
+	g := a.topo.Graph
+	P := g.NumProcs()
+	if P == 0 {
+		return fmt.Errorf("machine %q has no processors", a.m.Name())
+	}
+	R := a.s.Ranks
+	a.proc, a.node = make([]int32, R), make([]int, R)
+	if m != nil && len(m) != R {
+		return fmt.Errorf("the map gives %d processors for %d ranks", len(m), R)
+	}
+	for r := 0; r < R; r++ {
+		if m == nil {
+			a.proc[r] = int32(r % P)
+			a.node[r] = g.ID(g.Proc(r % P))
+			continue
+		}
+		v, ok := g.Index(m[r])
+		if !ok || g.NodeKind(v) != topo.Processor {
+			return fmt.Errorf("the map puts rank %d on node %d, which is not a processor of topology %s", r, m[r], a.topo.Label)
+		}
+		a.proc[r], a.node[r] = int32(g.Rank(v)), m[r]
+	}
+	a.sendOverhead, a.recvOverhead = make([]ps, P), make([]ps, P)
+	for i := 0; i < P; i++ {
+		nt := a.topo.NodeTypes[g.Proc(i)]
+		for _, f := range []struct {
+			name string
+			to   *ps
+		}{{"send_overhead", &a.sendOverhead[i]}, {"recv_overhead", &a.recvOverhead[i]}} {
+			if v, ok := nt.Value(f.name); ok && v.Kind == lang.Number && v.Dim == lang.TimeDim {
+				*f.to, _ = toPS(v.Num)
+			}
+		}
+	}
+	return nil
+}
+
+// call evaluates a cost function that must give a time.
+func (a *analysis) call(f *Func, name string, args ...lang.Value) (ps, error) {
+	v, err := f.Call(args...)
+	if err != nil {
+		return 0, err
+	}
+	if v.Kind != lang.Number || v.Dim != lang.TimeDim {
+		return 0, fmt.Errorf("%s.%s must give a time, not a %s (%v)", a.model, name, v.TypeName(), v)
+	}
+	t, ok := toPS(v.Num)
+	if !(v.Num >= 0) || !ok {
+		return 0, fmt.Errorf("%s.%s gives %v, not a time from 0 to %v", a.model, name, v, lang.Quantity(seconds(maxPS), lang.TimeDim))
+	}
+	return t, nil
+}
+
+// costs returns what a message of n bytes costs its sender's and its
+// receiver's CPUs and their NICs (the processor overheads when the model
+// has no function; they are per processor, so not cached).
+func (a *analysis) costs(n int64, sp, dp int32) (sizeCosts, error) {
+	c, ok := a.byN[n]
+	if !ok {
+		size := lang.Quantity(float64(n), lang.SizeDim)
+		var err error
+		if a.sendCPU != nil {
+			if c.sendCPU, err = a.call(a.sendCPU, "send_cpu", size); err != nil {
+				return c, err
+			}
+		}
+		if a.recvCPU != nil {
+			if c.recvCPU, err = a.call(a.recvCPU, "recv_cpu", size); err != nil {
+				return c, err
+			}
+		}
+		if a.gapF != nil {
+			if c.gap, err = a.call(a.gapF, "gap", size); err != nil {
+				return c, err
+			}
+		}
+		if len(a.byN) < maxCostCache {
+			a.byN[n] = c
+		}
+	}
+	if a.sendCPU == nil {
+		c.sendCPU = a.sendOverhead[sp]
+	}
+	if a.recvCPU == nil {
+		c.recvCPU = a.recvOverhead[dp]
+	}
+	return c, nil
+}
+
+// latency is the time from the end of the sender's CPU time to the
+// message's arrival.
+func (a *analysis) latency(n int64, src, dst int32, c sizeCosts) (ps, error) {
+	k := latKey{n, int32(a.node[src]), int32(a.node[dst])}
+	if v, ok := a.lat[k]; ok {
+		return v, nil
+	}
+	a.args[0] = lang.Quantity(float64(n), lang.SizeDim)
+	a.args[1] = lang.Num(float64(a.node[src]))
+	a.args[2] = lang.Num(float64(a.node[dst]))
+	var v ps
+	if a.latF != nil {
+		r, err := a.latF.Call(a.args[:]...)
+		if err != nil {
+			return 0, err
+		}
+		var ok bool
+		if v, ok = toPS(r.Num); r.Kind != lang.Number || r.Dim != lang.TimeDim || !ok {
+			return 0, fmt.Errorf("%s.latency must give a finite time, not %v", a.model, r)
+		}
+	} else {
+		total, err := a.call(a.sendF, "send", a.args[:]...)
+		if err != nil {
+			return 0, err
+		}
+		v = total - c.sendCPU - c.recvCPU
+	}
+	if v < -c.sendCPU {
+		return 0, fmt.Errorf("%s.latency(%v, %d, %d) is %v: the message would arrive before it was sent", a.model, a.args[0], a.node[src], a.node[dst], lang.Quantity(seconds(v), lang.TimeDim))
+	}
+	if len(a.lat) < maxCostCache {
+		a.lat[k] = v
+	}
+	return v, nil
+}
+
+func (a *analysis) push(t ps, op int32, kind uint8) {
+	a.events.push(anEvent{t: t, seq: a.seq, op: op, kind: kind})
+	a.seq++
+}
+
+func (a *analysis) cpu(op int32) int {
+	r := a.s.RankOf(int(op))
+	return int(a.proc[r])*a.ncpu + int(a.s.Ops[op].CPU)
+}
+
+func (a *analysis) run(ctx context.Context) error {
+	s := a.s
+	// The first operations, rank by rank.
+	for r := 0; r < s.Ranks; r++ {
+		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
+			if a.pending[i] == 0 {
+				a.ready = append(a.ready, i)
+			}
+		}
+	}
+	a.schedule()
+	for len(a.events) > 0 {
+		if a.nEvents&0xffff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		a.nEvents++
+		e := a.events.pop()
+		var err error
+		switch e.kind {
+		case evReady:
+			err = a.startOp(e)
+		case evArrive:
+			err = a.arrive(e)
+		case evLeave:
+			err = a.leave(e)
+		}
+		if err != nil {
+			return err
+		}
+		if len(a.ready) > 0 {
+			a.schedule()
+		}
+	}
+	return nil
+}
+
+// kindOrder is the order in which operations made ready together are
+// scheduled, as LogGOPSim's type numbers sort them.
+var kindOrder = [...]uint8{lang.OpCalc: 2, lang.OpSend: 0, lang.OpRecv: 1, lang.OpColl: 3}
+
+// schedule queues the operations the last event made ready, at the time
+// their resources are free.
+func (a *analysis) schedule() {
+	s := a.s
+	if len(a.ready) > 1 {
+		// Ranks own consecutive operation indexes, so ordering by index
+		// within a kind orders by rank first when the rank leads.
+		slices.SortFunc(a.ready, func(x, y int32) int {
+			rx, ry := s.RankOf(int(x)), s.RankOf(int(y))
+			if rx != ry {
+				return rx - ry
+			}
+			kx, ky := kindOrder[s.Ops[x].Kind], kindOrder[s.Ops[y].Kind]
+			if kx != ky {
+				return int(kx) - int(ky)
+			}
+			return int(x - y)
+		})
+	}
+	for _, op := range a.ready {
+		c := a.cpu(op)
+		t := a.nexto[c]
+		if s.Ops[op].Kind == lang.OpSend {
+			t = max(t, a.nextgs[a.proc[s.RankOf(int(op))]])
+		}
+		a.push(t, op, evReady)
+	}
+	a.ready = a.ready[:0]
+}
+
+// started and done release the operations that irequire and require op.
+func (a *analysis) started(op int32) { a.release(op, true) }
+func (a *analysis) done(op int32, t ps) {
+	a.state[op] = stDone
+	a.finish[op] = t
+	r := a.s.RankOf(int(op))
+	if t >= a.end[r] {
+		a.end[r] = t
+		a.lastOp[r] = op
+	}
+	a.release(op, false)
+}
+
+func (a *analysis) release(op int32, start bool) {
+	for _, v := range a.revDeps[a.revOff[op]:a.revOff[op+1]] {
+		if (v < 0) != start {
+			continue
+		}
+		j := v &^ math.MinInt32
+		a.pending[j]--
+		if a.pending[j] == 0 {
+			// j waited for op last.
+			a.why[j] = op
+			a.ready = append(a.ready, j)
+		}
+	}
+}
+
+// busy records a rank's CPU time for the timeline.
+func (a *analysis) busy(r int, kind string, t0, t1 ps, op int32) {
+	if a.timeline && t1 > t0 {
+		a.spans = append(a.spans, Span{Rank: r, Kind: kind, Start: seconds(t0), End: seconds(t1), Op: int(op) - int(a.s.RankStart[r])})
+	}
+}
+
+func (a *analysis) occupy(c int, t ps, op int32) {
+	a.nexto[c] = t
+	a.cpuOp[c] = op
+}
+
+func (a *analysis) startOp(e anEvent) error {
+	s := a.s
+	op := e.op
+	o := &s.Ops[op]
+	r := s.RankOf(int(op))
+	c := a.cpu(op)
+	switch o.Kind {
+	case lang.OpCalc:
+		if a.nexto[c] > e.t {
+			a.retry(e, a.nexto[c], a.cpuOp[c])
+			return nil
+		}
+		d, ok := toPS(o.Time)
+		if !ok || d < 0 {
+			return fmt.Errorf("%s: operation %s of rank %d computes for %g s", s.Name, s.LabelOf(int(op)), r, o.Time)
+		}
+		a.begin(op, e.t)
+		a.occupy(c, e.t+d, op)
+		a.compute[r] += d
+		a.busy(r, "compute", e.t, e.t+d, op)
+		a.started(op)
+		a.done(op, e.t+d)
+	case lang.OpSend:
+		p := a.proc[r]
+		if free := max(a.nexto[c], a.nextgs[p]); free > e.t {
+			blocker := a.cpuOp[c]
+			if a.nextgs[p] > a.nexto[c] {
+				blocker = a.nicOp[p]
+			}
+			a.retry(e, free, blocker)
+			return nil
+		}
+		if o.Peer < 0 || int(o.Peer) >= s.Ranks {
+			return fmt.Errorf("%s: operation %s of rank %d sends to rank %d, which does not exist", s.Name, s.LabelOf(int(op)), r, o.Peer)
+		}
+		cost, err := a.costs(o.Bytes, p, a.proc[o.Peer])
+		if err != nil {
+			return err
+		}
+		lat, err := a.latency(o.Bytes, int32(r), o.Peer, cost)
+		if err != nil {
+			return err
+		}
+		a.begin(op, e.t)
+		a.occupy(c, e.t+cost.sendCPU, op)
+		a.nextgs[p], a.nicOp[p] = e.t+cost.gap, op
+		a.send[r] += cost.sendCPU
+		a.busy(r, "send", e.t, e.t+cost.sendCPU, op)
+		a.finish[op] = e.t + cost.sendCPU
+		if e.t+cost.sendCPU > a.end[r] {
+			a.end[r], a.lastOp[r] = e.t+cost.sendCPU, op
+		}
+		a.messages++
+		a.push(e.t+cost.sendCPU+lat, op, evArrive)
+		a.started(op)
+		if float64(o.Bytes) <= a.eager {
+			a.done(op, e.t+cost.sendCPU)
+		}
+	case lang.OpRecv:
+		// Posting a receive costs nothing and waits for no CPU.
+		a.begin(op, e.t)
+		a.finish[op] = e.t
+		a.started(op)
+		q := &a.uq[r]
+		for i := q.head; i < len(q.e); i++ {
+			m := &q.e[i]
+			if m.dead || !matches(o, m.src, m.tag) {
+				continue
+			}
+			send, from, at := m.op, m.from, m.at
+			q.remove(i)
+			a.match(op, send, from, max(e.t, at), e.t)
+			return nil
+		}
+		a.rq[r].push(msgEntry{op: op, src: o.Peer, tag: o.Tag})
+	case lang.OpColl:
+		a.enter(op, e.t)
+	}
+	return nil
+}
+
+// matches reports whether receive o accepts a message from src with tag.
+func matches(o *lang.SchedOp, src, tag int32) bool {
+	return (o.Peer == lang.AnyRank || o.Peer == src) && collective.TagMatches(o.Tag, tag)
+}
+
+func (a *analysis) begin(op int32, t ps) {
+	a.state[op] = stStarted
+	a.start[op] = t
+}
+
+// retry puts an operation back until its resources are free, noting what
+// held them for the critical path.
+func (a *analysis) retry(e anEvent, t ps, blocker int32) {
+	if e.kind == evReady && blocker >= 0 {
+		a.why[e.op] = blocker
+	}
+	e.t = t
+	a.events.push(e)
+}
+
+// arrive processes a message at its receiver: the receiver's CPU and NIC
+// take it as soon as they are free, then it matches a posted receive or
+// waits in the unexpected queue.
+func (a *analysis) arrive(e anEvent) error {
+	s := a.s
+	send := e.op
+	o := &s.Ops[send]
+	src := int32(s.RankOf(int(send)))
+	d := int(o.Peer)
+	p := a.proc[d]
+	// The message uses the CPU its send named, as LogGOPSim has it.
+	c := int(p)*a.ncpu + int(o.CPU)
+	if free := max(a.nexto[c], a.nextgr[p]); free > e.t {
+		e.t = free
+		a.events.push(e)
+		return nil
+	}
+	cost, err := a.costs(o.Bytes, a.proc[src], p)
+	if err != nil {
+		return err
+	}
+	doneAt := e.t + cost.recvCPU
+	a.occupy(c, doneAt, send)
+	a.nextgr[p] = e.t + cost.gap
+	a.recv[d] += cost.recvCPU
+	if doneAt > a.end[d] {
+		a.end[d] = doneAt
+	}
+	q := &a.rq[d]
+	for i := q.head; i < len(q.e); i++ {
+		m := &q.e[i]
+		if m.dead || !matches(&s.Ops[m.op], src, o.Tag) {
+			continue
+		}
+		recv := m.op
+		q.remove(i)
+		a.busy(d, "recv", e.t, doneAt, recv)
+		a.match(recv, send, e.t, doneAt, e.t)
+		return nil
+	}
+	a.busy(d, "recv", e.t, doneAt, -1)
+	a.uq[d].push(msgEntry{op: send, src: src, tag: o.Tag, from: e.t, at: doneAt})
+	return nil
+}
+
+// match completes receive recv with the message of send: the receive at
+// doneAt (when the receiver's CPU, which took the message at from, is
+// done with it; the receive counts as started then), and a
+// rendezvous send at now, the time of the match, its CPU and NIC held
+// until then (as LogGOPSim does, with no time for an acknowledgement).
+func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
+	s := a.s
+	if a.state[send] != stDone {
+		r := s.RankOf(int(send))
+		c := a.cpu(send)
+		p := a.proc[r]
+		if a.nexto[c] < now {
+			a.occupy(c, now, send)
+		}
+		if a.nextgs[p] < now {
+			a.nextgs[p] = now
+		}
+		a.done(send, now)
+	}
+	if from > a.start[recv] {
+		a.start[recv] = from
+		a.why[recv] = send
+	}
+	a.done(recv, doneAt)
+}
+
+// enter is a rank reaching a collective costed as a whole; the last to
+// arrive releases everyone at the latest entry plus the cost.
+func (a *analysis) enter(op int32, t ps) {
+	a.begin(op, t)
+	a.started(op)
+	ci := a.s.Ops[op].Peer
+	a.collIn[ci] = append(a.collIn[ci], op)
+	a.collEntry[ci] = max(a.collEntry[ci], t)
+	if len(a.collIn[ci]) == int(a.s.Colls[ci].Ranks) {
+		a.push(a.collEntry[ci], op, evLeave)
+	}
+}
+
+func (a *analysis) leave(e anEvent) error {
+	s := a.s
+	ci := s.Ops[e.op].Peer
+	c := s.Colls[ci]
+	f := a.collF[ci]
+	var args []lang.Value
+	for _, p := range f.Params() {
+		switch p {
+		case "n":
+			args = append(args, lang.Quantity(float64(c.Bytes), lang.SizeDim))
+		case "p":
+			args = append(args, lang.Num(float64(c.Ranks)))
+		case "root":
+			args = append(args, lang.Num(float64(c.Root)))
+		}
+	}
+	cost, err := a.call(f, c.Name, args...)
+	if err != nil {
+		return err
+	}
+	last := e.op
+	for _, op := range a.collIn[ci] {
+		if a.start[op] == a.collEntry[ci] {
+			last = op
+		}
+	}
+	for _, op := range a.collIn[ci] {
+		r := s.RankOf(int(op))
+		end := e.t + cost
+		a.occupy(a.cpu(op), end, op)
+		a.send[r] += cost
+		a.busy(r, "send", e.t, end, op)
+		if op != last {
+			// It waited for the last to enter; the collective begins then.
+			a.why[op] = last
+			a.start[op] = e.t
+		}
+		a.done(op, end)
+	}
+	a.collIn[ci] = nil
+	return nil
+}
+
+func (a *analysis) result() *ProgramResult {
+	s := a.s
+	res := &ProgramResult{Method: "analytic", Messages: a.messages, Ranks: make([]RankTimes, s.Ranks)}
+	last := -1
+	for r := 0; r < s.Ranks; r++ {
+		busy := a.compute[r] + a.send[r] + a.recv[r]
+		res.Ranks[r] = RankTimes{Rank: r, Node: a.node[r], End: seconds(a.end[r]), Compute: seconds(a.compute[r]), Send: seconds(a.send[r]), Recv: seconds(a.recv[r]), Wait: seconds(max(0, a.end[r]-busy))}
+		if last < 0 || a.end[r] > a.end[last] {
+			last = r
+		}
+		res.Makespan = max(res.Makespan, seconds(a.end[r]))
+	}
+	res.Deadlock = a.deadlock()
+	if last >= 0 {
+		res.CriticalPath = a.criticalPath(a.lastOp[last])
+	}
+	if a.timeline {
+		res.Timeline = a.withWaits()
+	}
+	return res
+}
+
+// deadlock lists the ranks with operations that never completed: each
+// with a receive still posted, else a send never matched, else its first
+// operation that never started.
+func (a *analysis) deadlock() *ProgramDeadlock {
+	s := a.s
+	var d ProgramDeadlock
+	for r := 0; r < s.Ranks; r++ {
+		stuck := int32(-1)
+		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
+			if a.state[i] == stDone {
+				continue
+			}
+			if stuck < 0 {
+				stuck = i
+			}
+			if k := s.Ops[i].Kind; a.state[i] == stStarted && (k == lang.OpRecv || k == lang.OpSend) {
+				stuck = i
+				break
+			}
+		}
+		if stuck < 0 {
+			continue
+		}
+		o := s.Ops[stuck]
+		peer := -1
+		switch o.Kind {
+		case lang.OpRecv, lang.OpSend:
+			peer = int(o.Peer)
+		}
+		d.Waiting = append(d.Waiting, WaitingRank{Rank: r, Op: int(stuck - s.RankStart[r]), Label: s.LabelOf(int(stuck)), Line: int(o.Line), Peer: peer})
+	}
+	if len(d.Waiting) == 0 {
+		return nil
+	}
+	return &d
+}
+
+// criticalPath walks back from op through what each operation waited for
+// last: a dependency, the message a receive matched, or the operation
+// that held the CPU or NIC it needed.
+func (a *analysis) criticalPath(op int32) []PathStep {
+	s := a.s
+	var path []PathStep
+	for n := 0; op >= 0 && n <= len(s.Ops); n++ {
+		if a.state[op] == stWaiting {
+			break
+		}
+		r := s.RankOf(int(op))
+		o := s.Ops[op]
+		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.start[op]), End: seconds(a.finish[op])})
+		next := a.why[op]
+		if next >= 0 && a.start[next] > a.finish[op] {
+			break // an operation that began later cannot have held this one back
+		}
+		op = next
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// withWaits returns the timeline sorted by rank and time, with the gaps
+// in each rank's CPU time as waits.
+func (a *analysis) withWaits() []Span {
+	sp := a.spans
+	slices.SortStableFunc(sp, func(x, y Span) int {
+		if x.Rank != y.Rank {
+			return x.Rank - y.Rank
+		}
+		switch {
+		case x.Start < y.Start:
+			return -1
+		case x.Start > y.Start:
+			return 1
+		}
+		return 0
+	})
+	out := make([]Span, 0, len(sp))
+	prev := 0.0 // the end of the rank's busy time so far
+	for i, x := range sp {
+		if i == 0 || sp[i-1].Rank != x.Rank {
+			prev = 0
+		}
+		if x.Start > prev {
+			out = append(out, Span{Rank: x.Rank, Kind: "wait", Start: prev, End: x.Start, Op: x.Op})
+		}
+		out = append(out, x)
+		prev = max(prev, x.End)
+	}
+	return out
+}

@@ -1,0 +1,480 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+)
+
+// loggp loads std:loggp with LogGOPSim's parameters (integer ns, ns/B, B).
+func loggp(t testing.TB, P int, L, o, g, G, O, S int64) *Machine {
+	t.Helper()
+	m, err := Load("std:loggp",
+		WithSet("P", fmt.Sprint(P)),
+		WithSet("L", fmt.Sprintf("%dns", L)), WithSet("o", fmt.Sprintf("%dns", o)), WithSet("g", fmt.Sprintf("%dns", g)),
+		WithSet("G", fmt.Sprintf("%dns/B", G)), WithSet("O", fmt.Sprintf("%dns/B", O)), WithSet("S", fmt.Sprintf("%dB", S)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func readGOAL(t testing.TB, name, text string) *lang.Schedule {
+	t.Helper()
+	s, err := parser.ReadGOAL(strings.NewReader(text), name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func analyze(t testing.TB, m *Machine, s *lang.Schedule, o AnalyzeOptions) *ProgramResult {
+	t.Helper()
+	res, err := Analyze(context.Background(), m, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// endsNS returns every rank's end time in whole nanoseconds.
+func endsNS(res *ProgramResult) []int64 {
+	out := make([]int64, len(res.Ranks))
+	for i, r := range res.Ranks {
+		out[i] = int64(math.Round(r.End * 1e9))
+	}
+	return out
+}
+
+// TestAnalyzeGivesLogGOPSimsEndTimes runs the schedules in testdata/goal
+// on std:loggp with the parameters LogGOPSim ran them with and expects
+// its end times exactly.
+func TestAnalyzeGivesLogGOPSimsEndTimes(t *testing.T) {
+	f, err := os.Open("testdata/goal/loggopsim.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		head, want, _ := strings.Cut(line, " | ")
+		var file string
+		var L, o, g, G, O, S int64
+		if _, err := fmt.Sscan(head, &file, &L, &o, &g, &G, &O, &S); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		n++
+		t.Run(strings.ReplaceAll(head, " ", "_"), func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join("testdata/goal", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := readGOAL(t, file, string(text))
+			res := analyze(t, loggp(t, s.Ranks, L, o, g, G, O, S), s, AnalyzeOptions{})
+			if res.Deadlock != nil {
+				t.Fatalf("deadlock: %+v", res.Deadlock)
+			}
+			if got := fmt.Sprint(endsNS(res)); got != "["+want+"]" {
+				t.Errorf("end times (ns)\n got  %s\n want [%s]", got, want)
+			}
+		})
+	}
+	if n < 50 {
+		t.Errorf("only %d cases in loggopsim.txt", n)
+	}
+}
+
+// LogGP costs of an n-byte message, in ns, as the closed forms use them.
+type logGP struct{ L, o, g, G, O, S int64 }
+
+func (p logGP) sendCPU(n int64) int64 { return p.o + (n-1)*p.O }
+func (p logGP) recvCPU(n int64) int64 { return p.o + (n-1)*max(p.O, p.G) }
+func (p logGP) nicGap(n int64) int64  { return p.g + (n-1)*p.G }
+
+// step is one hop of a chain of messages: sent, on the wire, received.
+func (p logGP) step(n int64) int64 { return p.o + p.L + p.recvCPU(n) }
+
+func (p logGP) machine(t testing.TB, P int) *Machine {
+	return loggp(t, P, p.L, p.o, p.g, p.G, p.O, p.S)
+}
+
+// goalText writes a schedule: ops[r] are rank r's lines.
+func goalText(ops [][]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "num_ranks %d\n", len(ops))
+	for r, lines := range ops {
+		fmt.Fprintf(&b, "rank %d {\n%s\n}\n", r, strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+var closedFormParams = []logGP{
+	{L: 2500, o: 1500, g: 1000, G: 6, O: 0, S: 65535},
+	{L: 5000, o: 200, g: 100, G: 1, O: 0, S: 1000},
+	{L: 1000, o: 700, g: 300, G: 2, O: 1, S: 1 << 20},
+}
+
+func TestAnalyzeMatchesLogGPClosedForms(t *testing.T) {
+	for _, p := range closedFormParams {
+		for _, n := range []int64{1, 512, 4096} {
+			name := fmt.Sprintf("L%d_o%d_g%d_G%d_O%d_S%d_n%d", p.L, p.o, p.g, p.G, p.O, p.S, n)
+			t.Run("pingpong_"+name, func(t *testing.T) { checkPingPong(t, p, n, 3) })
+			t.Run("binomial_bcast_"+name, func(t *testing.T) { checkBinomialBcast(t, p, n) })
+			t.Run("ring_allreduce_"+name, func(t *testing.T) { checkRingAllreduce(t, p, n) })
+		}
+		t.Run(fmt.Sprintf("dissemination_L%d_o%d_g%d", p.L, p.o, p.g), func(t *testing.T) { checkDissemination(t, p) })
+	}
+}
+
+// checkPingPong: k round trips of n bytes. Each half is a step; the
+// receiver answers as soon as its CPU has taken the message. A
+// rendezvous send (n > S) completes when the other side takes it, which
+// for the answering rank's last send is after its own CPU is free.
+func checkPingPong(t *testing.T, p logGP, n int64, k int) {
+	var r0, r1 []string
+	for i := 0; i < k; i++ {
+		r0 = append(r0, fmt.Sprintf("s%d: send %db to 1 tag %d", i, n, i), fmt.Sprintf("r%d: recv %db from 1 tag %d", i, n, i), fmt.Sprintf("r%d requires s%d", i, i))
+		r1 = append(r1, fmt.Sprintf("r%d: recv %db from 0 tag %d", i, n, i), fmt.Sprintf("s%d: send %db to 0 tag %d", i, n, i), fmt.Sprintf("s%d requires r%d", i, i))
+		if i > 0 {
+			r0 = append(r0, fmt.Sprintf("s%d requires r%d", i, i-1))
+			r1 = append(r1, fmt.Sprintf("r%d requires s%d", i, i-1))
+		}
+	}
+	res := analyze(t, p.machine(t, 2), readGOAL(t, "pingpong.goal", goalText([][]string{r0, r1})), AnalyzeOptions{})
+	roundTrip := 2 * p.step(n)
+	want0 := int64(k) * roundTrip
+	want1 := want0 - p.L - p.recvCPU(n) - p.o + p.sendCPU(n) // its last send's CPU time
+	if n > p.S {
+		want1 = want0 - p.recvCPU(n) // its last send completes when rank 0 takes it
+	}
+	if got := endsNS(res); got[0] != want0 || got[1] != want1 {
+		t.Errorf("ends %v, want [%d %d]", got, want0, want1)
+	}
+	if math.Abs(res.Makespan-float64(want0)*1e-9) > 1e-15 {
+		t.Errorf("makespan %g, want %d ns", res.Makespan, want0)
+	}
+}
+
+// checkBinomialBcast: a binomial tree on P = 2^k ranks, each rank sending
+// to its children largest subtree first once it has the data. A rank that
+// is ready at t sends its j-th message at t + j·s, s the larger of the
+// sender's CPU and NIC time per message, and that child is ready o + L +
+// recv_cpu later; so a child on the chain of first children is ready one
+// step after its parent and the last rank is ready at k steps.
+func checkBinomialBcast(t *testing.T, p logGP, n int64) {
+	for _, k := range []int{3, 4} {
+		P := 1 << k
+		ops := make([][]string, P)
+		ready := make([]int64, P)
+		end := make([]int64, P)
+		s := max(p.sendCPU(n), p.nicGap(n))
+		for v := 0; v < P; v++ {
+			low := k // the root's subtree is everything
+			if v > 0 {
+				low = 0
+				for v&(1<<low) == 0 {
+					low++
+				}
+				parent := v &^ (1 << low)
+				ops[v] = append(ops[v], fmt.Sprintf("r: recv %db from %d tag 0", n, parent))
+			}
+			j := 0
+			for b := low - 1; b >= 0; b-- {
+				child := v | 1<<b
+				ops[v] = append(ops[v], fmt.Sprintf("s%d: send %db to %d tag 0", b, n, child))
+				if v > 0 {
+					ops[v] = append(ops[v], fmt.Sprintf("s%d requires r", b))
+				}
+				ready[child] = ready[v] + int64(j)*s + p.step(n)
+				end[v] = ready[v] + int64(j)*s + p.sendCPU(n)
+				j++
+			}
+			if j == 0 {
+				end[v] = ready[v]
+			}
+		}
+		if n > p.S {
+			continue // rendezvous sends end when matched: the formula above is for eager ones
+		}
+		res := analyze(t, p.machine(t, P), readGOAL(t, "bcast.goal", goalText(ops)), AnalyzeOptions{})
+		if got := endsNS(res); fmt.Sprint(got) != fmt.Sprint(end) {
+			t.Errorf("P=%d ends %v, want %v", P, got, end)
+		}
+		if want := int64(k) * p.step(n); s <= p.step(n) && int64(math.Round(res.Makespan*1e9)) != want {
+			t.Errorf("P=%d makespan %g, want k·(o + L + recv_cpu) = %d ns", P, res.Makespan, want)
+		}
+	}
+}
+
+// checkDissemination: ceil(log2 P) rounds of 1-byte messages; every rank
+// sends, and its next send waits for this round's message, which arrives
+// o + L after its partner's send and takes o: 2o + L a round when g fits.
+func checkDissemination(t *testing.T, p logGP) {
+	for _, P := range []int{2, 5, 16} {
+		rounds := 0
+		for 1<<rounds < P {
+			rounds++
+		}
+		ops := make([][]string, P)
+		for r := 0; r < P; r++ {
+			for i := 0; i < rounds; i++ {
+				d := 1 << i
+				ops[r] = append(ops[r], fmt.Sprintf("s%d: send 1b to %d tag %d", i, (r+d)%P, i), fmt.Sprintf("r%d: recv 1b from %d tag %d", i, (r-d+P)%P, i))
+				if i > 0 {
+					ops[r] = append(ops[r], fmt.Sprintf("s%d requires r%d", i, i-1))
+				}
+			}
+		}
+		res := analyze(t, p.machine(t, P), readGOAL(t, "barrier.goal", goalText(ops)), AnalyzeOptions{})
+		want := int64(rounds) * (2*p.o + p.L)
+		for r, got := range endsNS(res) {
+			if got != want {
+				t.Errorf("P=%d rank %d ends at %d ns, want %d rounds × (2o + L) = %d", P, r, got, rounds, want)
+			}
+		}
+	}
+}
+
+// checkRingAllreduce: 2(P-1) steps of n/P bytes around a ring, each send
+// waiting for the previous step's message: every step is o + L +
+// recv_cpu(n/P) when the NIC keeps up, or send_cpu + recv_cpu when the
+// message arrives while the receiver's CPU is still sending its own.
+func checkRingAllreduce(t *testing.T, p logGP, n int64) {
+	for _, P := range []int{3, 8} {
+		m := max(n/int64(P), 1)
+		if m > p.S {
+			continue
+		}
+		steps := 2 * (P - 1)
+		ops := make([][]string, P)
+		for r := 0; r < P; r++ {
+			for i := 0; i < steps; i++ {
+				ops[r] = append(ops[r], fmt.Sprintf("s%d: send %db to %d tag %d", i, m, (r+1)%P, i), fmt.Sprintf("r%d: recv %db from %d tag %d", i, m, (r-1+P)%P, i))
+				if i > 0 {
+					ops[r] = append(ops[r], fmt.Sprintf("s%d requires r%d", i, i-1))
+				}
+			}
+		}
+		res := analyze(t, p.machine(t, P), readGOAL(t, "allreduce.goal", goalText(ops)), AnalyzeOptions{})
+		want := int64(steps) * (max(p.o+p.L, p.sendCPU(m)) + p.recvCPU(m))
+		if p.nicGap(m) > p.step(m) {
+			continue
+		}
+		for r, got := range endsNS(res) {
+			if got != want {
+				t.Errorf("P=%d rank %d ends at %d ns, want 2(P-1) × (max(o + L, send_cpu) + recv_cpu(%d)) = %d", P, r, got, m, want)
+			}
+		}
+	}
+}
+
+func TestAnalyzeAccountsForEveryRanksTime(t *testing.T) {
+	text, err := os.ReadFile("testdata/goal/mixed_4.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readGOAL(t, "mixed_4.goal", string(text))
+	res := analyze(t, loggp(t, 4, 2500, 1500, 1000, 6, 0, 65535), s, AnalyzeOptions{Timeline: true})
+	for _, r := range res.Ranks {
+		if sum := r.Compute + r.Send + r.Recv + r.Wait; math.Abs(sum-r.End) > 1e-15 {
+			t.Errorf("rank %d: compute %g + send %g + recv %g + wait %g = %g, end %g", r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
+		}
+	}
+	// The critical path runs forward in time and ends when the program does.
+	path := res.CriticalPath
+	if len(path) < 2 {
+		t.Fatalf("critical path %+v", path)
+	}
+	for i := 1; i < len(path); i++ {
+		if path[i].Start < path[i-1].Start {
+			t.Errorf("step %d starts at %g, before step %d at %g", i, path[i].Start, i-1, path[i-1].Start)
+		}
+	}
+	if last := path[len(path)-1]; math.Abs(last.End-res.Makespan) > 1e-15 {
+		t.Errorf("critical path ends at %g (%+v), the makespan is %g", last.End, last, res.Makespan)
+	}
+	// The timeline covers each rank's time without overlaps.
+	busy := map[int]float64{}
+	prevEnd := map[int]float64{}
+	for _, sp := range res.Timeline {
+		if sp.Start < prevEnd[sp.Rank]-1e-15 || sp.End < sp.Start {
+			t.Errorf("span %+v overlaps the rank's previous one (ended %g)", sp, prevEnd[sp.Rank])
+		}
+		prevEnd[sp.Rank] = sp.End
+		if sp.Kind != "wait" {
+			busy[sp.Rank] += sp.End - sp.Start
+		}
+	}
+	for _, r := range res.Ranks {
+		if want := r.Compute + r.Send + r.Recv; math.Abs(busy[r.Rank]-want) > 1e-15 {
+			t.Errorf("rank %d: timeline busy %g, breakdown %g", r.Rank, busy[r.Rank], want)
+		}
+	}
+}
+
+func TestAnalyzeReportsDeadlocks(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []WaitingRank
+	}{
+		{"both receive first", "num_ranks 2\nrank 0 {\nr: recv 8b from 1 tag 0\ns: send 8b to 1 tag 0\ns requires r\n}\nrank 1 {\nr: recv 8b from 0 tag 0\ns: send 8b to 0 tag 0\ns requires r\n}\n",
+			[]WaitingRank{{Rank: 0, Op: 0, Label: "r", Line: 3, Peer: 1}, {Rank: 1, Op: 0, Label: "r", Line: 8, Peer: 0}}},
+		{"a tag nobody sends", "num_ranks 2\nrank 0 {\ns: send 8b to 1 tag 1\n}\nrank 1 {\nr: recv 8b from -1 tag 2\n}\n",
+			[]WaitingRank{{Rank: 1, Op: 0, Label: "r", Line: 6, Peer: -1}}},
+		{"a rendezvous send never received", "num_ranks 2\nrank 0 {\ns: send 100000b to 1 tag 0\nc: calc 5\nc requires s\n}\nrank 1 {\n}\n",
+			[]WaitingRank{{Rank: 0, Op: 0, Label: "s", Line: 3, Peer: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := analyze(t, loggp(t, 2, 2500, 1500, 1000, 6, 0, 65535), readGOAL(t, "t.goal", tt.text), AnalyzeOptions{})
+			if res.Deadlock == nil {
+				t.Fatalf("no deadlock reported: %+v", res.Ranks)
+			}
+			if got, want := fmt.Sprintf("%+v", res.Deadlock.Waiting), fmt.Sprintf("%+v", tt.want); got != want {
+				t.Errorf("waiting\n got  %s\n want %s", got, want)
+			}
+		})
+	}
+}
+
+// A machine with one model-section collective and processor overheads
+// but no per-message functions: the fallbacks.
+const analyzeFallbackMachine = `
+machine "fallback" {
+	processor cpu {
+		send_overhead = 2us
+		recv_overhead = 3us
+	}
+	topology star {
+		node 0 .. 3 = cpu
+		node 10 = cpu
+		link 0 -- 1
+		link 1 -- 2
+		link 2 -- 3
+		link 3 -- 10
+		speed = 1GB/s
+	}
+	modelsection MPI {
+		send(n: B, src, dst) = 2us + 3us + 10us * hops(src, dst) + n * 1ns / 1B
+		barrier(p) = 7us * p
+	}
+}
+`
+
+func TestAnalyzeTakesCostsFromTheMachine(t *testing.T) {
+	m, err := LoadSource("fallback.machine", analyzeFallbackMachine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		text string
+		opts AnalyzeOptions
+		want []int64 // ns
+	}{
+		// send: 2us on rank 0; the message arrives send(1000B, 0, 3) -
+		// recv_overhead after the send started and takes 3us.
+		{"one message costs MPI.send", "num_ranks 2\nrank 0 {\nsend 1000b to 1 tag 0\n}\nrank 1 {\nrecv 1000b from 0 tag 0\n}\n",
+			AnalyzeOptions{Map: []int{0, 3}}, []int64{2000, 2000 + 10000*3 + 1000 + 3000}},
+		{"ranks on one processor share its CPU", "num_ranks 2\nrank 0 {\ncalc 100\n}\nrank 1 {\ncalc 100\n}\n",
+			AnalyzeOptions{Map: []int{10, 10}}, []int64{100, 200}},
+		{"ranks beyond the processors wrap round", "num_ranks 6\nrank 0 {\ncalc 100\n}\nrank 5 {\ncalc 100\n}\n",
+			AnalyzeOptions{}, []int64{100, 0, 0, 0, 0, 200}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := analyze(t, m, readGOAL(t, "t.goal", tt.text), tt.opts)
+			if got := endsNS(res); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("ends %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	// A barrier the model section costs leaves every rank at the last
+	// entry plus MPI.barrier(p).
+	s := &lang.Schedule{Name: "barrier", Ranks: 3, Colls: []lang.Collective{{Name: "barrier", Ranks: 3}}, Labels: []string{"work", "barrier"}}
+	for r := 0; r < 3; r++ {
+		s.RankStart = append(s.RankStart, int32(len(s.Ops)))
+		s.Ops = append(s.Ops, lang.SchedOp{Kind: lang.OpCalc, Time: float64(r+1) * 1e-6, Label: 0}, lang.SchedOp{Kind: lang.OpColl, Peer: 0, Label: 1})
+		s.Deps = append(s.Deps, lang.SchedDep{Op: int32(len(s.Ops) - 2)})
+		s.DepStart = append(s.DepStart, int32(len(s.Deps)-1), int32(len(s.Deps)))
+	}
+	s.RankStart = append(s.RankStart, int32(len(s.Ops)))
+	s.DepStart = append([]int32{0}, s.DepStart...)
+	res := analyze(t, m, s, AnalyzeOptions{})
+	for _, r := range res.Ranks {
+		if want := 3e-6 + 21e-6; math.Abs(r.End-want) > 1e-15 {
+			t.Errorf("rank %d leaves the barrier at %g, want %g", r.Rank, r.End, want)
+		}
+	}
+	if p := res.CriticalPath; len(p) < 2 || p[0].Rank != 2 || p[0].Label != "work" || p[len(p)-1].Label != "barrier" {
+		t.Errorf("critical path %+v, want rank 2's work, then the barrier", p)
+	}
+
+	// Without MPI.barrier the barrier is expanded: on std:loggp, the
+	// dissemination barrier's messages.
+	p := closedFormParams[0]
+	for i := range s.Ops {
+		if s.Ops[i].Kind == lang.OpCalc {
+			s.Ops[i].Time = 0
+		}
+	}
+	res = analyze(t, p.machine(t, 3), s, AnalyzeOptions{})
+	if want := 2 * (2*p.o + p.L); int64(math.Round(res.Makespan*1e9)) != want {
+		t.Errorf("expanded barrier of 3 ranks ends at %g, want 2 rounds × (2o + L) = %d ns", res.Makespan, want)
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	noCost, err := LoadSource("nocost.machine", `machine "nocost" {
+	processor cpu {}
+	topology t {
+		node 0 .. 1 = cpu
+		node 5 = cpu
+		link 0 -- 1
+		speed = 1GB/s
+	}
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgp := loggp(t, 2, 2500, 1500, 1000, 6, 0, 65535)
+	msg := readGOAL(t, "t.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1 tag 0\n}\nrank 1 {\nrecv 8b from 0 tag 0\n}\n")
+	tests := []struct {
+		name string
+		m    *Machine
+		opts AnalyzeOptions
+		want string
+	}{
+		{"no message cost", noCost, AnalyzeOptions{}, `machine "nocost" costs no message: its model section MPI defines neither latency(n, src, dst) nor send(n, src, dst)`},
+		{"map to a switch", lgp, AnalyzeOptions{Map: []int{0, 2}}, "the map puts rank 1 on node 2, which is not a processor of topology crossbar"},
+		{"map too short", lgp, AnalyzeOptions{Map: []int{0}}, "the map gives 1 processors for 2 ranks"},
+		{"unknown model", lgp, AnalyzeOptions{Model: "PVM"}, "model section PVM defines neither"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Analyze(context.Background(), tt.m, msg, tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, lgp, msg, AnalyzeOptions{}); err != context.Canceled {
+		t.Errorf("cancelled: got %v", err)
+	}
+}
