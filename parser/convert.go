@@ -298,7 +298,7 @@ func (c *converter) pstmt(s *gPStmt) lang.Stmt {
 		}
 		call, d := doCall(e)
 		if d != nil {
-			c.errs = append(c.errs, d)
+			c.errs.Add(d.Pos, "syntax error: %s", d.Msg)
 			return nil
 		}
 		return &lang.Do{Pos: call.Pos, Call: call}

@@ -320,6 +320,9 @@ func (p *xparser) args(open token) ([]lang.Expr, *synErr) {
 		}
 		p.a.exprStack = append(p.a.exprStack, a)
 		t := p.s.peek()
+		if _, name := a.(*lang.Ident); name && t.punct(":") {
+			return nil, errorAt(t, "a named argument belongs to a program statement's own call, such as send(…, to: R); a function takes its arguments in order")
+		}
 		if !t.punct(")") && !t.punct(",") {
 			return nil, unexpected(t, `"," or ")"`)
 		}

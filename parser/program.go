@@ -124,14 +124,16 @@ func (p *stmtParser) namedExpr() (lang.Expr, *synErr) {
 
 // do is a statement call: `send(8KB, to: 3)`.
 func (p *stmtParser) do() (lang.Stmt, *synErr) {
+	first := p.s.peek()
 	e, err := p.namedExpr()
 	if err != nil {
 		return nil, err
 	}
 	c, d := doCall(e)
 	if d != nil {
-		p.errs = append(p.errs, d)
-		return nil, nil
+		// As a syntax error, so that the rest of the line (x = 1) is
+		// skipped rather than reported again.
+		return nil, &synErr{tok: first, msg: d.Msg}
 	}
 	return &lang.Do{Pos: c.Pos, Call: c}, nil
 }
