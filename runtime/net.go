@@ -58,6 +58,10 @@ type network struct {
 	parent, parentLink, depth []int32
 	treeRoot                  int32
 	treeOrder                 []int32 // nodes in BFS order from treeRoot
+
+	// rule, when set, numbers links by rule (nexthop.go); ruleN is N.
+	rule  linkRule
+	ruleN int32
 }
 
 // tableLimit bounds the routing tables of graphs without a rule
@@ -144,6 +148,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	for l := range int32(g.NumLinks()) {
 		n.lanes = max(n.lanes, g.Link(l).Channels)
 	}
+	n.recogniseLinkRule()
 	if err := n.setRouting(routing); err != nil {
 		return nil, err
 	}
@@ -333,6 +338,9 @@ func (n *network) linkP(l int32) *LinkParams {
 
 // wire is the directed wire of link l leaving node from.
 func (n *network) wire(l, from int32) int32 {
+	if n.rule != ruleNone {
+		return n.ruleWire(l, from)
+	}
 	k := n.g.Link(l)
 	if k.Multi || k.A == from {
 		return 2 * l
@@ -402,12 +410,24 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 	switch n.core.Kind {
 	case topo.Hypercube:
 		for x := uint32(at ^ dst); x != 0; x &= x - 1 {
-			addNext(at ^ int32(1)<<bits.TrailingZeros32(x))
+			d := int32(bits.TrailingZeros32(x))
+			if n.rule == ruleCube {
+				buf = append(buf, topo.Adj{Node: at ^ 1<<d, Link: n.ruleLink(at, d, true)})
+				continue
+			}
+			addNext(at ^ 1<<d)
 		}
 	case topo.Mesh, topo.Torus:
 		stride := int32(1)
 		torus := n.core.Kind == topo.Torus
-		for _, k32 := range n.dims {
+		step := func(next, d int32, fwd bool) {
+			if n.rule == ruleTorus {
+				buf = append(buf, topo.Adj{Node: next, Link: n.ruleLink(at, d, fwd)})
+				return
+			}
+			addNext(next)
+		}
+		for d, k32 := range n.dims {
 			a, b := at/stride%k32, dst/stride%k32
 			if a != b {
 				fwd := (b - a + k32) % k32
@@ -420,13 +440,13 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 				}
 				switch {
 				case !torus && b > a, torus && 2*fwd < k32:
-					addNext(plus)
+					step(plus, int32(d), true)
 				case !torus, torus && 2*fwd > k32:
-					addNext(minus)
+					step(minus, int32(d), false)
 				default: // exactly half way round: both are minimal
-					addNext(plus)
+					step(plus, int32(d), true)
 					if minus != plus {
-						addNext(minus)
+						step(minus, int32(d), false)
 					}
 				}
 			}

@@ -340,7 +340,7 @@ func (s *sim) route(id int32) {
 	w := n.wire(a.Link, p.at)
 	class := p.class
 	if n.dateline {
-		d := n.g.Link(a.Link).Dim
+		d := n.dim(a.Link)
 		if d != p.lastDim {
 			class = 0
 		}
@@ -359,7 +359,7 @@ func (s *sim) route(id int32) {
 		ch = s.pickLane(w, lc)
 	}
 	p.class = class
-	p.lastDim = n.g.Link(a.Link).Dim
+	p.lastDim = n.dim(a.Link)
 	if s.owner[ch] < 0 {
 		s.acquire(id, ch, a.Node)
 		return

@@ -1,0 +1,138 @@
+package runtime
+
+import (
+	"math/bits"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Generated tori and hypercubes number their links by rule: on a torus of
+// N nodes whose sides all exceed 2, link d·N+v joins node v to its next
+// neighbour along dimension d; on a hypercube, link b·N/2+r joins the r-th
+// node with bit b clear to its neighbour across bit b. On such graphs the
+// kernel computes the link toward a neighbour, the wire leaving a node
+// and a link's dimension by arithmetic instead of reading the adjacency
+// and link tables, which on a large network is a cache miss each.
+type linkRule uint8
+
+const (
+	ruleNone linkRule = iota
+	ruleTorus
+	ruleCube
+)
+
+// recogniseLinkRule sets n.rule when every link of the graph is where the
+// rule puts it (checked link by link, so an explicit graph recognised as a
+// torus, numbered its own way, keeps the tables).
+func (n *network) recogniseLinkRule() {
+	g := n.g
+	N := int32(g.N())
+	n.rule = ruleNone
+	if n.attached || len(n.dims) == 0 || N < 2 {
+		return
+	}
+	var want linkRule
+	switch n.core.Kind {
+	case topo.Torus:
+		for _, k := range n.dims {
+			if k <= 2 {
+				return
+			}
+		}
+		if int64(g.NumLinks()) != int64(len(n.dims))*int64(N) {
+			return
+		}
+		want = ruleTorus
+	case topo.Hypercube:
+		if N&(N-1) != 0 || int64(g.NumLinks()) != int64(bits.TrailingZeros32(uint32(N)))*int64(N/2) {
+			return
+		}
+		want = ruleCube
+	default:
+		return
+	}
+	n.rule, n.ruleN = want, N
+	for l := range int32(g.NumLinks()) {
+		k := g.Link(l)
+		a, b := n.ruleEnds(l)
+		if k.A != a || k.B != b || k.Dim != n.linkDim(l) || k.Multi || k.IO {
+			n.rule = ruleNone
+			return
+		}
+	}
+}
+
+// ruleEnds is where the rule puts link l's two ends.
+func (n *network) ruleEnds(l int32) (a, b int32) {
+	N := n.ruleN
+	if n.rule == ruleCube {
+		d := l / (N / 2)
+		r := l % (N / 2)
+		low := r & (1<<d - 1)
+		a = (r-low)<<1 | low
+		return a, a | 1<<d
+	}
+	d, v := l/N, l%N
+	return v, n.step(v, d, true)
+}
+
+// step is the neighbour of torus node v along dimension d, forward or back.
+func (n *network) step(v, d int32, forward bool) int32 {
+	stride := int32(1)
+	for _, k := range n.dims[:d] {
+		stride *= k
+	}
+	k := n.dims[d]
+	x := v / stride % k
+	switch {
+	case forward && x == k-1:
+		return v - x*stride
+	case forward:
+		return v + stride
+	case x == 0:
+		return v + (k-1)*stride
+	}
+	return v - stride
+}
+
+// linkDim is link l's dimension under the rule.
+func (n *network) linkDim(l int32) int32 {
+	if n.rule == ruleCube {
+		return l / (n.ruleN / 2)
+	}
+	return l / n.ruleN
+}
+
+// dim is link l's dimension (label), by rule where there is one.
+func (n *network) dim(l int32) int32 {
+	if n.rule != ruleNone {
+		return n.linkDim(l)
+	}
+	return n.g.Link(l).Dim
+}
+
+// ruleWire is the wire of link l leaving node from, by rule.
+func (n *network) ruleWire(l, from int32) int32 {
+	if n.rule == ruleCube {
+		return 2*l + from>>(l/(n.ruleN/2))&1
+	}
+	if from == l%n.ruleN {
+		return 2 * l
+	}
+	return 2*l + 1
+}
+
+// ruleLink is the link from node at to its neighbour next (which differ in
+// one dimension: bit d of a hypercube, or one step along d of a torus,
+// forward when fwd).
+func (n *network) ruleLink(at, d int32, fwd bool) int32 {
+	if n.rule == ruleCube {
+		half := n.ruleN / 2
+		low := at & (1<<d - 1)
+		return d*half + (at>>(d+1))<<d | low
+	}
+	if fwd {
+		return d*n.ruleN + at
+	}
+	return d*n.ruleN + n.step(at, d, false)
+}
