@@ -73,6 +73,7 @@ type pop struct {
 	line        int32
 	pos         lang.Pos
 	text        string
+	clk         *pclock // the run-time part: clock reads, values (program_clock.go)
 }
 
 // stmtSpec says what a statement call takes: named arguments it accepts,
@@ -128,6 +129,7 @@ type pname struct {
 	handle bool
 	l      local
 	pos    lang.Pos
+	reg    int // a run-time value's register + 1 (program_clock.go); 0 for others
 }
 
 // pcomp compiles one program for one machine.
@@ -146,6 +148,7 @@ type pcomp struct {
 	labelPos  []lang.Pos
 	rankSlot  int
 	ranks     int
+	clk       clockComp
 }
 
 // compiled is a program ready to instantiate.
@@ -163,6 +166,7 @@ type compiled struct {
 	paramSlot []int
 	src       *lang.Source
 	name      string
+	regNames  []string // run-time registers per rank, by name (program_clock.go)
 }
 
 // compile resolves and compiles p on m; every error is reported at once.
@@ -176,6 +180,7 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 		ranks = t.Graph.NumProcs()
 	}
 	c := &pcomp{m: m, res: newResolution(m.res), timings: map[string]int{}, timingPos: map[string]lang.Pos{}, ranks: ranks}
+	c.clk.names = runtimeNames(p.ast.Body)
 	c.push()
 	ranksVal := lang.Num(float64(ranks))
 	c.declare(pname{name: "ranks", slot: -1, l: local{known: true, kind: lang.Number, konst: &ranksVal}})
@@ -188,6 +193,7 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 		return nil, err
 	}
 	out.nslots, out.rankSlot, out.ranks = c.nslots, c.rankSlot, ranks
+	out.regNames = c.clk.regNames
 	out.timings, out.timingPos, out.nhandles, out.labels, out.labelPos = c.timings, c.timingPos, c.nhandles, c.labels, c.labelPos
 	return out, nil
 }
@@ -225,7 +231,7 @@ func (c *pcomp) visible() ([]string, map[string]local) {
 	locals := map[string]local{}
 	for _, s := range c.scopes {
 		for _, n := range s {
-			if !n.handle {
+			if !n.handle && n.reg == 0 {
 				locals[n.name] = n.l
 			} else {
 				delete(locals, n.name)
@@ -375,6 +381,8 @@ func (c *pcomp) lower(e lang.Expr) lang.Expr {
 	case *lang.Ident:
 		if n, ok := c.lookup(x.Name); ok && n.handle {
 			c.errs = append(c.errs, errAt(x, "%s is a request (let %s = isend(…) or irecv(…)); only wait(%s) takes it", x.Name, x.Name, x.Name))
+		} else if ok && n.reg > 0 {
+			c.errs = append(c.errs, runtimeUse(x))
 		}
 		return x
 	case *lang.Select:
@@ -415,6 +423,10 @@ func (c *pcomp) lower(e lang.Expr) lang.Expr {
 		}
 		return x
 	case *lang.Call:
+		if isNow(x) && !c.shadowed("now") {
+			c.errs = append(c.errs, errAt(x, "now() is known only while the program runs; it can go into a let, until(…) or send's value:, but cannot decide an if, a loop, a size, a rank or a compute time, which are fixed before the run"))
+			return x
+		}
 		changed := false
 		args := make([]lang.Expr, len(x.Args))
 		for i, a := range x.Args {
@@ -454,6 +466,9 @@ func (c *pcomp) stmts(list []lang.Stmt) []*pnode {
 func (c *pcomp) stmt(s lang.Stmt) *pnode {
 	switch s := s.(type) {
 	case *lang.Let:
+		if n, done := c.clockLet(s); done {
+			return n
+		}
 		if call, ok := s.Value.(*lang.Call); ok {
 			if id, ok := call.Fn.(*lang.Ident); ok && (id.Name == "isend" || id.Name == "irecv") {
 				if _, shadowed := c.lookup(id.Name); !shadowed {
@@ -526,6 +541,9 @@ func (c *pcomp) do(s *lang.Do) *pnode {
 		c.errs = append(c.errs, errAt(s.Call.Fn, "%s is no statement; a statement is one of %s (compute(%s) spends a cost)",
 			lang.Excerpt(lang.FormatExpr(s.Call.Fn)), strings.Join(statementNames(), ", "), lang.Excerpt(lang.FormatExpr(s.Call))))
 		return nil
+	}
+	if n, done := c.clockDo(s); done {
+		return n
 	}
 	switch id.Name {
 	case "wait":

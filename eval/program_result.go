@@ -20,6 +20,24 @@ type ProgramResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Timeline holds what each rank did when, if it was asked for.
 	Timeline []Span `json:"timeline,omitempty"`
+	// Values are a program's named run-time values (from now(), received
+	// times and lets of them) when it ended, by name, one per rank.
+	Values map[string][]float64 `json:"values,omitempty"`
+	// TrueValues are the same values computed from the true time at every
+	// clock read (simulated runs of machines whose clocks are not
+	// perfect): what perfect clocks would have given at the same instants.
+	// Values minus TrueValues is what the clocks did to the measurement.
+	TrueValues map[string][]float64 `json:"true_values,omitempty"`
+	// Clocks are each rank's clock as the run drew it, when some clock is
+	// not perfect.
+	Clocks []RankClock `json:"clocks,omitempty"`
+}
+
+// RankClock is the clock of a rank's processor in one run: reading it at
+// true time t gives t·(1 + Drift) + Offset plus the read's jitter.
+type RankClock struct {
+	Offset float64 `json:"offset"`
+	Drift  float64 `json:"drift"`
 }
 
 // RankTimes is one rank's end time and where its time went: computing,

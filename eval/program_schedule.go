@@ -319,6 +319,9 @@ func removeOp(list []int32, op int32) []int32 {
 // it to the schedule with its prerequisites.
 func (in *inst) emit(op *pop) bool {
 	so := lang.SchedOp{Label: op.label, Line: op.line, Kind: op.kind}
+	if op.clk != nil && !in.clockOp(op, &so) { // program_clock.go
+		return false
+	}
 	ok := true
 	switch op.kind {
 	case lang.OpCalc:

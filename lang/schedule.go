@@ -44,19 +44,35 @@ type Schedule struct {
 	// times are its processor's). Nil when the schedule came with none
 	// (GOAL, traces): executors then map linearly.
 	Map []int
+
+	// Run-time values (seed 004 §3.2: programs that read their clock and
+	// send the times they read). Regs is the number of registers every
+	// rank has, each a float64 in SI units (seconds for a time), all 0 at
+	// the start; an operation's Reg names one. Exprs are the computations
+	// of OpSet operations (an OpSet's Peer indexes them): each reads its
+	// rank's registers and returns the value to store. A schedule with
+	// none has Regs == 0 and no OpNow, OpUntil or OpSet.
+	Regs  int32
+	Exprs []func(regs []float64) float64
+	// RegNames names each register (len Regs): the program's name of the
+	// value it holds, "" for a temporary.
+	RegNames []string
 }
 
 // SchedKind is what an operation does.
 type SchedKind uint8
 
 const (
-	OpCalc SchedKind = iota // occupy the rank's CPU for Time seconds
-	OpSend                  // send Bytes to rank Peer with Tag
-	OpRecv                  // receive Bytes from rank Peer (AnyRank: any) with Tag (AnyTag: any)
-	OpColl                  // take part in collective Colls[Peer]
+	OpCalc  SchedKind = iota // occupy the rank's CPU for Time seconds
+	OpSend                   // send Bytes to rank Peer with Tag
+	OpRecv                   // receive Bytes from rank Peer (AnyRank: any) with Tag (AnyTag: any)
+	OpColl                   // take part in collective Colls[Peer]
+	OpNow                    // read the rank's local clock into register Reg
+	OpUntil                  // wait until the rank's local clock reads register Reg
+	OpSet                    // store Exprs[Peer](registers) in register Reg
 )
 
-var schedKindNames = [...]string{"calc", "send", "recv", "coll"}
+var schedKindNames = [...]string{"calc", "send", "recv", "coll", "now", "until", "set"}
 
 func (k SchedKind) String() string {
 	if int(k) < len(schedKindNames) {
@@ -83,7 +99,15 @@ type SchedOp struct {
 	// CPU says which CPU a GOAL operation runs on (GOAL's "cpu N"); 0 for
 	// programs.
 	CPU uint8
+	// Reg is a run-time register plus one (0: none; see RegOf): OpNow,
+	// OpSet: where the value goes; OpUntil: the local time to wait for;
+	// OpSend: the value the message carries; OpRecv: where the value
+	// the matched message carries goes.
+	Reg int32
 }
+
+// RegOf returns the register an operation names, if any.
+func (o *SchedOp) RegOf() (int, bool) { return int(o.Reg) - 1, o.Reg > 0 }
 
 // SchedDep is one prerequisite: operation Op (a global index into
 // Schedule.Ops) must have completed, or with Start only have started

@@ -116,6 +116,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p.clk = newProgClock(p, o.Seed)
 	p.msgs, p.simMsg = make([]pmsg, 0, sends), make([]int32, 0, reserve)
 	sm.drv = p
 	if p.slows {
@@ -267,6 +268,7 @@ type progRun struct {
 	ranks  []rankState
 	spare  []*fifo // emptied queues, for newFifo
 	spans  []eval.Span
+	clk    *progClock // clocks and run-time values (program_clock.go); nil when none
 
 	// Slow-down of computation by receiving and through-routing.
 	slows   bool
@@ -369,6 +371,9 @@ func (p *progRun) issue(i int32) {
 	op := &p.x.Ops[i]
 	r := int32(p.rankOf(i))
 	p.state[i] = 1
+	if p.clk != nil && p.clk.issue(p, i, r, op) {
+		return
+	}
 	switch op.Kind {
 	case lang.OpCalc:
 		c := p.cpu(r)
@@ -714,6 +719,9 @@ func (p *progRun) matched(pm, rc int32) {
 	now := p.s.now
 	m := &p.msgs[pm]
 	m.recv = rc
+	if p.clk != nil {
+		p.clk.received(p, rc, m.send)
+	}
 	if m.kind != pmRTS {
 		cause := p.readyBy[rc]
 		if m.at > p.start[rc] || cause < 0 {
@@ -835,6 +843,9 @@ func (p *progRun) result(partial bool) *eval.ProgramResult {
 		res.Makespan = max(res.Makespan, rs.end)
 	}
 	res.CriticalPath = p.criticalPath(last)
+	if p.clk != nil {
+		p.clk.fill(p, res)
+	}
 	if p.o.Timeline {
 		res.Timeline = withWaits(p.spans, res.Ranks)
 	}
