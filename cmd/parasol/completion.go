@@ -104,7 +104,7 @@ const (
 
 // argKinds maps the capitalised words of usage lines to completions;
 // words not listed (EXPR, SRC, PRIMITIVE) complete to nothing.
-var argKinds = map[string]argKind{"MACHINE": argMachine, "FILE": argFile, "LEGACY": argFile, "SHELL": argShell, "DATA": argFile}
+var argKinds = map[string]argKind{"MACHINE": argMachine, "FILE": argFile, "LEGACY": argFile, "SHELL": argShell, "PROGRAM": argFile, "DATA": argFile}
 
 type compFlag struct {
 	name, help string

@@ -32,6 +32,7 @@ func init() {
 		{"merge", "join the outputs of the shards of a sweep", runMerge},
 		{"route", "show a route, or check a routing function for deadlock", runRoute},
 		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
+		{"run", "predict a program's time on a machine, analytically and by simulation", runRun},
 		{"fit", "fit a cost model's parameters to measurements", runFit},
 		{"probe", "measure real hosts' communication and write a machine description", runProbe},
 		{"import", "print a Parasol I file in the modern syntax", runImport},

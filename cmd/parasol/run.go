@@ -1,0 +1,528 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// runFlags are run's flags.
+type runFlags struct {
+	machineFlags
+	topology, routing, switching string
+	analytic, simulate, compare  bool
+	ranks                        int
+	mapping                      string
+	args                         argList
+	program                      string
+	seed                         uint64
+	maxEvents                    int64
+	timeline, plot               string
+}
+
+// argList collects --arg NAME=VALUE.
+type argList map[string]string
+
+func (a *argList) String() string { return "" }
+
+func (a *argList) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want NAME=VALUE", v)
+	}
+	if *a == nil {
+		*a = argList{}
+	}
+	(*a)[name] = value
+	return nil
+}
+
+func runRun(e *env, args []string) error {
+	fs := newFlags(e, "run", "[flags] MACHINE PROGRAM", `
+Run predicts how long a program takes on a machine, and where each rank's
+time goes. PROGRAM is
+  a GOAL schedule (FILE.goal, LogGOPSim's format, read as it is),
+  a message trace (FILE.csv or FILE.jsonl: src, dst, bytes, and time or after),
+  a file of programs (or a machine file with programs; --program NAME picks one),
+  the name of a program in the machine's own file (or give it as --program NAME),
+  or program statements inline: 'if rank == 0 { compute(10us) } barrier()'.
+
+Two answers:
+  --analytic   every operation costed by the machine's model section and
+               processor timings, dependencies followed, no contention:
+               the critical path.
+  --simulate   ranks as processes on the packet-level network: sends inject
+               packets that contend, receives match by source and tag (eager
+               up to the machine's eager_limit, rendezvous above), computation
+               occupies the processor's CPU, and a processor that is receiving
+               or routing computes slower by its maxrecvdelay/maxroutedelay.
+  --compare    both, and the simulated makespan's difference (the default).
+
+The output gives the makespan, each rank's end and its time computing,
+sending, receiving and waiting (summarised for more than 16 ranks), and the
+critical path. --format json prints {"program", "makespan", "ranks":
+[{"rank", "node", "end", "compute", "send", "recv", "wait"}],
+"critical_path": [...], "run"}, with --compare {"analytic": {...},
+"simulated": {...}, "difference"}; --format csv prints one row per rank and
+answer. --timeline FILE writes every rank's spans as CSV (method, rank,
+kind, start, end, op); --plot FILE draws them (.svg or .png).
+
+Ranks map onto processors linearly unless --map says random, a FILE of one
+processor id per line, or an EXPR in rank and ranks giving a processor
+index; ranks on one processor share its CPU. A deadlock (ranks waiting for
+messages that never come) is reported with the waiting ranks, exit status 3.
+
+Examples:
+  parasol run std:xmp64 examples/programs/ring.machine --arg n=4KB
+  parasol run --json std:xmp64 'if rank == 0 { compute(10us) } barrier()'
+  parasol run std:loggp --analytic barrier.goal --set L=5us`)
+	var rf runFlags
+	rf.register(fs)
+	format := registerFormat(fs, `print one JSON object: "program", the answer's "makespan", "ranks", "critical_path", or with --compare "analytic", "simulated" and "difference"; and "run"`)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := checkPlotFile("run", rf.plot); err != nil {
+		return err
+	}
+	if err := checkCounts("run", fs, []countFlag{{"ranks", int64(rf.ranks), 1, eval.MaxRanks}, {"max-events", rf.maxEvents, 0, 1<<63 - 1}}); err != nil {
+		return err
+	}
+	n := 0
+	for _, b := range []bool{rf.analytic, rf.simulate, rf.compare} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageError("parasol run: --analytic, --simulate and --compare choose one answer or both; give one of them")
+	}
+	if len(pos) == 1 && rf.program != "" {
+		pos = append(pos, rf.program)
+	}
+	if len(pos) != 2 {
+		return usageError("parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM")
+	}
+	if rf.switching != "" {
+		if _, err := runtime.ParseSwitching(rf.switching); err != nil {
+			return usageError("parasol run: unknown switching %q; want saf, vct, wormhole or circuit", rf.switching)
+		}
+	}
+	m, err := rf.load(pos[0])
+	if err != nil {
+		return err
+	}
+	if err := checkTopology("run", m, rf.topology); err != nil {
+		return err
+	}
+	if rf.routing != "" {
+		rs, err := runtime.FromMachine(m, rf.topology)
+		if err != nil {
+			return err
+		}
+		if err := checkRouting("run", rf.routing, rs); err != nil {
+			return err
+		}
+	}
+	prog, err := rf.schedule(m, pos[1])
+	if err != nil {
+		return err
+	}
+	o := runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
+		ProgramOptions: runtime.ProgramOptions{Map: prog.mapping, Seed: rf.seed, MaxEvents: rf.maxEvents,
+			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var done func()
+	if e.isTerminal && format.value == outText {
+		done = ticker(e.stderr)
+	}
+	res, err := runtime.Run(ctx, m, prog.s, o)
+	if done != nil {
+		done()
+	}
+	if err != nil && (res == nil || ctx.Err() == nil) {
+		return err
+	}
+	interrupted := err
+	if err := rf.writeFiles(res); err != nil {
+		return err
+	}
+	run := newRunInfo("run", pos[0], m, &rf.machineFlags)
+	run.Topology, run.Routing, run.Switching = rf.topology, rf.routing, rf.switching
+	if res.Simulated != nil {
+		seed := rf.seed
+		run.Seed = &seed
+	}
+	switch format.value {
+	case outJSON:
+		if err := newJSON(e.stdout).Encode(newRunJSON(prog, res, run)); err != nil {
+			return err
+		}
+	case outCSV:
+		if err := csvTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
+			return err
+		}
+	default:
+		printRun(e.stdout, m, prog, res, rf.maxEvents)
+	}
+	if interrupted != nil {
+		return interrupted
+	}
+	return runFailure(res)
+}
+
+func (rf *runFlags) register(fs *flag.FlagSet) {
+	rf.machineFlags.register(fs)
+	fs.StringVar(&rf.topology, "topology", "", "which topology of the machine to simulate (default: the first)")
+	fs.BoolVar(&rf.analytic, "analytic", false, "give the analytic answer only: the critical path costed by the machine's model section")
+	fs.BoolVar(&rf.simulate, "simulate", false, "give the simulated answer only: ranks on the packet-level network")
+	fs.BoolVar(&rf.compare, "compare", false, "give both answers and their difference (the default)")
+	fs.IntVar(&rf.ranks, "ranks", 0, "number of ranks of a program (default: one per processor)")
+	fs.StringVar(&rf.mapping, "map", "linear", "place ranks on processors: linear, random, a FILE of processor ids or an EXPR in rank and ranks")
+	fs.Var(&rf.args, "arg", "a program parameter, NAME=VALUE with units (repeatable), e.g. --arg n=4KB")
+	fs.StringVar(&rf.program, "program", "", "the program to run, of a file or the machine's file with several")
+	fs.Uint64Var(&rf.seed, "seed", 1, "random seed of the simulation (adaptive routing, --map random)")
+	fs.Int64Var(&rf.maxEvents, "max-events", 0, "stop the simulation after this many events and report where it got (0: no limit)")
+	fs.StringVar(&rf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	fs.StringVar(&rf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
+	fs.StringVar(&rf.timeline, "timeline", "", "write every rank's spans (compute, send, recv, wait) as CSV to `FILE`")
+	fs.StringVar(&rf.plot, "plot", "", "draw the per-rank timeline to `FILE` (.svg or .png)")
+}
+
+// runProgram is the schedule run runs and what it came from.
+type runProgram struct {
+	Name    string            `json:"name"`
+	Source  string            `json:"source"`
+	Kind    string            `json:"kind"` // program, goal, trace, inline
+	Ranks   int               `json:"ranks"`
+	Ops     int               `json:"operations"`
+	Args    map[string]string `json:"args,omitempty"`
+	Map     string            `json:"map"`
+	s       *lang.Schedule
+	mapping []int
+}
+
+// schedule reads PROGRAM and instantiates it on m.
+func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
+	p := &runProgram{Source: arg, Map: rf.mapping, Args: rf.args}
+	ext := strings.ToLower(filepath.Ext(arg))
+	st, statErr := os.Stat(arg)
+	isFile := statErr == nil && st.Mode().IsRegular()
+	switch {
+	case isFile && ext == ".goal":
+		s, err := readScheduleFile(arg, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadGOAL(r, arg, rf.memory()) })
+		if err != nil {
+			return nil, err
+		}
+		p.Kind = "goal"
+		return rf.fixed(m, p, s)
+	case isFile || strings.HasPrefix(arg, "std:"):
+		opts := []eval.Option{eval.WithMaxMemory(rf.memory())}
+		if rf.program != "" && rf.program != arg {
+			opts = append(opts, eval.WithProgram(rf.program))
+		}
+		prog, err := eval.LoadProgram(arg, opts...)
+		if err != nil {
+			return nil, err
+		}
+		p.Kind = "program"
+		return rf.instantiate(m, p, prog)
+	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".parasol":
+		return nil, fmt.Errorf("%s: %v", arg, unwrapPath(statErr))
+	case isIdent(arg):
+		prog, err := m.Program(arg)
+		if err != nil {
+			return nil, usageError("parasol run: %v", err)
+		}
+		p.Kind = "program"
+		return rf.instantiate(m, p, prog)
+	}
+	prog, err := eval.ParseProgramBody(m, arg)
+	if err != nil {
+		return nil, err
+	}
+	p.Kind = "inline"
+	return rf.instantiate(m, p, prog)
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// readScheduleFile opens path and reads a schedule from it as it streams.
+func readScheduleFile(path string, read func(io.Reader) (*lang.Schedule, error)) (*lang.Schedule, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	return read(f)
+}
+
+// fixed finishes a schedule whose rank count it states itself (GOAL,
+// traces): --ranks must agree, --arg has nothing to set.
+func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*runProgram, error) {
+	if rf.ranks != 0 && rf.ranks != s.Ranks {
+		return nil, usageError("parasol run: --ranks %d, but %s has %d ranks", rf.ranks, p.Source, s.Ranks)
+	}
+	if len(rf.args) > 0 {
+		return nil, usageError("parasol run: --arg sets a program's parameters; %s is a %s schedule, which has none", p.Source, strings.ToUpper(p.Kind))
+	}
+	mapping, err := eval.MapRanks(m, s.Ranks, rf.mapping, rf.seed)
+	if err != nil {
+		return nil, err
+	}
+	// A schedule is named after its file, as a program is by its block.
+	name := strings.TrimSuffix(filepath.Base(p.Source), filepath.Ext(p.Source))
+	p.Name, p.Ranks, p.Ops, p.s, p.mapping = name, s.Ranks, len(s.Ops), s, mapping
+	return p, nil
+}
+
+// instantiate makes the schedule of a program for --ranks, --map and
+// --arg.
+func (rf *runFlags) instantiate(m *eval.Machine, p *runProgram, prog *eval.Program) (*runProgram, error) {
+	var mapping []int
+	if rf.mapping != "linear" && rf.mapping != "" {
+		var err error
+		if mapping, err = eval.MapRanks(m, rf.ranks, rf.mapping, rf.seed); err != nil {
+			return nil, err
+		}
+	}
+	s, err := prog.Schedule(m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args})
+	if err != nil {
+		return nil, err
+	}
+	p.Name, p.Ranks, p.Ops, p.s, p.mapping = prog.Name(), s.Ranks, len(s.Ops), s, s.Map
+	return p, nil
+}
+
+// writeFiles writes --timeline and --plot from the answer that has a
+// timeline: the simulated one, else the analytic one.
+func (rf *runFlags) writeFiles(res *runtime.RunResult) error {
+	pr := res.Simulated
+	if pr == nil {
+		pr = res.Analytic
+	}
+	if pr == nil {
+		return nil
+	}
+	if rf.timeline != "" {
+		var b strings.Builder
+		rows := [][]string{{"method", "rank", "kind", "start", "end", "op"}}
+		for _, sp := range pr.Timeline {
+			rows = append(rows, []string{pr.Method, strconv.Itoa(sp.Rank), sp.Kind, csvFloat(sp.Start), csvFloat(sp.End), strconv.Itoa(sp.Op)})
+		}
+		if err := csvRows(&b, rows); err != nil {
+			return err
+		}
+		if err := writeOutputFile(rf.timeline, []byte(b.String())); err != nil {
+			return fmt.Errorf("parasol run: --timeline: %v", err)
+		}
+	}
+	if rf.plot != "" {
+		return writeTimelinePlot(rf.plot, pr)
+	}
+	return nil
+}
+
+// runJSON is run's JSON object: one answer's fields at the top level, or
+// both under "analytic" and "simulated" with their difference.
+type runJSON struct {
+	Program *runProgram `json:"program"`
+	*eval.ProgramResult
+	Analytic   *eval.ProgramResult `json:"analytic,omitempty"`
+	Simulated  *eval.ProgramResult `json:"simulated,omitempty"`
+	Difference *any                `json:"difference,omitempty"`
+	Run        *runInfo            `json:"run"`
+}
+
+func newRunJSON(p *runProgram, res *runtime.RunResult, run *runInfo) runJSON {
+	j := runJSON{Program: p, Run: run}
+	switch {
+	case res.Analytic != nil && res.Simulated != nil:
+		j.Analytic, j.Simulated = res.Analytic, res.Simulated
+		var d any // null when there is no difference to give
+		if v, ok := res.Difference(); ok {
+			d = jsonNumber(v)
+		}
+		j.Difference = &d
+	case res.Analytic != nil:
+		j.ProgramResult = res.Analytic
+	default:
+		j.ProgramResult = res.Simulated
+	}
+	return j
+}
+
+var runCSVHeader = []string{"method", "rank", "node", "end", "compute", "send", "recv", "wait"}
+
+func runCSVRows(res *runtime.RunResult) [][]string {
+	var rows [][]string
+	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		if pr == nil {
+			continue
+		}
+		for _, r := range pr.Ranks {
+			rows = append(rows, []string{pr.Method, strconv.Itoa(r.Rank), strconv.Itoa(r.Node), csvFloat(r.End),
+				csvFloat(r.Compute), csvFloat(r.Send), csvFloat(r.Recv), csvFloat(r.Wait)})
+		}
+	}
+	return rows
+}
+
+// runFailure is run's exit status: 3 when an answer deadlocked.
+func runFailure(res *runtime.RunResult) error {
+	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		if pr != nil && pr.Deadlock != nil {
+			return &exitError{code: exitDeadlock}
+		}
+	}
+	return nil
+}
+
+// Text output: at most this many ranks are listed one by one, and this
+// many critical-path steps at each end of the path.
+const (
+	runRanksListed = 16
+	runPathEnds    = 8
+)
+
+func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResult, maxEvents int64) {
+	fmt.Fprintf(w, "%s %s on %s: %d rank%s, %d operation%s\n", p.Kind, p.Name, m.Name(), p.Ranks, plural(p.Ranks), p.Ops, plural(p.Ops))
+	line := func(label string, pr *eval.ProgramResult) {
+		if pr == nil {
+			return
+		}
+		fmt.Fprintf(w, "  %-11s %s", label, dur(pr.Makespan))
+		switch {
+		case pr.Deadlock != nil:
+			fmt.Fprintf(w, "   (deadlock: %d rank%s wait forever)", len(pr.Deadlock.Waiting), plural(len(pr.Deadlock.Waiting)))
+		case pr.Partial:
+			fmt.Fprintf(w, "   (stopped by --max-events %d)", maxEvents)
+		}
+		fmt.Fprintf(w, "   %d message%s", pr.Messages, plural(int(pr.Messages)))
+		if pr.Events > 0 {
+			fmt.Fprintf(w, ", %d events", pr.Events)
+		}
+		fmt.Fprintln(w)
+	}
+	line("analytic", res.Analytic)
+	line("simulated", res.Simulated)
+	if res.Analytic != nil && res.Simulated != nil {
+		if d, ok := res.Difference(); ok {
+			diff := 100 * d
+			if diff > -0.005 && diff < 0.005 {
+				diff = 0
+			}
+			fmt.Fprintf(w, "  difference  %+.2f%%\n", diff)
+		} else {
+			fmt.Fprintln(w, "  difference  none (an answer did not finish, or the analytic makespan is 0)")
+		}
+	}
+	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		if pr == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", pr.Method)
+		printRanks(w, pr.Ranks)
+		if pr.Deadlock != nil {
+			printWaiting(w, pr.Deadlock)
+		}
+		printPath(w, pr.CriticalPath)
+	}
+}
+
+func printRanks(w io.Writer, ranks []eval.RankTimes) {
+	fmt.Fprintf(w, "  %-10s %6s %11s %11s %11s %11s %11s\n", "rank", "node", "end", "compute", "send", "recv", "wait")
+	row := func(label, node string, r eval.RankTimes) {
+		fmt.Fprintf(w, "  %-10s %6s %11s %11s %11s %11s %11s\n", label, node, dur(r.End), dur(r.Compute), dur(r.Send), dur(r.Recv), dur(r.Wait))
+	}
+	if len(ranks) <= runRanksListed {
+		for _, r := range ranks {
+			row(strconv.Itoa(r.Rank), strconv.Itoa(r.Node), r)
+		}
+		return
+	}
+	// Many ranks: the first to finish, the mean and the last.
+	order := make([]int, len(ranks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ranks[order[a]].End < ranks[order[b]].End })
+	var mean eval.RankTimes
+	for _, r := range ranks {
+		mean.End += r.End / float64(len(ranks))
+		mean.Compute += r.Compute / float64(len(ranks))
+		mean.Send += r.Send / float64(len(ranks))
+		mean.Recv += r.Recv / float64(len(ranks))
+		mean.Wait += r.Wait / float64(len(ranks))
+	}
+	first, last := ranks[order[0]], ranks[order[len(order)-1]]
+	row(fmt.Sprintf("first %d", first.Rank), strconv.Itoa(first.Node), first)
+	row(fmt.Sprintf("mean of %d", len(ranks)), "", mean)
+	row(fmt.Sprintf("last %d", last.Rank), strconv.Itoa(last.Node), last)
+}
+
+func printWaiting(w io.Writer, d *eval.ProgramDeadlock) {
+	fmt.Fprintf(w, "  deadlock: %d rank%s wait forever:\n", len(d.Waiting), plural(len(d.Waiting)))
+	for i, x := range d.Waiting {
+		if i == runRanksListed {
+			fmt.Fprintf(w, "    … %d more\n", len(d.Waiting)-i)
+			break
+		}
+		fmt.Fprintf(w, "    rank %d in %s", x.Rank, x.Label)
+		if x.Line > 0 {
+			fmt.Fprintf(w, " (line %d)", x.Line)
+		}
+		switch {
+		case x.Peer >= 0:
+			fmt.Fprintf(w, ", on rank %d", x.Peer)
+		case x.Peer == -1 && strings.HasPrefix(x.Label, "recv"):
+			fmt.Fprint(w, ", on any rank")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func printPath(w io.Writer, path []eval.PathStep) {
+	if len(path) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  critical path (%d step%s):\n", len(path), plural(len(path)))
+	for i, st := range path {
+		if len(path) > 2*runPathEnds && i == runPathEnds {
+			fmt.Fprintf(w, "    … %d more\n", len(path)-2*runPathEnds)
+		}
+		if len(path) > 2*runPathEnds && i >= runPathEnds && i < len(path)-runPathEnds {
+			continue
+		}
+		at := ""
+		if st.Line > 0 {
+			at = fmt.Sprintf(" (line %d)", st.Line)
+		}
+		fmt.Fprintf(w, "    %11s .. %-11s rank %d: %s%s\n", dur(st.Start), dur(st.End), st.Rank, st.Label, at)
+	}
+}

@@ -1,0 +1,94 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// RunOptions choose the answers Run gives and how it gets them.
+type RunOptions struct {
+	// ProgramOptions drive the simulation; Map, Timeline and MaxMemory
+	// the analytic answer too. EagerLimit 0 takes the machine's
+	// eager_limit param (bytes) when it has one.
+	ProgramOptions
+	// Analytic and Simulated select the answers; neither means both.
+	Analytic, Simulated bool
+	// Topology names the machine's topology to simulate ("": the first).
+	Topology string
+	// Model is the model section that costs the analytic answer's
+	// operations ("": eval.Analyze's default).
+	Model string
+}
+
+// RunResult holds the answers Run was asked for: the analytic critical
+// path (eval.Analyze: every operation costed by the machine's model
+// section and processor timings, no contention) and the packet-level
+// simulation (RunProgram).
+type RunResult struct {
+	Analytic  *eval.ProgramResult `json:"analytic,omitempty"`
+	Simulated *eval.ProgramResult `json:"simulated,omitempty"`
+}
+
+// Difference is the simulated makespan's relative difference from the
+// analytic one, (simulated - analytic) / analytic; ok is false unless both
+// answers finished without a deadlock and the analytic makespan is not 0.
+func (r *RunResult) Difference() (d float64, ok bool) {
+	a, s := r.Analytic, r.Simulated
+	if a == nil || s == nil || a.Deadlock != nil || s.Deadlock != nil || a.Partial || s.Partial || a.Makespan == 0 {
+		return 0, false
+	}
+	if s.Makespan == a.Makespan {
+		return 0, true // no -1e-16 from rounding
+	}
+	return (s.Makespan - a.Makespan) / a.Makespan, true
+}
+
+// Run answers "how long does schedule s take on machine m": analytically,
+// by simulation, or both (the default). The schedule's own mapping
+// (lang.Schedule.Map, which programs carry) is used unless o.Map is set.
+// A deadlock is an answer (its Deadlock set), not an error; cancelling
+// ctx returns what was reached and ctx.Err().
+func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (*RunResult, error) {
+	both := o.Analytic == o.Simulated
+	if o.Map == nil {
+		o.Map = s.Map
+	}
+	if o.EagerLimit == 0 {
+		if v, err := m.Param("eager_limit"); err == nil && v.Kind == lang.Number {
+			if v.Num < 0 || v.Num > math.MaxInt64/2 || v.Num != math.Trunc(v.Num) {
+				return nil, fmt.Errorf("machine %q: eager_limit = %s is not a whole number of bytes", m.Name(), v)
+			}
+			o.EagerLimit = int64(v.Num)
+		}
+	}
+	out := &RunResult{}
+	if both || o.Analytic {
+		a, err := eval.Analyze(ctx, m, s, eval.AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: o.Model})
+		if err != nil {
+			return nil, err
+		}
+		out.Analytic = a
+	}
+	if both || o.Simulated {
+		spec, err := FromMachine(m, o.Topology)
+		if err != nil {
+			return nil, err
+		}
+		if o.MaxMemory == 0 {
+			o.MaxMemory = m.MaxMemory()
+		}
+		sr, err := RunProgram(ctx, spec, s, o.ProgramOptions)
+		out.Simulated = sr
+		if err != nil {
+			if sr != nil && ctx.Err() != nil {
+				return out, err
+			}
+			return nil, err
+		}
+	}
+	return out, nil
+}
