@@ -277,6 +277,8 @@ type analysis struct {
 	spans    []Span
 	messages int64
 	nEvents  int64
+
+	clk *anClock // run-time values (program_clock_analyze.go); nil when none
 }
 
 func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
@@ -296,6 +298,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 		return nil, err
 	}
 	a.s = s
+	a.clk = newAnClock(s)
 	n := len(s.Ops)
 	need := limits.Add(limits.Mul(int64(n), analyzeOpBytes), limits.Mul(int64(len(s.Deps)), 4),
 		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8))
@@ -622,7 +625,7 @@ func (a *analysis) run(ctx context.Context) error {
 
 // kindOrder is the order in which operations made ready together are
 // scheduled, as LogGOPSim's type numbers sort them.
-var kindOrder = [...]uint8{lang.OpCalc: 2, lang.OpSend: 0, lang.OpRecv: 1, lang.OpColl: 3}
+var kindOrder = [...]uint8{lang.OpCalc: 2, lang.OpSend: 0, lang.OpRecv: 1, lang.OpColl: 3, lang.OpNow: 2, lang.OpUntil: 2, lang.OpSet: 2}
 
 // schedule queues the operations the last event made ready, at the time
 // their resources are free.
@@ -700,6 +703,11 @@ func (a *analysis) startOp(e anEvent) error {
 	o := &s.Ops[op]
 	r := s.RankOf(int(op))
 	c := a.cpu(op)
+	if a.clk != nil {
+		if done, err := a.clk.start(a, e); done || err != nil {
+			return err
+		}
+	}
 	switch o.Kind {
 	case lang.OpCalc:
 		if a.nexto[c] > e.t {
@@ -847,6 +855,9 @@ func (a *analysis) arrive(e anEvent) error {
 // until then (as LogGOPSim does, with no time for an acknowledgement).
 func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 	s := a.s
+	if a.clk != nil {
+		a.clk.received(a, recv, send)
+	}
 	if a.state[send] != stDone {
 		r := s.RankOf(int(send))
 		c := a.cpu(send)
@@ -935,6 +946,9 @@ func (a *analysis) result() *ProgramResult {
 		res.Makespan = max(res.Makespan, seconds(a.end[r]))
 	}
 	res.Deadlock = a.deadlock()
+	if a.clk != nil {
+		a.clk.fill(a, res)
+	}
 	if last >= 0 {
 		res.CriticalPath = a.criticalPath(a.lastOp[last])
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -185,5 +186,51 @@ func TestRunTimeValueErrorsArePositioned(t *testing.T) {
 				t.Errorf("error = %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestAnalyzeComputesRunTimeValuesWithPerfectClocks: the analytic answer
+// reads perfect clocks: now() is the time an operation starts, a value
+// arrives with its message after the model's journey, and until holds
+// the rank until its time.
+func TestAnalyzeComputesRunTimeValuesWithPerfectClocks(t *testing.T) {
+	m, err := Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseProgramBody(m, `if rank == 0 {
+		compute(1us)
+		send(0B, to: 1, value: now())
+	} else if rank == 1 {
+		let sent = recv(from: 0)
+		let late = now() - sent
+		until(sent + 5us)
+		let u = now()
+	}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Schedule(m, ScheduleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	journey, err := m.Eval("MPI.send(0B, 0, 1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"sent": 1e-6, "late": journey.Num, "u": 6e-6} {
+		if got := res.Values[name][1]; math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s = %g, want %g", name, got, want)
+		}
+	}
+	if end := res.Ranks[1].End; math.Abs(end-6e-6) > 1e-12 {
+		t.Errorf("rank 1 ends at %g, want 6us, when its wait is over", end)
+	}
+	if res.TrueValues != nil || res.Clocks != nil {
+		t.Errorf("the analytic answer has perfect clocks, yet reports %v and %v", res.TrueValues, res.Clocks)
 	}
 }

@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// Run-time values in the analytic answer (program_clock.go). Analyze has
+// no clocks of its own: every clock is perfect, so now() reads the time
+// the operation starts, until(T) holds the rank until T (busy waiting: its
+// CPU is held, and the time counts as waiting), OpSet computes at once, a
+// send carries its register as it starts and the receive it matches
+// stores it.
+
+// anClock is an analysis' registers.
+type anClock struct {
+	nregs int
+	regs  []float64 // rank r's: regs[r*nregs:][:nregs]
+	sent  []float64 // per operation: the value a send carries
+}
+
+func newAnClock(s *lang.Schedule) *anClock {
+	uses := s.Regs > 0
+	for i := 0; !uses && i < len(s.Ops); i++ {
+		k := s.Ops[i].Kind
+		uses = k == lang.OpNow || k == lang.OpUntil || k == lang.OpSet
+	}
+	if !uses {
+		return nil
+	}
+	return &anClock{nregs: int(s.Regs), regs: make([]float64, s.Ranks*int(s.Regs)), sent: make([]float64, len(s.Ops))}
+}
+
+// start runs a clock operation that is ready at e.t, and records the value
+// a send carries; it reports whether it dealt with the operation.
+func (c *anClock) start(a *analysis, e anEvent) (bool, error) {
+	s := a.s
+	op := e.op
+	o := &s.Ops[op]
+	r := s.RankOf(int(op))
+	k, has := o.RegOf()
+	if has && k >= c.nregs || !has && (o.Kind == lang.OpNow || o.Kind == lang.OpUntil || o.Kind == lang.OpSet) {
+		return true, fmt.Errorf("%s: operation %s of rank %d names register %d, which the schedule does not have (it has %d)", s.Name, s.LabelOf(int(op)), r, k, c.nregs)
+	}
+	regs := c.regs[r*c.nregs:][:c.nregs]
+	switch o.Kind {
+	case lang.OpSend:
+		if has {
+			c.sent[op] = regs[k]
+		}
+		return false, nil
+	case lang.OpNow:
+		regs[k] = seconds(e.t)
+	case lang.OpSet:
+		if o.Peer < 0 || int(o.Peer) >= len(s.Exprs) {
+			return true, fmt.Errorf("%s: operation %s of rank %d computes expression %d, which the schedule does not have", s.Name, s.LabelOf(int(op)), r, o.Peer)
+		}
+		regs[k] = s.Exprs[o.Peer](regs)
+	case lang.OpUntil:
+		a.begin(op, e.t)
+		a.started(op)
+		t, ok := toPS(regs[k])
+		if math.IsNaN(regs[k]) || !ok && regs[k] > 0 {
+			return true, nil // a time that never comes: the rank waits, a deadlock
+		}
+		end := max(e.t, t)
+		a.occupy(a.cpu(op), end, op)
+		a.done(op, end)
+		return true, nil
+	default:
+		return false, nil
+	}
+	a.begin(op, e.t)
+	a.started(op)
+	a.done(op, e.t)
+	return true, nil
+}
+
+// received stores the value send carried in receive recv's register.
+func (c *anClock) received(a *analysis, recv, send int32) {
+	if k, has := a.s.Ops[recv].RegOf(); has && k < c.nregs {
+		c.regs[a.s.RankOf(int(recv))*c.nregs+k] = c.sent[send]
+	}
+}
+
+// fill puts the named registers' final values into res.
+func (c *anClock) fill(a *analysis, res *ProgramResult) {
+	for k, name := range a.s.RegNames {
+		if name == "" || k >= c.nregs {
+			continue
+		}
+		if res.Values == nil {
+			res.Values = map[string][]float64{}
+		}
+		vals := make([]float64, a.s.Ranks)
+		for r := range vals {
+			vals[r] = c.regs[r*c.nregs+k]
+		}
+		res.Values[name] = vals
+	}
+}
