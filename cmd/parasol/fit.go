@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -160,7 +161,11 @@ func printFit(w io.Writer, name, data string, r *fit.Result, t *fit.Table, top i
 		width = max(width, len(p.Name))
 	}
 	for _, p := range r.Params {
-		fmt.Fprintf(w, "  %-*s = %-18s ± %s\n", width, p.Name, fit.Literal(p.Value, p.Dim), fit.Literal(p.Stderr, p.Dim))
+		note := ""
+		if p.Stderr > math.Abs(p.Value) {
+			note = "   (undetermined: the error exceeds the value)"
+		}
+		fmt.Fprintf(w, "  %-*s = %-18s ± %s%s\n", width, p.Name, fit.Literal(p.Value, p.Dim), fit.Literal(p.Stderr, p.Dim), note)
 	}
 	fmt.Fprintf(w, "  R² = %s\n", lang.FormatNumber(roundSig(r.R2, 6)))
 	exact := true
@@ -176,7 +181,7 @@ func printFit(w io.Writer, name, data string, r *fit.Result, t *fit.Table, top i
 			var cells []string
 			for _, c := range t.Columns {
 				if c.Name != r.Y {
-					cells = append(cells, c.Name+"="+fit.Literal(c.Values[i], c.Dim))
+					cells = append(cells, c.Name+"="+lang.FormatQuantity(c.Values[i], c.Dim))
 				}
 			}
 			fmt.Fprintf(w, "  line %-4d %-12s %s\n", r.Lines[i], signed(fit.Literal(r.Residuals[i], r.YDim)), strings.Join(cells, " "))

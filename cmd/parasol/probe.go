@@ -84,6 +84,7 @@ Examples:
   parasol probe measure node1 node2 node3 -o cluster.machine
   parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`)
 	out := fs.String("o", "", "write the machine to `FILE` (default: standard output)")
+	dataFile := fs.String("data", "", "also write the measurements to `FILE` as CSV for parasol fit: a, b (the pair), size, count (1 for a ping-pong), time")
 	hostfile := fs.String("hostfile", "", "read the hosts from `FILE`, one a line ('#' comments)")
 	name := fs.String("name", "probed", "the machine's `NAME`")
 	legacy := fs.Bool("legacy", false, "write the Parasol I on-disk format instead of the modern syntax")
@@ -156,6 +157,11 @@ Examples:
 	// Parasol's error, and is not written.
 	if _, err := eval.LoadSource("probed.machine", text); err != nil {
 		return fmt.Errorf("parasol probe measure: the description does not load (not written): %v", err)
+	}
+	if *dataFile != "" {
+		if err := writeOutputFile(*dataFile, []byte(r.CSV())); err != nil {
+			return err
+		}
 	}
 	if *out == "" {
 		fmt.Fprint(e.stdout, text)

@@ -87,6 +87,10 @@ type problem struct {
 	args   [][]lang.Value // per row, the function's arguments with the data filled in
 	target lang.Dim
 	w      []float64 // each row's weight: 1, or 1/|y| when Relative
+	start  []float64 // each parameter's magnitude where Levenberg–Marquardt started
+	// nonlinearFit says a rank failure comes from Levenberg–Marquardt's
+	// Jacobian, not from the columns of a linear model.
+	nonlinearFit bool
 }
 
 // Fit fits p to the measurements of t.

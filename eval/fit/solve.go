@@ -4,12 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
 )
 
 var errNotLinear = errors.New("not linear in the free parameters")
+
+// randomStarts is how many starting points around the parameters' scales
+// a nonlinear fit tries besides the systematic ones.
+const randomStarts = 24
 
 // linear solves the problem by least squares when the function is linear
 // in its free parameters: f(θ) = f(0) + Σ θ_i g_i at every point, which is
@@ -142,6 +147,9 @@ func (pr *problem) dependent(err error, theta []float64) error {
 	if len(cols) > 0 {
 		at = cols[0].Header
 	}
+	if (de.Zero || len(de.On) == 0) && pr.nonlinearFit {
+		return lang.Errorf(at, "%s has no effect on any measurement at the best fit found: changing it a little changes no prediction of %s (it sits in a flat region, such as a gap below every max it is in); measure where it matters, or fix it in the function", name, pr.Name)
+	}
 	if de.Zero || len(de.On) == 0 {
 		return lang.Errorf(at, "%s has no effect on any measurement: its term in %s is 0 at every point%s", name, pr.Name, pr.constantNote(cols, false))
 	}
@@ -250,24 +258,70 @@ func (pr *problem) nonlinear() (*Result, error) {
 		err := pr.predict(theta, pred)
 		return nil, fmt.Errorf("%s cannot be evaluated at any starting value tried; give starting values (--free a=1us,...): %v", pr.Name, err)
 	}
-	// Levenberg–Marquardt finds the nearest minimum; a model with a max
-	// or an if has flat regions (a gap that no point's term reaches), so
-	// it also starts with each parameter ten times larger and smaller and
-	// keeps the best end.
-	best, bestSSR := pr.marquardt(theta, ssr)
+	// Each parameter's scale is the smallest power of ten that, added to
+	// it, moves the predictions by a thousandth of the measurements: the
+	// size at which it matters, even where the scan left it far below.
+	yScale := 0.0
+	for r, y := range pr.y.Values {
+		yScale += y * y * pr.w[r] * pr.w[r]
+	}
+	yScale = math.Sqrt(yScale / float64(n))
+	base := make([]float64, n)
+	_ = pr.predict(theta, base)
+	pr.start = make([]float64, k)
 	for i := range theta {
-		for _, f := range []float64{10, 0.1} {
-			start := append([]float64(nil), theta...)
-			start[i] *= f
-			if math.IsInf(ssr(start), 1) {
+		pr.start[i] = math.Abs(theta[i])
+		t := append([]float64(nil), theta...)
+		for e := -15; e <= 12; e++ {
+			step := math.Pow(10, float64(e))
+			t[i] = theta[i] + step
+			if pr.predict(t, pred) != nil {
 				continue
 			}
-			if t, s := pr.marquardt(start, ssr); s < bestSSR {
-				best, bestSSR = t, s
+			moved := 0.0
+			for r := range pred {
+				d := (pred[r] - base[r]) * pr.w[r]
+				moved += d * d
+			}
+			if math.Sqrt(moved/float64(n)) >= 1e-3*yScale {
+				pr.start[i] = math.Max(pr.start[i], step)
+				break
 			}
 		}
 	}
+	// Levenberg–Marquardt finds the nearest minimum; a model with a max
+	// or an if has flat regions (a gap that no point's term reaches) and
+	// minima of its own in each piece, so it also starts with each
+	// parameter ten times larger and smaller, at its scale and ten times
+	// that, and from points drawn (with a fixed seed) around the scales,
+	// and keeps the best end.
+	var starts [][]float64
+	for i := range theta {
+		for _, v := range []float64{theta[i] * 10, theta[i] / 10, pr.start[i], 10 * pr.start[i]} {
+			start := append([]float64(nil), theta...)
+			start[i] = v
+			starts = append(starts, start)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range randomStarts {
+		start := make([]float64, k)
+		for i := range start {
+			start[i] = math.Max(pr.start[i], math.Abs(theta[i])) * math.Pow(10, 3*rng.Float64()-1.5)
+		}
+		starts = append(starts, start)
+	}
+	best, bestSSR := pr.marquardt(theta, ssr)
+	for _, start := range starts {
+		if math.IsInf(ssr(start), 1) {
+			continue
+		}
+		if t, s := pr.marquardt(start, ssr); s < bestSSR {
+			best, bestSSR = t, s
+		}
+	}
 	theta = best
+	pr.nonlinearFit = true
 	J, err := pr.jacobian(theta)
 	if err != nil {
 		return nil, err
@@ -361,8 +415,10 @@ func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
 		J[i] = make([]float64, n)
 		// A parameter far below its useful size (1e-15 s beside 20 us)
 		// changes nothing within rounding at a relative step: the step
-		// grows until the function notices, or the parameter truly has
-		// no effect.
+		// grows until the function notices, but stays a small part of the
+		// parameter's starting size, so that a parameter in a flat region
+		// (a gap below every max it is in) is seen to have no effect.
+		limit := 1e-3 * math.Max(math.Abs(theta[i]), pr.start[i])
 		for try := 0; try < 12; try++ {
 			t[i] = theta[i] + h
 			if err := pr.predict(t, hi); err != nil {
@@ -378,7 +434,7 @@ func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
 				J[i][r] = (hi[r] - lo[r]) / (2 * h) * pr.w[r]
 				moved = moved || J[i][r] != 0
 			}
-			if moved {
+			if moved || h*1e3 > limit {
 				break
 			}
 			h *= 1e3

@@ -99,7 +99,18 @@ func plural(n int) string {
 
 func dur(s float64) string  { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
 func rate(v float64) string { return lang.FormatQuantitySig(v, lang.Dim{Time: -1, Size: 1}, 4) }
-func size(n int) string     { return lang.FormatQuantitySig(float64(n), lang.Dim{Size: 1}, 4) }
+
+// size writes a message size in the binary unit that holds it exactly
+// (64KiB), as the sizes measured are powers of two.
+func size(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
 
 // means is the mean latency and speed of the measured pairs, which stand
 // for the pairs not measured.
@@ -185,4 +196,21 @@ func (r *Report) legacy(b *strings.Builder, name string) {
 
 func legacyNumber(f float64) string {
 	return lang.FormatNumber(math.Round(f*1e4) / 1e4)
+}
+
+// CSV is every measurement of the report, one row per pair, size and
+// pattern, with the median time: columns a and b (the pair's node ids),
+// size (bytes), count (1 for a ping-pong's one-way time, the messages of
+// a train otherwise) and time (seconds), as parasol fit reads them (the
+// loggp model takes size and count).
+func (r *Report) CSV() string {
+	ids, _ := r.hostIndex()
+	var b strings.Builder
+	b.WriteString("a,b,size,count,time (s)\n")
+	for _, p := range r.Measured() {
+		for _, s := range append(append([]Sample(nil), p.PingPong...), p.Trains...) {
+			fmt.Fprintf(&b, "%d,%d,%d,%d,%.9g\n", ids[p.A], ids[p.B], s.Size, s.Count, s.Median())
+		}
+	}
+	return b.String()
 }

@@ -49,6 +49,10 @@ func TestMeasuredMachineLoadsInBothSyntaxes(t *testing.T) {
 	if !r.Complete() || len(r.Pairs) != 3 {
 		t.Fatalf("complete %v, %d pairs:\n%s", r.Complete(), len(r.Pairs), r.Failures())
 	}
+	// The CSV holds every median: 3 pairs × (4 sizes + 1 train).
+	if rows := strings.Count(r.CSV(), "\n"); rows != 1+3*5 {
+		t.Errorf("CSV has %d lines, want a header and 15 rows:\n%s", rows, r.CSV())
+	}
 	for _, legacy := range []bool{false, true} {
 		text := r.Machine("loopback", legacy)
 		m, err := eval.LoadSource("probed.machine", text)
