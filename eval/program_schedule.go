@@ -229,12 +229,23 @@ func (in *inst) run(r int, procVals []lang.Value) {
 	in.exec(in.cp.body)
 }
 
+// maxProgramSteps is MaxProgramSteps, lowered by tests.
+var maxProgramSteps int64 = MaxProgramSteps
+
+// step counts a statement or loop iteration against the step limit.
+func (in *inst) step(n *pnode) bool {
+	if in.steps++; in.steps <= maxProgramSteps {
+		return true
+	}
+	in.fail(lang.Errorf(n.pos, "the program runs more than %d statements and loop iterations on its %d ranks together; is a loop too long?", maxProgramSteps, in.cp.ranks))
+	in.stop = true
+	return false
+}
+
 // exec runs statements for the current rank; false stops the run.
 func (in *inst) exec(list []*pnode) bool {
 	for _, n := range list {
-		if in.steps++; in.steps > MaxProgramSteps {
-			in.fail(lang.Errorf(n.pos, "the program runs more than %d statements on its %d ranks together; is a loop too long?", MaxProgramSteps, in.cp.ranks))
-			in.stop = true
+		if !in.step(n) {
 			return false
 		}
 		switch n.kind {
@@ -260,9 +271,7 @@ func (in *inst) exec(list []*pnode) bool {
 				if !in.exec(n.body) {
 					return false
 				}
-				if in.steps++; in.steps > MaxProgramSteps {
-					in.fail(lang.Errorf(n.pos, "the program runs more than %d statements on its %d ranks together; is a loop too long?", MaxProgramSteps, in.cp.ranks))
-					in.stop = true
+				if !in.step(n) {
 					return false
 				}
 			}
@@ -414,14 +423,14 @@ func (in *inst) reserve(op *pop) bool {
 		perRank := n/in.rank + 1
 		want = max(want, perRank*in.cp.ranks+perRank)
 	}
-	if err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(want), schedOpBytes), in.max); err != nil {
-		if err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(n)+1, schedOpBytes), in.max); err != nil {
-			in.fail(lang.Errorf(op.pos, "%v", err))
-			in.stop = true
-			return false
-		}
-		want = n + 1<<16
+	fit := int(min(limits.Or(in.max)/schedOpBytes, math.MaxInt32))
+	if n+1 > fit {
+		err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(n)+1, schedOpBytes), in.max)
+		in.fail(lang.Errorf(op.pos, "%v", err))
+		in.stop = true
+		return false
 	}
+	want = min(want, fit)
 	if cap(s.Ops) < want {
 		s.Ops = append(make([]lang.SchedOp, 0, want), s.Ops...)
 		s.DepStart = append(make([]int32, 0, want+1), s.DepStart...)

@@ -274,7 +274,7 @@ func TestParseProgramBodyChecksStatementsOnTheMachine(t *testing.T) {
 		{"compute(10us", "<program>:1:13: syntax error: unexpected end of input"},
 		{"send(1KB)", "<program>:1:1: send needs to:"},
 		{"compute(2 * double.mul)", ""},
-		{"x = 1", `<program>:1:3: syntax error: unexpected token "="`},
+		{"x = 1", "<program>:1:1: syntax error: expected a statement such as compute(…)"},
 	} {
 		_, err := ParseProgramBody(m, tc.text)
 		if tc.want == "" {
@@ -314,5 +314,32 @@ func TestCheckOfAProgramFileUsesTheMachinesItImports(t *testing.T) {
 	}))
 	if got, want := ds.Error(), `prog.machine:2:29: unknown name flot`; !strings.Contains(got, want) {
 		t.Errorf("check gave\n%s\nwant %q", got, want)
+	}
+}
+
+func TestProgramInstantiationIsBounded(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	defer func(n int64) { maxProgramSteps = n }(maxProgramSteps)
+	maxProgramSteps = 1000
+	p, err := ParseProgramBody(m, "for i in 1 .. 100 {\n\tfor j in 1 .. 100 { }\n}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Schedule(m, ScheduleOptions{})
+	if want := "<program>:2:2: the program runs more than 1000 statements and loop iterations on its 4 ranks together"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	p, err = ParseProgramBody(m, "for i in 1 .. 1000 { compute(1us) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxProgramSteps = MaxProgramSteps
+	m, err = LoadSource("t.machine", fourCPUs, WithMaxMemory(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Schedule(m, ScheduleOptions{})
+	if want := "program main on 4 ranks needs about"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
 	}
 }
