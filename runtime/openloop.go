@@ -34,14 +34,18 @@ import (
 // sample_period) until a window's mean latency and accepted load both
 // differ from the previous window's by at most 5% of their value
 // (BookSim's warmup_thres and acc_warmup_thres), after at least two
-// windows and at most MaxWarmupWindows. Measurement: three windows (the
-// fewest BookSim measures); messages generated then are marked. Drain:
-// generation goes on until every marked message has been delivered, or
-// for at most DrainWindows windows. Latency statistics are over marked
-// messages only. The point is saturated when the load accepted during
-// measurement falls short of the load generated then by more than
-// SaturationTolerance, when warm-up did not settle, or when marked
-// messages did not drain.
+// windows and at most MaxWarmupWindows, or until OverloadWindows windows
+// in a row (from the second) have accepted more than SaturationTolerance
+// less than was generated in them. Measurement: three windows (the fewest
+// BookSim measures); messages generated then are marked. Drain: generation
+// goes on until every marked message has been delivered, or for at most
+// DrainWindows windows; a point that accepted less than
+// SaturationTolerance short of what it generated during measurement is not
+// drained. Latency statistics are over marked messages; those not
+// delivered count at their age when the run stopped (a lower bound). The
+// point is saturated when the load accepted during measurement falls short
+// of the load generated then by more than SaturationTolerance, when
+// warm-up did not settle, or when marked messages did not drain.
 
 // Process is the arrival process of open-loop sources.
 type Process uint8
@@ -77,6 +81,7 @@ const (
 	MaxWarmupWindows    = 20   // warm-up that has not settled by then is saturation
 	MeasureWindows      = 3
 	DrainWindows        = 10
+	OverloadWindows     = 3    // warm-up windows in a row accepting short of what was generated end warm-up as saturated
 	SettleTolerance     = 0.05 // successive windows' latency and accepted load agree within this share
 	SaturationTolerance = 0.05 // accepted may fall this share short of offered before the point is saturated
 )
@@ -262,6 +267,9 @@ type openLoop struct {
 	winLat            float64 // sum of latencies delivered in the window
 	winN              int
 	winBytes          int64
+	winGen            int64 // bytes generated in the window
+	short             int   // successive warm-up windows that accepted short of what was generated
+	overloaded        bool
 	prevLat, prevAcc  float64
 	settled           bool
 	t0, t1, drainEnd  float64
@@ -393,7 +401,7 @@ func (o *openLoop) schedule(r int32) {
 }
 
 func (o *openLoop) startWindow() {
-	o.winLat, o.winN, o.winBytes = 0, 0, 0
+	o.winLat, o.winN, o.winBytes, o.winGen = 0, 0, 0, 0
 	end := o.s.now + o.window
 	if o.phase == warming && o.load.Warmup > 0 {
 		end = min(end, o.load.Warmup) // the last warm-up window ends exactly at Warmup
@@ -420,6 +428,7 @@ func (o *openLoop) wake(id, aux int32) {
 			d = o.procs[x]
 		}
 		m := s.addMsg(o.tr, o.procs[r], d, o.tr.size)
+		o.winGen += o.wire
 		if o.phase == measuring {
 			o.genBytes += o.wire
 			o.m1 = m + 1
@@ -442,10 +451,19 @@ func (o *openLoop) endWindow() {
 		settled := o.windows >= 2 && o.winN > 0 &&
 			math.Abs(lat-o.prevLat) <= SettleTolerance*lat && math.Abs(acc-o.prevAcc) <= SettleTolerance*acc
 		o.prevLat, o.prevAcc = lat, acc
+		// The first window fills the network; after it, a network that
+		// keeps accepting less than is offered is past saturation, and
+		// no warm-up will settle it.
+		if o.windows >= 2 && acc < (1-SaturationTolerance)*float64(o.winGen) {
+			o.short++
+		} else {
+			o.short = 0
+		}
+		o.overloaded = o.short >= OverloadWindows
 		fixed := o.load.Warmup > 0
 		switch {
 		case fixed && s.now < o.load.Warmup:
-		case fixed || settled || o.windows >= MaxWarmupWindows:
+		case fixed || settled || o.overloaded || o.windows >= MaxWarmupWindows:
 			o.settled = fixed || settled
 			o.phase, o.windows = measuring, 0
 			o.t0 = s.now
@@ -459,7 +477,9 @@ func (o *openLoop) endWindow() {
 		if o.windows >= MeasureWindows {
 			o.phase, o.windows = draining, 0
 			o.t1 = s.now
-			if o.markedLeft == 0 {
+			// Past saturation the marked messages would drain only as the
+			// backlog ahead of them does: the point is saturated already.
+			if o.markedLeft == 0 || float64(o.accByte) < (1-SaturationTolerance)*float64(o.genBytes) {
 				s.err = errStopRun
 				return
 			}
