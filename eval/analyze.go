@@ -74,7 +74,7 @@ func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions
 // Memory per operation of the analysis beyond the schedule: its start and
 // end, what it waited for, its pending dependency count, its dependents
 // (one entry per dependency) and their offsets, and its state.
-const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 1
+const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 
 // ps is a time in picoseconds. Times are whole picoseconds (the
 // language's smallest unit) so that sums are exact: with float seconds,
@@ -254,6 +254,7 @@ type analysis struct {
 	start   []ps
 	finish  []ps
 	why     []int32 // what it waited for last; -1 nothing
+	rankOf  []int32 // its rank (Schedule.RankOf, without the search)
 	revDeps []int32 // dependents: CSR by operation; bit 31 set for irequires
 	revOff  []int32
 
@@ -328,7 +329,12 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := range a.nicOp {
 		a.nicOp[i] = -1
 	}
-	a.state, a.pending = make([]uint8, n), make([]int32, n)
+	a.state, a.pending, a.rankOf = make([]uint8, n), make([]int32, n), make([]int32, n)
+	for r := 0; r < s.Ranks; r++ {
+		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
+			a.rankOf[i] = int32(r)
+		}
+	}
 	a.start, a.finish, a.why = make([]ps, n), make([]ps, n), make([]int32, n)
 	for i := range a.why {
 		a.why[i] = -1
@@ -581,7 +587,7 @@ func (a *analysis) push(t ps, op int32, kind uint8) {
 }
 
 func (a *analysis) cpu(op int32) int {
-	r := a.s.RankOf(int(op))
+	r := int(a.rankOf[op])
 	return int(a.proc[r])*a.ncpu + int(a.s.Ops[op].CPU)
 }
 
@@ -635,9 +641,9 @@ func (a *analysis) schedule() {
 		// Ranks own consecutive operation indexes, so ordering by index
 		// within a kind orders by rank first when the rank leads.
 		slices.SortFunc(a.ready, func(x, y int32) int {
-			rx, ry := s.RankOf(int(x)), s.RankOf(int(y))
+			rx, ry := a.rankOf[x], a.rankOf[y]
 			if rx != ry {
-				return rx - ry
+				return int(rx - ry)
 			}
 			kx, ky := kindOrder[s.Ops[x].Kind], kindOrder[s.Ops[y].Kind]
 			if kx != ky {
@@ -650,7 +656,7 @@ func (a *analysis) schedule() {
 		c := a.cpu(op)
 		t := a.nexto[c]
 		if s.Ops[op].Kind == lang.OpSend {
-			t = max(t, a.nextgs[a.proc[s.RankOf(int(op))]])
+			t = max(t, a.nextgs[a.proc[int(a.rankOf[op])]])
 		}
 		a.push(t, op, evReady)
 	}
@@ -662,7 +668,7 @@ func (a *analysis) started(op int32) { a.release(op, true) }
 func (a *analysis) done(op int32, t ps) {
 	a.state[op] = stDone
 	a.finish[op] = t
-	r := a.s.RankOf(int(op))
+	r := int(a.rankOf[op])
 	if t >= a.end[r] {
 		a.end[r] = t
 		a.lastOp[r] = op
@@ -701,7 +707,7 @@ func (a *analysis) startOp(e anEvent) error {
 	s := a.s
 	op := e.op
 	o := &s.Ops[op]
-	r := s.RankOf(int(op))
+	r := int(a.rankOf[op])
 	c := a.cpu(op)
 	if a.clk != nil {
 		if done, err := a.clk.start(a, e); done || err != nil {
@@ -810,7 +816,7 @@ func (a *analysis) arrive(e anEvent) error {
 	s := a.s
 	send := e.op
 	o := &s.Ops[send]
-	src := int32(s.RankOf(int(send)))
+	src := int32(int(a.rankOf[send]))
 	d := int(o.Peer)
 	p := a.proc[d]
 	// The message uses the CPU its send named, as LogGOPSim has it.
@@ -854,12 +860,11 @@ func (a *analysis) arrive(e anEvent) error {
 // rendezvous send at now, the time of the match, its CPU and NIC held
 // until then (as LogGOPSim does, with no time for an acknowledgement).
 func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
-	s := a.s
 	if a.clk != nil {
 		a.clk.received(a, recv, send)
 	}
 	if a.state[send] != stDone {
-		r := s.RankOf(int(send))
+		r := int(a.rankOf[send])
 		c := a.cpu(send)
 		p := a.proc[r]
 		if a.nexto[c] < now {
@@ -917,7 +922,7 @@ func (a *analysis) leave(e anEvent) error {
 		}
 	}
 	for _, op := range a.collIn[ci] {
-		r := s.RankOf(int(op))
+		r := int(a.rankOf[op])
 		end := e.t + cost
 		a.occupy(a.cpu(op), end, op)
 		a.send[r] += cost
@@ -1005,7 +1010,7 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 		if a.state[op] == stWaiting {
 			break
 		}
-		r := s.RankOf(int(op))
+		r := int(a.rankOf[op])
 		o := s.Ops[op]
 		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.start[op]), End: seconds(a.finish[op])})
 		next := a.why[op]

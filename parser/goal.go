@@ -107,6 +107,9 @@ type goalReader struct {
 	// defined (only they can close a cycle, see checkCycles)
 	kept      []keptLine
 	keptBytes int64
+	// unchecked counts the text (labels, kept lines) added since memory
+	// was last checked
+	unchecked int64
 	// scratch for closing a rank
 	count []int32
 	color []uint8
@@ -518,7 +521,8 @@ func (g *goalReader) labelID(t gtok) int32 {
 	}
 	text := g.text(t)
 	g.labelBytes += int64(len(text)) + labelFixedBytes
-	if !g.room("labels", 0) {
+	g.unchecked += int64(len(text)) + labelFixedBytes
+	if !g.room("labels", len(g.s.Labels) == cap(g.s.Labels)) {
 		return -1
 	}
 	id := int32(len(g.s.Labels))
@@ -535,18 +539,18 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 		return
 	}
 	op := lang.SchedOp{Label: -1, Line: int32(min(g.lineNo, math.MaxInt32))}
-	switch g.text(kw) {
-	case "calc":
+	switch {
+	case g.is(kw, "calc"):
 		op.Kind = lang.OpCalc
 		ns, _, ok := g.integer("a time in nanoseconds", false)
 		if !ok {
 			return
 		}
 		op.Time = float64(ns) / 1e9
-	case "send", "recv":
+	default: // send or recv
 		op.Kind = lang.OpSend
 		dir, what := "to", "a destination rank"
-		if g.text(kw) == "recv" {
+		if g.is(kw, "recv") {
 			op.Kind = lang.OpRecv
 			dir, what = "from", "a source rank or -1 (any)"
 		}
@@ -590,7 +594,10 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 			op.Tag, stage = int32(tag), 1
 			continue
 		case stage <= 1 && g.is(t, "cpu"), stage <= 2 && g.is(t, "nic"):
-			which := g.text(t)
+			which := "cpu"
+			if !g.is(t, "cpu") {
+				which = "nic"
+			}
 			n, nt, ok := g.integer("a "+which+" number", false)
 			if !ok {
 				return
@@ -622,7 +629,7 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 		g.fatal(kw.s, "more than %d operations", math.MaxInt32-1)
 		return
 	}
-	if !g.room("operations", 1) {
+	if !g.room("operations", len(g.s.Ops) == cap(g.s.Ops)) {
 		return
 	}
 	g.s.Ops = append(g.s.Ops, op)
@@ -666,13 +673,14 @@ func (g *goalReader) depStmt(label gtok, start bool) {
 			k.labels[i] = g.text(t)
 		}
 		g.keptBytes += int64(len(k.text)+len(k.labels[0])+len(k.labels[1])) + 96
-		if !g.room("dependency lines", 0) {
+		g.unchecked += int64(len(k.text)+len(k.labels[0])+len(k.labels[1])) + 96
+		if !g.room("dependency lines", len(g.kept) == cap(g.kept)) {
 			return
 		}
 		d.kept = int32(len(g.kept))
 		g.kept = append(g.kept, k)
 	}
-	if !g.room("dependencies", 0) {
+	if !g.room("dependencies", len(g.deps) == cap(g.deps)) {
 		return
 	}
 	g.deps = append(g.deps, d)
@@ -702,19 +710,24 @@ func (g *goalReader) bytes() int64 {
 	)
 }
 
-// room checks, before a slice of the schedule grows, that the reader's
-// memory after the growth (old and new arrays both alive while copying)
-// stays within the limit. perOp is 1 when an operation is being added.
-func (g *goalReader) room(what string, perOp int) bool {
+// room checks, before a slice of the schedule grows (grows says the
+// caller's append will), that the reader's memory after the growth (old
+// and new arrays both alive while copying) stays within the limit; and
+// after every megabyte of label text.
+func (g *goalReader) room(what string, grows bool) bool {
+	if !grows && g.unchecked < 1<<20 {
+		return true
+	}
+	g.unchecked = 0
 	need := g.bytes()
-	if perOp > 0 && len(g.s.Ops) == cap(g.s.Ops) {
+	if len(g.s.Ops) == cap(g.s.Ops) {
 		need = limits.Add(need, limits.Mul(int64(cap(g.s.Ops)+cap(g.s.Ops)/4+1024), schedOpBytes))
 	}
 	if len(g.deps) == cap(g.deps) {
 		need = limits.Add(need, limits.Mul(int64(cap(g.deps)+1024), int64(unsafe.Sizeof(goalDep{}))))
 	}
-	if err := limits.Check(fmt.Sprintf("this schedule (%d operations so far, its %s)", len(g.s.Ops), what), need, g.max); err != nil {
-		g.fatal(0, "%v", err)
+	if need > g.max {
+		g.fatal(0, "%v", limits.Check(fmt.Sprintf("this schedule (%d operations so far, its %s)", len(g.s.Ops), what), need, g.max))
 		return false
 	}
 	return true
