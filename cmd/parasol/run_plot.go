@@ -73,8 +73,11 @@ func timelinePlotSpec(pr *eval.ProgramResult) (*timelineSpec, error) {
 		}
 		seen := map[int]bool{last: true}
 		ranks = append(ranks, last)
-		for i := range timelineMaxRanks - 1 {
-			r := i * len(pr.Ranks) / (timelineMaxRanks - 1)
+		for i := 0; len(ranks) < timelineMaxRanks; i++ {
+			r := i * len(pr.Ranks) / timelineMaxRanks
+			if i >= timelineMaxRanks {
+				r = i - timelineMaxRanks // fill in after a collision with the last
+			}
 			if !seen[r] {
 				seen[r] = true
 				ranks = append(ranks, r)
