@@ -124,9 +124,9 @@ A MACHINE is a .machine file path or std:NAME for a standard machine
 ('parasol machines' lists them). Values print with units; with --json they
 are numbers in SI base units (s, B, B/s, Hz).
 
-eval, sim, sweep, compare and route print results as --format text (the
-default), json (--json for short: each result has a "run" object saying
-what produced it: machine, source, op, size, seed, runs, routing,
+eval, sim, sweep, compare, route and run print results as --format text
+(the default), json (--json for short: each result has a "run" object
+saying what produced it: machine, source, op, size, seed, runs, routing,
 switching, every --set and parasol's version) or csv (a header row, then
 one row per result).
 
