@@ -510,6 +510,10 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 		return &pnode{kind: pFor, pos: s.Pos, slot: slot, a: from, b: to, body: body}
 	case *lang.If:
 		cond, ok := c.expr(s.Cond)
+		if ok && cond.known && cond.kind != lang.Bool {
+			c.errs = append(c.errs, errAt(s.Cond, "the condition of if must be true or false, not %s (rank == 0, mod(rank, 2) == 1, …)", describeKind(cond)))
+			ok = false
+		}
 		c.push()
 		then := c.stmts(s.Then)
 		c.pop()
