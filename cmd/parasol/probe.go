@@ -84,7 +84,7 @@ Examples:
   parasol probe measure node1 node2 node3 -o cluster.machine
   parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`)
 	out := fs.String("o", "", "write the machine to `FILE` (default: standard output)")
-	dataFile := fs.String("data", "", "also write the measurements to `FILE` as CSV for parasol fit: a, b (the pair), size, count (1 for a ping-pong), time")
+	dataFile := fs.String("data", "", "also write the measurements to `FILE` as CSV for parasol fit and compare --measured: src, dst (the pair), size, count (1 for a ping-pong), time")
 	hostfile := fs.String("hostfile", "", "read the hosts from `FILE`, one a line ('#' comments)")
 	name := fs.String("name", "probed", "the machine's `NAME`")
 	legacy := fs.Bool("legacy", false, "write the Parasol I on-disk format instead of the modern syntax")

@@ -199,14 +199,15 @@ func legacyNumber(f float64) string {
 }
 
 // CSV is every measurement of the report, one row per pair, size and
-// pattern, with the median time: columns a and b (the pair's node ids),
-// size (bytes), count (1 for a ping-pong's one-way time, the messages of
-// a train otherwise) and time (seconds), as parasol fit reads them (the
-// loggp model takes size and count).
+// pattern, with the median time: columns src and dst (the pair's node
+// ids), size (bytes), count (1 for a ping-pong's one-way time, the
+// messages of a train otherwise) and time (seconds), as parasol fit reads
+// them (the loggp model takes size and count) and compare --measured
+// (MPI.send takes size, src and dst).
 func (r *Report) CSV() string {
 	ids, _ := r.hostIndex()
 	var b strings.Builder
-	b.WriteString("a,b,size,count,time (s)\n")
+	b.WriteString("src,dst,size,count,time (s)\n")
 	for _, p := range r.Measured() {
 		for _, s := range append(append([]Sample(nil), p.PingPong...), p.Trains...) {
 			fmt.Fprintf(&b, "%d,%d,%d,%d,%.9g\n", ids[p.A], ids[p.B], s.Size, s.Count, s.Median())
