@@ -500,19 +500,27 @@ func (p *progRun) calcEnd(i int32) {
 // receiving and by routing, adding that communication takes a fast
 // processor "at most a few percent of the cycles" and that a separate
 // routing processor makes the routing delay 0%. We read the percentage as
-// the share of the CPU that communication takes while it lasts, at most
-// (the "max"): while packets are arriving at the processor (for it, or to
-// pass on) its computation runs at 1/(1 + delay) of its speed, so 30%
-// makes compute work that overlaps receiving take 1.3 times as long. Work
-// of d seconds started at t therefore ends at t + w, where
-// w = d + recv·overlap(receiving, [t, t+w]) + route·overlap(routing, [t, t+w]),
-// solved by iteration over the times known so far; the run checks again
-// at t + w, when packets that arrived meanwhile are known too.
+// how much longer computation takes while that communication lasts, at
+// most (the "max"): while packets arrive at the processor for it, its
+// computation runs at 1/(1 + recv) of its speed, while it passes packets
+// on at 1/(1 + route), and while both at 1/((1 + recv)(1 + route)). So 30%
+// makes work that overlaps receiving throughout take 1.3 times as long.
+// Work of d seconds started at t ends at t + w where w is d plus the time
+// lost in [t, t+w], solved by iteration over the arrivals known so far;
+// the run checks again at t + w, when arrivals meanwhile are known too.
 func (p *progRun) stretched(v int32, t, d float64) float64 {
 	np := p.n.nodeP(v)
+	fr := np.RecvDelay / (1 + np.RecvDelay)   // time lost per second receiving
+	ft := np.RouteDelay / (1 + np.RouteDelay) // per second routing
+	fb := 1 - 1/((1+np.RecvDelay)*(1+np.RouteDelay))
 	w := d
 	for range 64 {
-		next := d + np.RecvDelay*overlap(p.recvBy[v], t, t+w) + np.RouteDelay*overlap(p.routeBy[v], t, t+w)
+		r, o := overlap(p.recvBy[v], t, t+w), overlap(p.routeBy[v], t, t+w)
+		b := 0.0
+		if r > 0 && o > 0 {
+			b = overlapBoth(p.recvBy[v], p.routeBy[v], t, t+w)
+		}
+		next := d + fr*(r-b) + ft*(o-b) + fb*b
 		if next <= w*(1+1e-12) {
 			w = max(w, next)
 			break
@@ -524,17 +532,41 @@ func (p *progRun) stretched(v int32, t, d float64) float64 {
 
 // overlap is how much of [a, b] the sorted disjoint intervals cover.
 func overlap(iv []interval, a, b float64) float64 {
-	k, _ := slices.BinarySearchFunc(iv, a, func(x interval, t float64) int {
+	sum := 0.0
+	for k := firstEnding(iv, a); k < len(iv) && iv[k].a < b; k++ {
+		sum += min(iv[k].b, b) - max(iv[k].a, a)
+	}
+	return sum
+}
+
+// overlapBoth is how much of [a, b] both interval lists cover.
+func overlapBoth(x, y []interval, a, b float64) float64 {
+	sum := 0.0
+	i, j := firstEnding(x, a), firstEnding(y, a)
+	for i < len(x) && j < len(y) && x[i].a < b && y[j].a < b {
+		lo := max(x[i].a, y[j].a, a)
+		hi := min(x[i].b, y[j].b, b)
+		if hi > lo {
+			sum += hi - lo
+		}
+		if x[i].b < y[j].b {
+			i++
+		} else {
+			j++
+		}
+	}
+	return sum
+}
+
+// firstEnding is the first interval that ends after t.
+func firstEnding(iv []interval, t float64) int {
+	k, _ := slices.BinarySearchFunc(iv, t, func(x interval, t float64) int {
 		if x.b <= t {
 			return -1
 		}
 		return 1
 	})
-	sum := 0.0
-	for ; k < len(iv) && iv[k].a < b; k++ {
-		sum += min(iv[k].b, b) - max(iv[k].a, a)
-	}
-	return sum
+	return k
 }
 
 // passing records a packet's head reaching node v (sim.passing).
@@ -572,18 +604,19 @@ func (p *progRun) passing(v int32, dst bool, head, tail float64) {
 }
 
 // longestCalc bounds how long ago a computation still running started:
-// the longest computation of the program, stretched by every delay.
+// the longest computation of the program, stretched by every delay at
+// once (work runs at no less than 1/((1+recv)(1+route)) of its speed).
 func (p *progRun) longestCalc() float64 {
 	if p.maxCalc == 0 {
 		for i := range p.x.Ops {
 			p.maxCalc = max(p.maxCalc, p.x.Ops[i].Time)
 		}
-		worst := 0.0
+		worst := 1.0
 		for _, v := range p.node {
 			np := p.n.nodeP(v)
-			worst = max(worst, np.RecvDelay+np.RouteDelay)
+			worst = max(worst, (1+np.RecvDelay)*(1+np.RouteDelay))
 		}
-		p.maxCalc = p.maxCalc*(1+worst) + 1e-300
+		p.maxCalc = p.maxCalc*worst + 1e-300
 	}
 	return p.maxCalc
 }
