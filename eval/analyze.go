@@ -53,6 +53,10 @@ type AnalyzeOptions struct {
 // every operation it requires has completed and every one it irequires has
 // started.
 //
+// A rank's breakdown (compute, send, receive, wait) is of its first CPU's
+// time; work a GOAL schedule puts on other CPUs ("cpu 1"), such as a
+// trace's start timers, runs beside it and is not in the breakdown.
+//
 // Ties: events due at the same time run in the order they were scheduled
 // (a retried event keeps its place), and the operations one event makes
 // ready are scheduled rank by rank, sends before receives before
@@ -726,8 +730,10 @@ func (a *analysis) startOp(e anEvent) error {
 		}
 		a.begin(op, e.t)
 		a.occupy(c, e.t+d, op)
-		a.compute[r] += d
-		a.busy(r, "compute", e.t, e.t+d, op)
+		if o.CPU == 0 {
+			a.compute[r] += d
+			a.busy(r, "compute", e.t, e.t+d, op)
+		}
 		a.started(op)
 		a.done(op, e.t+d)
 	case lang.OpSend:
@@ -754,8 +760,10 @@ func (a *analysis) startOp(e anEvent) error {
 		a.begin(op, e.t)
 		a.occupy(c, e.t+cost.sendCPU, op)
 		a.nextgs[p], a.nicOp[p] = e.t+cost.gap, op
-		a.send[r] += cost.sendCPU
-		a.busy(r, "send", e.t, e.t+cost.sendCPU, op)
+		if o.CPU == 0 {
+			a.send[r] += cost.sendCPU
+			a.busy(r, "send", e.t, e.t+cost.sendCPU, op)
+		}
 		a.finish[op] = e.t + cost.sendCPU
 		if e.t+cost.sendCPU > a.end[r] {
 			a.end[r], a.lastOp[r] = e.t+cost.sendCPU, op
@@ -833,7 +841,9 @@ func (a *analysis) arrive(e anEvent) error {
 	doneAt := e.t + cost.recvCPU
 	a.occupy(c, doneAt, send)
 	a.nextgr[p] = e.t + cost.gap
-	a.recv[d] += cost.recvCPU
+	if o.CPU == 0 {
+		a.recv[d] += cost.recvCPU
+	}
 	if doneAt > a.end[d] {
 		a.end[d] = doneAt
 	}
@@ -845,11 +855,15 @@ func (a *analysis) arrive(e anEvent) error {
 		}
 		recv := m.op
 		q.remove(i)
-		a.busy(d, "recv", e.t, doneAt, recv)
+		if o.CPU == 0 {
+			a.busy(d, "recv", e.t, doneAt, recv)
+		}
 		a.match(recv, send, e.t, doneAt, e.t)
 		return nil
 	}
-	a.busy(d, "recv", e.t, doneAt, -1)
+	if o.CPU == 0 {
+		a.busy(d, "recv", e.t, doneAt, -1)
+	}
 	a.uq[d].push(msgEntry{op: send, src: src, tag: o.Tag, from: e.t, at: doneAt})
 	return nil
 }
