@@ -38,8 +38,15 @@ func (q *sendQueue) take(s *lang.Schedule, matched []bool, tag int32) int32 {
 // matched here (which send it takes depends on timing), and a rank that has
 // one leaves its other receives' sizes unknown too. A receive without a
 // size takes that of the send it matches, when that is known.
-func (in *inst) match() {
+//
+// It returns each receive's matched send (-1: none) and whether every
+// receive names its source, so that the matching is the one any run makes.
+func (in *inst) match() (sendOf []int32, decided bool) {
 	s := in.s
+	sendOf = make([]int32, len(s.Ops))
+	for i := range sendOf {
+		sendOf[i] = -1
+	}
 	type pair struct{ src, dst int32 }
 	sends := map[pair]*sendQueue{}
 	matched := make([]bool, len(s.Ops))
@@ -81,6 +88,7 @@ func (in *inst) match() {
 				send = q.take(s, matched, op.Tag)
 			}
 			if send >= 0 {
+				sendOf[i] = send
 				if op.Bytes < 0 && !anySource[r] {
 					op.Bytes = s.Ops[send].Bytes
 				}
@@ -90,7 +98,7 @@ func (in *inst) match() {
 				st.more++
 				continue
 			}
-			stuckAt[op.Label] = &stuck{first: lang.Errorf(in.cp.labelPos[op.Label], "%s", unmatched(s, r, op, q))}
+			stuckAt[op.Label] = &stuck{first: lang.Errorf(in.labelPos(op.Label), "%s", unmatched(s, r, op, q))}
 			order = append(order, op.Label)
 		}
 	}
@@ -105,11 +113,16 @@ func (in *inst) match() {
 		}
 		in.fail(st.first)
 	}
+	decided = len(order) == 0
 	for i := range s.Ops {
 		if s.Ops[i].Kind == lang.OpRecv && s.Ops[i].Bytes < 0 {
 			s.Ops[i].Bytes = 0
 		}
 	}
+	for _, any := range anySource {
+		decided = decided && !any
+	}
+	return sendOf, decided
 }
 
 // unmatched says why rank r's receive op finds no send; q holds what the

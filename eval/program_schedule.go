@@ -53,7 +53,10 @@ func (p *Program) Schedule(m *Machine, o ScheduleOptions) (*lang.Schedule, error
 	}
 	if !in.stop {
 		in.checkCollectives()
-		in.match()
+		sendOf, decided := in.match()
+		if decided && len(in.errs) == 0 {
+			in.deadlock(sendOf)
+		}
 	}
 	if err := in.errs.Err(); err != nil {
 		return nil, err
