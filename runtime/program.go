@@ -123,6 +123,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.passing = p.passing
 	}
 	sm.push(0, evDriver, 0, wStart)
+	if err := ctx.Err(); err != nil {
+		return nil, err // cancelled while setting up (run polls it only now and then)
+	}
 	partial := sm.run(ctx)
 	if sm.err != nil {
 		return nil, sm.err

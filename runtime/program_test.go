@@ -290,9 +290,8 @@ func TestProgramStopsEarly(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = RunProgram(ctx, spec, s, ProgramOptions{})
-	if err != nil && !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
+	if _, err = RunProgram(ctx, spec, s, ProgramOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
 
