@@ -275,10 +275,11 @@ type progRun struct {
 
 	// Slow-down of computation by receiving and through-routing.
 	slows   bool
-	recvBy  [][]interval // per node: merged times it was receiving
-	routeBy [][]interval // per node: merged times it passed packets on
-	hosts   []bool       // per node: some rank runs there
-	maxCalc float64      // see longestCalc
+	recvBy  [][]interval       // per node: merged times it was receiving
+	routeBy [][]interval       // per node: merged times it passed packets on
+	hosts   []bool             // per node: some rank runs there
+	maxCalc float64            // see longestCalc
+	aux     map[int64]*float64 // see auxCPU
 }
 
 func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions) *progRun {
@@ -380,6 +381,9 @@ func (p *progRun) issue(i int32) {
 	switch op.Kind {
 	case lang.OpCalc:
 		c := p.cpu(r)
+		if op.CPU != 0 {
+			c = p.auxCPU(r, op.CPU)
+		}
 		st := max(now, *c)
 		*c = st + op.Time
 		p.start[i] = st
@@ -485,7 +489,8 @@ func (p *progRun) calcEnd(i int32) {
 	now := p.s.now
 	r := int32(p.rankOf(i))
 	end := p.start[i] + p.x.Ops[i].Time
-	if p.slows {
+	main := p.x.Ops[i].CPU == 0
+	if p.slows && main {
 		end = p.stretched(p.node[r], p.start[i], p.x.Ops[i].Time)
 	}
 	if end > now {
@@ -494,8 +499,27 @@ func (p *progRun) calcEnd(i int32) {
 		p.s.push(end, evDriver, i, wCalcEnd)
 		return
 	}
-	p.span(r, "compute", p.start[i], now, i)
+	if main {
+		p.span(r, "compute", p.start[i], now, i)
+	}
 	p.complete(i, now, p.readyBy[i])
+}
+
+// auxCPU is when CPU k (≥ 1) of rank r is free. Operations on such a CPU
+// (GOAL's "cpu N", a trace's timers) run beside the processor's one
+// simulated CPU, which sends and receives: they neither wait for it nor
+// count in the rank's breakdown, where the rank waits meanwhile.
+func (p *progRun) auxCPU(r int32, k uint8) *float64 {
+	if p.aux == nil {
+		p.aux = map[int64]*float64{}
+	}
+	key := int64(r)<<8 | int64(k)
+	c := p.aux[key]
+	if c == nil {
+		c = new(float64)
+		p.aux[key] = c
+	}
+	return c
 }
 
 // Seed 002 §1.1 gives each processor a maxrecvdelay and a maxroutedelay, a

@@ -315,3 +315,18 @@ func TestProgramRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Operations on a CPU other than 0 (GOAL's cpu 1, a trace's timers) run
+// beside the processor's simulated CPU: two independent 10 µs
+// computations, one on each, end together, and only CPU 0's counts as the
+// rank's computing.
+func TestProgramOtherCPUsRunBeside(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}}
+	s := chainSchedule(nil, []lang.SchedOp{calc(10e-6), calc(10e-6)})
+	s.Ops[1].CPU = 1
+	s.Deps, s.DepStart = nil, []int32{0, 0, 0} // independent
+	res := runProg(t, spec, s, ProgramOptions{})
+	if r := res.Ranks[0]; !near(r.End, 10e-6, 1e-9) || !near(r.Compute, 10e-6, 1e-9) {
+		t.Errorf("rank 0: %+v, want to end at 10 µs having computed 10 µs", r)
+	}
+}
