@@ -143,6 +143,7 @@ type pcomp struct {
 	// createjob and jobswitch) and where it is first read.
 	timings   map[string]int
 	timingPos map[string]lang.Pos
+	timingEnd map[string]lang.Pos
 	nhandles  int
 	labels    []string
 	labelPos  []lang.Pos
@@ -159,6 +160,7 @@ type compiled struct {
 	ranks     int
 	timings   map[string]int
 	timingPos map[string]lang.Pos
+	timingEnd map[string]lang.Pos
 	nhandles  int
 	labels    []string
 	labelPos  []lang.Pos
@@ -179,7 +181,7 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 		}
 		ranks = t.Graph.NumProcs()
 	}
-	c := &pcomp{m: m, res: newResolution(m.res), timings: map[string]int{}, timingPos: map[string]lang.Pos{}, ranks: ranks}
+	c := &pcomp{m: m, res: newResolution(m.res), timings: map[string]int{}, timingPos: map[string]lang.Pos{}, timingEnd: map[string]lang.Pos{}, ranks: ranks}
 	c.clk.names = runtimeNames(p.ast.Body)
 	c.push()
 	ranksVal := lang.Num(float64(ranks))
@@ -194,6 +196,7 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 	}
 	out.nslots, out.rankSlot, out.ranks = c.nslots, c.rankSlot, ranks
 	out.regNames = c.clk.regNames
+	out.timingEnd = c.timingEnd
 	out.timings, out.timingPos, out.nhandles, out.labels, out.labelPos = c.timings, c.timingPos, c.nhandles, c.labels, c.labelPos
 	return out, nil
 }
@@ -393,6 +396,7 @@ func (c *pcomp) lower(e lang.Expr) lang.Expr {
 					if _, seen := c.timings[what]; !seen {
 						c.timings[what] = c.newSlot()
 						c.timingPos[what] = id.Pos
+						c.timingEnd[what] = lang.End(x)
 					}
 					return &lang.Ident{Pos: id.Pos, Name: what}
 				}

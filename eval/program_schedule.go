@@ -134,6 +134,9 @@ func (in *inst) processors(m *Machine, mapping []int) ([][]lang.Value, error) {
 			for what, slot := range in.cp.timings {
 				val, d := timingOf(nt, what, in.cp.timingPos[what], r)
 				if d != nil {
+					if end, ok := in.cp.timingEnd[what]; ok && end.IsValid() {
+						d.Span(end)
+					}
 					errs = append(errs, d)
 					continue
 				}
