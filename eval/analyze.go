@@ -263,6 +263,7 @@ type analysis struct {
 	revOff  []int32
 
 	events anHeap
+	now    ps // the time of the event being processed
 	seq    uint64
 	ready  []int32 // operations made ready by the current event
 
@@ -614,6 +615,7 @@ func (a *analysis) run(ctx context.Context) error {
 		}
 		a.nEvents++
 		e := a.events.pop()
+		a.now = e.t
 		var err error
 		switch e.kind {
 		case evReady:
@@ -658,7 +660,10 @@ func (a *analysis) schedule() {
 	}
 	for _, op := range a.ready {
 		c := a.cpu(op)
-		t := a.nexto[c]
+		// Never before its prerequisites: with one CPU, the CPU is never
+		// free before they are (and LogGOPSim starts it when the CPU is
+		// free), but a calc on another CPU can ready it.
+		t := max(a.nexto[c], a.now, a.start[op])
 		if s.Ops[op].Kind == lang.OpSend {
 			t = max(t, a.nextgs[a.proc[int(a.rankOf[op])]])
 		}
@@ -681,11 +686,18 @@ func (a *analysis) done(op int32, t ps) {
 }
 
 func (a *analysis) release(op int32, start bool) {
+	at := a.finish[op]
+	if start {
+		at = a.start[op]
+	}
 	for _, v := range a.revDeps[a.revOff[op]:a.revOff[op+1]] {
 		if (v < 0) != start {
 			continue
 		}
 		j := v &^ math.MinInt32
+		// Until j begins, its start is when it may: its last
+		// prerequisite's end (or start, for irequires).
+		a.start[j] = max(a.start[j], at)
 		a.pending[j]--
 		if a.pending[j] == 0 {
 			// j waited for op last.

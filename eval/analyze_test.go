@@ -478,3 +478,25 @@ func TestAnalyzeErrors(t *testing.T) {
 		t.Errorf("cancelled: got %v", err)
 	}
 }
+
+// A trace's start times are kept on a timer beside the sender's CPU: a
+// rank that waits to send still takes the messages that reach it.
+func TestAnalyzeRunsTracesAtTheirTimes(t *testing.T) {
+	p := closedFormParams[0]
+	text := "time,src,dst,bytes\n10us,0,1,1\n0s,1,0,1\n"
+	s, err := parser.ReadTrace(strings.NewReader(text), "t.csv", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := analyze(t, p.machine(t, 2), s, AnalyzeOptions{})
+	// Rank 1's message reaches rank 0 at o + L and takes o, long before
+	// rank 0 sends at 10us; rank 1 takes rank 0's message one step later.
+	want := []int64{10000 + p.sendCPU(1), 10000 + p.step(1)}
+	if got := endsNS(res); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ends %v, want %v", got, want)
+	}
+	r0 := res.Ranks[0]
+	if r0.Recv*1e9 != float64(p.recvCPU(1)) || r0.Compute != 0 {
+		t.Errorf("rank 0 %+v: the timer is not computation, the receive is %d ns", r0, p.recvCPU(1))
+	}
+}
