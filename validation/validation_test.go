@@ -28,6 +28,7 @@ func TestValidation(t *testing.T) {
 	}
 	run("xmp64", xmp64Journeys)
 	run("xmp64-randperm", xmp64Randperm)
+	run("xmp64-clocks", xmp64Clocks)
 	run("c104-eq3", c104Eq3)
 	run("c104-eq5", c104Eq5)
 	run("c104-eq4", c104Eq4)
@@ -168,7 +169,7 @@ seed 003's a + b h + c l + d l h) and compares it with the seed formula written 
 // machine.
 func TestStandardMachines(t *testing.T) {
 	names := stdlib.MachineNames()
-	want := []string{"analytic", "c104-chain", "ipsc1", "ipsc2", "loggp", "models", "ncube", "parsytec-gcel", "puma", "sun-pool", "tiny-t800", "xmp64"}
+	want := []string{"analytic", "booksim-mesh", "c104-chain", "ipsc1", "ipsc2", "loggp", "models", "ncube", "parsytec-gcel", "puma", "sun-pool", "tiny-t800", "xmp64"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("standard machines %v, want %v", names, want)
 	}
