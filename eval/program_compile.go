@@ -175,7 +175,7 @@ type compiled struct {
 func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 	ranks := o.Ranks
 	if ranks <= 0 {
-		t, err := m.firstTopology(p.ast.Pos)
+		t, err := m.programTopology(p.ast.Pos)
 		if err != nil {
 			return nil, unwrapDep(err)
 		}

@@ -27,7 +27,7 @@ import (
 // A string is a file when a file of that name exists. Several ranks may
 // share a processor.
 func MapRanks(m *Machine, ranks int, how string, seed uint64) ([]int, error) {
-	t, err := m.firstTopology(lang.Pos{})
+	t, err := m.programTopology(lang.Pos{})
 	if err != nil {
 		return nil, unwrapDep(err)
 	}
@@ -144,4 +144,13 @@ func mapExpr(m *Machine, text string, out []int, P int, proc func(int) int) ([]i
 		out[r] = proc(int(v.Num))
 	}
 	return out, nil
+}
+
+// programTopology is the topology whose processors ranks run on: the
+// machine's first.
+func (m *Machine) programTopology(pos lang.Pos) (*Topology, error) {
+	if len(m.topos) == 0 && len(m.root.childrenOf("topology")) == 0 {
+		return nil, lang.Errorf(pos, "machine %q has no topology, so no processors to run ranks on", m.name)
+	}
+	return m.firstTopology(pos)
 }

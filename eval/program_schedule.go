@@ -106,7 +106,7 @@ func (in *inst) fail(d *lang.Diagnostic) {
 // processors finds each rank's processor and, once per processor type,
 // the timings the program reads of it.
 func (in *inst) processors(m *Machine, mapping []int) ([][]lang.Value, error) {
-	t, err := m.firstTopology(in.cp.src.PosAt(0))
+	t, err := m.programTopology(in.cp.src.PosAt(0))
 	if err != nil {
 		return nil, unwrapDep(err)
 	}

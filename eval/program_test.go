@@ -343,3 +343,14 @@ func TestProgramInstantiationIsBounded(t *testing.T) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
+
+func TestAProgramNeedsAMachineWithProcessors(t *testing.T) {
+	m := loadTest(t, "machine \"m\" { param x = 1 }\n")
+	_, err := ParseProgramBody(m, "barrier()")
+	if want := `<program>:1:1: machine "m" has no topology, so no processors to run ranks on`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if _, err := MapRanks(m, 2, "linear", 0); err == nil || !strings.Contains(err.Error(), "no topology") {
+		t.Errorf("MapRanks: %v", err)
+	}
+}
