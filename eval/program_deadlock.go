@@ -26,7 +26,7 @@ func (in *inst) deadlock(sendOf []int32) {
 		next[r] = s.RankStart[r]
 	}
 	arrived := make([]int32, len(s.Colls))
-	collOps := make([][]int32, len(s.Colls))
+	collOps := make([][]int32, len(s.Colls)) // pairs: operation, rank
 	recvOf := make([]int32, n) // a send's matched receive, -1 when none
 	for i := range recvOf {
 		recvOf[i] = -1
@@ -40,10 +40,11 @@ func (in *inst) deadlock(sendOf []int32) {
 	for r := 0; r < s.Ranks; r++ {
 		queue = append(queue, r)
 	}
-	complete := func(i int32) {
+	// complete marks operation i of rank r complete and wakes r.
+	complete := func(i int32, r int) {
 		if !done[i] {
 			done[i] = true
-			queue = append(queue, s.RankOf(int(i)))
+			queue = append(queue, r)
 		}
 	}
 	ready := func(i int32) bool {
@@ -70,14 +71,14 @@ func (in *inst) deadlock(sendOf []int32) {
 			case lang.OpSend:
 				done[i] = true
 				if rv := recvOf[i]; rv >= 0 && started[rv] {
-					complete(rv)
+					complete(rv, int(op.Peer))
 				}
 			case lang.OpColl:
 				k := op.Peer
-				collOps[k] = append(collOps[k], i)
+				collOps[k] = append(collOps[k], i, int32(r))
 				if arrived[k]++; int(arrived[k]) == s.Ranks {
-					for _, j := range collOps[k] {
-						complete(j)
+					for j := 0; j < len(collOps[k]); j += 2 {
+						complete(collOps[k][j], int(collOps[k][j+1]))
 					}
 					collOps[k] = nil
 				}
