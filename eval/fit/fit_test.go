@@ -287,3 +287,29 @@ func TestRelativeFitKeepsTheSmallMessagesStartUp(t *testing.T) {
 		t.Errorf("ts: relative fit %s, plain fit %s; want the relative one within 0.5%% of 20us and closer", Literal(param(t, rel, "ts").Value, lang.TimeDim), Literal(param(t, plain, "ts").Value, lang.TimeDim))
 	}
 }
+
+// A file larger than the search's sample (maxSearchRows) is searched on a
+// sample and fitted on every row: LogGP's values come back from 1,200
+// noise-free points.
+func TestNonlinearFitOfALargeFileUsesEveryRow(t *testing.T) {
+	L, o, g, G := 5e-6, 2e-6, 4e-6, 1e-9
+	var b strings.Builder
+	b.WriteString("size,count,time\n")
+	for i := 0; i < 1200; i++ {
+		m := []float64{0, 64, 1024, 8192, 65536}[i%5]
+		k := []float64{1, 8, 32}[i%3]
+		fmt.Fprintf(&b, "%g,%g,%g\n", m, k, L+2*o+m*G+(k-1)*math.Max(g, o+m*G))
+	}
+	r, err := Fit(mustModel(t, "loggp"), mustRead(t, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Points != 1200 || len(r.Residuals) != 1200 {
+		t.Errorf("%d points, %d residuals, want 1200", r.Points, len(r.Residuals))
+	}
+	for name, want := range map[string]float64{"L": L, "o": o, "g": g, "G": G} {
+		if p := param(t, r, name); math.Abs(p.Value-want) > 1e-3*want {
+			t.Errorf("LogGP %s = %s, want %s", name, Literal(p.Value, p.Dim), Literal(want, p.Dim))
+		}
+	}
+}

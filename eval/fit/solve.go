@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -218,17 +219,62 @@ func (pr *problem) constantNote(cols []*Column, proportional bool) string {
 // given starting values or, for parameters without one, the power of ten
 // that fits best with the others held.
 func (pr *problem) nonlinear() (*Result, error) {
-	n, k := pr.t.Rows, len(pr.Free)
-	theta := make([]float64, k)
-	given := make([]bool, k)
-	for i, f := range pr.Free {
-		theta[i] = 1
-		if f.Init != nil {
-			theta[i], given[i] = f.Init.Num, true
-		}
+	// The search for a starting point tries many; on a large file it
+	// runs on a sample of the rows, and only the best start is followed
+	// on all of them.
+	search := pr
+	if pr.t.Rows > maxSearchRows {
+		search = pr.sample(maxSearchRows)
 	}
-	pred := make([]float64, n)
-	ssr := func(t []float64) float64 {
+	theta, err := search.search()
+	if err != nil {
+		return nil, err
+	}
+	pr.start = search.start
+	if search != pr {
+		theta, _ = pr.marquardt(theta, pr.ssr())
+	}
+	pred := make([]float64, pr.t.Rows)
+	pr.nonlinearFit = true
+	J, err := pr.jacobian(theta)
+	if err != nil {
+		return nil, err
+	}
+	q, err := factor(J)
+	if err != nil {
+		return nil, pr.dependent(err, theta)
+	}
+	if err := pr.predict(theta, pred); err != nil {
+		return nil, err
+	}
+	res := &Result{Residuals: pr.residuals(pred)}
+	pr.params(res, theta, q.covDiag(), J)
+	return res, nil
+}
+
+// maxSearchRows bounds the rows the search for a starting point uses.
+const maxSearchRows = 500
+
+// sample is the problem on m of its rows, drawn with a fixed seed.
+func (pr *problem) sample(m int) *problem {
+	rows := rand.New(rand.NewPCG(3, 4)).Perm(pr.t.Rows)[:m]
+	sort.Ints(rows)
+	sub := *pr
+	t, y := *pr.t, *pr.y
+	t.Rows, t.Lines, y.Values = m, make([]int, m), make([]float64, m)
+	sub.args, sub.w = make([][]lang.Value, m), make([]float64, m)
+	for j, r := range rows {
+		t.Lines[j], y.Values[j], sub.args[j], sub.w[j] = pr.t.Lines[r], pr.y.Values[r], pr.args[r], pr.w[r]
+	}
+	sub.t, sub.y = &t, &y
+	return &sub
+}
+
+// ssr returns the weighted sum of squared residuals at theta, +Inf where
+// the function cannot be evaluated.
+func (pr *problem) ssr() func([]float64) float64 {
+	pred := make([]float64, pr.t.Rows)
+	return func(t []float64) float64 {
 		if pr.predict(t, pred) != nil {
 			return math.Inf(1)
 		}
@@ -239,6 +285,24 @@ func (pr *problem) nonlinear() (*Result, error) {
 		}
 		return s
 	}
+}
+
+// search finds where Levenberg–Marquardt should end: from the given
+// starting values or, for parameters without one, the power of ten that
+// fits best with the others held, and from starts around the parameters'
+// scales (pr.start), the best end.
+func (pr *problem) search() ([]float64, error) {
+	n, k := pr.t.Rows, len(pr.Free)
+	theta := make([]float64, k)
+	given := make([]bool, k)
+	for i, f := range pr.Free {
+		theta[i] = 1
+		if f.Init != nil {
+			theta[i], given[i] = f.Init.Num, true
+		}
+	}
+	pred := make([]float64, n)
+	ssr := pr.ssr()
 	for sweep := 0; sweep < 2; sweep++ {
 		for i := range theta {
 			if given[i] {
@@ -320,22 +384,7 @@ func (pr *problem) nonlinear() (*Result, error) {
 			best, bestSSR = t, s
 		}
 	}
-	theta = best
-	pr.nonlinearFit = true
-	J, err := pr.jacobian(theta)
-	if err != nil {
-		return nil, err
-	}
-	q, err := factor(J)
-	if err != nil {
-		return nil, pr.dependent(err, theta)
-	}
-	if err := pr.predict(theta, pred); err != nil {
-		return nil, err
-	}
-	res := &Result{Residuals: pr.residuals(pred)}
-	pr.params(res, theta, q.covDiag(), J)
-	return res, nil
+	return best, nil
 }
 
 // marquardt runs Levenberg–Marquardt from theta with Marquardt's scaling
