@@ -49,6 +49,9 @@ func runProbeServe(e *env, args []string) error {
 	fs := newFlags(e, "probe serve", "[--listen ADDR]", probeDoc+`
 
 Serve answers measurement requests until interrupted (Ctrl-C or SIGTERM).
+It has no authentication: anyone who can reach the port can ask it to
+exchange messages with another server, so run it on a trusted network only
+and stop it when the measurement is done.
 It prints the address it listens on; --listen :0 lets the system choose a
 free port.`)
 	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")

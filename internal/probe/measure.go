@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -241,7 +242,7 @@ func call(ctx context.Context, host string, req request, timeout time.Duration) 
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return reply{}, err
 	}
-	line, err := bufio.NewReader(c).ReadBytes('\n')
+	line, err := bufio.NewReader(io.LimitReader(c, maxReply)).ReadBytes('\n')
 	if err != nil {
 		if ctx.Err() != nil {
 			return reply{}, ctx.Err()

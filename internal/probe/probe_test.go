@@ -146,3 +146,27 @@ func TestServerRefusesOversizedAndMalformedRequests(t *testing.T) {
 		t.Errorf("unknown request: %v", err)
 	}
 }
+
+// A request line longer than a request can be is dropped, not buffered:
+// the server closes the connection and goes on serving.
+func TestServerDropsAnOverlongRequest(t *testing.T) {
+	hosts := serve(t, 1)
+	c, err := net.Dial("tcp", hosts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	junk := make([]byte, 2*maxRequest)
+	for i := range junk {
+		junk[i] = 'x'
+	}
+	c.Write(junk) // may fail once the server has closed
+	buf := make([]byte, 1)
+	if n, err := c.Read(buf); err == nil {
+		t.Errorf("the server answered an overlong request: %q", buf[:n])
+	}
+	if _, err := call(context.Background(), hosts[0], request{Op: "hello"}, 5*time.Second); err != nil {
+		t.Errorf("the server stopped serving: %v", err)
+	}
+}

@@ -31,6 +31,12 @@ const DefaultPort = "7907"
 // a server allocate without limit.
 const MaxMessage = 64 << 20
 
+// maxRequest bounds a request line, maxReply a reply line.
+const (
+	maxRequest = 64 << 10
+	maxReply   = 16 << 20
+)
+
 // request is a control request: hello (is the server there) or measure
 // (time ping-pongs and trains to Peer).
 type request struct {
@@ -100,8 +106,10 @@ func Serve(ctx context.Context, l net.Listener) error {
 func serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	c.SetReadDeadline(time.Now().Add(time.Minute))
-	r := bufio.NewReader(c)
-	line, err := r.ReadBytes('\n')
+	// A request is one short line: a client that sends more before its
+	// newline is not a probe and is dropped, not buffered.
+	r := bufio.NewReaderSize(c, maxRequest)
+	line, err := r.ReadSlice('\n')
 	if err != nil {
 		return
 	}
