@@ -231,6 +231,13 @@ func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
 		}
 		p.Kind = "goal"
 		return rf.fixed(m, p, s)
+	case isFile && (ext == ".csv" || ext == ".jsonl" || ext == ".json"):
+		s, err := readScheduleFile(arg, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadTrace(r, arg, rf.memory()) })
+		if err != nil {
+			return nil, err
+		}
+		p.Kind = "trace"
+		return rf.fixed(m, p, s)
 	case isFile || strings.HasPrefix(arg, "std:"):
 		opts := []eval.Option{eval.WithMaxMemory(rf.memory())}
 		if rf.program != "" && rf.program != arg {
@@ -242,7 +249,7 @@ func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
 		}
 		p.Kind = "program"
 		return rf.instantiate(m, p, prog)
-	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".parasol":
+	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".json" || ext == ".parasol":
 		return nil, fmt.Errorf("%s: %v", arg, unwrapPath(statErr))
 	case isIdent(arg):
 		prog, err := m.Program(arg)
@@ -289,7 +296,7 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 		return nil, usageError("parasol run: --ranks %d, but %s has %d ranks", rf.ranks, p.Source, s.Ranks)
 	}
 	if len(rf.args) > 0 {
-		return nil, usageError("parasol run: --arg sets a program's parameters; %s is a %s schedule, which has none", p.Source, strings.ToUpper(p.Kind))
+		return nil, usageError("parasol run: --arg sets a program's parameters; %s is a %s, which has none", p.Source, map[string]string{"goal": "GOAL schedule", "trace": "message trace"}[p.Kind])
 	}
 	mapping, err := eval.MapRanks(m, s.Ranks, rf.mapping, rf.seed)
 	if err != nil {
