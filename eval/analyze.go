@@ -304,7 +304,9 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 		return nil, err
 	}
 	a.s = s
-	a.clk = newAnClock(s)
+	if a.clk, err = newAnClock(s, m.MaxMemory()); err != nil {
+		return nil, err
+	}
 	n := len(s.Ops)
 	need := limits.Add(limits.Mul(int64(n), analyzeOpBytes), limits.Mul(int64(len(s.Deps)), 4),
 		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8))

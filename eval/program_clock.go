@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -401,6 +403,16 @@ func (in *inst) clockOp(op *pop, so *lang.SchedOp) bool {
 	if op.kind != lang.OpSet {
 		return true
 	}
+	if n := len(in.s.Exprs); n%exprCheckEvery == 0 {
+		// The closures grow with the program's run: check them and the
+		// operations so far against the limit, as the operations alone are.
+		need := limits.Add(limits.Mul(int64(len(in.s.Ops))+1, schedOpBytes), limits.Mul(int64(n)+exprCheckEvery, exprBytes))
+		if err := limits.Check(fmt.Sprintf("program %s on %d ranks with its run-time values", in.cp.name, in.cp.ranks), need, in.max); err != nil {
+			in.fail(lang.Errorf(op.pos, "%v", err))
+			in.stop = true
+			return false
+		}
+	}
 	f, ok := in.rtFunc(pc.set)
 	if !ok {
 		return false
@@ -409,6 +421,13 @@ func (in *inst) clockOp(op *pop, so *lang.SchedOp) bool {
 	in.s.Exprs = append(in.s.Exprs, f)
 	return true
 }
+
+// exprBytes bounds what one OpSet's closures cost (a few nodes of about
+// 48 bytes: Algorithm 2's Δ has nine), checked every exprCheckEvery.
+const (
+	exprBytes      = 512
+	exprCheckEvery = 1 << 12
+)
 
 // rtFunc builds the closure of a run-time expression for the current rank,
 // with its known values computed.

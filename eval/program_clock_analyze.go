@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -21,16 +22,23 @@ type anClock struct {
 	sent  []float64 // per operation: the value a send carries
 }
 
-func newAnClock(s *lang.Schedule) *anClock {
+// newAnClock returns nil when the schedule has no run-time values; their
+// memory (a value per operation and per register of every rank) is
+// checked against maxMem.
+func newAnClock(s *lang.Schedule, maxMem int64) (*anClock, error) {
 	uses := s.Regs > 0
 	for i := 0; !uses && i < len(s.Ops); i++ {
 		k := s.Ops[i].Kind
 		uses = k == lang.OpNow || k == lang.OpUntil || k == lang.OpSet
 	}
 	if !uses {
-		return nil
+		return nil, nil
 	}
-	return &anClock{nregs: int(s.Regs), regs: make([]float64, s.Ranks*int(s.Regs)), sent: make([]float64, len(s.Ops))}
+	need := limits.Add(limits.Mul(int64(len(s.Ops)), 8), limits.Mul(int64(s.Ranks), int64(s.Regs), 8))
+	if err := limits.Check(fmt.Sprintf("the run-time values of %d ranks", s.Ranks), need, maxMem); err != nil {
+		return nil, err
+	}
+	return &anClock{nregs: int(s.Regs), regs: make([]float64, s.Ranks*int(s.Regs)), sent: make([]float64, len(s.Ops))}, nil
 }
 
 // start runs a clock operation that is ready at e.t, and records the value

@@ -234,3 +234,18 @@ func TestAnalyzeComputesRunTimeValuesWithPerfectClocks(t *testing.T) {
 		t.Errorf("the analytic answer has perfect clocks, yet reports %v and %v", res.TrueValues, res.Clocks)
 	}
 }
+
+// TestRunTimeValuesCountAgainstTheMemoryLimit: the closures of a long
+// run of computed values are checked against the limit with the
+// operations, and exceeding it is an error at the statement.
+func TestRunTimeValuesCountAgainstTheMemoryLimit(t *testing.T) {
+	m, err := LoadSource("t.machine", twoCPUs+"program p {\n\tfor i in 1 .. 40000 {\n\t\tlet t = now() + i * 1us\n\t}\n}\n", WithMaxMemory(8<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := m.Program("p")
+	_, err = p.Schedule(m, ScheduleOptions{Ranks: 1})
+	if err == nil || !strings.Contains(err.Error(), "t.machine:7:3: ") || !strings.Contains(err.Error(), "with its run-time values") {
+		t.Errorf("error = %v, want the memory limit at the let", err)
+	}
+}

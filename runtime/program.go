@@ -116,7 +116,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
-	p.clk = newProgClock(p, o.Seed)
+	if p.clk, err = newProgClock(p, o.Seed, o.MaxMemory); err != nil {
+		return nil, err
+	}
 	p.msgs, p.simMsg = make([]pmsg, 0, sends), make([]int32, 0, reserve)
 	sm.drv = p
 	if p.slows {

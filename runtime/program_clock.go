@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -49,8 +50,9 @@ const clockSeed = 0x5eed_c10c
 
 // newProgClock prepares the run-time registers and clocks of a schedule,
 // or returns nil when the schedule has neither run-time values nor clock
-// operations.
-func newProgClock(p *progRun, seed uint64) *progClock {
+// operations. Its memory (two values per operation, two per register of
+// every rank) is checked against maxMem.
+func newProgClock(p *progRun, seed uint64, maxMem int64) (*progClock, error) {
 	x := p.x
 	uses := x.Regs > 0
 	for i := 0; !uses && i < len(x.Ops); i++ {
@@ -58,7 +60,11 @@ func newProgClock(p *progRun, seed uint64) *progClock {
 		uses = k == lang.OpNow || k == lang.OpUntil || k == lang.OpSet
 	}
 	if !uses {
-		return nil
+		return nil, nil
+	}
+	need := limits.Add(limits.Mul(int64(len(x.Ops)), 16), limits.Mul(int64(x.Ranks), int64(x.Regs), 16), limits.Mul(int64(p.n.g.N()), 40))
+	if err := limits.Check(fmt.Sprintf("the run-time values of %d ranks", x.Ranks), need, maxMem); err != nil {
+		return nil, err
 	}
 	c := &progClock{nregs: int(x.Regs), rng: rand.New(rand.NewPCG(seed, clockSeed))}
 	c.regs = make([]float64, x.Ranks*c.nregs)
@@ -72,7 +78,7 @@ func newProgClock(p *progRun, seed uint64) *progClock {
 		c.rate[v] = 1 + ck.Drift.Draw(c.rng)
 		c.jitter[v] = ck.Jitter
 	}
-	return c
+	return c, nil
 }
 
 // read is node v's clock at true time t, with a read's jitter.
