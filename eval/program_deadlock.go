@@ -27,7 +27,7 @@ func (in *inst) deadlock(sendOf []int32) {
 	}
 	arrived := make([]int32, len(s.Colls))
 	collOps := make([][]int32, len(s.Colls)) // pairs: operation, rank
-	recvOf := make([]int32, n) // a send's matched receive, -1 when none
+	recvOf := make([]int32, n)               // a send's matched receive, -1 when none
 	for i := range recvOf {
 		recvOf[i] = -1
 	}
