@@ -91,7 +91,11 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			sends++
 		}
 	}
-	need := limits.Add(limits.Mul(int64(len(x.Ops)), progOpBytes), limits.Mul(sends, progMsgBytes), limits.Mul(int64(x.Ranks), progRankBytes))
+	msgBytes := int64(progMsgBytes)
+	if o.EagerLimit > 0 {
+		msgBytes += 2 * progControlBytes // a rendezvous's request and clear-to-send
+	}
+	need := limits.Add(limits.Mul(int64(len(x.Ops)), progOpBytes), limits.Mul(sends, msgBytes), limits.Mul(int64(x.Ranks), progRankBytes))
 	if o.Timeline {
 		need = limits.Add(need, limits.Mul(int64(len(x.Ops)), 2*spanBytes))
 	}
@@ -142,10 +146,12 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 
 // Memory per operation, program message and rank, for the budget.
 const (
-	progOpBytes   = 96
-	progMsgBytes  = 320
-	progRankBytes = 256
-	spanBytes     = 40
+	progOpBytes  = 96
+	progMsgBytes = 320
+	// progControlBytes is a rendezvous control message in the simulator.
+	progControlBytes = 160
+	progRankBytes    = 256
+	spanBytes        = 40
 )
 
 // isHypercube tells whether g is a binary hypercube, generated or
