@@ -15,6 +15,7 @@ import (
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/probe"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 )
 
 func runProbe(e *env, args []string) error {
@@ -160,6 +161,16 @@ Examples:
 	// Parasol's error, and is not written.
 	if _, err := eval.LoadSource("probed.machine", text); err != nil {
 		return fmt.Errorf("parasol probe measure: the description does not load (not written): %v", err)
+	}
+	if !*legacy {
+		// The modern file is written as parasol fmt would leave it.
+		f, err := parser.ParseFile("probed.machine", text)
+		if err == nil {
+			text, err = formatChecked(f)
+		}
+		if err != nil {
+			return fmt.Errorf("parasol probe measure: formatting the description (not written): %v", err)
+		}
 	}
 	if *dataFile != "" {
 		if err := writeOutputFile(*dataFile, []byte(r.CSV())); err != nil {

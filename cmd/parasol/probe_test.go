@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,24 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/probe"
+	"github.com/parasol-lang/parasol/parser"
 )
+
+// requireFormatted fails unless the file is as parasol fmt leaves it.
+func requireFormatted(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(path, string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err := formatChecked(f); err != nil || want != string(data) {
+		t.Errorf("%s is not formatted (parasol fmt -d shows how): %v", path, err)
+	}
+}
 
 // startServers runs n `parasol probe serve` processes on loopback ports
 // the system chooses and returns their addresses.
@@ -64,6 +82,9 @@ func TestProbedMachinePredictsAFreshPingPong(t *testing.T) {
 		m, err := eval.Load(file)
 		if err != nil {
 			t.Fatalf("the written machine does not load: %v", err)
+		}
+		if try == 0 {
+			requireFormatted(t, file)
 		}
 		v, err := m.Call("MPI.send", size, 0, 1)
 		if err != nil {

@@ -127,7 +127,7 @@ func (r *Report) modern(b *strings.Builder, name string) {
 	ids, hosts := r.hostIndex()
 	lat, speed := r.means()
 	fmt.Fprintf(b, "machine %q {\n", name)
-	fmt.Fprintf(b, "\tparam lat = %s   # mean of the measured links\n", dur(lat))
+	fmt.Fprintf(b, "\tparam lat = %s # mean of the measured links\n", dur(lat))
 	fmt.Fprintf(b, "\tparam speed = %s\n", rate(speed))
 	for _, p := range r.Measured() {
 		a, c := ids[p.A], ids[p.B]
