@@ -98,11 +98,20 @@ func (m *Machine) Programs() []string {
 }
 
 func (m *Machine) programs() []*lang.Program {
-	d := m.loader.machines[m.name]
-	if d == nil {
-		return nil
+	// Programs typed at the REPL (Extend) come first, the latest first,
+	// so that a program defined again replaces the earlier one.
+	var out []*lang.Program
+	for i := len(m.loader.opts.extra) - 1; i >= 0; i-- {
+		for _, s := range m.loader.opts.extra[i] {
+			if p, ok := s.(*lang.Program); ok {
+				out = append(out, p)
+			}
+		}
 	}
-	return m.loader.programsOf(d.file)
+	if d := m.loader.machines[m.name]; d != nil {
+		out = append(out, m.loader.programsOf(d.file)...)
+	}
+	return out
 }
 
 // Program finds a program visible from the machine's file by name.

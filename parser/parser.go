@@ -280,7 +280,7 @@ func ParseInput(name, text string) (*Input, error) {
 	return &Input{Expr: e}, nil
 }
 
-var stmtStart = regexp.MustCompile(`^\s*(machine|import|param|for|node|link|bus)\b|^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\([^)]*\))?\s*=[^=]|^\s*[A-Za-z_]\w*(\s+\S+)?\s*\{|^\s*topology\s+[^\s(]\S*\s*=[^=]`)
+var stmtStart = regexp.MustCompile(`^\s*(machine|import|param|for|node|link|bus|program)\b|^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\([^)]*\))?\s*=[^=]|^\s*[A-Za-z_]\w*(\s+\S+)?\s*\{|^\s*topology\s+[^\s(]\S*\s*=[^=]`)
 
 func looksLikeStmt(text string) bool { return stmtStart.MatchString(text) }
 

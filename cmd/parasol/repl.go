@@ -14,6 +14,7 @@ import (
 
 	"github.com/chzyer/readline"
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/registry"
 )
@@ -24,7 +25,7 @@ const replHelp = `Type an expression to evaluate it, or a definition to add it:
   diameter  avgdist  bisection  nodes  links  maxtotalspeed            derived indexes
 Input that is not complete (an open bracket, a trailing operator) continues
 on the next line. Tab completes names, and the flags of :sim, :route,
-:compare and :draw.
+:compare, :run, :sweep and :draw.
 Commands:
   :load FILE [MACHINE]   load a machine file (or std:NAME)
   :set PATH=VALUE        override a value: a virtual machine (e.g. :set delta=2us)
@@ -33,13 +34,16 @@ Commands:
   :sim [flags]           simulate an operation, as parasol sim
   :route [flags] SRC DST show a route (--check: check the routing), as parasol route
   :compare PRIMITIVE     its analytic beside its simulated cost, as parasol compare
+  :run [flags] PROGRAM   run a program (a file, a name, or statements), as parasol run
+  :sweep [flags]         simulate or compare over a cross product, as parasol sweep
   :draw [flags]          print the topology as a Graphviz graph, as parasol draw
-  :run, :plot            not yet (for now :sim --plot FILE, :compare --plot FILE)
+  :plot FILE             draw the last :sim, :compare, :run or :sweep to FILE
+                         (.svg or .png): it runs again with --plot FILE, same seed
   :help                  this text
   :quit                  leave (also Ctrl-D)
-:sim, :route, :compare and :draw take the command's flags (:sim --help lists
-them) and run on the machine loaded here, with every definition and :set of
-the session; MACHINE is left out.
+:sim, :route, :compare, :run, :sweep and :draw take the command's flags
+(:sim --help lists them) and run on the machine loaded here, with every
+definition and :set of the session; MACHINE is left out.
 When input is not a terminal (a script: parasol repl < session.txt), the
 exit status is that of the first entry that failed: 1 for an error in an
 entry (an expression, a definition, a file), 2 for a :command misused (an
@@ -94,6 +98,7 @@ type repl struct {
 	out, errOut io.Writer
 	status      int // the exit status of the first entry that failed
 	specs       []compCommand
+	last        *lastRun // for :plot
 }
 
 // interactive runs with line editing, history and completion.
@@ -224,18 +229,30 @@ func (r *repl) handle(text string) (quit bool) {
 		r.inputError(err)
 		return false
 	}
+	// A program is checked on the machine as it is defined, so that its
+	// errors show here rather than at :run.
+	for _, s := range in.Stmts {
+		if p, ok := s.(*lang.Program); ok {
+			prog, err := m.Program(p.Name)
+			if err == nil {
+				err = prog.Check(m)
+			}
+			if err != nil {
+				r.inputError(err)
+				return false
+			}
+			fmt.Fprintf(r.out, "program %s: run it with :run %s\n", p.Name, p.Name)
+		}
+	}
 	r.m = m
 	return false
 }
 
 // replCommands are the command-line commands the REPL runs on its machine.
-var replCommands = []string{"sim", "route", "compare", "draw"}
+var replCommands = []string{"sim", "route", "compare", "run", "sweep", "draw"}
 
-// notYet are the REPL commands of features Parasol does not have yet.
-var notYet = map[string]string{
-	"run":  "running a program on the machine comes with parasol run",
-	"plot": "plots come with --plot FILE on sim and sweeps (:sim --plot FILE and :compare --plot FILE draw one now)",
-}
+// plottable are the commands whose last run :plot draws.
+var plottable = []string{"sim", "compare", "run", "sweep"}
 
 func (r *repl) command(text string) bool {
 	cmd, arg, _ := strings.Cut(text, " ")
@@ -295,8 +312,8 @@ func (r *repl) command(text string) bool {
 		fmt.Fprintln(r.out)
 	default:
 		name := strings.TrimPrefix(cmd, ":")
-		if why, ok := notYet[name]; ok {
-			r.usage("%s: not yet: %s, in a later version", cmd, why)
+		if name == "plot" {
+			r.plot(arg)
 		} else if slices.Contains(replCommands, name) {
 			r.runCommand(name, arg)
 		} else {
@@ -341,6 +358,43 @@ func (r *repl) runCommand(name, arg string) {
 	}
 	if code != exitOK {
 		r.fail(code)
+	}
+	if code != exitUsage && slices.Contains(plottable, name) {
+		r.last = &lastRun{name: name, arg: arg, m: r.m, spec: r.spec}
+	}
+}
+
+// lastRun is the last :sim, :compare, :run or :sweep, for :plot.
+type lastRun struct {
+	name, arg string
+	m         *eval.Machine // the session's machine when it ran
+	spec      string
+}
+
+// plot draws the last plottable command's result to a file by running it
+// again with --plot: its seed is in its flags (or the default), so the
+// result drawn is the one printed.
+func (r *repl) plot(arg string) {
+	words, err := splitWords(arg)
+	if err != nil || len(words) != 1 {
+		r.usage("usage: :plot FILE (.svg or .png): draws the last :sim, :compare, :run or :sweep")
+		return
+	}
+	if r.last == nil {
+		r.usage(":plot: nothing to draw yet: run :sim, :compare, :run or :sweep first")
+		return
+	}
+	if err := checkPlotFile("repl", words[0]); err != nil {
+		r.usage(":plot: %v", strings.TrimPrefix(err.Error(), "parasol repl: "))
+		return
+	}
+	l := r.last
+	saved, savedSpec, savedOut := r.m, r.spec, r.out
+	r.m, r.spec, r.out = l.m, l.spec, io.Discard
+	r.runCommand(l.name, l.arg+" --plot "+shellQuote(words[0]))
+	r.m, r.spec, r.out, r.last = saved, savedSpec, savedOut, l
+	if _, err := os.Stat(words[0]); err == nil {
+		fmt.Fprintf(r.out, "drew :%s %s to %s\n", l.name, l.arg, words[0])
 	}
 }
 
@@ -439,7 +493,7 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		// switching = wor…: the words the field takes, hyphens and all.
 		start, word, cands = at, head[at:], en.Spellings()
 	} else if start == 0 && strings.HasPrefix(word, ":") {
-		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit", ":run", ":plot"}
+		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit", ":plot "}
 		for _, n := range replCommands {
 			cands = append(cands, ":"+n+" ")
 		}
