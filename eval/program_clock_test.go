@@ -249,3 +249,29 @@ func TestRunTimeValuesCountAgainstTheMemoryLimit(t *testing.T) {
 		t.Errorf("error = %v, want the memory limit at the let", err)
 	}
 }
+
+// TestAnalyzeRefusesClockOperationsWithoutARegister: a hand-built
+// schedule whose clock operation names no register, or one it lacks, is
+// an error naming the operation.
+func TestAnalyzeRefusesClockOperationsWithoutARegister(t *testing.T) {
+	m, err := Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		op         lang.SchedOp
+	}{
+		{"now without a register", "names register -1", lang.SchedOp{Kind: lang.OpNow, Label: -1}},
+		{"until beyond the registers", "names register 2", lang.SchedOp{Kind: lang.OpUntil, Reg: 3, Label: -1}},
+		{"set of a missing expression", "computes expression 4", lang.SchedOp{Kind: lang.OpSet, Reg: 1, Peer: 4, Label: -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &lang.Schedule{Name: "s", Ranks: 1, Ops: []lang.SchedOp{tc.op}, RankStart: []int32{0, 1}, DepStart: []int32{0, 0}, Regs: 1}
+			_, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+			if err == nil || !strings.Contains(err.Error(), "of rank 0 "+tc.want) {
+				t.Errorf("error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -93,7 +93,7 @@ func (c *progClock) reg(r int32, k int) *float64 { return &c.regs[int(r)*c.nregs
 // then reports true), and records the value a send carries.
 func (c *progClock) issue(p *progRun, i, r int32, op *lang.SchedOp) bool {
 	k, has := op.RegOf()
-	if has && (k < 0 || k >= c.nregs) {
+	if has && k >= c.nregs || !has && (op.Kind == lang.OpNow || op.Kind == lang.OpUntil || op.Kind == lang.OpSet) {
 		p.s.err = errBadReg(p, i, r, k, c.nregs)
 		return true
 	}
@@ -105,12 +105,10 @@ func (c *progClock) issue(p *progRun, i, r int32, op *lang.SchedOp) bool {
 		}
 		return false
 	case lang.OpNow:
-		if has {
-			*c.reg(r, k) = c.read(p.node[r], now)
-			c.truth[int(r)*c.nregs+k] = now
-		}
+		*c.reg(r, k) = c.read(p.node[r], now)
+		c.truth[int(r)*c.nregs+k] = now
 	case lang.OpSet:
-		if op.Peer < 0 || int(op.Peer) >= len(p.x.Exprs) || !has {
+		if op.Peer < 0 || int(op.Peer) >= len(p.x.Exprs) {
 			p.s.err = errBadReg(p, i, r, k, c.nregs)
 			return true
 		}
@@ -118,22 +116,20 @@ func (c *progClock) issue(p *progRun, i, r int32, op *lang.SchedOp) bool {
 		f := p.x.Exprs[op.Peer]
 		c.regs[lo+k], c.truth[lo+k] = f(c.regs[lo:hi]), f(c.truth[lo:hi])
 	case lang.OpUntil:
-		if has {
-			v := p.node[r]
-			at := (*c.reg(r, k) - c.offset[v]) / c.rate[v]
-			if at > now && !math.IsInf(at, 1) && !math.IsNaN(at) {
-				p.start[i] = now
-				p.started(i)
-				p.sentAt(i, at) // completes op i at its time
-				return true
-			}
-			if math.IsInf(at, 1) || math.IsNaN(at) {
-				// A time that never comes: the rank waits for ever,
-				// which the run reports as a deadlock.
-				p.start[i] = now
-				p.started(i)
-				return true
-			}
+		v := p.node[r]
+		at := (*c.reg(r, k) - c.offset[v]) / c.rate[v]
+		if math.IsInf(at, 1) || math.IsNaN(at) {
+			// A time that never comes: the rank waits for ever, which
+			// the run reports as a deadlock.
+			p.start[i] = now
+			p.started(i)
+			return true
+		}
+		if at > now {
+			p.start[i] = now
+			p.started(i)
+			p.sentAt(i, at) // completes op i at its time
+			return true
 		}
 	default:
 		return false

@@ -1,10 +1,13 @@
 package runtime
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
 )
 
 // clockRun loads a machine with processor fields clock, instantiates the
@@ -146,5 +149,30 @@ func TestWaitingForATimeThatNeverComesIsADeadlock(t *testing.T) {
 	res := clockRun(t, "", "program p { let z = now() - now()\n until(1us / (z / 1us)) }\n", 1)
 	if res.Deadlock == nil || len(res.Deadlock.Waiting) != 2 {
 		t.Fatalf("deadlock %+v, want both ranks waiting", res.Deadlock)
+	}
+}
+
+// TestClockOperationsWithoutARegisterAreRefused: a schedule built by
+// hand whose clock operation names no register, or one it lacks, is an
+// error, not a crash.
+func TestClockOperationsWithoutARegisterAreRefused(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e6}}
+	for _, tc := range []struct {
+		name string
+		op   lang.SchedOp
+		regs int32
+	}{
+		{"now without a register", lang.SchedOp{Kind: lang.OpNow}, 1},
+		{"until beyond the registers", lang.SchedOp{Kind: lang.OpUntil, Reg: 3}, 1},
+		{"set of a missing expression", lang.SchedOp{Kind: lang.OpSet, Reg: 1, Peer: 4}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := chainSchedule(nil, []lang.SchedOp{tc.op}, []lang.SchedOp{calc(1e-6)})
+			s.Regs = tc.regs
+			_, err := RunProgram(context.Background(), spec, s, ProgramOptions{})
+			if err == nil || !strings.Contains(err.Error(), "operation 0 of rank 0 names register") {
+				t.Errorf("error = %v, want one naming the operation", err)
+			}
+		})
 	}
 }
