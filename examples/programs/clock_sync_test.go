@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -206,5 +207,28 @@ func TestPermutationLatenciesAsTheCoresMeasureThem(t *testing.T) {
 	}
 	if ds.RMS < 5e-9 || ds.RMS > 60e-9 || math.Max(-ds.Min, ds.Max) > 200e-9 {
 		t.Errorf("measured less true latency: rms %g, from %g to %g; want the clocks' error, 5-60ns rms and within 200ns", ds.RMS, ds.Min, ds.Max)
+	}
+}
+
+// TestTable1JourneysMeasuredByPrograms: on std:xmp64 a program's message
+// from core 0 takes seed 004 Table 1's journey times, so the re-split of
+// each journey into sender, wire and receiver time that gives 280 ns
+// above keeps Table 1.
+func TestTable1JourneysMeasuredByPrograms(t *testing.T) {
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range []struct {
+		dst int
+		ns  float64
+	}{{1, 70}, {4, 200}, {12, 290}, {28, 390}, {60, 480}} {
+		res, err := Through(m, fmt.Sprintf("if rank == 0 { send(0B, to: %d) } else if rank == %d { recv(from: 0) }", j.dst, j.dst), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Ranks[j.dst].End * 1e9; !within(got, j.ns, 0.05) {
+			t.Errorf("core 0 to %d: %.1f ns, want Table 1's %g ns ± 5%%", j.dst, got, j.ns)
+		}
 	}
 }
