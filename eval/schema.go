@@ -168,6 +168,7 @@ var blocks = map[string]*blockSpec{
 		"channels":    {typ: tNumber, doc: "lanes per wire of every link"},
 		"latency":     {typ: tTime, doc: "link latency, unless a link says otherwise"},
 		"speed":       {typ: tRate, doc: "link speed, unless a link says otherwise"},
+		"speedup":     {typ: tNumber, doc: "routers' crossbar speedup: an input passes one packet at a time at this many times the link rate (absent: not modelled)"},
 		"nic":         {typ: tBool, doc: "every processor gets a router of its own (its hop_delay and alloc_delay), joined by an injection/ejection link; the topology's links join the routers"},
 		"nic_latency": {typ: tTime, doc: "latency of the nic links (default: the topology's latency)"},
 		"nic_speed":   {typ: tRate, doc: "speed of the nic links (default: the topology's speed)"},

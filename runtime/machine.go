@@ -19,8 +19,8 @@ import (
 // Switch fields: delay (or
 // hop_delay), route_fixed, route_per_byte. Topology fields: switching,
 // routing, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
-// window, nic, nic_latency, nic_speed (see WithNIC; the nic links default
-// to the topology's latency and speed).
+// window, speedup, nic, nic_latency, nic_speed (see WithNIC; the nic links
+// default to the topology's latency and speed).
 func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	t, err := m.Topology(topology)
 	if err != nil {
@@ -91,6 +91,9 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 			}
 			*f.dst = int(n)
 		}
+	}
+	if v, ok := t.Value("speedup"); ok && v.Kind == lang.Number {
+		spec.Speedup = v.Num
 	}
 	if v, ok := t.Value("nic"); ok && v.Kind == lang.Bool && v.Truth() {
 		return withNICFields(spec, t)

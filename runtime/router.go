@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -138,4 +139,12 @@ func withNICFields(spec *Spec, t *eval.Topology) (*Spec, error) {
 		return nil, fmt.Errorf("topology %s: %v", t.Label, err)
 	}
 	return s, nil
+}
+
+// checkRouter reports router parameters out of range.
+func checkRouter(spec *Spec) error {
+	if s := spec.Speedup; !(s >= 0) || math.IsInf(s, 0) {
+		return fmt.Errorf("Speedup = %g must be a finite number ≥ 0 (0: the crossbar is not modelled)", s)
+	}
+	return nil
 }

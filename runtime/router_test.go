@@ -1,8 +1,12 @@
 package runtime
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // bookSimSpec is BookSim's default input-queued router on generator name's
@@ -85,5 +89,48 @@ func TestWithNICRefusesLinksThatCannotCarry(t *testing.T) {
 		if _, err := WithNIC(spec, c.lat, c.bw); err == nil {
 			t.Errorf("latency %g, speed %g: no error", c.lat, c.bw)
 		}
+	}
+}
+
+func TestSpeedupLetsAnInputPassOnePacketAtATime(t *testing.T) {
+	// Processors 0..3 around switch 10, 1 byte/ns, no delays, cut-through.
+	// 3 sends 150 B to 1; 0 sends 100 B to 1 (blocked behind it at the
+	// switch) and then 100 B to 2 (through at 100 ns). When 1's link frees
+	// at 150 ns, 0's first message takes it — unless the crossbar input it
+	// came in by is still passing the second (until 100 + 100/speedup).
+	b := topo.NewBuilder().Switch(10)
+	for i := range 4 {
+		b.Processor(i).Connect(i, 10)
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		speedup, want float64 // latency of 0's message to 1, ns
+	}{{0, 250}, {1, 300}, {2, 250}, {4, 250}} {
+		spec := basic(g, 0, 1e9)
+		spec.Switching, spec.Speedup = VCT, c.speedup
+		n, err := compile(spec, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSim(n, &Options{})
+		s.reset(1)
+		tr := &traffic{op: "send", channels: 1, links: 1}
+		node := func(id int) int32 { v, _ := g.Index(id); return v }
+		s.addMsg(tr, node(3), node(1), 150)
+		m := s.addMsg(tr, node(0), node(1), 100)
+		s.addMsg(tr, node(0), node(2), 100)
+		s.linkDeps()
+		s.run(context.Background())
+		if got := s.msgs[m].lat * 1e9; math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("speedup %g: latency %g ns, want %g", c.speedup, got, c.want)
+		}
+	}
+	spec := basic(g, 0, 1e9)
+	spec.Speedup = -1
+	if _, err := compile(spec, "", ""); err == nil || !strings.Contains(err.Error(), "Speedup = -1") {
+		t.Errorf("speedup -1: err = %v", err)
 	}
 }

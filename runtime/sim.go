@@ -105,6 +105,7 @@ type laneQueue struct{ head, tail, lastIn int32 } // lastIn: input link served l
 
 type wireState struct {
 	free, busy float64 // transmitter free at; total busy time
+	xbar       float64 // with Spec.Speedup, the crossbar input at the wire's far end is free at
 	load       int32   // messages carried
 }
 
@@ -515,6 +516,13 @@ func (s *sim) acquire(id, ch, next int32) {
 	} else {
 		start = max(start, s.wires[w].free)
 		dur := float64(p.bytes) / lp.Bandwidth
+		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
+			// The crossbar input the packet came in by passes one packet
+			// at a time, at speedup times the link's rate (router.go).
+			in := p.hops[len(p.hops)-1].ch / n.lanes
+			start = max(start, s.wires[in].xbar)
+			s.wires[in].xbar = start + dur/sp
+		}
 		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
 			end = max(end, p.hops[len(p.hops)-1].end+p.lastLat)

@@ -79,6 +79,13 @@ type Spec struct {
 	Routing     string // see Routings; "" means "shortest"
 	Packet      PacketParams
 
+	// Speedup is the routers' crossbar speedup: a packet leaving a node
+	// holds the crossbar input it came in by for its transmission time
+	// divided by Speedup, so packets buffered at one input leave one
+	// after another. 0 means the crossbar is not modelled (any number of
+	// an input's packets may leave at once).
+	Speedup float64
+
 	// Routes adds named user routing functions usable as Routing or
 	// Options.Routing. (Acyclic routing is built in: "acyclic" and
 	// "acyclic-improved" in Routings.)
