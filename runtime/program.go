@@ -288,6 +288,9 @@ type progRun struct {
 	hosts   []bool             // per node: some rank runs there
 	maxCalc float64            // see longestCalc
 	aux     map[int64]*float64 // see auxCPU
+	// pieceFrom is where the piece of a computation now on the CPU
+	// began, for computations slowed down (see calcEnd).
+	pieceFrom map[int32]float64
 }
 
 func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions) *progRun {
@@ -491,26 +494,67 @@ func (p *progRun) origOp(op int32) int {
 	return int(g - p.orig.RankStart[p.orig.RankOf(int(g))])
 }
 
-// calcEnd is reached when op i's CPU time, stretched by what its processor
-// received or passed on meanwhile as far as known, may be over.
+// calcEnd is reached when a piece of op i's computation has had its CPU
+// time: the work it lost to receiving and routing meanwhile (see lost)
+// is done next, after whatever the CPU was given in the meantime (the
+// receive overheads of those very messages), and so on until nothing is
+// lost.
 func (p *progRun) calcEnd(i int32) {
 	now := p.s.now
 	r := int32(p.rankOf(i))
-	end := p.start[i] + p.x.Ops[i].Time
-	main := p.x.Ops[i].CPU == 0
-	if p.slows && main {
-		end = p.stretched(p.node[r], p.start[i], p.x.Ops[i].Time)
+	from := p.start[i]
+	if p.pieceFrom != nil {
+		if f, ok := p.pieceFrom[i]; ok {
+			from = f
+		}
 	}
-	if end > now {
-		c := p.cpu(r)
-		*c = max(*c, end)
-		p.s.push(end, evDriver, i, wCalcEnd)
+	if p.x.Ops[i].CPU != 0 {
+		p.complete(i, now, p.readyBy[i])
 		return
 	}
-	if main {
-		p.span(r, "compute", p.start[i], now, i)
+	p.span(r, "compute", from, now, i)
+	if p.slows {
+		if l := p.lost(p.node[r], from, now); l > 1e-9*p.x.Ops[i].Time && l > 0 {
+			c := p.cpu(r)
+			st := max(now, *c)
+			*c = st + l
+			if p.pieceFrom == nil {
+				p.pieceFrom = map[int32]float64{}
+			}
+			p.pieceFrom[i] = st
+			p.s.push(st+l, evDriver, i, wCalcEnd)
+			return
+		}
+		delete(p.pieceFrom, i)
 	}
 	p.complete(i, now, p.readyBy[i])
+}
+
+// Seed 002 §1.1 gives each processor a maxrecvdelay and a maxroutedelay, a
+// "delay in percentage, 0% = no delay" of its computation caused by
+// receiving and by routing, adding that communication takes a fast
+// processor "at most a few percent of the cycles" and that a separate
+// routing processor makes the routing delay 0%. We read the percentage as
+// how much longer computation takes while that communication lasts, at
+// most (the "max"): while packets arrive at the processor for it, its
+// computation runs at 1/(1 + recv) of its speed, while it passes packets
+// on at 1/(1 + route), and while both at 1/((1 + recv)(1 + route)). So 30%
+// makes work that overlaps receiving throughout take 1.3 times as long.
+//
+// lost is the work not done in the CPU time [a, b] at processor v for
+// that reason: the seconds of [a, b] spent receiving only, routing only
+// or both, times 1 - the speed then.
+func (p *progRun) lost(v int32, a, b float64) float64 {
+	np := p.n.nodeP(v)
+	fr := np.RecvDelay / (1 + np.RecvDelay)
+	ft := np.RouteDelay / (1 + np.RouteDelay)
+	fb := 1 - 1/((1+np.RecvDelay)*(1+np.RouteDelay))
+	r, o := overlap(p.recvBy[v], a, b), overlap(p.routeBy[v], a, b)
+	both := 0.0
+	if r > 0 && o > 0 {
+		both = overlapBoth(p.recvBy[v], p.routeBy[v], a, b)
+	}
+	return fr*(r-both) + ft*(o-both) + fb*both
 }
 
 // auxCPU is when CPU k (≥ 1) of rank r is free. Operations on such a CPU
@@ -528,41 +572,6 @@ func (p *progRun) auxCPU(r int32, k uint8) *float64 {
 		p.aux[key] = c
 	}
 	return c
-}
-
-// Seed 002 §1.1 gives each processor a maxrecvdelay and a maxroutedelay, a
-// "delay in percentage, 0% = no delay" of its computation caused by
-// receiving and by routing, adding that communication takes a fast
-// processor "at most a few percent of the cycles" and that a separate
-// routing processor makes the routing delay 0%. We read the percentage as
-// how much longer computation takes while that communication lasts, at
-// most (the "max"): while packets arrive at the processor for it, its
-// computation runs at 1/(1 + recv) of its speed, while it passes packets
-// on at 1/(1 + route), and while both at 1/((1 + recv)(1 + route)). So 30%
-// makes work that overlaps receiving throughout take 1.3 times as long.
-// Work of d seconds started at t ends at t + w where w is d plus the time
-// lost in [t, t+w], solved by iteration over the arrivals known so far;
-// the run checks again at t + w, when arrivals meanwhile are known too.
-func (p *progRun) stretched(v int32, t, d float64) float64 {
-	np := p.n.nodeP(v)
-	fr := np.RecvDelay / (1 + np.RecvDelay)   // time lost per second receiving
-	ft := np.RouteDelay / (1 + np.RouteDelay) // per second routing
-	fb := 1 - 1/((1+np.RecvDelay)*(1+np.RouteDelay))
-	w := d
-	for range 64 {
-		r, o := overlap(p.recvBy[v], t, t+w), overlap(p.routeBy[v], t, t+w)
-		b := 0.0
-		if r > 0 && o > 0 {
-			b = overlapBoth(p.recvBy[v], p.routeBy[v], t, t+w)
-		}
-		next := d + fr*(r-b) + ft*(o-b) + fb*b
-		if next <= w*(1+1e-12) {
-			w = max(w, next)
-			break
-		}
-		w = next
-	}
-	return t + w
 }
 
 // overlap is how much of [a, b] the sorted disjoint intervals cover.
@@ -638,9 +647,9 @@ func (p *progRun) passing(v int32, dst bool, head, tail float64) {
 	*list = append(iv, interval{head, tail})
 }
 
-// longestCalc bounds how long ago a computation still running started:
-// the longest computation of the program, stretched by every delay at
-// once (work runs at no less than 1/((1+recv)(1+route)) of its speed).
+// longestCalc bounds how long ago the piece of a computation still
+// running started: no piece is longer than the longest computation (the
+// factor is a margin).
 func (p *progRun) longestCalc() float64 {
 	if p.maxCalc == 0 {
 		for i := range p.x.Ops {

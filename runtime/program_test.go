@@ -9,6 +9,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // chainSchedule is a schedule in which each rank's operations run one
@@ -328,5 +329,65 @@ func TestProgramOtherCPUsRunBeside(t *testing.T) {
 	res := runProg(t, spec, s, ProgramOptions{})
 	if r := res.Ranks[0]; !near(r.End, 10e-6, 1e-9) || !near(r.Compute, 10e-6, 1e-9) {
 		t.Errorf("rank 0: %+v, want to end at 10 µs having computed 10 µs", r)
+	}
+}
+
+// Random schedules (sends and receives in random order on each rank, some
+// from any source, eager and rendezvous, ranks sharing processors, on
+// every switching) end without an error: every operation done, or a
+// deadlock naming ranks; each rank's breakdown adds up to its end; and
+// its timeline spans follow one another.
+func TestProgramRandomSchedulesKeepTheirInvariants(t *testing.T) {
+	g := mustGen(t, "torus", 3, 3)
+	for seed := range uint64(60) {
+		rng := topo.NewRand(seed)
+		R := 2 + rng.Intn(10)
+		ranks := make([][]lang.SchedOp, R)
+		sends := 0
+		for range 3 * R {
+			src, dst := int32(rng.Intn(R)), int32(rng.Intn(R))
+			n := int64(rng.Intn(3000))
+			tag := int32(rng.Intn(3))
+			from := src
+			if rng.Intn(5) == 0 {
+				from = lang.AnyRank
+			}
+			insert := func(r int32, op lang.SchedOp) {
+				ops := ranks[r]
+				k := rng.Intn(len(ops) + 1)
+				ranks[r] = append(ops[:k], append([]lang.SchedOp{op}, ops[k:]...)...)
+			}
+			insert(src, send(dst, n, tag))
+			insert(dst, recv(from, n, tag))
+			sends++
+			if rng.Intn(2) == 0 {
+				insert(int32(rng.Intn(R)), calc(float64(rng.Intn(5))*1e-6))
+			}
+		}
+		spec := &Spec{Graph: g, DefaultNode: NodeParams{SendOverhead: 1e-7, RecvOverhead: 2e-7, RecvDelay: 0.2},
+			DefaultLink: LinkParams{Latency: 1e-7, Bandwidth: 1e9}, Switching: Switching(rng.Intn(4)), Packet: PacketParams{Payload: 512, Header: 8}}
+		m := make([]int, R)
+		for r := range m {
+			m[r] = rng.Intn(9)
+		}
+		o := ProgramOptions{Map: m, EagerLimit: int64(rng.Intn(2) * 1000), Timeline: true, Seed: seed}
+		res, err := RunProgram(context.Background(), spec, chainSchedule(nil, ranks...), o)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		checkBreakdown(t, res)
+		if res.Deadlock == nil && res.Messages != int64(sends) {
+			t.Errorf("seed %d: finished with %d messages of %d", seed, res.Messages, sends)
+		}
+		if res.Deadlock != nil && len(res.Deadlock.Waiting) == 0 {
+			t.Errorf("seed %d: a deadlock with no waiting rank", seed)
+		}
+		at := map[int]float64{}
+		for _, sp := range res.Timeline {
+			if sp.Start < at[sp.Rank]-1e-15 || sp.End < sp.Start {
+				t.Fatalf("seed %d: rank %d's span %+v starts before %g", seed, sp.Rank, sp, at[sp.Rank])
+			}
+			at[sp.Rank] = sp.End
+		}
 	}
 }
