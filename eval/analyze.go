@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/parasol-lang/parasol/internal/limits"
@@ -80,6 +82,17 @@ func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions
 // (one entry per dependency) and their offsets, and its state.
 const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 
+// opState is what the analysis knows of one operation, kept together so
+// that handling an operation touches one cache line.
+type opState struct {
+	start   ps // when it began; before that, when it may begin
+	finish  ps
+	why     int32 // what it waited for last; -1 nothing
+	pending int32 // prerequisites not yet satisfied
+	rank    int32
+	state   uint8
+}
+
 // ps is a time in picoseconds. Times are whole picoseconds (the
 // language's smallest unit) so that sums are exact: with float seconds,
 // 19us + 1us and 16us + 1us + 3us can differ in the last bit and reorder
@@ -115,53 +128,66 @@ type anEvent struct {
 	kind uint8
 }
 
-// anHeap is a binary heap of events by (time, seq), typed so that a push
-// does not allocate.
-type anHeap []anEvent
-
-func (h anHeap) less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
-	}
-	return h[i].seq < h[j].seq
+// anQueue holds the pending events in (time, seq) order. Times never go
+// below the last one taken (no event is scheduled in the past), so it is
+// a radix heap: an event sits in the bucket of the highest bit in which
+// its time differs from that last time, and only the lowest non-empty
+// bucket is ever sorted out, each event moving down a few times at most.
+// Bucket 0 holds the events due at the last time, in seq order, taken
+// from its head.
+type anQueue struct {
+	last    ps
+	buckets [65][]anEvent
+	head    int // the next event of bucket 0
+	n       int
 }
 
-func (h *anHeap) push(e anEvent) {
-	*h = append(*h, e)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			break
+func (q *anQueue) bucket(t ps) int { return bits.Len64(uint64(t ^ q.last)) }
+
+func (q *anQueue) push(e anEvent) {
+	b := q.bucket(e.t)
+	if b == 0 && len(q.buckets[0]) > q.head && q.buckets[0][len(q.buckets[0])-1].seq > e.seq {
+		// An event retried to the current time after later ones: into
+		// its place by seq (rare: a retry is normally to a later time).
+		z := q.buckets[0]
+		k := len(z)
+		for k > q.head && z[k-1].seq > e.seq {
+			k--
 		}
-		q[i], q[p] = q[p], q[i]
-		i = p
+		q.buckets[0] = slices.Insert(z, k, e)
+	} else {
+		q.buckets[b] = append(q.buckets[b], e)
 	}
+	q.n++
 }
 
-func (h *anHeap) pop() anEvent {
-	q := *h
-	top := q[0]
-	n := len(q) - 1
-	q[0] = q[n]
-	q = q[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
+func (q *anQueue) pop() anEvent {
+	if q.head == len(q.buckets[0]) {
+		q.buckets[0], q.head = q.buckets[0][:0], 0
+		b := 1
+		for len(q.buckets[b]) == 0 {
+			b++
 		}
-		m := l
-		if r := l + 1; r < n && q.less(r, l) {
-			m = r
+		from := q.buckets[b]
+		min := from[0].t
+		for _, e := range from[1:] {
+			if e.t < min {
+				min = e.t
+			}
 		}
-		if !q.less(m, i) {
-			break
+		q.last = min
+		for _, e := range from {
+			k := q.bucket(e.t)
+			q.buckets[k] = append(q.buckets[k], e)
 		}
-		q[i], q[m] = q[m], q[i]
-		i = m
+		q.buckets[b] = from[:0]
+		// Events reach a bucket in no particular order of seq.
+		slices.SortFunc(q.buckets[0], func(x, y anEvent) int { return cmp.Compare(x.seq, y.seq) })
 	}
-	*h = q
-	return top
+	e := q.buckets[0][q.head]
+	q.head++
+	q.n--
+	return e
 }
 
 // Operation states.
@@ -253,16 +279,11 @@ type analysis struct {
 	recvOverhead []ps
 
 	// per operation
-	state   []uint8
-	pending []int32
-	start   []ps
-	finish  []ps
-	why     []int32 // what it waited for last; -1 nothing
-	rankOf  []int32 // its rank (Schedule.RankOf, without the search)
+	ops     []opState
 	revDeps []int32 // dependents: CSR by operation; bit 31 set for irequires
 	revOff  []int32
 
-	events anHeap
+	events anQueue
 	now    ps // the time of the event being processed
 	seq    uint64
 	ready  []int32 // operations made ready by the current event
@@ -336,21 +357,17 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := range a.nicOp {
 		a.nicOp[i] = -1
 	}
-	a.state, a.pending, a.rankOf = make([]uint8, n), make([]int32, n), make([]int32, n)
+	a.ops = make([]opState, n)
 	for r := 0; r < s.Ranks; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			a.rankOf[i] = int32(r)
+			a.ops[i] = opState{rank: int32(r), why: -1}
 		}
-	}
-	a.start, a.finish, a.why = make([]ps, n), make([]ps, n), make([]int32, n)
-	for i := range a.why {
-		a.why[i] = -1
 	}
 	// Dependents, by a counting sort of the dependencies.
 	a.revOff = make([]int32, n+1)
 	for i := 0; i < n; i++ {
 		deps := s.DepsOf(i)
-		a.pending[i] = int32(len(deps))
+		a.ops[i].pending = int32(len(deps))
 		for _, d := range deps {
 			if d.Op < 0 || int(d.Op) >= n {
 				return nil, fmt.Errorf("%s: operation %d depends on operation %d, which does not exist", s.Name, i, d.Op)
@@ -594,7 +611,7 @@ func (a *analysis) push(t ps, op int32, kind uint8) {
 }
 
 func (a *analysis) cpu(op int32) int {
-	r := int(a.rankOf[op])
+	r := int(a.ops[op].rank)
 	return int(a.proc[r])*a.ncpu + int(a.s.Ops[op].CPU)
 }
 
@@ -603,13 +620,13 @@ func (a *analysis) run(ctx context.Context) error {
 	// The first operations, rank by rank.
 	for r := 0; r < s.Ranks; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			if a.pending[i] == 0 {
+			if a.ops[i].pending == 0 {
 				a.ready = append(a.ready, i)
 			}
 		}
 	}
 	a.schedule()
-	for len(a.events) > 0 {
+	for a.events.n > 0 {
 		if a.nEvents&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -649,7 +666,7 @@ func (a *analysis) schedule() {
 		// Ranks own consecutive operation indexes, so ordering by index
 		// within a kind orders by rank first when the rank leads.
 		slices.SortFunc(a.ready, func(x, y int32) int {
-			rx, ry := a.rankOf[x], a.rankOf[y]
+			rx, ry := a.ops[x].rank, a.ops[y].rank
 			if rx != ry {
 				return int(rx - ry)
 			}
@@ -665,9 +682,9 @@ func (a *analysis) schedule() {
 		// Never before its prerequisites: with one CPU, the CPU is never
 		// free before they are (and LogGOPSim starts it when the CPU is
 		// free), but a calc on another CPU can ready it.
-		t := max(a.nexto[c], a.now, a.start[op])
+		t := max(a.nexto[c], a.now, a.ops[op].start)
 		if s.Ops[op].Kind == lang.OpSend {
-			t = max(t, a.nextgs[a.proc[int(a.rankOf[op])]])
+			t = max(t, a.nextgs[a.proc[int(a.ops[op].rank)]])
 		}
 		a.push(t, op, evReady)
 	}
@@ -677,9 +694,9 @@ func (a *analysis) schedule() {
 // started and done release the operations that irequire and require op.
 func (a *analysis) started(op int32) { a.release(op, true) }
 func (a *analysis) done(op int32, t ps) {
-	a.state[op] = stDone
-	a.finish[op] = t
-	r := int(a.rankOf[op])
+	a.ops[op].state = stDone
+	a.ops[op].finish = t
+	r := int(a.ops[op].rank)
 	if t >= a.end[r] {
 		a.end[r] = t
 		a.lastOp[r] = op
@@ -688,9 +705,9 @@ func (a *analysis) done(op int32, t ps) {
 }
 
 func (a *analysis) release(op int32, start bool) {
-	at := a.finish[op]
+	at := a.ops[op].finish
 	if start {
-		at = a.start[op]
+		at = a.ops[op].start
 	}
 	for _, v := range a.revDeps[a.revOff[op]:a.revOff[op+1]] {
 		if (v < 0) != start {
@@ -699,11 +716,11 @@ func (a *analysis) release(op int32, start bool) {
 		j := v &^ math.MinInt32
 		// Until j begins, its start is when it may: its last
 		// prerequisite's end (or start, for irequires).
-		a.start[j] = max(a.start[j], at)
-		a.pending[j]--
-		if a.pending[j] == 0 {
+		a.ops[j].start = max(a.ops[j].start, at)
+		a.ops[j].pending--
+		if a.ops[j].pending == 0 {
 			// j waited for op last.
-			a.why[j] = op
+			a.ops[j].why = op
 			a.ready = append(a.ready, j)
 		}
 	}
@@ -725,7 +742,7 @@ func (a *analysis) startOp(e anEvent) error {
 	s := a.s
 	op := e.op
 	o := &s.Ops[op]
-	r := int(a.rankOf[op])
+	r := int(a.ops[op].rank)
 	c := a.cpu(op)
 	if a.clk != nil {
 		if done, err := a.clk.start(a, e); done || err != nil {
@@ -778,7 +795,7 @@ func (a *analysis) startOp(e anEvent) error {
 			a.send[r] += cost.sendCPU
 			a.busy(r, "send", e.t, e.t+cost.sendCPU, op)
 		}
-		a.finish[op] = e.t + cost.sendCPU
+		a.ops[op].finish = e.t + cost.sendCPU
 		if e.t+cost.sendCPU > a.end[r] {
 			a.end[r], a.lastOp[r] = e.t+cost.sendCPU, op
 		}
@@ -791,7 +808,7 @@ func (a *analysis) startOp(e anEvent) error {
 	case lang.OpRecv:
 		// Posting a receive costs nothing and waits for no CPU.
 		a.begin(op, e.t)
-		a.finish[op] = e.t
+		a.ops[op].finish = e.t
 		a.started(op)
 		q := &a.uq[r]
 		for i := q.head; i < len(q.e); i++ {
@@ -817,15 +834,15 @@ func matches(o *lang.SchedOp, src, tag int32) bool {
 }
 
 func (a *analysis) begin(op int32, t ps) {
-	a.state[op] = stStarted
-	a.start[op] = t
+	a.ops[op].state = stStarted
+	a.ops[op].start = t
 }
 
 // retry puts an operation back until its resources are free, noting what
 // held them for the critical path.
 func (a *analysis) retry(e anEvent, t ps, blocker int32) {
 	if e.kind == evReady && blocker >= 0 {
-		a.why[e.op] = blocker
+		a.ops[e.op].why = blocker
 	}
 	e.t = t
 	a.events.push(e)
@@ -838,7 +855,7 @@ func (a *analysis) arrive(e anEvent) error {
 	s := a.s
 	send := e.op
 	o := &s.Ops[send]
-	src := int32(int(a.rankOf[send]))
+	src := int32(int(a.ops[send].rank))
 	d := int(o.Peer)
 	p := a.proc[d]
 	// The message uses the CPU its send named, as LogGOPSim has it.
@@ -891,8 +908,8 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 	if a.clk != nil {
 		a.clk.received(a, recv, send)
 	}
-	if a.state[send] != stDone {
-		r := int(a.rankOf[send])
+	if a.ops[send].state != stDone {
+		r := int(a.ops[send].rank)
 		c := a.cpu(send)
 		p := a.proc[r]
 		if a.nexto[c] < now {
@@ -903,9 +920,9 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 		}
 		a.done(send, now)
 	}
-	if from > a.start[recv] {
-		a.start[recv] = from
-		a.why[recv] = send
+	if from > a.ops[recv].start {
+		a.ops[recv].start = from
+		a.ops[recv].why = send
 	}
 	a.done(recv, doneAt)
 }
@@ -945,20 +962,20 @@ func (a *analysis) leave(e anEvent) error {
 	}
 	last := e.op
 	for _, op := range a.collIn[ci] {
-		if a.start[op] == a.collEntry[ci] {
+		if a.ops[op].start == a.collEntry[ci] {
 			last = op
 		}
 	}
 	for _, op := range a.collIn[ci] {
-		r := int(a.rankOf[op])
+		r := int(a.ops[op].rank)
 		end := e.t + cost
 		a.occupy(a.cpu(op), end, op)
 		a.send[r] += cost
 		a.busy(r, "send", e.t, end, op)
 		if op != last {
 			// It waited for the last to enter; the collective begins then.
-			a.why[op] = last
-			a.start[op] = e.t
+			a.ops[op].why = last
+			a.ops[op].start = e.t
 		}
 		a.done(op, end)
 	}
@@ -1000,13 +1017,13 @@ func (a *analysis) deadlock() *ProgramDeadlock {
 	for r := 0; r < s.Ranks; r++ {
 		stuck := int32(-1)
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			if a.state[i] == stDone {
+			if a.ops[i].state == stDone {
 				continue
 			}
 			if stuck < 0 {
 				stuck = i
 			}
-			if k := s.Ops[i].Kind; a.state[i] == stStarted && (k == lang.OpRecv || k == lang.OpSend) {
+			if k := s.Ops[i].Kind; a.ops[i].state == stStarted && (k == lang.OpRecv || k == lang.OpSend) {
 				stuck = i
 				break
 			}
@@ -1035,14 +1052,14 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 	s := a.s
 	var path []PathStep
 	for n := 0; op >= 0 && n <= len(s.Ops); n++ {
-		if a.state[op] == stWaiting {
+		if a.ops[op].state == stWaiting {
 			break
 		}
-		r := int(a.rankOf[op])
+		r := int(a.ops[op].rank)
 		o := s.Ops[op]
-		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.start[op]), End: seconds(a.finish[op])})
-		next := a.why[op]
-		if next >= 0 && a.start[next] > a.finish[op] {
+		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
+		next := a.ops[op].why
+		if next >= 0 && a.ops[next].start > a.ops[op].finish {
 			break // an operation that began later cannot have held this one back
 		}
 		op = next
