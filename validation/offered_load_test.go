@@ -81,8 +81,10 @@ func effectiveBandwidth(t *testing.T) section {
 			"seed 001's effective bandwidth, the link bandwidth scaled down by p/b. The **seed** column is that " +
 			"bound, computed in Go from the graph (the links crossing the middle cut, counted one by one); Parasol's " +
 			"is the largest load of a grid of 0.6 … 1.1 × the bound (0.3 … 0.8 for wormhole; steps of 0.05) that did not saturate (`sim --load`: " +
-			"accepted within 5% of offered, marked messages drained). Under virtual cut-through, where a blocked " +
-			"packet holds nothing, saturation is within 15% of the bound; under BookSim's wormhole router with one " +
+			"accepted within 5% of offered, marked messages drained), with the routers' crossbars not modelled (`xbar=0`), " +
+			"so that only the network limits. Under virtual cut-through, where a blocked " +
+			"packet holds nothing, saturation is within 15% of the bound (with BookSim's crossbar, `xbar=1`, an input " +
+			"passing one packet at a time, it is 75–85%); under BookSim's wormhole router with one " +
 			"virtual channel, head-of-line blocking stops it near half the bound (shown, not asserted).\n\n" +
 			"The rows below them set Parasol's mean packet latency (in cycles) and saturation throughput beside " +
 			"BookSim 2's default input-queued router (one cycle each for routing, VC allocation, switch allocation " +
@@ -98,7 +100,9 @@ func effectiveBandwidth(t *testing.T) section {
 		sizes = sizes[:2]
 	}
 	for _, k := range sizes {
-		sets := []string{fmt.Sprintf("k=%d", k)}
+		// The bound is the network's: the routers' crossbars, an input
+		// passing one packet at a time, are left out (xbar=0).
+		sets := []string{fmt.Sprintf("k=%d", k), "xbar=0"}
 		spec, _ := offeredCurve(t, "", "uniform", "vct", []float64{0.05}, sets...)
 		bound := bisectionBound(t, spec, k)
 		grid := scaled(bound, 0.6, 1.1)
@@ -110,7 +114,7 @@ func effectiveBandwidth(t *testing.T) section {
 			_, pts := offeredCurve(t, "", "uniform", sw, grid, sets...)
 			sat, _ := saturationLoad(pts)
 			r := row{Quantity: fmt.Sprintf("%d×%d mesh, uniform, %s: saturation load", k, k, sw), Seed: num(bound), SeedVal: bound, Value: sat,
-				Cmd: fmt.Sprintf("sim std:booksim-mesh --set k=%d --switching %s --op uniform --load %.4g:%.4g:%.4g", k, sw, grid[0], grid[len(grid)-1], bound*0.05)}
+				Cmd: fmt.Sprintf("sim std:booksim-mesh --set k=%d --set xbar=0 --switching %s --op uniform --load %.4g:%.4g:%.4g", k, sw, grid[0], grid[len(grid)-1], bound*0.05)}
 			if sw == "vct" {
 				r.Tol = 0.15
 			} else {
