@@ -41,10 +41,11 @@ func (r *RunResult) Difference() (d float64, ok bool) {
 	if a == nil || s == nil || a.Deadlock != nil || s.Deadlock != nil || a.Partial || s.Partial || a.Makespan == 0 {
 		return 0, false
 	}
-	if s.Makespan == a.Makespan {
-		return 0, true // no -1e-16 from rounding
+	d = (s.Makespan - a.Makespan) / a.Makespan
+	if math.Abs(d) < 1e-12 {
+		return 0, true // equal up to float rounding: no 1e-16 noise (as Compare)
 	}
-	return (s.Makespan - a.Makespan) / a.Makespan, true
+	return d, true
 }
 
 // Run answers "how long does schedule s take on machine m": analytically,

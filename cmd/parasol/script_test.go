@@ -94,6 +94,9 @@ func copyDir(from, to string) error {
 	}
 	for _, d := range entries {
 		if d.IsDir() {
+			if err := copyDir(filepath.Join(from, d.Name()), filepath.Join(to, d.Name())); err != nil {
+				return err
+			}
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(from, d.Name()))

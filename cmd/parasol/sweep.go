@@ -166,10 +166,20 @@ func (w *wordList) Set(v string) error {
 	return nil
 }
 
-// setAxis is one --set of a sweep: a path and the values it takes.
+// setAxis is one --set of a sweep, or with arg one --arg of a program
+// sweep: a path (or parameter name) and the values it takes.
 type setAxis struct {
 	path   string
 	values []string
+	arg    bool
+}
+
+// column names the axis in CSV headers and plot legends.
+func (ax setAxis) column() string {
+	if ax.arg {
+		return "arg:" + ax.path
+	}
+	return ax.path
 }
 
 type setSweep []setAxis
@@ -192,12 +202,50 @@ func (s *setSweep) Set(v string) error {
 	return nil
 }
 
+// argSweep is sweep's --arg: a program parameter and the values it takes,
+// NAME=V1,V2,…; the axes join the --set axes in command-line order.
+type argSweep struct{ axes *setSweep }
+
+func (a argSweep) String() string { return "" }
+
+func (a argSweep) Set(v string) error {
+	name, values, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want NAME=V1,V2,…", v)
+	}
+	ax := setAxis{path: name, arg: true}
+	for _, p := range splitList(values) {
+		if p == "" {
+			return fmt.Errorf("--arg %q: an empty value in the list", v)
+		}
+		ax.values = append(ax.values, p)
+	}
+	*a.axes = append(*a.axes, ax)
+	return nil
+}
+
 // sweepPoint is one point of the cross product.
 type sweepPoint struct {
 	index              int
-	sets               []eval.Set
+	sets               []eval.Set // one per axis, --arg axes included (see setSweep)
 	routing, switching string
 	size               int64
+}
+
+// machineSets are the point's --set values; args its program parameters.
+func (p sweepPoint) machineSets(axes setSweep) (sets []eval.Set, args map[string]string) {
+	for i, ax := range axes {
+		if ax.arg {
+			if args == nil {
+				args = map[string]string{}
+			}
+			args[ax.path] = p.sets[i].Value
+		} else {
+			sets = append(sets, p.sets[i])
+		}
+	}
+	return sets, args
 }
 
 // crossProduct enumerates the points in their fixed order: the --set
@@ -271,11 +319,14 @@ type sweepCompareJSON struct {
 	compareJSON
 }
 
-// pointResult is what running a point produced: a simulation, or with
-// --compare a comparison (whose Result is res).
+// pointResult is what running a point produced: a simulation, with
+// --compare a comparison (whose Result is res), or with --run a program's
+// answers (res nil).
 type pointResult struct {
 	res *prt.Result
 	cmp *prt.Comparison
+	prog *runProgram
+	run2 *prt.RunResult
 	m   *eval.Machine
 	run *runInfo
 	err error
@@ -289,12 +340,18 @@ type sweeper struct {
 	points  []sweepPoint
 	workers int    // points run at once
 	compare string // a model primitive to compare at every point, or ""
+	program string // a program to run at every point, or ""
+	rf      runFlags
 }
 
 // runPoint simulates one point with its own flags.
 func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointResult {
+	if s.program != "" {
+		return s.runProgramPoint(ctx, p, inner)
+	}
 	sf := s.base
-	sf.sets = setList(p.sets)
+	sets, _ := p.machineSets(s.axes)
+	sf.sets = setList(sets)
 	sf.routing, sf.switching = p.routing, p.switching
 	sf.size = sizeFlag(p.size, 0)
 	sf.size.set = true
@@ -368,7 +425,7 @@ func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) er
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if r.res == nil {
+		if r.res == nil && r.run2 == nil {
 			return r.err
 		}
 		if err := emit(p, r); err != nil {
@@ -443,6 +500,13 @@ Examples:
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
 	comparePrim := fs.String("compare", "", "compare the model `PRIMITIVE` (e.g. MPI.bcast) with its simulation at every point, as compare does; --op then overrides the simulated operation")
+	program := fs.String("run", "", "run `PROGRAM` at every point, as run does (a file, a program's name, or statements), analytic and simulated unless --analytic or --simulate")
+	var rf runFlags
+	fs.Var(argSweep{&sets}, "arg", "a program parameter's values for --run, NAME=V1,V2,… (repeatable), e.g. --arg 'n=1KB,4KB'")
+	fs.IntVar(&rf.ranks, "ranks", 0, "number of ranks of a --run program (default: one per processor)")
+	fs.StringVar(&rf.mapping, "map", "linear", "place a --run program's ranks: linear, random, a FILE of processor ids or an EXPR in rank and ranks")
+	fs.BoolVar(&rf.analytic, "analytic", false, "with --run, the analytic answer only")
+	fs.BoolVar(&rf.simulate, "simulate", false, "with --run, the simulated answer only")
 	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
 	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's figure is set beside the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
@@ -463,6 +527,21 @@ Examples:
 	if err := checkPlotFile("sweep", *plotFile); err != nil {
 		return err
 	}
+	if *comparePrim != "" && *program != "" {
+		return usageError("parasol sweep: --compare and --run: give one of them")
+	}
+	if rf.analytic && rf.simulate {
+		return usageError("parasol sweep: --analytic and --simulate: give one of them, or neither for both")
+	}
+	if *program == "" {
+		for _, ax := range sets {
+			if ax.arg {
+				return usageError("parasol sweep: --arg %s sets a program's parameter; give the program with --run", ax.path)
+			}
+		}
+	} else if len(sizes.vals) > 0 {
+		return usageError("parasol sweep: --size is a message size of --op and --compare; a --run program takes its sizes as --arg values")
+	}
 	if *comparePrim != "" {
 		opSet := false
 		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
@@ -477,7 +556,7 @@ Examples:
 	if err != nil {
 		return usageError("parasol sweep: %v", err)
 	}
-	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim}
+	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim, program: *program, rf: rf}
 	if err := s.validate(); err != nil {
 		return err
 	}
@@ -527,7 +606,7 @@ Examples:
 	if format.value == outCSV {
 		// The header comes first even from a shard with no points, so
 		// that every shard's output is a table merge can join.
-		if err := csvTable(e.stdout, sweepCSVHeader(sets, s.compare != ""), nil); err != nil {
+		if err := csvTable(e.stdout, s.csvHeader(), nil); err != nil {
 			return err
 		}
 	}
@@ -538,13 +617,17 @@ Examples:
 		if bar != nil {
 			bar.done()
 		}
-		deadlock = deadlock || r.res.Deadlock
 		r.run.Command = "sweep"
 		if *plotFile != "" {
-			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp}
+			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2}
 			pp.measured, pp.hasMeasured = measured[p.size]
 			plotted = append(plotted, pp)
 		}
+		if r.run2 != nil {
+			deadlock = deadlock || runFailure(r.run2) != nil
+			return s.emitRun(e.stdout, format.value, p, total, r)
+		}
+		deadlock = deadlock || r.res.Deadlock
 		switch {
 		case format.value == outJSON && r.cmp != nil:
 			j := newCompareJSON(r.cmp, r.m)
@@ -587,7 +670,8 @@ Examples:
 // misspelt name is a usage error rather than a failure halfway.
 func (s *sweeper) validate() error {
 	sf := s.base
-	sf.sets = setList(s.points[0].sets)
+	first, _ := s.points[0].machineSets(s.axes)
+	sf.sets = setList(first)
 	m, rs, err := sf.network(s.spec)
 	if err != nil {
 		return err
@@ -608,10 +692,15 @@ func (s *sweeper) validate() error {
 	}
 	// Each value of each --set axis, the others at their first, so that a
 	// wrong value is reported before the points before it have run.
+	// A program's --arg values are checked as each point instantiates it.
 	for a, ax := range s.axes {
 		for _, v := range ax.values[1:] {
-			sets := append([]eval.Set(nil), s.points[0].sets...)
-			sets[a].Value = v
+			if ax.arg {
+				continue
+			}
+			p := sweepPoint{sets: append([]eval.Set(nil), s.points[0].sets...)}
+			p.sets[a].Value = v
+			sets, _ := p.machineSets(s.axes)
 			sf.sets = setList(sets)
 			if _, _, err := sf.network(s.spec); err != nil {
 				return err
@@ -636,18 +725,37 @@ func (s *sweeper) validate() error {
 // sweepCSVHeader is sweep's CSV header: the point's parameters (one
 // column per --set path), then sim's columns.
 func sweepCSVHeader(sets setSweep, compare bool) []string {
-	h := []string{"point", "points", "size", "routing", "switching", "seed"}
-	for _, ax := range sets {
-		h = append(h, ax.path)
-	}
+	h := sweepCSVParamHeader(sets)
 	if compare {
 		return append(h, compareCSVHeader...)
 	}
 	return append(h, simCSVHeader...)
 }
 
+// sweepCSVParamHeader names the columns of a point's parameters.
+func sweepCSVParamHeader(sets setSweep) []string {
+	h := []string{"point", "points", "size", "routing", "switching", "seed"}
+	for _, ax := range sets {
+		h = append(h, ax.column())
+	}
+	return h
+}
+
+func (s *sweeper) csvHeader() []string {
+	if s.program != "" {
+		return append(sweepCSVParamHeader(s.axes), sweepRunCSVHeader...)
+	}
+	return sweepCSVHeader(s.axes, s.compare != "")
+}
+
+// sweepCSVParams are a point's parameter columns; a program's point has
+// no message size.
 func sweepCSVParams(p sweepPoint, total int, run *runInfo) []string {
-	row := []string{strconv.Itoa(p.index), strconv.Itoa(total), strconv.FormatInt(p.size, 10), run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
+	size := ""
+	if run.Size != nil {
+		size = strconv.FormatInt(p.size, 10)
+	}
+	row := []string{strconv.Itoa(p.index), strconv.Itoa(total), size, run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
 	for _, s := range p.sets {
 		row = append(row, s.Value)
 	}
@@ -658,9 +766,18 @@ func sweepCSVParams(p sweepPoint, total int, run *runInfo) []string {
 // study plots.
 func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "point %d/%d: size %s, routing %s, switching %s", p.index, total, sizeText(p.size), r.run.Routing, r.run.Switching)
+	fmt.Fprintf(&b, "point %d/%d: ", p.index, total)
+	if r.run2 == nil {
+		fmt.Fprintf(&b, "size %s, ", sizeText(p.size))
+	}
+	fmt.Fprintf(&b, "routing %s, switching %s", r.run.Routing, r.run.Switching)
 	for _, s := range p.sets {
 		fmt.Fprintf(&b, ", %s=%s", s.Path, s.Value)
+	}
+	if r.run2 != nil {
+		printSweepRun(&b, r.run2)
+		fmt.Fprintln(w, b.String())
+		return
 	}
 	res := r.res
 	if c := r.cmp; c != nil {

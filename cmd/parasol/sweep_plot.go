@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -13,6 +14,7 @@ type plottedPoint struct {
 	p   sweepPoint
 	res *prt.Result
 	cmp *prt.Comparison
+	run *prt.RunResult // a --run point's answers
 	// measured is the time sweep --measured gives for the point's size.
 	measured    float64
 	hasMeasured bool
@@ -44,20 +46,26 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		}
 		a := a
 		axis := sweepAxis{name: ax.path, label: func(p sweepPoint) string { return ax.path + "=" + p.sets[a].Value }}
-		numeric, dim := true, lang.Dim{}
+		numeric, dim, largest := true, lang.Dim{}, 0.0
 		for i, v := range ax.values {
 			q, err := lang.ParseQuantity(v)
 			if err != nil || q.Kind != lang.Number || i > 0 && q.Dim != dim {
 				numeric = false
 				break
 			}
-			dim = q.Dim
+			dim, largest = q.Dim, max(largest, math.Abs(q.Num))
 		}
 		if numeric {
+			// Times read in the unit that suits them (ns, µs), as the
+			// figures along y do.
+			scale := 1.0
 			axis.unit = dim.Unit()
+			if dim == lang.TimeDim {
+				axis.unit, scale = timeScale(largest)
+			}
 			axis.x = func(p sweepPoint) (float64, bool) {
 				q, err := lang.ParseQuantity(p.sets[a].Value)
-				return q.Num, err == nil
+				return q.Num / scale, err == nil
 			}
 		}
 		axes = append(axes, axis)
@@ -85,20 +93,39 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	}
 	xa := axes[xi]
 
-	// The figure: the compared cost, else latency where every point has
-	// one, else makespan.
-	figure, ylabel := func(r plottedPoint) (sim, ana float64) { return r.res.Makespan, 0 }, "makespan"
+	// The figure: a program's makespans, the compared cost, else latency
+	// where every point has one, else makespan. A point has a simulated
+	// figure unless it deadlocked or stopped early, and an analytic one
+	// with --compare and --run.
+	figure, ylabel := func(r plottedPoint) sweepFigure { return simFigure(r.res, r.res.Makespan) }, "makespan"
+	both := pts[0].cmp != nil || pts[0].run != nil
 	switch {
+	case pts[0].run != nil:
+		figure = func(r plottedPoint) sweepFigure {
+			f := sweepFigure{}
+			if a := r.run.Analytic; a != nil && a.Deadlock == nil && !a.Partial {
+				f.ana, f.anaOK = a.Makespan, true
+			}
+			if s := r.run.Simulated; s != nil && s.Deadlock == nil && !s.Partial {
+				f.sim, f.simOK = s.Makespan, true
+			}
+			return f
+		}
+		ylabel = "makespan"
 	case pts[0].cmp != nil:
-		figure = func(r plottedPoint) (float64, float64) { return r.cmp.Simulated, r.cmp.Analytic }
+		figure = func(r plottedPoint) sweepFigure {
+			f := simFigure(r.res, r.cmp.Simulated)
+			f.ana, f.anaOK = r.cmp.Analytic, true
+			return f
+		}
 		ylabel = pts[0].cmp.Primitive
 	case allHaveMessages(pts):
-		figure, ylabel = func(r plottedPoint) (float64, float64) { return r.res.Latency.Mean, 0 }, "mean latency"
+		figure, ylabel = func(r plottedPoint) sweepFigure { return simFigure(r.res, r.res.Latency.Mean) }, "mean latency"
 	}
 	largest := 0.0
 	for _, r := range pts {
-		s, a := figure(r)
-		largest = max(largest, s, a)
+		f := figure(r)
+		largest = max(largest, f.sim, f.ana)
 		if r.hasMeasured {
 			largest = max(largest, r.measured)
 		}
@@ -124,17 +151,17 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		if l == nil {
 			l = &line{}
 			n := len(order)
-			l.sim = plotSeries{Name: seriesName("simulated", k, pts[0].cmp != nil), Kind: seriesLines, Color: n}
+			l.sim = plotSeries{Name: seriesName("simulated", k, both), Kind: seriesLines, Color: n}
 			l.ana = plotSeries{Name: seriesName("analytic", k, true), Kind: seriesLines, Color: n, Dashed: true}
 			lines[k] = l
 			order = append(order, k)
 		}
-		sim, ana := figure(r)
-		if r.cmp != nil {
-			l.ana.X, l.ana.Y = append(l.ana.X, x), append(l.ana.Y, ana/scale)
+		f := figure(r)
+		if f.anaOK {
+			l.ana.X, l.ana.Y = append(l.ana.X, x), append(l.ana.Y, f.ana/scale)
 		}
-		if !r.res.Deadlock && !r.res.Partial {
-			l.sim.X, l.sim.Y = append(l.sim.X, x), append(l.sim.Y, sim/scale)
+		if f.simOK {
+			l.sim.X, l.sim.Y = append(l.sim.X, x), append(l.sim.Y, f.sim/scale)
 		}
 	}
 	panel := plotPanel{Title: "sweep: " + ylabel + " against " + xa.name, XLabel: xa.name, YLabel: ylabel + " (" + unit + ")", XLog: xa.log}
@@ -167,6 +194,19 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		return nil, fmt.Errorf("no point has a figure to draw")
 	}
 	return &plotSpec{Panels: []plotPanel{panel}}, nil
+}
+
+// sweepFigure is what a point plots: its simulated and analytic figures,
+// each only if it has one.
+type sweepFigure struct {
+	sim, ana     float64
+	simOK, anaOK bool
+}
+
+// simFigure is a simulation's figure v, unless it deadlocked or stopped
+// early.
+func simFigure(r *prt.Result, v float64) sweepFigure {
+	return sweepFigure{sim: v, simOK: !r.Deadlock && !r.Partial}
 }
 
 func allHaveMessages(pts []plottedPoint) bool {

@@ -55,10 +55,10 @@ func TestSetSweepsSplitValuesOutsideBrackets(t *testing.T) {
 		in   string
 		want setAxis
 	}{
-		{"delta=0.5us,1us,2us", setAxis{"delta", []string{"0.5us", "1us", "2us"}}},
-		{"n = 4", setAxis{"n", []string{"4"}}},
-		{"x=max(1, 2),3", setAxis{"x", []string{"max(1, 2)", "3"}}},
-		{`name="a,b",c`, setAxis{"name", []string{`"a,b"`, "c"}}},
+		{"delta=0.5us,1us,2us", setAxis{path: "delta", values: []string{"0.5us", "1us", "2us"}}},
+		{"n = 4", setAxis{path: "n", values: []string{"4"}}},
+		{"x=max(1, 2),3", setAxis{path: "x", values: []string{"max(1, 2)", "3"}}},
+		{`name="a,b",c`, setAxis{path: "name", values: []string{`"a,b"`, "c"}}},
 	}
 	for _, tt := range tests {
 		var s setSweep
@@ -73,7 +73,7 @@ func TestSetSweepsSplitValuesOutsideBrackets(t *testing.T) {
 }
 
 func TestCrossProductVariesTheLastAxisFastest(t *testing.T) {
-	sets := setSweep{{"a", []string{"1", "2"}}}
+	sets := setSweep{{path: "a", values: []string{"1", "2"}}}
 	points, err := crossProduct(sets, []string{"ecube", "random"}, nil, []int64{32, 64})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestCrossProductVariesTheLastAxisFastest(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("points = %q\nwant %q", got, want)
 	}
-	if _, err := crossProduct(setSweep{{"a", make([]string, 2000)}, {"b", make([]string, 2000)}}, nil, nil, []int64{1}); err == nil {
+	if _, err := crossProduct(setSweep{{path: "a", values: make([]string, 2000)}, {path: "b", values: make([]string, 2000)}}, nil, nil, []int64{1}); err == nil {
 		t.Errorf("a cross product of 4000000 points accepted")
 	}
 }
