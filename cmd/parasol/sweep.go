@@ -323,13 +323,13 @@ type sweepCompareJSON struct {
 // --compare a comparison (whose Result is res), or with --run a program's
 // answers (res nil).
 type pointResult struct {
-	res *prt.Result
-	cmp *prt.Comparison
+	res  *prt.Result
+	cmp  *prt.Comparison
 	prog *runProgram
 	run2 *prt.RunResult
-	m   *eval.Machine
-	run *runInfo
-	err error
+	m    *eval.Machine
+	run  *runInfo
+	err  error
 }
 
 type sweeper struct {
