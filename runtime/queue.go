@@ -45,7 +45,7 @@ func (q *evQueue) reset() {
 	}
 	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
 	for i := range q.buckets[:q.nb] {
-		q.buckets[i] = q.buckets[i][:0]
+		q.buckets[i] = keep(q.buckets[i])
 	}
 	// A flat rung below every time: the first pop spreads top.
 	q.cur, q.nb, q.flat = 0, 0, true
@@ -112,7 +112,7 @@ func (q *evQueue) advance() {
 	if q.flat {
 		q.spare = q.bot[:0]
 	} else if q.cur < q.nb {
-		q.buckets[q.cur] = q.bot[:0]
+		q.buckets[q.cur] = keep(q.bot)
 	}
 	q.bot, q.bi = nil, 0
 	for {
@@ -149,7 +149,7 @@ func compareEvents(a, b event) int {
 // everything goes into one sorted bucket.
 func (q *evQueue) spread() {
 	for i := range q.buckets[:q.nb] {
-		q.buckets[i] = q.buckets[i][:0]
+		q.buckets[i] = keep(q.buckets[i])
 	}
 	top := q.top
 	n := len(top)
@@ -162,12 +162,14 @@ func (q *evQueue) spread() {
 		q.open(top)
 		return
 	}
-	// Enough buckets for twice the events at the front's density; one
-	// more in case (topMax-topMin)/width rounds up.
-	nb := int(min((q.topMax-q.topMin)/width, float64(2*n/ladderSplit))) + 1
+	// Enough buckets for the events at the front's density; one more in
+	// case (topMax-topMin)/width rounds up. Buckets beyond are dropped.
+	nb := int(min((q.topMax-q.topMin)/width, float64(n/ladderSplit))) + 1
 	for len(q.buckets) < nb {
 		q.buckets = append(q.buckets, nil)
 	}
+	clear(q.buckets[nb:])
+	q.buckets = q.buckets[:nb]
 	q.flat, q.base, q.width, q.cur, q.nb = false, q.topMin, width, -1, nb
 	rest := top[:0]
 	var lo, hi float64
@@ -220,6 +222,20 @@ func (q *evQueue) sampleWidth() float64 {
 		}
 	}
 	return (q.topMax - q.topMin) * ladderSplit / float64(n)
+}
+
+// keepCap is the largest bucket whose storage is kept for reuse once
+// emptied. Times cluster, so a bucket now and then holds thousands of
+// events; were every bucket to keep the largest storage it ever had, the
+// rung's memory would grow with the run rather than with what is pending.
+const keepCap = 4 * ladderSplit
+
+// keep empties bucket b, keeping its storage if small.
+func keep(b []event) []event {
+	if cap(b) > keepCap {
+		return nil
+	}
+	return b[:0]
 }
 
 func (q *evQueue) pushNear(e event) {
