@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/internal/limits"
 )
 
 func offered1(t testing.TB, spec *Spec, o Options, l Load) *LoadResult {
@@ -159,5 +161,18 @@ func TestOfferedStopsWhenCancelled(t *testing.T) {
 	_, err := OfferedCurve(ctx, spec, Options{Op: "uniform", Size: 32}, []Load{{Fraction: 0.1}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestOfferedMessagesCountAgainstTheMemoryLimit(t *testing.T) {
+	// Messages are kept for the whole point: past what the limit leaves,
+	// the point stops with the figure instead of growing.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	o := Options{Op: "uniform", Size: 32, Workers: 1}
+	o.MaxMemory = probeNeed(t, spec, o) + 200<<10
+	_, err := Offered(context.Background(), spec, o, Load{Fraction: 0.5})
+	var tl *limits.TooLarge
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "open-loop point") {
+		t.Errorf("err = %v, want the open-loop point's messages refused", err)
 	}
 }
