@@ -344,8 +344,15 @@ func lexLine(n int, line string) []tok {
 				}
 				break
 			}
-			if u > i && strings.HasPrefix(line[u:], "/s") && (u+2 == len(line) || !isLetter(line[u+2]) && !isDigit(line[u+2])) {
-				u += 2
+			// a unit over a unit (20Mbit/s, 6ns/B) when the whole is one
+			if u > i && u+1 < len(line) && line[u] == '/' && isLetter(line[u+1]) {
+				v := u + 1
+				for v < len(line) && (isLetter(line[v]) || isDigit(line[v])) {
+					v++
+				}
+				if _, ok := lang.Units[line[i:v]]; ok {
+					u = v
+				}
 			}
 			i = u
 		case isLetter(c):
