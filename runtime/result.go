@@ -29,6 +29,13 @@ type Options struct {
 	Progress func(done, total int)
 	// LinkLoads fills Result.Links with every wire's load and utilisation.
 	LinkLoads bool
+	// Shard and Shards run only the runs i with i % Shards == Shard (each
+	// with the seed it has in the whole set), so that processes on one
+	// machine or many share --runs; 0 Shards means every run. KeepRuns
+	// fills Result.Records with each run's raw figures, which Aggregate
+	// joins into the result of all the runs.
+	Shard, Shards int
+	KeepRuns      bool
 }
 
 // Node returns a pointer to id, for Options.Src and Options.Dst.
@@ -73,6 +80,8 @@ type Result struct {
 	// Links is every wire's traffic when Options.LinkLoads is set, in
 	// link order, each link's A→B wire before its B→A wire.
 	Links []LinkLoad `json:"links,omitempty"`
+	// Records holds each run's raw figures when Options.KeepRuns is set.
+	Records []RunRecord `json:"-"`
 }
 
 // Stats summarise per-message latencies.

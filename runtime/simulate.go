@@ -40,12 +40,12 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	runs := max(opts.Runs, 1)
+	runs, index := shardRuns(max(opts.Runs, 1), opts.Shard, opts.Shards)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, runs)
+	workers = max(min(workers, runs), 1)
 	need, err := n.checkBudget(tr, runs, workers, opts.MaxMemory)
 	if err == nil && opts.LinkLoads {
 		need, err = n.checkLinkLoadBudget(need, runs, opts.MaxMemory)
@@ -72,7 +72,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 				if i >= runs || ctx.Err() != nil {
 					return
 				}
-				results[i] = s.once(ctx, tr, runSeed(opts.Seed, i))
+				results[i] = s.once(ctx, tr, runSeed(opts.Seed, index(i)))
 				if wires != nil {
 					wires[i] = s.wireFigures()
 				}
@@ -93,12 +93,17 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	// Cancelled runs that never started are left out of the aggregate.
 	finished := results[:0:0]
+	var records []RunRecord
 	for i := range results {
 		if results[i].lat != nil || results[i].events > 0 {
 			finished = append(finished, results[i])
+			if opts.KeepRuns {
+				records = append(records, results[i].record(index(i)))
+			}
 		}
 	}
 	res := aggregate(tr.op, finished)
+	res.Records = records
 	if opts.LinkLoads {
 		res.Links = n.linkLoads(wires)
 	}

@@ -32,9 +32,16 @@ I/N) into exactly the bytes the whole sweep prints: the points in order,
 one CSV header. The files are all JSON lines, all CSV or all text, as
 the sweep printed them; every point of the sweep must be in exactly one.
 
+It joins the shards of one simulation's runs (parasol sim --runs R
+--shard I/N) the same way: their runs' records are aggregated in run
+order into exactly what sim --runs R prints, in the --format the shards
+were given. Every shard must be there once.
+
 Example:
   for i in 0 1 2; do parasol sweep std:xmp64 --op alltoall --size 32..4KB*2 --shard $i/3 --json > part$i.jsonl & done; wait
-  parasol merge part0.jsonl part1.jsonl part2.jsonl > sweep.jsonl`)
+  parasol merge part0.jsonl part1.jsonl part2.jsonl > sweep.jsonl
+  for i in 0 1 2 3; do parasol sim std:xmp64 --op randperm --runs 10000 --json --shard $i/4 > runs$i & done; wait
+  parasol merge runs0 runs1 runs2 runs3 > randperm.json`)
 	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
 	files, err := parseInterspersed(fs, args)
@@ -48,6 +55,7 @@ Example:
 		return usageError("parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…")
 	}
 	var lines []mergeLine
+	var runShards [][]byte
 	header, kind, kindFrom := "", "", ""
 	for _, name := range files {
 		// A device or FIFO would be read forever or block (issue 8's
@@ -62,6 +70,10 @@ Example:
 		held = limits.Add(held, limits.Mul(2, int64(len(data))))
 		if err := limits.Check("merging "+strings.Join(files, ", "), held, maxMemory.bytes()); err != nil {
 			return fmt.Errorf("parasol merge: %v", err)
+		}
+		if isRunShard(data) {
+			runShards = append(runShards, data)
+			continue
 		}
 		ls, h, err := mergeLines(name, data)
 		if err != nil {
@@ -79,6 +91,12 @@ Example:
 			return fmt.Errorf("parasol merge: %s: the CSV header differs from %s's: not shards of one sweep", name, kindFrom)
 		}
 		lines = append(lines, ls...)
+	}
+	switch {
+	case len(runShards) == len(files):
+		return mergeRunShards(e.stdout, files, runShards)
+	case len(runShards) > 0:
+		return fmt.Errorf("parasol merge: some files are shards of sim --runs and some of a sweep: merge each kind alone")
 	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].point < lines[b].point })
 	if err := checkMerged(lines); err != nil {

@@ -12,6 +12,7 @@ import (
 type shardFlag struct {
 	i, n int
 	set  bool
+	auto bool // "auto": from the scheduler's environment (sim)
 }
 
 func (s *shardFlag) String() string {
@@ -22,6 +23,10 @@ func (s *shardFlag) String() string {
 }
 
 func (s *shardFlag) Set(v string) error {
+	if v == "auto" {
+		s.auto = true
+		return nil
+	}
 	a, b, ok := strings.Cut(v, "/")
 	if !ok {
 		return fmt.Errorf("want I/N, the shard I (from 0) of N, e.g. 0/4")

@@ -32,6 +32,7 @@ type simFlags struct {
 	seed                             uint64
 	maxEvents                        int64
 	linkLoads                        bool // sim --link-loads
+	shardI, shardN                   int  // sim --shard: this process's runs, with their records
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet) {
@@ -175,7 +176,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: int(sf.size.bytes()), Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
-		LinkLoads: sf.linkLoads}
+		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -295,6 +296,13 @@ largest accepted load. --format json prints one line per point ("load",
 "offered", "accepted", "saturated", "latency", …, "run"); csv one row per
 point.
 
+--shard I/N runs only the runs i with i % N == I of --runs (each with the
+seed it has among all of them) and prints their records; 'parasol merge'
+joins the N shards' outputs into exactly what the whole run prints, so N
+processes, on one machine or on a cluster, share --runs. --shard auto
+takes I and N from a Slurm array task or a Kubernetes Indexed Job (with
+--shards), as sweep does.
+
 --format json prints the result as one JSON object, times in seconds, with
 "run" saying what produced it (machine, source, op, size, seed, runs,
 routing, switching, every --set, Parasol's version). --format csv prints a
@@ -308,6 +316,9 @@ latency histogram and per-hop rows are in the JSON).`)
 	linksFile := fs.String("link-csv", "", "also write every wire's messages, bytes and busy share to `FILE` as CSV (implies --link-loads)")
 	var lf loadFlags
 	lf.register(fs)
+	var shard shardFlag
+	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
+	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -324,6 +335,12 @@ latency histogram and per-hop rows are in the JSON).`)
 	if len(pos) != 1 {
 		return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
 	}
+	if shard.set || shard.auto {
+		if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads {
+			return usageError("parasol sim: --shard splits --runs; --load, --plot, --link-loads and --link-csv belong to the whole run (merge the shards, then plot with sim)")
+		}
+		return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
+	}
 	if lf.load.points != nil {
 		return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
 	}
@@ -332,18 +349,8 @@ latency histogram and per-hop rows are in the JSON).`)
 	if res == nil {
 		return err
 	}
-	switch format.value {
-	case outJSON:
-		if err := newJSON(e.stdout).Encode(simJSON{res, run}); err != nil {
-			return err
-		}
-	case outCSV:
-		if err := csvTable(e.stdout, simCSVHeader, [][]string{simCSVRow(res)}); err != nil {
-			return err
-		}
-	default:
-		printResult(e.stdout, res)
-		printBusiestWires(e.stdout, res.Links)
+	if err := printSim(e.stdout, format.value, res, run); err != nil {
+		return err
 	}
 	if *plotFile != "" {
 		if err := writeSimPlot(*plotFile, res); err != nil {
@@ -365,6 +372,19 @@ latency histogram and per-hop rows are in the JSON).`)
 	if res.Deadlock {
 		return &exitError{code: 3}
 	}
+	return nil
+}
+
+// printSim prints sim's result in format.
+func printSim(w io.Writer, format string, res *runtime.Result, run *runInfo) error {
+	switch format {
+	case outJSON:
+		return newJSON(w).Encode(simJSON{res, run})
+	case outCSV:
+		return csvTable(w, simCSVHeader, [][]string{simCSVRow(res)})
+	}
+	printResult(w, res)
+	printBusiestWires(w, res.Links)
 	return nil
 }
 
