@@ -41,7 +41,7 @@ func xmp64Clocks(t *testing.T) section {
 	rows = append(rows, check(t, row{
 		Quantity: "barrier, every core entering at once: slowest core's time through (§3.3.1)", Seed: "940 ns", SeedVal: 940,
 		Value: statOf(ends).max * 1e9, Unit: "ns", Tol: 0.05,
-		Cmd: "parasol run --simulate --json std:xmp64 'barrier()'",
+		Cmd:  "parasol run --simulate --json std:xmp64 'barrier()'",
 		Note: fmt.Sprintf("every core %s–%s ns", num(statOf(ends).min*1e9), num(statOf(ends).max*1e9)),
 	}))
 	late, err := programs.Through(xmp, "if rank == 0 { compute(10us) } barrier()", 1)
