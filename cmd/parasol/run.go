@@ -419,6 +419,9 @@ const (
 
 func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResult, maxEvents int64) {
 	fmt.Fprintf(w, "%s %s on %s: %d rank%s, %d operation%s\n", p.Kind, p.Name, m.Name(), p.Ranks, plural(p.Ranks), p.Ops, plural(p.Ops))
+	if note := sharingNote(m, p); note != "" {
+		fmt.Fprintf(w, "  note        %s\n", note)
+	}
 	line := func(label string, pr *eval.ProgramResult) {
 		if pr == nil {
 			return
@@ -532,4 +535,22 @@ func printPath(w io.Writer, path []eval.PathStep) {
 		}
 		fmt.Fprintf(w, "    %11s .. %-11s rank %d: %s%s\n", dur(st.Start), dur(st.End), st.Rank, st.Label, at)
 	}
+}
+
+// sharingNote says when ranks share processors, which a schedule written
+// for more processors than the machine has (a GOAL schedule on std:loggp's
+// default P) does without anyone asking for it.
+func sharingNote(m *eval.Machine, p *runProgram) string {
+	used := map[int]bool{}
+	for _, n := range p.mapping {
+		used[n] = true
+	}
+	if len(used) == 0 || len(used) >= p.Ranks {
+		return ""
+	}
+	note := fmt.Sprintf("%d ranks on %d processors: ranks on one processor share its CPU", p.Ranks, len(used))
+	if _, err := m.Param("P"); err == nil {
+		note += fmt.Sprintf(" (--set P=%d gives each rank its own)", p.Ranks)
+	}
+	return note
 }
