@@ -44,8 +44,8 @@ import (
 // drained. Latency statistics are over marked messages; those not
 // delivered count at their age when the run stopped (a lower bound). The
 // point is saturated when the load accepted during measurement falls short
-// of the load generated then by more than SaturationTolerance, when
-// warm-up did not settle, or when marked messages did not drain.
+// of the load generated then by more than SaturationTolerance (and by more
+// than its noise, fallsShort), or when marked messages did not drain.
 
 // Process is the arrival process of open-loop sources.
 type Process uint8
@@ -78,7 +78,7 @@ func ParseProcess(s string) (Process, error) {
 // WindowCycles cycles.
 const (
 	WindowCycles        = 1000 // BookSim's sample_period
-	MaxWarmupWindows    = 20   // warm-up that has not settled by then is saturation
+	MaxWarmupWindows    = 20   // warm-up that has not settled by then ends unsettled (Settled false)
 	MeasureWindows      = 3
 	DrainWindows        = 10
 	OverloadWindows     = 3    // warm-up windows in a row accepting short of what was generated end warm-up as saturated
@@ -448,13 +448,18 @@ func (o *openLoop) endWindow() {
 	case warming:
 		lat := o.winLat / float64(max(o.winN, 1))
 		acc := float64(o.winBytes)
+		// BookSim's criterion, strictly: near saturation a window's
+		// latency is noisy and still rising, and a criterion that
+		// allowed for the noise would end warm-up too soon. A small
+		// network or a low load may then not settle; that costs windows,
+		// not accuracy, and is no sign of saturation.
 		settled := o.windows >= 2 && o.winN > 0 &&
 			math.Abs(lat-o.prevLat) <= SettleTolerance*lat && math.Abs(acc-o.prevAcc) <= SettleTolerance*acc
 		o.prevLat, o.prevAcc = lat, acc
 		// The first window fills the network; after it, a network that
 		// keeps accepting less than is offered is past saturation, and
 		// no warm-up will settle it.
-		if o.windows >= 2 && acc < (1-SaturationTolerance)*float64(o.winGen) {
+		if o.windows >= 2 && o.fallsShort(o.winBytes, o.winGen) {
 			o.short++
 		} else {
 			o.short = 0
@@ -479,7 +484,7 @@ func (o *openLoop) endWindow() {
 			o.t1 = s.now
 			// Past saturation the marked messages would drain only as the
 			// backlog ahead of them does: the point is saturated already.
-			if o.markedLeft == 0 || float64(o.accByte) < (1-SaturationTolerance)*float64(o.genBytes) {
+			if o.markedLeft == 0 || o.fallsShort(o.accByte, o.genBytes) {
 				s.err = errStopRun
 				return
 			}
@@ -491,6 +496,16 @@ func (o *openLoop) endWindow() {
 		}
 	}
 	o.startWindow()
+}
+
+// fallsShort tells whether acc bytes accepted fall short of gen bytes
+// generated over the same time by more than SaturationTolerance of them
+// and by more than the messages in flight can vary by (twice the square
+// root of the messages generated), so that a few messages still on their
+// way at a window's end do not make a small network look saturated.
+func (o *openLoop) fallsShort(acc, gen int64) bool {
+	d := float64(gen - acc)
+	return d > SaturationTolerance*float64(gen) && d > 2*math.Sqrt(float64(gen/o.wire))*float64(o.wire)
 }
 
 func (o *openLoop) delivered(m int32) {
@@ -537,7 +552,7 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		lr.Offered = float64(o.genBytes) / (T * o.inj)
 		lr.Accepted = float64(o.accByte) / (T * o.inj)
 	}
-	lr.Saturated = !lr.Drained || !o.settled && o.load.Warmup == 0 || lr.Accepted < (1-SaturationTolerance)*lr.Offered
+	lr.Saturated = !lr.Drained || o.fallsShort(o.accByte, o.genBytes)
 	// Marked messages still in flight count at their age when the run
 	// stopped: a lower bound, so that a saturated point shows how far
 	// latency has run away rather than only the lucky few delivered.

@@ -176,3 +176,16 @@ func TestOfferedMessagesCountAgainstTheMemoryLimit(t *testing.T) {
 		t.Errorf("err = %v, want the open-loop point's messages refused", err)
 	}
 }
+
+func TestFewMessagesAWindowAreNoSaturation(t *testing.T) {
+	// A 2×2 mesh at a hundredth of its bandwidth delivers a handful of
+	// messages a window: warm-up may not settle, and a message or two in
+	// flight at the measurement's end is no shortfall.
+	for _, f := range []float64{0.005, 0.01, 0.02} {
+		spec := bookSimSpec(t, 1e-9, "mesh", 2, 2)
+		r := offered1(t, spec, Options{Op: "uniform", Size: 32}, Load{Fraction: f})
+		if r.Saturated || !r.Drained || r.Marked == 0 {
+			t.Errorf("load %g: saturated %v, drained %v, %d marked; want an unsaturated, drained point", f, r.Saturated, r.Drained, r.Marked)
+		}
+	}
+}

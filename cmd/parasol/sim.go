@@ -288,8 +288,7 @@ cycle: one flit at the injection bandwidth) agree within 5% (or for
 --measure), and drains until every marked message has arrived (at most 10
 windows). Latency is over marked messages, source queueing included. A
 point is saturated when the load accepted during measurement falls more
-than 5% short of the load offered, warm-up never settles (20 windows), or
-marked messages do not drain. A list or a range of loads draws a
+than 5% short of the load offered, or marked messages do not drain. A list or a range of loads draws a
 load–latency curve, its points spread over all cores, each seeded from
 --seed and its load; the table ends with the saturation throughput, the
 largest accepted load. --format json prints one line per point ("load",
