@@ -616,6 +616,9 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 	op.text = short(stmtText(call))
 	n := len(c.errs)
 	npos := 0
+	// given counts an argument whose value was in error as given, so that
+	// its error is the only one and "needs to:" stays for a missing to:.
+	var given [nRoles]bool
 	for _, a := range call.Args {
 		na, named := a.(*lang.NamedArg)
 		if !named {
@@ -641,17 +644,18 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 			continue
 		}
 		r := roleNames[na.Name]
-		if op.args[r].set {
+		if given[r] {
 			c.errs.Add(na.Pos, "%s: is given twice", na.Name)
 			continue
 		}
+		given[r] = true
 		c.arg(op, r, na.X, na)
 	}
 	if npos < len(spec.positional) {
 		c.errs.Add(call.Pos, "%s needs %s: %s", id.Name, countArgs(len(spec.positional)), spec.usage)
 	}
 	for _, req := range spec.required {
-		if !op.args[roleNames[req]].set {
+		if !given[roleNames[req]] {
 			c.errs.Add(call.Pos, "%s needs %s: and the rank it sends to (%s)", id.Name, req, spec.usage)
 		}
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -352,5 +353,36 @@ func TestAProgramNeedsAMachineWithProcessors(t *testing.T) {
 	}
 	if _, err := MapRanks(m, 2, "linear", 0); err == nil || !strings.Contains(err.Error(), "no topology") {
 		t.Errorf("MapRanks: %v", err)
+	}
+}
+
+func TestStatementArgumentInErrorGivesOneDiagnostic(t *testing.T) {
+	m := loadTest(t, fourCPUs)
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"send(1KB, to: nope)", []string{"<program>:1:15: unknown name nope"}},
+		{"send(1KB, to: 2KB)", []string{"<program>:1:15: send: the rank must be a whole number, got a size"}},
+		{"let h = irecv(from: nope, size: 1)\nwait(h)", []string{"<program>:1:21: unknown name nope"}},
+		{"let h = isend(1KB, to: nope)\nwait(h)", []string{"<program>:1:24: unknown name nope"}},
+		{"send(1KB, tag: 1)", []string{"<program>:1:1: send needs to:"}},
+		{"send(1KB, to: nope, to: 1)", []string{"<program>:1:15: unknown name nope", "<program>:1:21: to: is given twice"}},
+	} {
+		_, err := ParseProgramBody(m, tc.text)
+		var ds lang.Diagnostics
+		if !errors.As(err, &ds) {
+			t.Errorf("%s: %v, want diagnostics", tc.text, err)
+			continue
+		}
+		if len(ds) != len(tc.want) {
+			t.Errorf("%s: %d diagnostics, want %d:\n%v", tc.text, len(ds), len(tc.want), err)
+			continue
+		}
+		for i, w := range tc.want {
+			if got := ds[i].Error(); !strings.HasPrefix(got, w) {
+				t.Errorf("%s: diagnostic %d is %q, want it to start %q", tc.text, i, got, w)
+			}
+		}
 	}
 }
