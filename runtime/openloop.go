@@ -90,6 +90,38 @@ const (
 // processor picks a destination for each message by itself.
 var PatternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot"}
 
+// ListOp is the Op of a user's traffic pattern, Load.List.
+const ListOp = "list"
+
+// ListedMessage is one message of a user's traffic pattern: the rank it
+// goes to and its size in bytes.
+type ListedMessage struct {
+	Dst   int
+	Bytes int64
+}
+
+// MessageList is a user's traffic pattern: rank r generates the messages
+// List[r] names, in turn, from the first again after the last; ranks are
+// processors in rank order, and a rank without messages (or with only
+// messages to itself) generates nothing.
+type MessageList [][]ListedMessage
+
+// MessageListOf takes a schedule's sends — a message trace, a GOAL
+// schedule, a program instantiated for its ranks — as a traffic pattern,
+// each rank's in schedule order; receives, computation and the order
+// between ranks are left out.
+func MessageListOf(sc *lang.Schedule) MessageList {
+	out := make(MessageList, sc.Ranks)
+	for r := range sc.Ranks {
+		for _, op := range sc.Ops[sc.RankStart[r]:sc.RankStart[r+1]] {
+			if op.Kind == lang.OpSend {
+				out[r] = append(out[r], ListedMessage{Dst: int(op.Peer), Bytes: op.Bytes})
+			}
+		}
+	}
+	return out
+}
+
 // Load is one point of an open-loop experiment.
 type Load struct {
 	// Fraction is the offered load per processor, a share of its
@@ -101,6 +133,10 @@ type Load struct {
 	// Warmup and Measure fix the phases' lengths in seconds; 0 means
 	// warm-up until windows agree, and MeasureWindows windows.
 	Warmup, Measure float64
+	// List is the traffic pattern of Options.Op ListOp: the messages
+	// each rank generates in turn, their sizes in place of Options.Size
+	// (the offered load counts their mean size).
+	List MessageList
 }
 
 // LoadResult is one point of a load–latency curve. Offered and Accepted
@@ -147,8 +183,9 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	if !isPattern(opts.Op) {
-		return nil, &OptionError{"Op", opts.Op, "offered load takes a traffic pattern: " + strings.Join(PatternOps, ", ")}
+	list := opts.Op == ListOp
+	if !isPattern(opts.Op) && !list {
+		return nil, &OptionError{"Op", opts.Op, "offered load takes a traffic pattern: " + strings.Join(PatternOps, ", ") + ", or a list of messages"}
 	}
 	for _, l := range loads {
 		if err := l.check(); err != nil {
@@ -159,9 +196,21 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	if err != nil {
 		return nil, err
 	}
-	tr, err := n.traffic(&opts)
+	topts := opts
+	if list {
+		topts.Op = "uniform" // the list's ranks are checked below
+	}
+	tr, err := n.traffic(&topts)
 	if err != nil {
 		return nil, err
+	}
+	if list {
+		tr.op = ListOp
+		for _, l := range loads {
+			if err := n.checkList(l.List); err != nil {
+				return nil, err
+			}
+		}
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -257,9 +306,11 @@ type openLoop struct {
 	procs []int32   // rank -> node
 	gap   []float64 // per rank: mean time between messages (Poisson), cycle (Bernoulli)
 	prob  []float64 // per rank: Bernoulli chance per cycle
-	dest  []int32   // per rank: fixed destination node, -1 for uniform
-	wire  int64     // wire bytes of one message
-	inj   float64   // total injection bandwidth of the processors
+	dest  []int32   // per rank: fixed destination node, -1 for uniform, listDest for its list
+	list  MessageList
+	next  []int32 // per rank: the list's next message
+	wire  int64   // wire bytes of one message
+	inj   float64 // total injection bandwidth of the processors
 
 	phase             loadPhase
 	window            float64
@@ -292,6 +343,23 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	P := n.nprocs
 	o := &openLoop{s: s, tr: tr, load: l, procs: make([]int32, P), gap: make([]float64, P), prob: make([]float64, P), dest: make([]int32, P)}
 	o.wire = tr.wireBytes(tr.size)
+	if tr.op == ListOp {
+		o.list, o.next = make(MessageList, P), make([]int32, P)
+		var sum, cnt int64
+		for r, ms := range l.List {
+			for _, m := range ms {
+				if m.Dst != r { // a message to oneself is not sent
+					o.list[r] = append(o.list[r], m)
+					sum += tr.wireBytes(m.Bytes)
+					cnt++
+				}
+			}
+		}
+		if cnt == 0 {
+			return nil, &OptionError{"Load", "list", "the list has no message from one processor to another"}
+		}
+		o.wire = max(sum/cnt, 1) // the mean, for what is in flight
+	}
 	flit := int64(max(n.spec.Packet.FlitBytes, 1))
 	cycle := math.Inf(1)
 	var perm []int
@@ -331,15 +399,23 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 			}
 			rate = l.Rate
 		}
-		c := float64(min(flit, o.wire)) / bw
+		wire := o.wire
+		if tr.op == ListOp {
+			wire = o.listWire(r)
+		}
+		c := float64(min(flit, wire)) / bw
 		cycle = min(cycle, c)
-		mean := float64(o.wire) / rate // seconds between messages
+		mean := float64(wire) / rate // seconds between messages
 		if l.Process == Bernoulli {
 			o.gap[r], o.prob[r] = c, c/mean
 		} else {
 			o.gap[r] = mean
 		}
 		switch {
+		case tr.op == ListOp && len(o.list[r]) == 0:
+			o.dest[r] = o.procs[r] // nothing to send
+		case tr.op == ListOp:
+			o.dest[r] = listDest
 		case perm != nil:
 			o.dest[r] = g.Proc(perm[r])
 		case tr.op == "uniform":
@@ -410,35 +486,45 @@ func (o *openLoop) startWindow() {
 }
 
 func (o *openLoop) wake(id, aux int32) {
-	s := o.s
 	switch aux {
 	case drvGenerate:
-		if len(s.msgs) >= o.maxMsgs {
-			s.err = &limits.TooLarge{What: fmt.Sprintf("an open-loop point (%d messages generated)", len(s.msgs)), Need: limits.Mul(int64(len(s.msgs)), 2*(messageBytes+partBytes)), Limit: limits.Or(s.opt.MaxMemory)}
-			return
-		}
-		r := id
-		d := o.dest[r]
-		if d < 0 { // uniform: any other processor
-			P := len(o.procs)
-			x := s.rng.Intn(P - 1)
-			if x >= int(r) {
-				x++
-			}
-			d = o.procs[x]
-		}
-		m := s.addMsg(o.tr, o.procs[r], d, o.tr.size)
-		o.winGen += o.wire
-		if o.phase == measuring {
-			o.genBytes += o.wire
-			o.m1 = m + 1
-			o.markedLeft++
-		}
-		o.schedule(r)
-		s.msgReady(m)
+		o.generate(id)
 	case drvWindow:
 		o.endWindow()
 	}
+}
+
+// generate makes rank r's message now and draws its next.
+func (o *openLoop) generate(r int32) {
+	s := o.s
+	if len(s.msgs) >= o.maxMsgs {
+		s.err = &limits.TooLarge{What: fmt.Sprintf("an open-loop point (%d messages generated)", len(s.msgs)), Need: limits.Mul(int64(len(s.msgs)), 2*(messageBytes+partBytes)), Limit: limits.Or(s.opt.MaxMemory)}
+		return
+	}
+	d := o.dest[r]
+	size := o.tr.size
+	if d == listDest {
+		m := o.list[r][o.next[r]]
+		o.next[r] = (o.next[r] + 1) % int32(len(o.list[r]))
+		d, size = s.net.g.Proc(m.Dst), m.Bytes
+	} else if d < 0 { // uniform: any other processor
+		P := len(o.procs)
+		x := s.rng.Intn(P - 1)
+		if x >= int(r) {
+			x++
+		}
+		d = o.procs[x]
+	}
+	m := s.addMsg(o.tr, o.procs[r], d, size)
+	w := o.tr.wireBytes(size)
+	o.winGen += w
+	if o.phase == measuring {
+		o.genBytes += w
+		o.m1 = m + 1
+		o.markedLeft++
+	}
+	o.schedule(r)
+	s.msgReady(m)
 }
 
 func (o *openLoop) endWindow() {
@@ -513,9 +599,10 @@ func (o *openLoop) delivered(m int32) {
 	msg := &s.msgs[m]
 	o.winLat += msg.lat
 	o.winN++
-	o.winBytes += o.wire
+	w := o.tr.wireBytes(msg.size)
+	o.winBytes += w
 	if o.phase == measuring {
-		o.accByte += o.wire
+		o.accByte += w
 	}
 	if m < o.m0 || m >= o.m1 {
 		return
@@ -596,4 +683,42 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		lr.Links = s.net.linkLoads([]wireFigures{f})
 	}
 	return lr
+}
+
+// listDest marks a rank that takes its destinations from its list.
+const listDest = -2
+
+// listWire is the mean wire bytes of rank r's listed messages (1 when it
+// has none: it generates nothing then).
+func (o *openLoop) listWire(r int) int64 {
+	if len(o.list[r]) == 0 {
+		return 1
+	}
+	var sum int64
+	for _, m := range o.list[r] {
+		sum += o.tr.wireBytes(m.Bytes)
+	}
+	return max(sum/int64(len(o.list[r])), 1)
+}
+
+// checkList reports a user's pattern that names ranks the network does not
+// have or messages it cannot carry.
+func (n *network) checkList(l MessageList) error {
+	if l == nil {
+		return &OptionError{"Load", "list", "op list needs a list of messages (Load.List)"}
+	}
+	if len(l) > n.nprocs {
+		return &OptionError{"Load", "list", fmt.Sprintf("the list has %d ranks; the network has %d processors", len(l), n.nprocs)}
+	}
+	for r, ms := range l {
+		for _, m := range ms {
+			switch {
+			case m.Dst < 0 || m.Dst >= n.nprocs:
+				return &OptionError{"Load", "list", fmt.Sprintf("rank %d sends to rank %d; ranks are 0..%d", r, m.Dst, n.nprocs-1)}
+			case m.Bytes < 0 || m.Bytes > MaxMessageBytes:
+				return &OptionError{"Load", "list", fmt.Sprintf("rank %d sends %d bytes; a message is 0 to 2^53 bytes", r, m.Bytes)}
+			}
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/parser"
 )
 
 func offered1(t testing.TB, spec *Spec, o Options, l Load) *LoadResult {
@@ -186,6 +187,62 @@ func TestFewMessagesAWindowAreNoSaturation(t *testing.T) {
 		r := offered1(t, spec, Options{Op: "uniform", Size: 32}, Load{Fraction: f})
 		if r.Saturated || !r.Drained || r.Marked == 0 {
 			t.Errorf("load %g: saturated %v, drained %v, %d marked; want an unsaturated, drained point", f, r.Saturated, r.Drained, r.Marked)
+		}
+	}
+}
+
+func TestOfferedListIsAUsersPattern(t *testing.T) {
+	// Every rank of a 4×4 mesh sends, in turn, 32 bytes to the next rank
+	// and 96 bytes to the one after (and once to itself, which is not
+	// sent): the load counts their mean size.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	list := make(MessageList, 16)
+	for r := range list {
+		list[r] = []ListedMessage{{Dst: (r + 1) % 16, Bytes: 32}, {Dst: r, Bytes: 8}, {Dst: (r + 2) % 16, Bytes: 96}}
+	}
+	r := offered1(t, spec, Options{Op: ListOp, Size: 1, Seed: 2, LinkLoads: true}, Load{Fraction: 0.1, List: list})
+	if r.Saturated || !near(r.Offered, 0.1, 0.1) || !near(r.Accepted, r.Offered, 0.05) {
+		t.Errorf("saturated %v, offered %g, accepted %g; want about 0.1 accepted", r.Saturated, r.Offered, r.Accepted)
+	}
+	var msgs, bytes float64
+	for _, ll := range r.Links {
+		if ll.From < 16 { // a processor's injection link
+			msgs += ll.Messages
+			bytes += ll.Bytes
+		}
+	}
+	if mean := bytes / msgs; !near(mean, 64, 0.1) {
+		t.Errorf("messages injected average %g bytes, want 64 (32 and 96 in turn)", mean)
+	}
+}
+
+func TestMessageListOfTakesEachRanksSends(t *testing.T) {
+	sc, err := parser.ReadTrace(strings.NewReader("src,dst,bytes\n0,1,32\n1,0,64\n0,2,4KB\n"), "t.csv", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := MessageListOf(sc)
+	want := MessageList{{{Dst: 1, Bytes: 32}, {Dst: 2, Bytes: 4000}}, {{Dst: 0, Bytes: 64}}, nil}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestOfferedRefusesListsTheNetworkCannotCarry(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 2, 2)
+	for _, c := range []struct {
+		list MessageList
+		want string
+	}{
+		{nil, "needs a list of messages"},
+		{MessageList{{{Dst: 4, Bytes: 8}}}, "ranks are 0..3"},
+		{make(MessageList, 5), "has 5 ranks"},
+		{MessageList{{{Dst: 0, Bytes: 8}}}, "no message from one processor to another"},
+		{MessageList{{{Dst: 1, Bytes: -1}}}, "0 to 2^53 bytes"},
+	} {
+		_, err := Offered(context.Background(), spec, Options{Op: ListOp}, Load{Fraction: 0.1, List: c.list})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err = %v, want %q", c.list, err, c.want)
 		}
 	}
 }
