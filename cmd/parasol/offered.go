@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -24,6 +25,8 @@ type loadFlags struct {
 	load            loadList
 	process         *choiceFlag
 	warmup, measure quantityFlag // seconds
+	pattern         string       // a message trace: the user's pattern (op list)
+	list            runtime.MessageList
 }
 
 func (lf *loadFlags) register(fs *flag.FlagSet) {
@@ -34,6 +37,7 @@ func (lf *loadFlags) register(fs *flag.FlagSet) {
 	lf.measure = quantityFlag{dim: lang.TimeDim}
 	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` (default: until successive windows of 1000 cycles agree within 5%)")
 	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked (default: 3 windows of 1000 cycles)")
+	fs.StringVar(&lf.pattern, "pattern", "", "with --load, a message trace `FILE` (CSV or JSON lines: src, dst, bytes) as the traffic pattern: each processor generates the messages its rank sends there, in turn (--op list)")
 }
 
 // loadList is --load: points, each a share of the injection bandwidth or
@@ -147,16 +151,38 @@ func (lf *loadFlags) check(fs *flag.FlagSet) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["load"] {
-		for _, n := range []string{"process", "warmup", "measure"} {
+		for _, n := range []string{"process", "warmup", "measure", "pattern"} {
 			if set[n] {
-				return usageError("parasol sim: --%s needs --load", n)
+				return usageError("parasol %s: --%s needs --load", fs.Name(), n)
 			}
 		}
 		return nil
 	}
 	if set["runs"] {
-		return usageError("parasol sim: --runs does not go with --load: each point is one long run, with warm-up, measurement and drain")
+		return usageError("parasol %s: --runs does not go with --load: each point is one long run, with warm-up, measurement and drain", fs.Name())
 	}
+	return nil
+}
+
+// listPattern reads --pattern (with --op list or no --op) as the user's
+// traffic pattern into lf.list, and makes the op list.
+func (lf *loadFlags) listPattern(fs *flag.FlagSet, sf *simFlags) error {
+	opSet := false
+	fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+	switch {
+	case lf.pattern == "" && sf.op == runtime.ListOp:
+		return usageError("parasol %s: --op list takes its messages from --pattern FILE", fs.Name())
+	case lf.pattern == "":
+		return nil
+	case opSet && sf.op != runtime.ListOp:
+		return usageError("parasol %s: --pattern is the traffic pattern; --op %s is another (leave --op out, or say --op list)", fs.Name(), sf.op)
+	}
+	sf.op = runtime.ListOp
+	sc, err := readScheduleFile(lf.pattern, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadTrace(r, lf.pattern, sf.memory()) })
+	if err != nil {
+		return err
+	}
+	lf.list = runtime.MessageListOf(sc)
 	return nil
 }
 
@@ -172,7 +198,14 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	if err != nil {
 		return err
 	}
-	if err := sf.validate(rs); err != nil {
+	// The user's pattern is no operation of a burst: validate the rest.
+	op := sf.op
+	if op == runtime.ListOp {
+		sf.op = ""
+	}
+	err = sf.validate(rs)
+	sf.op = op
+	if err != nil {
 		return err
 	}
 	opts := sf.options()
@@ -183,7 +216,7 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	proc, _ := runtime.ParseProcess(lf.process.value)
 	loads := make([]runtime.Load, len(lf.load.points))
 	for i, p := range lf.load.points {
-		p.Process, p.Warmup, p.Measure = proc, lf.warmup.v, lf.measure.v
+		p.Process, p.Warmup, p.Measure, p.List = proc, lf.warmup.v, lf.measure.v, lf.list
 		loads[i] = p
 	}
 	if e.isTerminal && format == outText {

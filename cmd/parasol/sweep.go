@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/lang"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
@@ -231,6 +232,7 @@ type sweepPoint struct {
 	sets               []eval.Set // one per axis, --arg axes included (see setSweep)
 	routing, switching string
 	size               int64
+	load               *prt.Load // an open-loop point (--load), or nil
 }
 
 // machineSets are the point's --set values; args its program parameters.
@@ -251,7 +253,7 @@ func (p sweepPoint) machineSets(axes setSweep) (sets []eval.Set, args map[string
 // crossProduct enumerates the points in their fixed order: the --set
 // axes in command-line order, then routing, then switching, then size,
 // the last varying fastest (as nested loops written in that order).
-func crossProduct(sets setSweep, routings, switchings []string, sizes []int64) ([]sweepPoint, error) {
+func crossProduct(sets setSweep, routings, switchings []string, sizes []int64, loads []prt.Load) ([]sweepPoint, error) {
 	if len(routings) == 0 {
 		routings = []string{""}
 	}
@@ -263,7 +265,7 @@ func crossProduct(sets setSweep, routings, switchings []string, sizes []int64) (
 	for _, ax := range sets {
 		dims = append(dims, len(ax.values))
 	}
-	dims = append(dims, len(routings), len(switchings), len(sizes))
+	dims = append(dims, len(routings), len(switchings), len(sizes), max(len(loads), 1))
 	for _, d := range dims {
 		if total > maxSweepPoints/max(d, 1) {
 			return nil, fmt.Errorf("the sweep has more than %d points", maxSweepPoints)
@@ -285,6 +287,9 @@ func crossProduct(sets setSweep, routings, switchings []string, sizes []int64) (
 		}
 		n := len(sets)
 		p.routing, p.switching, p.size = routings[idx[n]], switchings[idx[n+1]], sizes[idx[n+2]]
+		if len(loads) > 0 {
+			p.load = &loads[idx[n+3]]
+		}
 		points[i] = p
 	}
 	return points, nil
@@ -325,6 +330,7 @@ type sweepCompareJSON struct {
 type pointResult struct {
 	res  *prt.Result
 	cmp  *prt.Comparison
+	load *prt.LoadResult // an open-loop point's (its Result is res)
 	prog *runProgram
 	run2 *prt.RunResult
 	m    *eval.Machine
@@ -365,6 +371,16 @@ func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointRe
 	}
 	opts := sf.options()
 	opts.Workers = inner
+	if p.load != nil {
+		opts.Runs = 0
+		lr, err := prt.Offered(ctx, rs, opts, *p.load)
+		if lr == nil {
+			return pointResult{err: optionUsage(sf.cmd, err)}
+		}
+		run := sf.runInfo(s.spec, m, rs, opts.Size)
+		run.Runs = 0
+		return pointResult{res: lr.Result, load: lr, m: m, run: run, err: err}
+	}
 	if s.compare != "" {
 		c, err := prt.Compare(ctx, m, rs, s.compare, opts)
 		if err != nil {
@@ -439,19 +455,24 @@ func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) er
 }
 
 func runSweep(e *env, args []string) error {
-	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP | --compare PRIMITIVE", `
-Sweep simulates an operation (or, with --compare, compares a model
-primitive's analytic cost with its simulation, as compare does) at every
-point of a cross product of parameters, one at a time, over all cores:
+	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM", `
+Sweep simulates an operation (with --compare, compares a model
+primitive's analytic cost with its simulation, as compare does; with
+--run, runs a program as run does) at every point of a cross product of
+parameters, one at a time, over all cores:
 
   --size 32..64KB*2         a geometric range: 32, 64, 128, … up to 64KB
   --size 1KB,2KB,8KB        a list (repeated --size flags append)
   --set 'delta=0.5us,1us'   the values of a field or param (repeatable)
   --routing ecube,random    routings
   --switching saf,wormhole  switchings
+  --load 0.1:0.9:0.1        offered loads: each point an open-loop run as
+                            sim --load runs one (--process, --warmup, --measure)
+  --arg 'n=1KB,4KB'         with --run, values of a program's parameter
 
-The points are numbered in a fixed order: the --set axes in command-line
-order, then routing, then switching, then size, the last varying fastest.
+The points are numbered in a fixed order: the --set and --arg axes in
+command-line order, then routing, then switching, then size, then load,
+the last varying fastest.
 Point i's seed is derived from --seed and i alone and is the "seed" of its
 "run", so the output is the same bytes for any number of workers and
 'parasol sim --seed' reproduces any point.
@@ -500,6 +521,8 @@ Examples:
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
 	comparePrim := fs.String("compare", "", "compare the model `PRIMITIVE` (e.g. MPI.bcast) with its simulation at every point, as compare does; --op then overrides the simulated operation")
+	var lf loadFlags
+	lf.register(fs)
 	program := fs.String("run", "", "run `PROGRAM` at every point, as run does (a file, a program's name, or statements), analytic and simulated unless --analytic or --simulate")
 	var rf runFlags
 	fs.Var(argSweep{&sets}, "arg", "a program parameter's values for --run, NAME=V1,V2,… (repeatable), e.g. --arg 'n=1KB,4KB'")
@@ -522,9 +545,12 @@ Examples:
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE")
+		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM")
 	}
 	if err := checkPlotFile("sweep", *plotFile); err != nil {
+		return err
+	}
+	if err := lf.check(fs); err != nil {
 		return err
 	}
 	if *comparePrim != "" && *program != "" {
@@ -552,7 +578,18 @@ Examples:
 	if len(sizes.vals) == 0 {
 		sizes.vals = []int64{sf.size.bytes()}
 	}
-	points, err := crossProduct(sets, routings, switchings, sizes.vals)
+	var loads []prt.Load
+	if lf.load.points != nil {
+		if *comparePrim != "" || *program != "" {
+			return usageError("parasol sweep: --load is offered traffic of --op; it does not go with --compare or --run")
+		}
+		proc, _ := prt.ParseProcess(lf.process.value)
+		for _, l := range lf.load.points {
+			l.Process, l.Warmup, l.Measure = proc, lf.warmup.v, lf.measure.v
+			loads = append(loads, l)
+		}
+	}
+	points, err := crossProduct(sets, routings, switchings, sizes.vals, loads)
 	if err != nil {
 		return usageError("parasol sweep: %v", err)
 	}
@@ -619,13 +656,17 @@ Examples:
 		}
 		r.run.Command = "sweep"
 		if *plotFile != "" {
-			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2}
+			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2, load: r.load}
 			pp.measured, pp.hasMeasured = measured[p.size]
 			plotted = append(plotted, pp)
 		}
 		if r.run2 != nil {
 			deadlock = deadlock || runFailure(r.run2) != nil
 			return s.emitRun(e.stdout, format.value, p, total, r)
+		}
+		if r.load != nil {
+			deadlock = deadlock || r.res.Deadlock
+			return emitLoad(e.stdout, format.value, p, total, r)
 		}
 		deadlock = deadlock || r.res.Deadlock
 		switch {
@@ -654,7 +695,7 @@ Examples:
 		return err
 	}
 	if *plotFile != "" {
-		spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1)
+		spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1, len(loads) > 1)
 		if err := writePlot("sweep", *plotFile, spec, err); err != nil {
 			return err
 		}
@@ -745,6 +786,9 @@ func (s *sweeper) csvHeader() []string {
 	if s.program != "" {
 		return append(sweepCSVParamHeader(s.axes), sweepRunCSVHeader...)
 	}
+	if s.points[0].load != nil {
+		return append(sweepCSVParamHeader(s.axes), loadCSVHeader...)
+	}
 	return sweepCSVHeader(s.axes, s.compare != "")
 }
 
@@ -768,7 +812,7 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "point %d/%d: ", p.index, total)
 	if r.run2 == nil {
-		fmt.Fprintf(&b, "size %s, ", sizeText(p.size))
+		fmt.Fprintf(&b, "size %s, ", fit.SizeLiteral(p.size))
 	}
 	fmt.Fprintf(&b, "routing %s, switching %s", r.run.Routing, r.run.Switching)
 	for _, s := range p.sets {
@@ -776,6 +820,11 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	}
 	if r.run2 != nil {
 		printSweepRun(&b, r.run2)
+		fmt.Fprintln(w, b.String())
+		return
+	}
+	if r.load != nil {
+		printSweepLoad(&b, r.load)
 		fmt.Fprintln(w, b.String())
 		return
 	}
@@ -805,16 +854,3 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	fmt.Fprintln(w, b.String())
 }
 
-// sizeText is a size in the largest unit that holds it exactly (1KiB,
-// 1KB, 32B), so that the sizes of a binary sweep read as written.
-func sizeText(n int64) string {
-	for _, u := range []struct {
-		name string
-		n    int64
-	}{{"GiB", 1 << 30}, {"GB", 1e9}, {"MiB", 1 << 20}, {"MB", 1e6}, {"KiB", 1 << 10}, {"KB", 1e3}} {
-		if n >= u.n && n%u.n == 0 {
-			return strconv.FormatInt(n/u.n, 10) + u.name
-		}
-	}
-	return lang.FormatQuantity(float64(n), lang.SizeDim)
-}

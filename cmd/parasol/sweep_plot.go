@@ -5,16 +5,18 @@ import (
 	"math"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/lang"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
 
 // plottedPoint is what a sweep's plot needs of a point.
 type plottedPoint struct {
-	p   sweepPoint
-	res *prt.Result
-	cmp *prt.Comparison
-	run *prt.RunResult // a --run point's answers
+	p    sweepPoint
+	res  *prt.Result
+	cmp  *prt.Comparison
+	run  *prt.RunResult  // a --run point's answers
+	load *prt.LoadResult // a --load point's
 	// measured is the time sweep --measured gives for the point's size.
 	measured    float64
 	hasMeasured bool
@@ -35,7 +37,7 @@ type sweepAxis struct {
 // axes that vary; with --compare the analytic line dashed beside the
 // simulated one. Points that deadlocked or stopped early have no figure
 // and are left out.
-func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, sizes bool) (*plotSpec, error) {
+func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, sizes, loads bool) (*plotSpec, error) {
 	if len(pts) == 0 {
 		return nil, fmt.Errorf("no points to draw")
 	}
@@ -78,8 +80,15 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	}
 	if sizes {
 		axes = append(axes, sweepAxis{name: "message size", unit: "B", log: true,
-			label: func(p sweepPoint) string { return "size " + sizeText(p.size) },
+			label: func(p sweepPoint) string { return "size " + fit.SizeLiteral(p.size) },
 			x:     func(p sweepPoint) (float64, bool) { return float64(p.size), p.size > 0 }})
+	}
+	if loads {
+		axes = append(axes, sweepAxis{name: "offered load", unit: "share of injection bandwidth",
+			label: func(p sweepPoint) string { return "load " + loadText(p.load.Fraction) },
+			x: func(p sweepPoint) (float64, bool) {
+				return p.load.Fraction, p.load.Fraction > 0
+			}})
 	}
 	xi := -1
 	for i := len(axes) - 1; i >= 0; i-- {
@@ -100,6 +109,12 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	figure, ylabel := func(r plottedPoint) sweepFigure { return simFigure(r.res, r.res.Makespan) }, "makespan"
 	both := pts[0].cmp != nil || pts[0].run != nil
 	switch {
+	case pts[0].load != nil:
+		// A saturated point has no steady latency to draw.
+		figure = func(r plottedPoint) sweepFigure {
+			return sweepFigure{sim: r.load.Latency.Mean, simOK: !r.load.Saturated && r.load.Messages > 0}
+		}
+		ylabel = "mean latency"
 	case pts[0].run != nil:
 		figure = func(r plottedPoint) sweepFigure {
 			f := sweepFigure{}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,7 +94,7 @@ func TestSweepCompareDrawsAnalyticAndSimulatedLines(t *testing.T) {
 		}
 	}
 
-	spec, err := sweepPlotSpec([]plottedPoint{}, nil, false, false, false)
+	spec, err := sweepPlotSpec([]plottedPoint{}, nil, false, false, false, false)
 	if err == nil || spec != nil {
 		t.Errorf("an empty sweep drew a plot")
 	}
@@ -120,7 +121,7 @@ func TestSweepPlotSeriesAndPoints(t *testing.T) {
 		return res
 	}
 	// Sizes along x, one line per routing.
-	spec, err := sweepPlotSpec(pts("--op", "randperm", "--size", "32,64,128,256", "--routing", "ecube,random"), nil, true, false, true)
+	spec, err := sweepPlotSpec(pts("--op", "randperm", "--size", "32,64,128,256", "--routing", "ecube,random"), nil, true, false, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,32 @@ func TestSweepPlotSeriesAndPoints(t *testing.T) {
 		}
 	}
 	// Nothing numeric swept: no x axis, and the error says what to sweep.
-	if _, err := sweepPlotSpec(pts("--op", "randperm", "--routing", "ecube,random"), nil, true, false, false); err == nil || !strings.Contains(err.Error(), "sweep a size") {
+	if _, err := sweepPlotSpec(pts("--op", "randperm", "--routing", "ecube,random"), nil, true, false, false, false); err == nil || !strings.Contains(err.Error(), "sweep a size") {
 		t.Errorf("a sweep of routings alone: %v", err)
+	}
+}
+
+// An open-loop point of a sweep is sim --load with the point's seed.
+func TestSweepLoadPointIsSimLoadWithItsSeed(t *testing.T) {
+	out := runInProcess(t, "sweep", "std:booksim-mesh", "--op", "uniform", "--size", "32", "--load", "0.05,0.1", "--set", "k=4,6", "--json")
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	var point struct {
+		Point    int     `json:"point"`
+		Accepted float64 `json:"accepted"`
+		Latency  struct{ Mean float64 }
+		Events   int64 `json:"events"`
+		Run      struct{ Seed uint64 }
+	}
+	if err := json.Unmarshal(lines[3], &point); err != nil || point.Point != 3 {
+		t.Fatalf("point 3: %v in %s", err, lines[3])
+	}
+	alone := point
+	seed := strconv.FormatUint(point.Run.Seed, 10)
+	if err := json.Unmarshal(runInProcess(t, "sim", "std:booksim-mesh", "--op", "uniform", "--size", "32", "--load", "0.1", "--set", "k=6", "--seed", seed, "--json"), &alone); err != nil {
+		t.Fatal(err)
+	}
+	if alone.Accepted != point.Accepted || alone.Latency != point.Latency || alone.Events != point.Events || alone.Events == 0 {
+		t.Errorf("sim --load --seed %s: accepted %g, latency %g, %d events; the sweep's point: %g, %g, %d",
+			seed, alone.Accepted, alone.Latency.Mean, alone.Events, point.Accepted, point.Latency.Mean, point.Events)
 	}
 }

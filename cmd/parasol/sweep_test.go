@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/eval/fit"
 )
 
 func TestSizeSweepsReadListsAndGeometricRanges(t *testing.T) {
@@ -74,7 +76,7 @@ func TestSetSweepsSplitValuesOutsideBrackets(t *testing.T) {
 
 func TestCrossProductVariesTheLastAxisFastest(t *testing.T) {
 	sets := setSweep{{path: "a", values: []string{"1", "2"}}}
-	points, err := crossProduct(sets, []string{"ecube", "random"}, nil, []int64{32, 64})
+	points, err := crossProduct(sets, []string{"ecube", "random"}, nil, []int64{32, 64}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,14 +85,14 @@ func TestCrossProductVariesTheLastAxisFastest(t *testing.T) {
 		if p.index != i {
 			t.Errorf("point %d has index %d", i, p.index)
 		}
-		got = append(got, p.sets[0].Value+" "+p.routing+" "+sizeText(p.size))
+		got = append(got, p.sets[0].Value+" "+p.routing+" "+fit.SizeLiteral(p.size))
 	}
 	want := []string{"1 ecube 32B", "1 ecube 64B", "1 random 32B", "1 random 64B",
 		"2 ecube 32B", "2 ecube 64B", "2 random 32B", "2 random 64B"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("points = %q\nwant %q", got, want)
 	}
-	if _, err := crossProduct(setSweep{{path: "a", values: make([]string, 2000)}, {path: "b", values: make([]string, 2000)}}, nil, nil, []int64{1}); err == nil {
+	if _, err := crossProduct(setSweep{{path: "a", values: make([]string, 2000)}, {path: "b", values: make([]string, 2000)}}, nil, nil, []int64{1}, nil); err == nil {
 		t.Errorf("a cross product of 4000000 points accepted")
 	}
 }
