@@ -72,7 +72,8 @@ func (in *inst) match() (sendOf []int32, decided bool) {
 	// the others counted.
 	type stuck struct {
 		first *lang.Diagnostic
-		more  int
+		more  int   // other ranks stuck here
+		last  int32 // the last rank counted, as a rank may be stuck here in several iterations
 	}
 	stuckAt := map[int32]*stuck{}
 	var order []int32
@@ -94,11 +95,17 @@ func (in *inst) match() (sendOf []int32, decided bool) {
 				}
 				continue
 			}
-			if st := stuckAt[op.Label]; st != nil {
-				st.more++
+			if in.cut[op.Peer] {
 				continue
 			}
-			stuckAt[op.Label] = &stuck{first: lang.Errorf(in.labelPos(op.Label), "%s", unmatched(s, r, op, q))}
+			if st := stuckAt[op.Label]; st != nil {
+				if st.last != int32(r) {
+					st.more++
+					st.last = int32(r)
+				}
+				continue
+			}
+			stuckAt[op.Label] = &stuck{first: lang.Errorf(in.labelPos(op.Label), "%s", unmatched(s, r, op, q)), last: int32(r)}
 			order = append(order, op.Label)
 		}
 	}
