@@ -269,9 +269,15 @@ type progRun struct {
 	start     []float64
 	end       []float64
 	cause     []int32 // what op i waited for last (-1: nothing)
-	postSeq   []int64 // receive posting order
-	ready     []int32 // worklist
-	readyBy   []int32
+	// byStart: readyBy[i] released op i by starting (irequires), not
+	// by completing. The critical path then goes on from what held
+	// readyBy[i]'s start back: its completion may come later than op
+	// i's, and through i's own messages (a halo exchange's waits form a
+	// ring).
+	byStart []bool
+	postSeq []int64 // receive posting order
+	ready   []int32 // worklist
+	readyBy []int32
 
 	msgs   []pmsg
 	simMsg []int32 // sim message -> program message
@@ -304,6 +310,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	p.end = make([]float64, N)
 	p.cause = make([]int32, N)
 	p.readyBy = make([]int32, N)
+	p.byStart = make([]bool, N)
 	p.postSeq = make([]int64, N)
 	p.depAt = make([]int32, N+1)
 	for i := range N {
@@ -432,13 +439,13 @@ func (p *progRun) started(i int32) {
 	p.state[i] = 2
 	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
 		if d&1 == 1 {
-			p.release(d>>1, i)
+			p.release(d>>1, i, true)
 		}
 	}
 }
 
-func (p *progRun) release(j, by int32) {
-	p.readyBy[j] = by
+func (p *progRun) release(j, by int32, start bool) {
+	p.readyBy[j], p.byStart[j] = by, start
 	if p.need[j]--; p.need[j] == 0 {
 		p.ready = append(p.ready, j)
 	}
@@ -456,7 +463,7 @@ func (p *progRun) complete(i int32, t float64, cause int32) {
 	rs.end = max(rs.end, t)
 	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
 		if d&1 == 0 {
-			p.release(d>>1, i)
+			p.release(d>>1, i, false)
 		}
 	}
 }
@@ -936,7 +943,8 @@ func (p *progRun) result(partial bool) *eval.ProgramResult {
 // for last, merging the operations a collective was expanded into.
 func (p *progRun) criticalPath(last int32) []eval.PathStep {
 	var rev []eval.PathStep
-	for i := last; i >= 0; i = p.cause[i] {
+	started := false // reached i through its start, not its completion
+	for i := last; i >= 0; {
 		r := p.rankOf(i)
 		g := i
 		if p.origin != nil {
@@ -945,14 +953,19 @@ func (p *progRun) criticalPath(last int32) []eval.PathStep {
 		op := p.origOp(i)
 		if k := len(rev) - 1; k >= 0 && rev[k].Rank == r && rev[k].Op == op {
 			rev[k].Start = p.start[i]
-			continue
+		} else {
+			o := &p.orig.Ops[g]
+			rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
+				Start: p.start[i], End: p.end[i]})
 		}
-		o := &p.orig.Ops[g]
-		rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
-			Start: p.start[i], End: p.end[i]})
 		if len(rev) > len(p.end) { // a cycle of causes cannot happen; guard anyway
 			break
 		}
+		next := p.cause[i]
+		if started {
+			next = p.readyBy[i]
+		}
+		i, started = next, next == p.readyBy[i] && p.byStart[i]
 	}
 	slices.Reverse(rev)
 	return rev

@@ -391,3 +391,63 @@ func TestProgramRandomSchedulesKeepTheirInvariants(t *testing.T) {
 		}
 	}
 }
+
+// The critical path is a chain back in time with each operation on it
+// once, from what held the last operation back first, also when a send irequires its rank's posted receive and that
+// receive is matched by a neighbour's send that irequires the
+// neighbour's receive (a halo exchange: the waits form a ring).
+func TestProgramCriticalPathVisitsEachOperationOnce(t *testing.T) {
+	spec := &Spec{Graph: mustGen(t, "chain", 2), DefaultNode: NodeParams{SendOverhead: 1e-6, RecvOverhead: 1e-6},
+		DefaultLink: LinkParams{Latency: 1e-6, Bandwidth: 1e8}}
+	// Per rank: irecv from the other; isend to it once the irecv is
+	// posted; a calc once both are done. Rank 1 first computes, so that
+	// rank 0's receive is posted long before its message comes.
+	exchange := func(first float64) *lang.Schedule {
+		s := &lang.Schedule{Ranks: 2, DepStart: []int32{0}}
+		for r := range int32(2) {
+			base := int32(len(s.Ops))
+			s.RankStart = append(s.RankStart, base)
+			ops := []lang.SchedOp{calc(first * float64(r)), recv(1-r, 64, 0), send(1-r, 64, 0), calc(1e-6)}
+			deps := [][]lang.SchedDep{nil, {{Op: base}}, {{Op: base + 1, Start: true}}, {{Op: base + 1}, {Op: base + 2}}}
+			for k, op := range ops {
+				op.Label = -1
+				s.Ops = append(s.Ops, op)
+				s.Deps = append(s.Deps, deps[k]...)
+				s.DepStart = append(s.DepStart, int32(len(s.Deps)))
+			}
+		}
+		s.RankStart = append(s.RankStart, int32(len(s.Ops)))
+		return s
+	}
+	for _, tc := range []struct {
+		name  string
+		first float64
+		eager int64
+		from  [2]int // the path's first step: rank, operation
+	}{
+		{"together", 0, 0, [2]int{0, 0}},
+		{"one rank late", 20e-6, 0, [2]int{1, 0}},
+		{"rendezvous", 20e-6, 10, [2]int{1, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runProg(t, spec, exchange(tc.first), ProgramOptions{EagerLimit: tc.eager})
+			path := res.CriticalPath
+			if len(path) == 0 || len(path) > 8 {
+				t.Fatalf("critical path of %d steps for 8 operations: %+v", len(path), path)
+			}
+			seen := map[[2]int]bool{}
+			for _, st := range path {
+				if seen[[2]int{st.Rank, st.Op}] {
+					t.Fatalf("rank %d's operation %d is on the critical path twice: %+v", st.Rank, st.Op, path)
+				}
+				seen[[2]int{st.Rank, st.Op}] = true
+			}
+			if first := [2]int{path[0].Rank, path[0].Op}; first != tc.from {
+				t.Errorf("the path starts at rank %d's operation %d, want %d's %d: %+v", first[0], first[1], tc.from[0], tc.from[1], path)
+			}
+			if last := path[len(path)-1]; last.End != res.Makespan {
+				t.Errorf("the path ends at %g, the makespan is %g", last.End, res.Makespan)
+			}
+		})
+	}
+}
