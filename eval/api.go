@@ -85,6 +85,18 @@ func (f *Func) Params() []string {
 	return out
 }
 
+// Arg is v as parameter i takes it: a plain number for a parameter declared
+// with a unit (n: B) is a quantity in that unit, so that callers showing
+// the arguments show what the function was given.
+func (f *Func) Arg(i int, v lang.Value) lang.Value {
+	fn := f.fn
+	if i >= 0 && i < len(fn.params) && fn.units[i] && v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+		v.Num *= fn.scale[i]
+		v.Dim = fn.dims[i]
+	}
+	return v
+}
+
 // Call runs the function. A plain-number argument for a parameter declared
 // with a unit (send(n: B, …)) is taken in that unit.
 func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
@@ -100,10 +112,7 @@ func (f *Func) Call(args ...lang.Value) (lang.Value, error) {
 	s := f.spec.Load()
 	same := s != nil
 	for i, v := range args {
-		if fn.units[i] && v.Kind == lang.Number && v.Dim == lang.Dimensionless {
-			v.Num *= fn.scale[i]
-			v.Dim = fn.dims[i]
-		}
+		v = f.Arg(i, v)
 		if fn.units[i] && v.Kind == lang.Number && v.Dim != fn.dims[i] {
 			return lang.Value{}, fmt.Errorf("argument %s of %s must be a %s, got a %s", fn.params[i].Name, f.path, fn.dims[i].Name(), v.TypeName())
 		}

@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -323,7 +324,7 @@ func sizeTicks(series []plotSeries) plot.ConstantTicks {
 	for i, x := range xs {
 		t := plot.Tick{Value: x}
 		if i%max(step, 1) == 0 {
-			t.Label = sizeText(int64(x))
+			t.Label = fit.SizeLiteral(int64(x))
 		}
 		ticks = append(ticks, t)
 	}

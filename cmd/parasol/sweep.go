@@ -853,4 +853,3 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	}
 	fmt.Fprintln(w, b.String())
 }
-

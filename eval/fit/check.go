@@ -81,7 +81,7 @@ func Check(f *eval.Func, name string, t *Table, y string, columns map[string][]s
 			case col == nil:
 				args[i] = defaults[p]
 			case col.Unitless:
-				args[i] = lang.Num(col.Values[r])
+				args[i] = f.Arg(i, lang.Num(col.Values[r]))
 			default:
 				args[i] = lang.Quantity(col.Values[r], col.Dim)
 			}

@@ -2,6 +2,8 @@ package fit
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -18,6 +20,8 @@ func Literal(v float64, d lang.Dim) string {
 	switch {
 	case d == lang.Dimensionless:
 		return lang.FormatNumber(roundSig(v))
+	case d == lang.SizeDim && v >= 0 && v == math.Trunc(v) && v < 1<<62:
+		return SizeLiteral(int64(v))
 	case d == lang.Dim{Time: 1, Size: -1}:
 		return lang.FormatQuantitySig(v, lang.TimeDim, sig) + " / 1B"
 	case d == lang.Dim{Time: -1, Size: 1} || d == lang.TimeDim || d == lang.Dim{Size: 1} || d == lang.Dim{Time: -1}:
@@ -37,6 +41,21 @@ func Literal(v float64, d lang.Dim) string {
 		}
 	}
 	return b.String()
+}
+
+// SizeLiteral writes a byte count in the largest unit that holds it
+// exactly (64KiB, 1KB, 32B), so that sizes chosen as powers of two or ten
+// read as they were written.
+func SizeLiteral(n int64) string {
+	for _, u := range []struct {
+		name string
+		n    int64
+	}{{"GiB", 1 << 30}, {"GB", 1e9}, {"MiB", 1 << 20}, {"MB", 1e6}, {"KiB", 1 << 10}, {"KB", 1e3}} {
+		if n >= u.n && n%u.n == 0 {
+			return strconv.FormatInt(n/u.n, 10) + u.name
+		}
+	}
+	return lang.FormatQuantity(float64(n), lang.SizeDim)
 }
 
 func roundSig(v float64) float64 {

@@ -75,18 +75,18 @@ func (r *Report) header(b *strings.Builder) {
 			if i == 0 {
 				sep = ""
 			}
-			fmt.Fprintf(b, "%s %s %s", sep, size(s.Size), dur(s.Median()))
+			fmt.Fprintf(b, "%s %s %s", sep, fit.SizeLiteral(int64(s.Size)), dur(s.Median()))
 		}
 		b.WriteString("\n")
 		for _, s := range p.Trains {
 			t := s.Median()
-			fmt.Fprintf(b, "#   train     %d x %s in %s (%s)\n", s.Count, size(s.Size), dur(t), lang.FormatQuantitySig(float64(s.Count*s.Size)/t, lang.Dim{Time: -1, Size: 1}, 3))
+			fmt.Fprintf(b, "#   train     %d x %s in %s (%s)\n", s.Count, fit.SizeLiteral(int64(s.Size)), dur(t), lang.FormatQuantitySig(float64(s.Count*s.Size)/t, lang.Dim{Time: -1, Size: 1}, 3))
 		}
 		ts, tw := p.Fit.Params[0], p.Fit.Params[1]
 		fmt.Fprintf(b, "#   fit       ts = %s ± %s, speed = %s (tw = %s ± %s), R² = %s\n",
 			dur(ts.Value), dur(ts.Stderr), rate(p.Speed()), fit.Literal(tw.Value, tw.Dim), fit.Literal(tw.Stderr, tw.Dim), lang.FormatNumber(math.Round(p.Fit.R2*1e6)/1e6))
 		worst := p.Fit.Largest(1)[0]
-		fmt.Fprintf(b, "#   largest residual %s at %s\n", dur(p.Fit.Residuals[worst]), size(p.PingPong[worst].Size))
+		fmt.Fprintf(b, "#   largest residual %s at %s\n", dur(p.Fit.Residuals[worst]), fit.SizeLiteral(int64(p.PingPong[worst].Size)))
 	}
 }
 
@@ -99,18 +99,6 @@ func plural(n int) string {
 
 func dur(s float64) string  { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
 func rate(v float64) string { return lang.FormatQuantitySig(v, lang.Dim{Time: -1, Size: 1}, 4) }
-
-// size writes a message size in the binary unit that holds it exactly
-// (64KiB), as the sizes measured are powers of two.
-func size(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
 
 // means is the mean latency and speed of the measured pairs, which stand
 // for the pairs not measured.
