@@ -688,11 +688,11 @@ func (o *openLoop) result(partial bool) *LoadResult {
 // listDest marks a rank that takes its destinations from its list.
 const listDest = -2
 
-// listWire is the mean wire bytes of rank r's listed messages (1 when it
-// has none: it generates nothing then).
+// listWire is the mean wire bytes of rank r's listed messages (the
+// whole list's mean when it has none: it generates nothing then).
 func (o *openLoop) listWire(r int) int64 {
 	if len(o.list[r]) == 0 {
-		return 1
+		return o.wire
 	}
 	var sum int64
 	for _, m := range o.list[r] {

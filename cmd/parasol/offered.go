@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -226,6 +227,10 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	defer stop()
 	pts, err := runtime.OfferedCurve(ctx, rs, opts, loads)
 	if pts == nil {
+		var oe *runtime.OptionError
+		if lf.pattern != "" && errors.As(err, &oe) && oe.Value == runtime.ListOp {
+			return usageError("parasol %s: --pattern %s: %s", sf.cmd, lf.pattern, oe.Reason)
+		}
 		if err != nil && ctx.Err() == nil {
 			if oe := optionUsage(sf.cmd, err); oe != err {
 				return oe
@@ -259,7 +264,11 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 			return err
 		}
 	default:
-		printLoadCurve(e.stdout, done, opts.Size)
+		what := fmt.Sprintf("%d-byte messages", opts.Size)
+		if lf.pattern != "" {
+			what = "the messages of " + lf.pattern
+		}
+		printLoadCurve(e.stdout, done, what)
 	}
 	if linksFile != "" {
 		var buf bytes.Buffer
@@ -294,11 +303,11 @@ func saturationThroughput(pts []*runtime.LoadResult) (float64, *runtime.LoadResu
 	return best.Accepted, best
 }
 
-func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, size int) {
+func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 	if len(pts) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "op %s, %d-byte messages, %s process; loads are shares of the injection bandwidth\n", pts[0].Op, size, pts[0].Process)
+	fmt.Fprintf(w, "op %s, %s, %s process; loads are shares of the injection bandwidth\n", pts[0].Op, what, pts[0].Process)
 	fmt.Fprintf(w, "%8s %8s %8s %10s %10s %8s\n", "load", "offered", "accepted", "mean", "p99", "marked")
 	for _, p := range pts {
 		note := ""

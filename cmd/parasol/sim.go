@@ -281,7 +281,8 @@ With --load, every processor generates messages of --size bytes at an
 offered load, a share of its injection bandwidth (its fastest link) or a
 rate, by a Bernoulli or Poisson process (--process), queued at the source
 without limit; the op is a traffic pattern (uniform, randperm, the bit
-permutations, neighbor, tornado, hotspot). Each point warms up until the
+permutations, neighbor, tornado, hotspot), or --pattern FILE, a message
+trace (as parasol run reads) whose sends each processor generates in turn. Each point warms up until the
 mean latency and the accepted load of successive windows of 1000 cycles (a
 cycle: one flit at the injection bandwidth) agree within 5% (or for
 --warmup), marks the messages generated in the next 3 windows (or
@@ -341,6 +342,9 @@ latency histogram and per-hop rows are in the JSON).`)
 		return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
 	}
 	if lf.load.points != nil {
+		if err := lf.listPattern(fs, &sf); err != nil {
+			return err
+		}
 		return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
 	}
 	sf.linkLoads = sf.linkLoads || *linksFile != ""
