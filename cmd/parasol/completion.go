@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib"
@@ -19,9 +20,9 @@ func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion", "SHELL", `
 Completion prints a script that teaches SHELL (bash, zsh or fish) to
 complete parasol's commands, their flags, the values of --op, --routing,
---switching and --format, std: machine names and file names. The script is
-made from the command table, so it is complete for this version of parasol;
-print it again after upgrading.
+--switching and --format, std: machine names, fit's models and file
+names. The script is made from the command table, so it is complete for
+this version of parasol; print it again after upgrading.
 
   bash   source <(parasol completion bash)          (in ~/.bashrc)
   zsh    source <(parasol completion zsh)           (in ~/.zshrc, after compinit)
@@ -100,11 +101,21 @@ const (
 	argMachine         // std:NAME or a file
 	argFile
 	argShell
+	argModel // one of fit's named models
 )
 
 // argKinds maps the capitalised words of usage lines to completions;
 // words not listed (EXPR, SRC, PRIMITIVE) complete to nothing.
-var argKinds = map[string]argKind{"MACHINE": argMachine, "FILE": argFile, "LEGACY": argFile, "SHELL": argShell, "PROGRAM": argFile, "DATA": argFile}
+var argKinds = map[string]argKind{"MACHINE": argMachine, "FILE": argFile, "LEGACY": argFile, "SHELL": argShell, "PROGRAM": argFile, "DATA": argFile, "MODEL": argModel}
+
+// modelNames are fit's models, the words a MODEL argument completes to.
+func modelNames() []string {
+	var out []string
+	for _, md := range fit.Models {
+		out = append(out, md.Name)
+	}
+	return out
+}
 
 type compFlag struct {
 	name, help string
@@ -350,10 +361,11 @@ _parasol() {
 		;;
 	file) _parasol_files "$cur" ;;
 	shell) _parasol_words "$cur" %s ;;
+	model) _parasol_words "$cur" %s ;;
 	esac
 }
 complete -F _parasol parasol
-`, shellQuote(strings.Join(stdMachines(), " ")), shellQuote(strings.Join(shells, " ")))
+`, shellQuote(strings.Join(stdMachines(), " ")), shellQuote(strings.Join(shells, " ")), shellQuote(strings.Join(modelNames(), " ")))
 }
 
 func commandNames(cmds []compCommand) []string {
@@ -365,7 +377,7 @@ func commandNames(cmds []compCommand) []string {
 }
 
 func (k argKind) String() string {
-	return [...]string{"none", "machine", "file", "shell"}[k]
+	return [...]string{"none", "machine", "file", "shell", "model"}[k]
 }
 
 func argString(args []argKind) string {
@@ -466,6 +478,8 @@ func zshAction(a argKind) string {
 		return "file:_files"
 	case argShell:
 		return "shell:(" + strings.Join(shells, " ") + ")"
+	case argModel:
+		return "model:(" + strings.Join(modelNames(), " ") + ")"
 	}
 	return "argument: "
 }
@@ -514,6 +528,9 @@ func writeFish(w io.Writer, cmds []compCommand) {
 		}
 		if kinds[argShell] {
 			fmt.Fprintf(w, "complete -c parasol -n %s -a %s\n", cond, shellQuote(strings.Join(shells, " ")))
+		}
+		if kinds[argModel] {
+			fmt.Fprintf(w, "complete -c parasol -n %s -a %s\n", cond, shellQuote(strings.Join(modelNames(), " ")))
 		}
 	}
 }

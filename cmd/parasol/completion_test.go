@@ -85,6 +85,7 @@ func TestUsageLinesGivePositionalArguments(t *testing.T) {
 		{" [MACHINE]", []argKind{argMachine}, false},
 		{" LEGACY", []argKind{argFile}, false},
 		{" SHELL", []argKind{argShell}, false},
+		{" [flags] MODEL DATA | --free A,B [flags] MACHINE FUNCTION DATA", []argKind{argModel, argFile}, false},
 		{" ", nil, false},
 	}
 	for _, tt := range tests {
@@ -111,6 +112,8 @@ var completionCases = []struct {
 	{"parasol fmt -", []string{"-d", "-l", "-w"}},
 	{"parasol draw std:xmp64 --sim-result res", []string{"result.json"}},
 	{"parasol check ma", []string{"machine.machine"}},
+	{"parasol fit l", []string{"linear", "loggp"}},
+	{"parasol fit --relative k", []string{"k123", "k45"}},
 }
 
 func completionDir(t *testing.T) string {
