@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -449,7 +450,7 @@ func (a *analysis) collectives(s *lang.Schedule) (*lang.Schedule, error) {
 		}
 		for _, p := range f.Params() {
 			if p != "n" && p != "p" && p != "root" {
-				return nil, fmt.Errorf("%s.%s(%s): a collective's cost takes n (bytes), p (ranks) and root, not %s", a.model, c.Name, joinNames(f.Params()), p)
+				return nil, fmt.Errorf("%s.%s(%s): a collective's cost takes n (bytes), p (ranks) and root, not %s", a.model, c.Name, strings.Join(f.Params(), ", "), p)
 			}
 		}
 		fs[i] = f
@@ -466,17 +467,6 @@ func (a *analysis) collectives(s *lang.Schedule) (*lang.Schedule, error) {
 		return nil, err
 	}
 	return x, nil
-}
-
-func joinNames(ns []string) string {
-	out := ""
-	for i, n := range ns {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
 }
 
 func (a *analysis) mapRanks(m []int) error {

@@ -127,20 +127,9 @@ func (c *compiler) dynTarget(e lang.Expr, sc *scope) (target, error) {
 
 func joinMax(ss []string, n int) string {
 	if len(ss) > n {
-		return joinStrings(ss[:n]) + ", …"
+		return strings.Join(ss[:n], ", ") + ", …"
 	}
-	return joinStrings(ss)
-}
-
-func joinStrings(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out
+	return strings.Join(ss, ", ")
 }
 
 func (t target) describe() string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -902,14 +903,7 @@ func joinArrow(names []string) string {
 	if len(names) > most {
 		names = append(append(names[:most/2:most/2], "…"), names[len(names)-most/2:]...)
 	}
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += " requires "
-		}
-		out += n
-	}
-	return out
+	return strings.Join(names, " requires ")
 }
 
 // A lineReader yields the lines of a stream one at a time, without their
