@@ -34,7 +34,7 @@ func (p *stmtParser) program() (lang.Stmt, *synErr) {
 	prog.Name, prog.NamePos = name.text, p.s.pos(name)
 	if p.s.peek().punct("(") {
 		var err *synErr
-		if prog.Params, err = p.progParams(); err != nil {
+		if prog.Params, err = p.params(true); err != nil {
 			return nil, err
 		}
 	}
@@ -49,53 +49,6 @@ func (p *stmtParser) program() (lang.Stmt, *synErr) {
 		return nil, err
 	}
 	return prog, nil
-}
-
-// progParams parses `(NAME[: UNIT][= DEFAULT], …)`; the list is non-nil
-// even when empty.
-func (p *stmtParser) progParams() ([]*lang.Param, *synErr) {
-	p.s.next() // "("
-	out := []*lang.Param{}
-	if t := p.s.peek(); t.punct(")") {
-		p.s.next()
-		return out, nil
-	}
-	for {
-		t := p.s.peek()
-		if t.kind != kIdent {
-			return nil, unexpected(t, "a parameter name")
-		}
-		p.s.next()
-		prm := &lang.Param{Pos: p.s.pos(t), Name: t.text}
-		if p.s.peek().punct(":") {
-			p.s.next()
-			u := p.s.peek()
-			if u.kind != kIdent && u.kind != kNumber && !u.punct("%") {
-				return nil, unexpected(u, "a unit")
-			}
-			p.s.next()
-			prm.Unit = u.text
-			if _, ok := lang.Units[u.text]; !ok {
-				p.errs.Add(prm.Pos, "unknown unit %q for parameter %s%s", u.text, prm.Name, lang.DidYouMean(u.text, lang.UnitNames()))
-			}
-		}
-		if p.s.peek().punct("=") {
-			p.s.next()
-			var err *synErr
-			if prm.Default, err = p.expr(); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, prm)
-		t = p.s.peek()
-		if !t.punct(")") && !t.punct(",") {
-			return nil, unexpected(t, `"," or ")"`)
-		}
-		p.s.next()
-		if t.text == ")" {
-			return out, nil
-		}
-	}
 }
 
 // progStmt parses a statement of a program body.

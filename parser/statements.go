@@ -237,7 +237,7 @@ func (p *stmtParser) decl() (lang.Stmt, *synErr) {
 			return nil, unexpected(t2, `a parameter name or ")"`)
 		}
 		var err *synErr
-		if params, err = p.params(); err != nil {
+		if params, err = p.params(false); err != nil {
 			return nil, err
 		}
 	}
@@ -285,8 +285,9 @@ func (p *stmtParser) decl() (lang.Stmt, *synErr) {
 	return f, nil
 }
 
-// params parses `(NAME[: UNIT], …)`; the list is non-nil even when empty.
-func (p *stmtParser) params() ([]*lang.Param, *synErr) {
+// params parses `(NAME[: UNIT], …)`, and with defaults a program's
+// `(NAME[: UNIT][= DEFAULT], …)`; the list is non-nil even when empty.
+func (p *stmtParser) params(defaults bool) ([]*lang.Param, *synErr) {
 	p.s.next() // "("
 	out := []*lang.Param{}
 	if t := p.s.peek(); t.punct(")") {
@@ -310,6 +311,13 @@ func (p *stmtParser) params() ([]*lang.Param, *synErr) {
 			prm.Unit = u.text
 			if _, ok := lang.Units[u.text]; !ok {
 				p.errs.Add(prm.Pos, "unknown unit %q for parameter %s%s", u.text, prm.Name, lang.DidYouMean(u.text, lang.UnitNames()))
+			}
+		}
+		if defaults && p.s.peek().punct("=") {
+			p.s.next()
+			var err *synErr
+			if prm.Default, err = p.expr(); err != nil {
+				return nil, err
 			}
 		}
 		out = append(out, prm)
@@ -336,7 +344,7 @@ func (p *stmtParser) link() (lang.Stmt, *synErr) {
 	case t.punct("(") && (p.s.peek2().kind == kIdent || p.s.peek2().punct(")")):
 		// A parameter list; `link (1) -- 2` is an expression instead, as
 		// the grammar's one-token lookahead decides.
-		if params, err = p.params(); err != nil {
+		if params, err = p.params(false); err != nil {
 			return nil, err
 		}
 	case startsExpr(t):
