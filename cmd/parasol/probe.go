@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/internal/probe"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
@@ -109,6 +110,9 @@ Examples:
 		if opt.Sizes, err = parseSizes(*sizes); err != nil {
 			return usageError("parasol probe measure: --sizes: %v", err)
 		}
+		if err := opt.Check(); err != nil {
+			return usageError("parasol probe measure: --sizes: %v", err)
+		}
 	}
 	if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
 		return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
@@ -197,7 +201,7 @@ func parseSizes(list string) ([]int, error) {
 			return nil, err
 		}
 		if v.Dim != lang.SizeDim && v.Dim != lang.Dimensionless || v.Num < 0 || v.Num > probe.MaxMessage || v.Num != float64(int(v.Num)) {
-			return nil, fmt.Errorf("%q is not a whole number of bytes from 0 to %d", strings.TrimSpace(s), probe.MaxMessage)
+			return nil, fmt.Errorf("%q is not a whole number of bytes from 0 to %s", strings.TrimSpace(s), fit.SizeLiteral(probe.MaxMessage))
 		}
 		out = append(out, int(v.Num))
 	}

@@ -45,6 +45,24 @@ func DefaultOptions() Options {
 	}
 }
 
+// Check says what makes the options unusable before any host is asked:
+// a link's latency and speed come with standard errors, which a fit of
+// two parameters can give from three different sizes, not two.
+func (o Options) Check() error {
+	distinct := map[int]bool{}
+	for _, s := range o.Sizes {
+		distinct[s] = true
+	}
+	if len(distinct) < 3 {
+		names := make([]string, len(o.Sizes))
+		for i, s := range o.Sizes {
+			names[i] = fit.SizeLiteral(int64(s))
+		}
+		return fmt.Errorf("ping-pong sizes %s: fitting a link's latency and speed with their errors takes at least 3 different sizes", strings.Join(names, ", "))
+	}
+	return nil
+}
+
 // Pair is the measurement of one pair of hosts: A timed its messages to B.
 type Pair struct {
 	A, B     int
@@ -129,6 +147,9 @@ func WithPort(host string) string {
 func Measure(ctx context.Context, hosts []string, opt Options) (*Report, error) {
 	if len(hosts) < 2 {
 		return nil, errors.New("need at least two hosts to measure between")
+	}
+	if err := opt.Check(); err != nil {
+		return nil, err
 	}
 	r := &Report{Hosts: hosts, Hostnames: make([]string, len(hosts)), Unreachable: map[int]error{}, Options: opt, Started: time.Now()}
 	for i, h := range hosts {
