@@ -129,10 +129,13 @@ func loadRange(lo, hi, step string) ([]runtime.Load, error) {
 	if bv < av {
 		return nil, fmt.Errorf("a range runs up: %s is below %s", hi, lo)
 	}
-	n := int(math.Floor((bv-av)/sv*(1+1e-12))) + 1
-	if n > maxLoadPoints {
-		return nil, fmt.Errorf("%s:%s:%s is %d points; a curve has at most %d", lo, hi, step, n, maxLoadPoints)
+	// Counted as a float first: a tiny step makes more points than an int
+	// holds.
+	steps := math.Floor((bv - av) / sv * (1 + 1e-12))
+	if !(steps < maxLoadPoints) {
+		return nil, fmt.Errorf("%s:%s:%s is %.4g points; a curve has at most %d", lo, hi, step, steps+1, maxLoadPoints)
 	}
+	n := int(steps) + 1
 	out := make([]runtime.Load, n)
 	for i := range out {
 		// from the start each time, rounded, so 0.05 + 11·0.05 is 0.6

@@ -70,3 +70,26 @@ func equalFloats(a, b []float64) bool {
 	}
 	return true
 }
+
+// FuzzLoadList checks that whatever --load is given, it is refused with a
+// reason or read as points that are loads: shares in (0, 1] or rates
+// above 0, at most maxLoadPoints of them.
+func FuzzLoadList(f *testing.F) {
+	for _, s := range []string{"0.3", "0.05:0.6:0.05", "1GB/s:3GB/s:1GB/s", "0.1,0.2", "1e-300:1:1e-300", ":", "0.1:0.2:0", "NaN", "1:1:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var l loadList
+		if err := l.Set(s); err != nil {
+			return
+		}
+		if len(l.points) == 0 || len(l.points) > maxLoadPoints {
+			t.Fatalf("%q: %d points", s, len(l.points))
+		}
+		for _, p := range l.points {
+			if !(p.Fraction > 0 && p.Fraction <= 1 && p.Rate == 0) && !(p.Rate > 0 && p.Fraction == 0) {
+				t.Fatalf("%q: point %+v is no load", s, p)
+			}
+		}
+	})
+}
