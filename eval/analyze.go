@@ -993,7 +993,7 @@ func (a *analysis) result() *ProgramResult {
 		res.CriticalPath = a.criticalPath(a.lastOp[last])
 	}
 	if a.timeline {
-		res.Timeline = a.withWaits()
+		res.Timeline = WithWaits(a.spans, res.Ranks)
 	}
 	return res
 }
@@ -1058,33 +1058,3 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 	return path
 }
 
-// withWaits returns the timeline sorted by rank and time, with the gaps
-// in each rank's CPU time as waits.
-func (a *analysis) withWaits() []Span {
-	sp := a.spans
-	slices.SortStableFunc(sp, func(x, y Span) int {
-		if x.Rank != y.Rank {
-			return x.Rank - y.Rank
-		}
-		switch {
-		case x.Start < y.Start:
-			return -1
-		case x.Start > y.Start:
-			return 1
-		}
-		return 0
-	})
-	out := make([]Span, 0, len(sp))
-	prev := 0.0 // the end of the rank's busy time so far
-	for i, x := range sp {
-		if i == 0 || sp[i-1].Rank != x.Rank {
-			prev = 0
-		}
-		if x.Start > prev {
-			out = append(out, Span{Rank: x.Rank, Kind: "wait", Start: prev, End: x.Start, Op: x.Op})
-		}
-		out = append(out, x)
-		prev = max(prev, x.End)
-	}
-	return out
-}

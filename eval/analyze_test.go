@@ -500,3 +500,35 @@ func TestAnalyzeRunsTracesAtTheirTimes(t *testing.T) {
 		t.Errorf("rank 0 %+v: the timer is not computation, the receive is %d ns", r0, p.recvCPU(1))
 	}
 }
+
+func TestAnalyzeTimelineWaitsUntilEachRankEnds(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		P    int
+	}{
+		{"mixed_4.goal", 4},
+		{"gather_13_200000.goal", 13},
+		{"binarytreebcast_13_65536.goal", 13},
+		{"pingpong_2_300000_x1.goal", 2},
+	} {
+		text, err := os.ReadFile("testdata/goal/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := readGOAL(t, tc.file, string(text))
+		res := analyze(t, loggp(t, tc.P, 2500, 1500, 1000, 6, 0, 65535), s, AnalyzeOptions{Timeline: true})
+		waits := map[int]float64{}
+		end := map[int]float64{}
+		for _, sp := range res.Timeline {
+			if sp.Kind == "wait" {
+				waits[sp.Rank] += sp.End - sp.Start
+			}
+			end[sp.Rank] = sp.End
+		}
+		for _, r := range res.Ranks {
+			if math.Abs(waits[r.Rank]-r.Wait) > 1e-12 || end[r.Rank] != r.End {
+				t.Errorf("%s rank %d: the timeline waits %g and ends at %g; the breakdown waits %g and ends at %g", tc.file, r.Rank, waits[r.Rank], end[r.Rank], r.Wait, r.End)
+			}
+		}
+	}
+}

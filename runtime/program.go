@@ -931,7 +931,7 @@ func (p *progRun) result(partial bool) *eval.ProgramResult {
 		p.clk.fill(p, res)
 	}
 	if p.o.Timeline {
-		res.Timeline = withWaits(p.spans, res.Ranks)
+		res.Timeline = eval.WithWaits(p.spans, res.Ranks)
 	}
 	if !partial {
 		res.Deadlock = p.deadlock()
@@ -971,38 +971,6 @@ func (p *progRun) criticalPath(last int32) []eval.PathStep {
 	return rev
 }
 
-// withWaits sorts the spans by rank and time and fills each rank's gaps
-// up to its end with waiting.
-func withWaits(spans []eval.Span, ranks []eval.RankTimes) []eval.Span {
-	slices.SortStableFunc(spans, func(a, b eval.Span) int {
-		if a.Rank != b.Rank {
-			return a.Rank - b.Rank
-		}
-		switch {
-		case a.Start < b.Start:
-			return -1
-		case a.Start > b.Start:
-			return 1
-		}
-		return 0
-	})
-	out := make([]eval.Span, 0, 2*len(spans)+len(ranks))
-	k := 0
-	for r := range ranks {
-		t := 0.0
-		for ; k < len(spans) && spans[k].Rank == r; k++ {
-			if spans[k].Start > t {
-				out = append(out, eval.Span{Rank: r, Kind: "wait", Start: t, End: spans[k].Start, Op: spans[k].Op})
-			}
-			out = append(out, spans[k])
-			t = max(t, spans[k].End)
-		}
-		if ranks[r].End > t {
-			out = append(out, eval.Span{Rank: r, Kind: "wait", Start: t, End: ranks[r].End, Op: -1})
-		}
-	}
-	return out
-}
 
 // deadlock lists the ranks with operations that never completed, each at
 // the first of them that was under way (else the first not done).
