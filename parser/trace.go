@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -430,16 +431,7 @@ func (t *traceReader) build() (*lang.Schedule, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
 		x, y := &msgs[a], &msgs[b]
-		if x.src != y.src {
-			return int(x.src - y.src)
-		}
-		switch {
-		case x.start < y.start:
-			return -1
-		case x.start > y.start:
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(x.src, y.src), cmp.Compare(x.start, y.start))
 	})
 	for _, i := range order {
 		m := &msgs[i]
