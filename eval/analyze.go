@@ -1057,4 +1057,3 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 	slices.Reverse(path)
 	return path
 }
-

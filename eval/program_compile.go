@@ -132,13 +132,12 @@ type pname struct {
 	reg    int // a run-time value's register + 1 (program_clock.go); 0 for others
 }
 
-// pcomp compiles one program for one machine.
-type pcomp struct {
-	m      *Machine
-	res    *resolution
-	errs   lang.Diagnostics
-	nslots int
-	scopes [][]pname
+// layout is what compiling a program learns that instantiating it needs,
+// built up by pcomp and handed over whole to compiled.
+type layout struct {
+	nslots   int
+	rankSlot int
+	ranks    int
 	// timing values the program reads, by slot: what (block.field, or
 	// createjob and jobswitch) and where it is first read.
 	timings   map[string]int
@@ -147,23 +146,22 @@ type pcomp struct {
 	nhandles  int
 	labels    []string
 	labelPos  []lang.Pos
-	rankSlot  int
-	ranks     int
-	clk       clockComp
+}
+
+// pcomp compiles one program for one machine.
+type pcomp struct {
+	layout
+	m      *Machine
+	res    *resolution
+	errs   lang.Diagnostics
+	scopes [][]pname
+	clk    clockComp
 }
 
 // compiled is a program ready to instantiate.
 type compiled struct {
+	layout
 	body      []*pnode
-	nslots    int
-	rankSlot  int
-	ranks     int
-	timings   map[string]int
-	timingPos map[string]lang.Pos
-	timingEnd map[string]lang.Pos
-	nhandles  int
-	labels    []string
-	labelPos  []lang.Pos
 	params    []lang.Value
 	paramSlot []int
 	src       *lang.Source
@@ -181,7 +179,7 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 		}
 		ranks = t.Graph.NumProcs()
 	}
-	c := &pcomp{m: m, res: newResolution(m.res), timings: map[string]int{}, timingPos: map[string]lang.Pos{}, timingEnd: map[string]lang.Pos{}, ranks: ranks}
+	c := &pcomp{m: m, res: newResolution(m.res), layout: layout{timings: map[string]int{}, timingPos: map[string]lang.Pos{}, timingEnd: map[string]lang.Pos{}, ranks: ranks}}
 	c.clk.names = runtimeNames(p.ast.Body)
 	c.push()
 	ranksVal := lang.Num(float64(ranks))
@@ -194,10 +192,8 @@ func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
 	if err := c.errs.Err(); err != nil {
 		return nil, err
 	}
-	out.nslots, out.rankSlot, out.ranks = c.nslots, c.rankSlot, ranks
+	out.layout = c.layout
 	out.regNames = c.clk.regNames
-	out.timingEnd = c.timingEnd
-	out.timings, out.timingPos, out.nhandles, out.labels, out.labelPos = c.timings, c.timingPos, c.nhandles, c.labels, c.labelPos
 	return out, nil
 }
 
