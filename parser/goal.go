@@ -196,6 +196,11 @@ const (
 	goalBad
 )
 
+// The one-byte tokens, and their kinds in the same order.
+const goalPunct = ";:{}"
+
+var goalPunctKind = [len(goalPunct)]int{goalEOL, goalColon, goalOpen, goalClose}
+
 type gtok struct {
 	kind int
 	s, e int // byte offsets in the line
@@ -255,18 +260,10 @@ func (g *goalReader) next() gtok {
 		}
 		g.pos = e
 		return gtok{kind: goalInt, s: s, e: e, neg: c == '-'}
-	case c == ';':
+	}
+	if k := strings.IndexByte(goalPunct, c); k >= 0 {
 		g.pos++
-		return gtok{kind: goalEOL, s: s, e: s + 1}
-	case c == ':':
-		g.pos++
-		return gtok{kind: goalColon, s: s, e: s + 1}
-	case c == '{':
-		g.pos++
-		return gtok{kind: goalOpen, s: s, e: s + 1}
-	case c == '}':
-		g.pos++
-		return gtok{kind: goalClose, s: s, e: s + 1}
+		return gtok{kind: goalPunctKind[k], s: s, e: s + 1}
 	}
 	_, w := utf8.DecodeRune(b[s:])
 	g.pos = s + w
