@@ -101,7 +101,8 @@ type opState struct {
 // nanoseconds.
 type ps = int64
 
-// maxPS is the longest time Analyze represents, about 106 days.
+// maxPS is the longest time Analyze represents, about 26 days: a time
+// no later than it plus a few costs no longer than it cannot overflow.
 const maxPS = math.MaxInt64 / 4
 
 // toPS rounds seconds to picoseconds.
@@ -624,6 +625,9 @@ func (a *analysis) run(ctx context.Context) error {
 		}
 		a.nEvents++
 		e := a.events.pop()
+		if e.t > maxPS {
+			return a.tooLong()
+		}
 		a.now = e.t
 		var err error
 		switch e.kind {
@@ -641,7 +645,16 @@ func (a *analysis) run(ctx context.Context) error {
 			a.schedule()
 		}
 	}
+	for _, t := range a.end {
+		if t > maxPS {
+			return a.tooLong()
+		}
+	}
 	return nil
+}
+
+func (a *analysis) tooLong() error {
+	return fmt.Errorf("%s runs past %v, the longest time the analysis represents", a.s.Name, lang.Quantity(seconds(maxPS), lang.TimeDim))
 }
 
 // kindOrder is the order in which operations made ready together are

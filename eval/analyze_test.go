@@ -532,3 +532,41 @@ func TestAnalyzeTimelineWaitsUntilEachRankEnds(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyzeRefusesTimesPastItsRange(t *testing.T) {
+	m := loggp(t, 2, 2500, 1500, 1000, 6, 0, 65535)
+	chain := func(ns string, n int) string {
+		text := "num_ranks 2\nrank 0 {\n"
+		for i := range n {
+			text += fmt.Sprintf("c%d: calc %s\n", i, ns)
+			if i > 0 {
+				text += fmt.Sprintf("c%d requires c%d\n", i, i-1)
+			}
+		}
+		return text + "}\nrank 1 {\n}\n"
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       string // "" for a result
+	}{
+		{"calcs up to the limit", chain("500000000000000", 4), ""},
+		{"calcs past the limit", chain("2000000000000000", 5), "runs past 2305843.009s"},
+		{"a send arriving past the limit", "num_ranks 2\nrank 0 {\na: calc 2000000000000000\nb: send 1b to 1\nb requires a\n}\nrank 1 {\nc: calc 2000000000000000\nd: calc 2000000000000000\nd requires c\ne: recv 1b from 0\ne requires d\n}\n", "runs past"},
+	} {
+		s := readGOAL(t, tc.name, tc.text)
+		res, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			} else if res.Makespan != 2e6 || res.Ranks[0].Compute != 2e6 {
+				t.Errorf("%s: makespan %g, compute %g; want 2e6 s each", tc.name, res.Makespan, res.Ranks[0].Compute)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: makespan %g, compute %g; want an error containing %q", tc.name, res.Makespan, res.Ranks[0].Compute, tc.want)
+		} else if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
