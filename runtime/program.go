@@ -283,7 +283,7 @@ type progRun struct {
 	simMsg []int32 // sim message -> program message
 	seq    int64
 	ranks  []rankState
-	spare  []*fifo // emptied queues, for newFifo
+	spare  []*fifo // emptied queues, for enqueue
 	spans  []eval.Span
 	clk    *progClock // clocks and run-time values (program_clock.go); nil when none
 
@@ -780,14 +780,7 @@ func (p *progRun) arrive(pm int32) {
 			p.matched(pm, rc)
 			return
 		}
-		rs := &p.ranks[m.dst]
-		k := matchKey(m.src, m.tag)
-		q := rs.unexpected[k]
-		if q == nil {
-			q = p.newFifo()
-			rs.unexpected[k] = q
-		}
-		q.push(pm)
+		p.enqueue(p.ranks[m.dst].unexpected, matchKey(m.src, m.tag), pm)
 	case pmCTS:
 		m.kind = pmData
 		c0, c1 := p.inject(pm, p.node[m.src], p.node[m.dst], m.bytes)
@@ -844,12 +837,7 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	if best == nil {
 		return -1
 	}
-	rc := best.pop()
-	if best.empty() {
-		delete(rs.posted, bestKey)
-		p.spare = append(p.spare, best)
-	}
-	return rc
+	return p.dequeue(rs.posted, bestKey)
 }
 
 // post posts receive op i of rank r: it takes the earliest message in that
@@ -877,34 +865,39 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 		}
 	}
 	if best != nil {
-		pm := best.pop()
-		if best.empty() {
-			delete(rs.unexpected, bestKey)
-			p.spare = append(p.spare, best)
-		}
-		p.matched(pm, i)
+		p.matched(p.dequeue(rs.unexpected, bestKey), i)
 		return
 	}
 	p.seq++
 	p.postSeq[i] = p.seq
-	k := matchKey(op.Peer, op.Tag)
-	q := rs.posted[k]
-	if q == nil {
-		q = p.newFifo()
-		rs.posted[k] = q
-	}
-	q.push(i)
+	p.enqueue(rs.posted, matchKey(op.Peer, op.Tag), i)
 }
 
-// newFifo reuses a queue that has emptied: most keys (a source and a
-// tag) see one message, so queues come and go all the time.
-func (p *progRun) newFifo() *fifo {
-	if n := len(p.spare); n > 0 {
-		q := p.spare[n-1]
-		p.spare = p.spare[:n-1]
-		return q
+// enqueue appends x to queue k of qs. Emptied queues are reused: most
+// keys (a source and a tag) see one message, so queues come and go all
+// the time.
+func (p *progRun) enqueue(qs map[int64]*fifo, k int64, x int32) {
+	q := qs[k]
+	if q == nil {
+		if n := len(p.spare); n > 0 {
+			q, p.spare = p.spare[n-1], p.spare[:n-1]
+		} else {
+			q = &fifo{}
+		}
+		qs[k] = q
 	}
-	return &fifo{}
+	q.push(x)
+}
+
+// dequeue takes the front of queue k of qs, which is not empty.
+func (p *progRun) dequeue(qs map[int64]*fifo, k int64) int32 {
+	q := qs[k]
+	x := q.pop()
+	if q.empty() {
+		delete(qs, k)
+		p.spare = append(p.spare, q)
+	}
+	return x
 }
 
 // result assembles the answer once the run has stopped.
@@ -970,7 +963,6 @@ func (p *progRun) criticalPath(last int32) []eval.PathStep {
 	slices.Reverse(rev)
 	return rev
 }
-
 
 // deadlock lists the ranks with operations that never completed, each at
 // the first of them that was under way (else the first not done).
