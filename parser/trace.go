@@ -52,7 +52,7 @@ var TraceColumns = []string{"id", "time", "after", "src", "dst", "bytes", "tag"}
 // Errors are lang.Diagnostics with the line and a caret, at most
 // MaxErrors.
 func ReadTrace(r io.Reader, name string, maxMemory int64) (*lang.Schedule, error) {
-	t := &traceReader{name: name, max: limits.Or(maxMemory), lines: newLineReader(r), ids: map[string]int32{}}
+	t := &traceReader{name: name, max: limits.Or(maxMemory), lines: newLineReader(r), ids: map[string]int32{}, badIDs: map[string]bool{}}
 	t.read()
 	if len(t.errs) > 0 {
 		return nil, t.errs.Err()
@@ -92,6 +92,12 @@ type traceReader struct {
 	labels  []string
 	idBytes int64
 	ranks   int32
+	// Messages in error are dropped, so that numbers past one no longer
+	// name the same message and its id names none: a reference to them is
+	// not reported again.
+	seen    int             // message lines read, in error or not
+	dropped int             // of them, those in error
+	badIDs  map[string]bool // the ids of messages in error
 }
 
 func (t *traceReader) errorAt(s, e int, format string, args ...any) {
@@ -137,11 +143,16 @@ func (t *traceReader) read() {
 				continue
 			}
 		}
+		before := len(t.msgs)
 		if t.json {
 			t.jsonLine()
 		} else {
 			t.csvLine()
 		}
+		if len(t.msgs) == before {
+			t.dropped++
+		}
+		t.seen++
 	}
 	if !t.started && len(t.errs) == 0 {
 		t.lineNo = t.lines.n
@@ -273,6 +284,11 @@ func (t *traceReader) integer(f traceField, what string, lo, hi int64) (int64, b
 }
 
 func (t *traceReader) message(f map[string]traceField) {
+	defer func(n int) {
+		if id := f["id"].text; id != "" && len(t.msgs) == n {
+			t.badIDs[id] = true
+		}
+	}(len(t.msgs))
 	m := traceMsg{after: -1, line: int32(min(t.lineNo, math.MaxInt32)), label: -1, timerPrev: -1}
 	src, ok1 := t.integer(f["src"], "src", 0, math.MaxInt32-2)
 	dst, ok2 := t.integer(f["dst"], "dst", 0, math.MaxInt32-2)
@@ -372,12 +388,21 @@ func (t *traceReader) lookup(f traceField) (int32, bool) {
 		if i, ok := t.ids[f.text]; ok {
 			return i, true
 		}
+		if t.badIDs[f.text] {
+			return 0, false
+		}
 		t.errorAt(f.at, f.at+len(f.text), "after %s: no earlier message has that id", lang.Excerpt(f.text))
 		return 0, false
 	}
 	n, err := strconv.ParseInt(f.text, 10, 64)
-	if err != nil || n < 1 || n > int64(len(t.msgs)) {
-		t.errorAt(f.at, f.at+len(f.text), "after %s: not the number of an earlier message (1 to %d; the trace gives no ids)", lang.Excerpt(f.text), len(t.msgs))
+	switch {
+	case t.seen == 0:
+		t.errorAt(f.at, f.at+len(f.text), "after %s: the first message has no earlier one to come after", lang.Excerpt(f.text))
+		return 0, false
+	case err != nil || n < 1 || n > int64(t.seen):
+		t.errorAt(f.at, f.at+len(f.text), "after %s: not the number of an earlier message (1 to %d; the trace gives no ids)", lang.Excerpt(f.text), t.seen)
+		return 0, false
+	case t.dropped > 0:
 		return 0, false
 	}
 	return int32(n - 1), true

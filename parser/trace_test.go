@@ -48,6 +48,9 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 		{"after problems", "id,src,dst,bytes,after,time\na,0,1,8,,\nb,0,2,8,a,\nc,1,0,8,zz,\nd,1,0,8,a,1us\na,1,0,8,,\n",
 			[]string{"3:9: message a goes to rank 1, so rank 0 cannot send after it", "4:9: after zz: no earlier message has that id", "5:9: a message has a time or comes after another, not both", "6:1: id a is given twice"}},
 		{"after by number", "src,dst,bytes,after\n0,1,8,\n1,0,8,2\n", []string{"3:7: after 2: not the number of an earlier message (1 to 1; the trace gives no ids)"}},
+		{"after on the first message", "src,dst,bytes,after\n0,1,8,1\n", []string{"2:7: after 1: the first message has no earlier one to come after"}},
+		{"after a message in error, by number", "src,dst,bytes,after\n0,1,8,2\n1,0,8,1\n1,0,8,4\n", []string{"2:7: after 2: the first message", "4:7: after 4: not the number of an earlier message (1 to 2;"}},
+		{"after a message in error, by id", "id,src,dst,bytes,after\na,0,1,8kg,\nb,1,0,8,a\nc,1,0,8,zz\n", []string{`2:7: bytes: unknown unit "kg"`, "4:9: after zz: no earlier message has that id"}},
 		{"JSON errors", "{\"src\": 0, \"dst\": 1, \"bytes\": 8}\n{\"src\": 0, \"dst\": 1}\n{\"src\": 0, \"dst\": 1, \"bytes\": 8, \"colour\": 1}\n{\"src\": 0,\n",
 			[]string{"2:1: message without bytes", `3:34: unknown field "colour"`, "4:10: not a JSON object: unexpected end of JSON input"}},
 		{"empty", "# nothing\n\n", []string{"no messages"}},
@@ -62,6 +65,10 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
+			}
+			// Each error is reported once, none as a consequence of another.
+			if ds, ok := err.(lang.Diagnostics); ok && len(ds) != len(tt.want) {
+				t.Errorf("%d errors, want %d:\n%v", len(ds), len(tt.want), err)
 			}
 		})
 	}
