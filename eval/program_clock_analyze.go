@@ -26,12 +26,7 @@ type anClock struct {
 // memory (a value per operation and per register of every rank) is
 // checked against maxMem.
 func newAnClock(s *lang.Schedule, maxMem int64) (*anClock, error) {
-	uses := s.Regs > 0
-	for i := 0; !uses && i < len(s.Ops); i++ {
-		k := s.Ops[i].Kind
-		uses = k == lang.OpNow || k == lang.OpUntil || k == lang.OpSet
-	}
-	if !uses {
+	if !s.UsesRunTimeValues() {
 		return nil, nil
 	}
 	need := limits.Add(limits.Mul(int64(len(s.Ops)), 8), limits.Mul(int64(s.Ranks), int64(s.Regs), 8))

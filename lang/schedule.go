@@ -133,6 +133,20 @@ func (s *Schedule) OpsOf(r int) []SchedOp { return s.Ops[s.RankStart[r]:s.RankSt
 // DepsOf returns the prerequisites of operation i (a global index).
 func (s *Schedule) DepsOf(i int) []SchedDep { return s.Deps[s.DepStart[i]:s.DepStart[i+1]] }
 
+// UsesRunTimeValues tells whether the schedule has registers or clock
+// operations: without them the executors need no clocks and no values.
+func (s *Schedule) UsesRunTimeValues() bool {
+	if s.Regs > 0 {
+		return true
+	}
+	for i := range s.Ops {
+		if k := s.Ops[i].Kind; k == OpNow || k == OpUntil || k == OpSet {
+			return true
+		}
+	}
+	return false
+}
+
 // RankOf returns the rank operation i (a global index) belongs to.
 func (s *Schedule) RankOf(i int) int {
 	lo, hi := 0, s.Ranks

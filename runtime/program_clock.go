@@ -54,12 +54,7 @@ const clockSeed = 0x5eed_c10c
 // every rank) is checked against maxMem.
 func newProgClock(p *progRun, seed uint64, maxMem int64) (*progClock, error) {
 	x := p.x
-	uses := x.Regs > 0
-	for i := 0; !uses && i < len(x.Ops); i++ {
-		k := x.Ops[i].Kind
-		uses = k == lang.OpNow || k == lang.OpUntil || k == lang.OpSet
-	}
-	if !uses {
+	if !x.UsesRunTimeValues() {
 		return nil, nil
 	}
 	need := limits.Add(limits.Mul(int64(len(x.Ops)), 16), limits.Mul(int64(x.Ranks), int64(x.Regs), 16), limits.Mul(int64(p.n.g.N()), 40))
