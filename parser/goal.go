@@ -90,7 +90,10 @@ type goalReader struct {
 	numRanksLine int
 	rank         int // the open rank block, -1 outside
 	lastRank     int
-	rankFirst    int32 // global index of the open rank's first operation
+	// skipBlock: the open block's rank header was in error; its statements
+	// are skipped to its '}' rather than each reported as outside a rank.
+	skipBlock bool
+	rankFirst int32 // global index of the open rank's first operation
 
 	labelIDs   map[string]int32
 	labelBytes int64
@@ -322,6 +325,19 @@ func (g *goalReader) fatal(s int, format string, args ...any) {
 func (g *goalReader) parseLine() {
 	for !g.stop {
 		t := g.next()
+		if g.skipBlock {
+			switch {
+			case t.kind == goalEOL && t.e == t.s:
+				return
+			case t.kind == goalClose:
+				g.skipBlock = false
+			case g.is(t, "rank"):
+				// Its '}' is missing: the next block is read again.
+				g.skipBlock = false
+				g.rankStmt(t)
+			}
+			continue
+		}
 		switch {
 		case t.kind == goalEOL:
 			if t.e == t.s {
@@ -453,15 +469,24 @@ func (g *goalReader) rankStmt(kw gtok) {
 		g.errorAt(kw.s, kw.e, "rank %d starts inside rank %d, whose '}' is missing", r, g.rank)
 		g.closeRank()
 	}
+	bad := true
 	switch {
 	case r >= int64(g.numRanks):
 		g.errorAt(t.s, t.e, "rank %d is out of range: num_ranks is %d (line %d), so ranks are 0 to %d", r, g.numRanks, g.numRanksLine, g.numRanks-1)
-		return
 	case r == int64(g.lastRank):
 		g.errorAt(t.s, t.e, "rank %d appears twice", r)
-		return
 	case r < int64(g.lastRank):
 		g.errorAt(t.s, t.e, "rank %d comes after rank %d: ranks must appear in increasing order", r, g.lastRank)
+	default:
+		bad = false
+	}
+	if bad {
+		save := g.pos
+		if o := g.next(); o.kind == goalOpen {
+			g.skipBlock = true
+		} else {
+			g.pos = save
+		}
 		return
 	}
 	if o := g.next(); o.kind != goalOpen {

@@ -230,3 +230,34 @@ func TestReadGOALReportsABrokenOperationOnce(t *testing.T) {
 		t.Errorf("got %v, want one error at line 3", err)
 	}
 }
+
+func TestReadGOALSkipsABlockWhoseRankIsInError(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // the errors, in order, each the start of one
+	}{
+		{"a rank twice", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 0 {\nl2: calc 5\nl3: calc 5\nl3 requires l2\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n",
+			[]string{"t.goal:5:6: rank 0 appears twice"}},
+		{"a rank out of range, its block on one line", "num_ranks 2\nrank 3 { l1: calc 5 }\nrank 1 { l2: calc 5; l3: send 1b to 7 }\n",
+			[]string{"t.goal:2:6: rank 3 is out of range", "t.goal:3:37: rank 7 is out of range"}},
+		{"ranks out of order, the skipped block unclosed", "num_ranks 3\nrank 2 {\n}\nrank 1 {\nl1: calc 5\nrank 2 {\n}\n",
+			[]string{"t.goal:4:6: rank 1 comes after rank 2", "t.goal:6:6: rank 2 appears twice"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadGOAL(strings.NewReader(tt.text), "t.goal", 0)
+			ds, ok := err.(lang.Diagnostics)
+			if !ok {
+				t.Fatalf("got %v, want diagnostics", err)
+			}
+			if len(ds) != len(tt.want) {
+				t.Fatalf("%d errors, want %d:\n%v", len(ds), len(tt.want), err)
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(ds[i].Error(), w) {
+					t.Errorf("error %d is %q, want it to start %q", i, ds[i].Error(), w)
+				}
+			}
+		})
+	}
+}
