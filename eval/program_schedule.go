@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -20,6 +21,13 @@ import (
 // send can ever match are errors at the receive; what cannot be decided
 // before running (a receive from any source) is left to the executors.
 func (p *Program) Schedule(m *Machine, o ScheduleOptions) (*lang.Schedule, error) {
+	return p.ScheduleContext(context.Background(), m, o)
+}
+
+// ScheduleContext is Schedule that gives up with ctx.Err() once ctx is
+// cancelled: a large program takes seconds to instantiate, and Ctrl-C
+// should not have to wait for it.
+func (p *Program) ScheduleContext(ctx context.Context, m *Machine, o ScheduleOptions) (*lang.Schedule, error) {
 	if o.Ranks < 0 || o.Ranks > MaxRanks {
 		return nil, fmt.Errorf("%d ranks: the rank count is between 1 and %d", o.Ranks, MaxRanks)
 	}
@@ -39,7 +47,7 @@ func (p *Program) Schedule(m *Machine, o ScheduleOptions) (*lang.Schedule, error
 	if len(mapping) != cp.ranks {
 		return nil, fmt.Errorf("the mapping places %d ranks; the program runs on %d", len(mapping), cp.ranks)
 	}
-	in := &inst{cp: cp, max: m.MaxMemory(), reported: map[lang.Pos]bool{}}
+	in := &inst{ctx: ctx, cp: cp, max: m.MaxMemory(), reported: map[lang.Pos]bool{}}
 	procs, err := in.processors(m, mapping)
 	if err != nil {
 		return nil, err
@@ -59,6 +67,9 @@ func (p *Program) Schedule(m *Machine, o ScheduleOptions) (*lang.Schedule, error
 			in.deadlock(sendOf)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := in.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -67,6 +78,7 @@ func (p *Program) Schedule(m *Machine, o ScheduleOptions) (*lang.Schedule, error
 
 // inst is one instantiation under way.
 type inst struct {
+	ctx      context.Context // polled every 65536 steps
 	cp       *compiled
 	s        *lang.Schedule
 	fr       *frame
@@ -246,7 +258,11 @@ var maxProgramSteps int64 = MaxProgramSteps
 
 // step counts a statement or loop iteration against the step limit.
 func (in *inst) step(n *pnode) bool {
-	if in.steps++; in.steps <= maxProgramSteps {
+	if in.steps++; in.steps&0xffff == 0 && in.ctx.Err() != nil {
+		in.stop = true // ScheduleContext returns ctx.Err()
+		return false
+	}
+	if in.steps <= maxProgramSteps {
 		return true
 	}
 	in.fail(lang.Errorf(n.pos, "the program runs more than %d statements and loop iterations on its %d ranks together; is a loop too long?", maxProgramSteps, in.cp.ranks))

@@ -138,15 +138,17 @@ Examples:
 			return err
 		}
 	}
-	prog, err := rf.schedule(m, pos[1])
+	// Instantiating a large program or reading a long schedule takes
+	// seconds: Ctrl-C is caught from here on, not only while running.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog, err := rf.schedule(ctx, m, pos[1])
 	if err != nil {
 		return err
 	}
 	o := runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
 		ProgramOptions: runtime.ProgramOptions{Map: prog.mapping, Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	var done func()
 	if e.isTerminal && format.value == outText {
 		done = ticker(e.stderr)
@@ -218,21 +220,21 @@ type runProgram struct {
 }
 
 // schedule reads PROGRAM and instantiates it on m.
-func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
+func (rf *runFlags) schedule(ctx context.Context, m *eval.Machine, arg string) (*runProgram, error) {
 	p := &runProgram{Source: arg, Map: rf.mapping, Args: rf.args}
 	ext := strings.ToLower(filepath.Ext(arg))
 	st, statErr := os.Stat(arg)
 	isFile := statErr == nil && st.Mode().IsRegular()
 	switch {
 	case isFile && ext == ".goal":
-		s, err := readScheduleFile(arg, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadGOAL(r, arg, rf.memory()) })
+		s, err := readScheduleFile(arg, cancellable(ctx, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadGOAL(r, arg, rf.memory()) }))
 		if err != nil {
 			return nil, err
 		}
 		p.Kind = "goal"
 		return rf.fixed(m, p, s)
 	case isFile && (ext == ".csv" || ext == ".jsonl" || ext == ".json"):
-		s, err := readScheduleFile(arg, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadTrace(r, arg, rf.memory()) })
+		s, err := readScheduleFile(arg, cancellable(ctx, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadTrace(r, arg, rf.memory()) }))
 		if err != nil {
 			return nil, err
 		}
@@ -248,7 +250,7 @@ func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
 			return nil, err
 		}
 		p.Kind = "program"
-		return rf.instantiate(m, p, prog)
+		return rf.instantiate(ctx, m, p, prog)
 	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".json" || ext == ".parasol":
 		return nil, fmt.Errorf("%s: %v", arg, unwrapPath(statErr))
 	case isIdent(arg):
@@ -257,14 +259,14 @@ func (rf *runFlags) schedule(m *eval.Machine, arg string) (*runProgram, error) {
 			return nil, usageError("parasol run: %v", err)
 		}
 		p.Kind = "program"
-		return rf.instantiate(m, p, prog)
+		return rf.instantiate(ctx, m, p, prog)
 	}
 	prog, err := eval.ParseProgramBody(m, arg)
 	if err != nil {
 		return nil, err
 	}
 	p.Kind = "inline"
-	return rf.instantiate(m, p, prog)
+	return rf.instantiate(ctx, m, p, prog)
 }
 
 func isIdent(s string) bool {
@@ -289,6 +291,32 @@ func readScheduleFile(path string, read func(io.Reader) (*lang.Schedule, error))
 	return read(f)
 }
 
+// cancellable makes read stop with ctx.Err() once ctx is cancelled: the
+// readers report a failed read as a diagnostic of the file, which would
+// hide the interruption.
+func cancellable(ctx context.Context, read func(io.Reader) (*lang.Schedule, error)) func(io.Reader) (*lang.Schedule, error) {
+	return func(r io.Reader) (*lang.Schedule, error) {
+		s, err := read(ctxReader{ctx, r})
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return s, err
+	}
+}
+
+// ctxReader fails its reads once ctx is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
+}
+
 // fixed finishes a schedule whose rank count it states itself (GOAL,
 // traces): --ranks must agree, --arg has nothing to set.
 func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*runProgram, error) {
@@ -310,7 +338,7 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 
 // instantiate makes the schedule of a program for --ranks, --map and
 // --arg.
-func (rf *runFlags) instantiate(m *eval.Machine, p *runProgram, prog *eval.Program) (*runProgram, error) {
+func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProgram, prog *eval.Program) (*runProgram, error) {
 	var mapping []int
 	if rf.mapping != "linear" && rf.mapping != "" {
 		var err error
@@ -318,7 +346,7 @@ func (rf *runFlags) instantiate(m *eval.Machine, p *runProgram, prog *eval.Progr
 			return nil, err
 		}
 	}
-	s, err := prog.Schedule(m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args})
+	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args})
 	if err != nil {
 		return nil, err
 	}

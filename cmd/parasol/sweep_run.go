@@ -27,7 +27,7 @@ func (s *sweeper) runProgramPoint(ctx context.Context, p sweepPoint, inner int) 
 	if err != nil {
 		return pointResult{err: err}
 	}
-	prog, err := rf.schedule(m, s.program)
+	prog, err := rf.schedule(ctx, m, s.program)
 	if err != nil {
 		return pointResult{err: err}
 	}

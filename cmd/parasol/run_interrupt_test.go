@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+)
+
+// Ctrl-C while a program is instantiated or a schedule is read ends
+// run as an interruption (exit 130, "interrupted (Ctrl-C)"), not as an
+// error of the program or the file, and not only once running starts.
+func TestRunScheduleStopsWhenInterrupted(t *testing.T) {
+	m, err := eval.Load("std:loggp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "ping.csv")
+	if err := os.WriteFile(trace, []byte("id,time,after,src,dst,bytes\nping,0s,,0,1,4KB\npong,,ping,1,0,8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, program := range []string{
+		"for i in 1 .. 100000 { compute(1ns) }",
+		"../../eval/testdata/goal/dissemination_16_1.goal",
+		trace,
+	} {
+		rf := &runFlags{mapping: "linear"}
+		if _, err := rf.schedule(ctx, m, program); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want context.Canceled", program, err)
+		}
+		if _, err := rf.schedule(context.Background(), m, program); err != nil {
+			t.Errorf("%s, not interrupted: %v", program, err)
+		}
+	}
+}
