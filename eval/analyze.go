@@ -1048,6 +1048,22 @@ func (a *analysis) deadlock() *ProgramDeadlock {
 	return &d
 }
 
+// postedAfter returns the prerequisite of receive recv released last no
+// later than t, when recv was posted; -1 for none.
+func (a *analysis) postedAfter(recv int32, t ps) int32 {
+	best, at := int32(-1), ps(-1)
+	for _, d := range a.s.DepsOf(int(recv)) {
+		when := a.ops[d.Op].finish
+		if d.Start {
+			when = a.ops[d.Op].start
+		}
+		if when <= t && when >= at {
+			best, at = d.Op, when
+		}
+	}
+	return best
+}
+
 // criticalPath walks back from op through what each operation waited for
 // last: a dependency, the message a receive matched, or the operation
 // that held the CPU or NIC it needed.
@@ -1063,7 +1079,13 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
 		next := a.ops[op].why
 		if next >= 0 && a.ops[next].start > a.ops[op].finish {
-			break // an operation that began later cannot have held this one back
+			if s.Ops[next].Kind != lang.OpRecv {
+				break // an operation that began later cannot have held this one back
+			}
+			// A receive posted early released op (an irequires), and its
+			// start then moved to its message's arrival: what held op
+			// back is what held the posting back.
+			next = a.postedAfter(next, a.ops[op].start)
 		}
 		op = next
 	}

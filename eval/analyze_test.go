@@ -570,3 +570,39 @@ func TestAnalyzeRefusesTimesPastItsRange(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyzeCriticalPathGoesBackThroughReceivesPostedEarly(t *testing.T) {
+	// Each rank posts its receive, sends, computes when both are done,
+	// twice: the sends of the second round wait for the computation
+	// through the receive they irequire, posted long before its message.
+	rank := func(peer int, work string) string {
+		return fmt.Sprintf(`r1: recv 8b from %[1]d tag 1
+s1: send 8b to %[1]d tag 1
+s1 irequires r1
+c1: calc %[2]s
+c1 requires r1
+c1 requires s1
+r2: recv 8b from %[1]d tag 2
+r2 requires c1
+s2: send 8b to %[1]d tag 2
+s2 irequires r2
+s2 requires c1
+c2: calc %[2]s
+c2 requires r2
+c2 requires s2
+`, peer, work)
+	}
+	for _, tc := range []struct {
+		name, work0, work1 string
+	}{
+		{"balanced", "10000", "10000"},
+		{"rank 1 slower", "10000", "30000"},
+	} {
+		s := readGOAL(t, tc.name, "num_ranks 2\nrank 0 {\n"+rank(1, tc.work0)+"}\nrank 1 {\n"+rank(0, tc.work1)+"}\n")
+		res := analyze(t, loggp(t, 2, 2500, 1500, 1000, 6, 0, 65535), s, AnalyzeOptions{})
+		path := res.CriticalPath
+		if len(path) == 0 || path[0].Start != 0 || path[len(path)-1].End != res.Makespan {
+			t.Errorf("%s: the critical path %+v does not run from 0 to the makespan %g", tc.name, path, res.Makespan)
+		}
+	}
+}
