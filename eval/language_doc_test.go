@@ -1,9 +1,7 @@
 package eval
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -15,28 +13,7 @@ import (
 // tables themselves: the section between the markers is generated, and
 // this test fails when it is out of date. -update rewrites it.
 func TestLanguageDocShowsTheSchemaAndTheRegistry(t *testing.T) {
-	const path = "../docs/LANGUAGE.md"
-	const begin, end = "<!-- schema: begin -->\n", "<!-- schema: end -->\n"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, begin), strings.Index(doc, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q … %q section", path, strings.TrimSpace(begin), strings.TrimSpace(end))
-	}
-	got := schemaMarkdown()
-	if doc[i+len(begin):j] == got {
-		return
-	}
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, []byte(doc[:i+len(begin)]+got+doc[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("the schema section of %s is out of date; run go test ./eval -run %s -update", path, t.Name())
+	checkDocSection(t, "../docs/LANGUAGE.md", "schema", schemaMarkdown())
 }
 
 // schemaMarkdown renders the schema's blocks and the registry's tables.

@@ -13,8 +13,20 @@ import (
 // their algorithms in docs/LANGUAGE.md equal to the registry's; -update
 // rewrites it.
 func TestLanguageDocListsTheCollectives(t *testing.T) {
-	const path = "../docs/LANGUAGE.md"
-	const begin, end = "<!-- collectives: begin -->\n", "<!-- collectives: end -->\n"
+	var b strings.Builder
+	b.WriteString("| collective | algorithms | what it does |\n|---|---|---|\n")
+	for _, c := range registry.Collectives {
+		b.WriteString("| `" + c.Signature + "` | " + strings.Join(c.Algorithms.Names(), ", ") + " | " + c.Doc + " |\n")
+	}
+	checkDocSection(t, "../docs/LANGUAGE.md", "collectives", b.String())
+}
+
+// checkDocSection fails unless the section of the document at path
+// between the markers <!-- NAME: begin --> and <!-- NAME: end --> is got;
+// with -update it rewrites the section instead.
+func checkDocSection(t *testing.T, path, name, got string) {
+	t.Helper()
+	begin, end := "<!-- "+name+": begin -->\n", "<!-- "+name+": end -->\n"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -24,12 +36,6 @@ func TestLanguageDocListsTheCollectives(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("%s has no %q … %q section", path, strings.TrimSpace(begin), strings.TrimSpace(end))
 	}
-	var b strings.Builder
-	b.WriteString("| collective | algorithms | what it does |\n|---|---|---|\n")
-	for _, c := range registry.Collectives {
-		b.WriteString("| `" + c.Signature + "` | " + strings.Join(c.Algorithms.Names(), ", ") + " | " + c.Doc + " |\n")
-	}
-	got := b.String()
 	if doc[i+len(begin):j] == got {
 		return
 	}
@@ -39,5 +45,5 @@ func TestLanguageDocListsTheCollectives(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("the collectives of %s are out of date; run go test ./eval -run %s -update", path, t.Name())
+	t.Errorf("the %s section of %s is out of date; run go test ./eval -run %s -update", name, path, t.Name())
 }
