@@ -1,6 +1,9 @@
 package collective
 
-import "github.com/parasol-lang/parasol/lang"
+import (
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/lang"
+)
 
 // The algorithms, on relative ranks v = (r - root) mod P. Each emits rank
 // e.r's operations; "prev" chains a step to the receive of the step before
@@ -130,7 +133,10 @@ func linearReduce(e *emitter, c *lang.Collective, _ int) error {
 // message cut into segments of e.seg bytes; v forwards segment j as soon
 // as it has it.
 func pipelineBcast(e *emitter, c *lang.Collective, _ int) error {
-	n := max(1, (c.Bytes+e.seg-1)/e.seg)
+	n := max(1, c.Bytes/e.seg+min(1, c.Bytes%e.seg))
+	if err := e.room(limits.Mul(2, n)); err != nil {
+		return err
+	}
 	prev := int32(-1)
 	for j := range n {
 		sz := min(e.seg, c.Bytes-j*e.seg)

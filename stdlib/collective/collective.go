@@ -146,9 +146,11 @@ func Expand(s *lang.Schedule, o Options) (*lang.Schedule, error) {
 func ExpandOrigin(s *lang.Schedule, o Options) (x *lang.Schedule, origin []int32, err error) {
 	has := false
 	for i := range s.Ops {
-		if s.Ops[i].Kind == lang.OpColl {
+		if op := &s.Ops[i]; op.Kind == lang.OpColl {
 			has = true
-			break
+			if op.Peer < 0 || int(op.Peer) >= len(s.Colls) {
+				return nil, nil, posErr(s, op.Line, "operation %d calls collective %d; the schedule has %d", i-int(s.RankStart[s.RankOf(i)]), op.Peer, len(s.Colls))
+			}
 		}
 	}
 	if !has {
@@ -184,8 +186,9 @@ func ExpandOrigin(s *lang.Schedule, o Options) (x *lang.Schedule, origin []int32
 	out.Deps = make([]lang.SchedDep, 0, len(s.Deps))
 	origin = make([]int32, 0, len(s.Ops))
 	maxOps := limits.Or(o.MaxMemory) / opBytes
-	e := &emitter{seg: seg}
+	e := &emitter{seg: seg, maxOps: maxOps, maxMem: limits.Or(o.MaxMemory)}
 	for r := range s.Ranks {
+		e.before = int64(len(out.Ops))
 		base := int32(len(out.Ops))
 		out.RankStart = append(out.RankStart, base)
 		if err := e.rank(s, r, algs); err != nil {
@@ -247,6 +250,9 @@ type rawDep struct {
 // emitter builds one rank's expanded operations.
 type emitter struct {
 	seg int64
+	// The expansion may have maxOps operations (maxMem bytes); before
+	// is how many the ranks before this one have.
+	maxOps, maxMem, before int64
 
 	ops     []lang.SchedOp
 	orig    []int32 // new op -> old local op
@@ -389,6 +395,17 @@ func (e *emitter) calc(after []int32) int32 {
 }
 
 func (e *emitter) abs(v int) int32 { return int32((v%e.P+e.P)%e.P+e.root) % int32(e.P) }
+
+// room refuses a collective that would add k operations to the rank
+// beyond the memory limit, before they are emitted: a pipeline of a
+// petabyte in 8 KiB segments would otherwise fill the memory first.
+func (e *emitter) room(k int64) error {
+	if n := limits.Add(e.before, int64(len(e.ops)), k); n > e.maxOps {
+		return &limits.TooLarge{What: fmt.Sprintf("the schedule with its collectives expanded (%d operations by rank %d)", n, e.r),
+			Need: limits.Mul(n, opBytes), Limit: e.maxMem}
+	}
+	return nil
+}
 
 func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 

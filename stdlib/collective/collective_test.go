@@ -319,14 +319,19 @@ func TestExpansionErrorsArePositioned(t *testing.T) {
 		c    lang.Collective
 		P    int
 		want string
+		peer int32 // the collective rank 1's OpColl names
 	}{
-		{lang.Collective{Name: "barrier", Algorithm: "dimension", Line: 2}, 6, "p.machine:2:3: barrier(algorithm: dimension): needs a power-of-two number of ranks, have 6"},
-		{lang.Collective{Name: "allgather", Algorithm: "recursive-doubling", Line: 2}, 3, "needs a power-of-two number of ranks, have 3"},
-		{lang.Collective{Name: "bcast", Algorithm: "binomal", Line: 2}, 4, `bcast has no algorithm "binomal" (want binomial, linear, pipeline)`},
-		{lang.Collective{Name: "bcast", Root: 4, Line: 2}, 4, "root 4 is not a rank (ranks are 0..3)"},
+		{lang.Collective{Name: "barrier", Algorithm: "dimension", Line: 2}, 6, "p.machine:2:3: barrier(algorithm: dimension): needs a power-of-two number of ranks, have 6", 0},
+		{lang.Collective{Name: "allgather", Algorithm: "recursive-doubling", Line: 2}, 3, "needs a power-of-two number of ranks, have 3", 0},
+		{lang.Collective{Name: "bcast", Algorithm: "binomal", Line: 2}, 4, `bcast has no algorithm "binomal" (want binomial, linear, pipeline)`, 0},
+		{lang.Collective{Name: "bcast", Root: 4, Line: 2}, 4, "root 4 is not a rank (ranks are 0..3)", 0},
+		// 1e15 bytes in 8 KiB segments: refused before they fill the memory.
+		{lang.Collective{Name: "bcast", Algorithm: "pipeline", Bytes: 1e15, Line: 2}, 4, "p.machine:2:3: bcast(algorithm: pipeline): the schedule with its collectives expanded", 0},
+		{lang.Collective{Name: "bcast", Line: 2}, 4, "operation 1 calls collective 3; the schedule has 1", 3},
 	} {
 		s := collSchedule(tc.P, tc.c)
 		s.Src = src
+		s.Ops[4].Peer, s.Ops[4].Line = tc.peer, 2
 		_, err := Expand(s, Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v on %d ranks: %v, want %q", tc.c, tc.P, err, tc.want)
