@@ -19,6 +19,8 @@ func FuzzProgramSchedule(f *testing.F) {
 		"if rank < 2 { recv(from: 1 - rank) send(8B, to: 1 - rank) }",
 		"spawn() switch() bcast(1KB, root: 2) recv() waitall()",
 		"let x = MPI.send(8KB, rank, 0); compute(x) scatter(1KB, root: 1, algorithm: binomial)",
+		"let t = now() if rank == 0 { send(0B, to: 1, value: t) } if rank == 1 { let u = recv(from: 0) until(u + 1us) }",
+		"let off = 0s for i in 0 .. 2 { let t0 = now() let off = off + (t0 - t0 / 2) } until(off * 2 + 5us)",
 	} {
 		f.Add(s)
 	}
