@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -87,8 +88,18 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	sends := int64(0)
 	for i := range x.Ops {
-		if x.Ops[i].Kind == lang.OpSend {
+		// The readers refuse such operations; a schedule built by hand
+		// would otherwise end at NaN.
+		switch op := &x.Ops[i]; op.Kind {
+		case lang.OpSend:
 			sends++
+			if op.Bytes < 0 {
+				return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), x.RankOf(i), op.Bytes)
+			}
+		case lang.OpCalc:
+			if !(op.Time >= 0 && op.Time <= math.MaxFloat64) {
+				return nil, fmt.Errorf("operation %s of rank %d computes for %g s", x.LabelOf(i), x.RankOf(i), op.Time)
+			}
 		}
 	}
 	msgBytes := int64(progMsgBytes)

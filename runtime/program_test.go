@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -309,6 +310,10 @@ func TestProgramRejectsBadInput(t *testing.T) {
 		{chainSchedule(nil, []lang.SchedOp{send(5, 8, 0)}), ProgramOptions{}, "rank 0 sends to rank 5, which is not a rank (ranks are 0..0)"},
 		{two, ProgramOptions{MaxMemory: 100}, "set --max-memory to raise it"},
 		{two, ProgramOptions{EagerLimit: -1}, "must not be negative"},
+		{chainSchedule(nil, []lang.SchedOp{calc(math.NaN())}), ProgramOptions{}, "operation calc of rank 0 computes for NaN s"},
+		{chainSchedule(nil, []lang.SchedOp{calc(1), calc(-1)}), ProgramOptions{}, "operation calc of rank 0 computes for -1 s"},
+		{chainSchedule(nil, []lang.SchedOp{}, []lang.SchedOp{calc(math.Inf(1))}), ProgramOptions{}, "operation calc of rank 1 computes for +Inf s"},
+		{chainSchedule(nil, []lang.SchedOp{send(1, -8, 0)}, []lang.SchedOp{recv(0, 8, 0)}), ProgramOptions{}, "operation send of rank 0 sends -8 bytes"},
 	} {
 		_, err := RunProgram(context.Background(), spec, tc.s, tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
