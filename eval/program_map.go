@@ -103,7 +103,7 @@ func mapFile(m *Machine, path string, out []int, P int, proc func(int) int) ([]i
 		return nil, err
 	}
 	if r != len(out) {
-		return nil, fmt.Errorf("%s places %d ranks; the program runs on %d", path, r, len(out))
+		return nil, fmt.Errorf("%s places %d rank%s; the program runs on %d", path, r, plural(r), len(out))
 	}
 	return out, nil
 }

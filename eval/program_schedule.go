@@ -45,7 +45,7 @@ func (p *Program) ScheduleContext(ctx context.Context, m *Machine, o ScheduleOpt
 		}
 	}
 	if len(mapping) != cp.ranks {
-		return nil, fmt.Errorf("the mapping places %d ranks; the program runs on %d", len(mapping), cp.ranks)
+		return nil, fmt.Errorf("the mapping places %d rank%s; the program runs on %d", len(mapping), plural(len(mapping)), cp.ranks)
 	}
 	in := &inst{ctx: ctx, cp: cp, max: m.MaxMemory(), reported: map[lang.Pos]bool{}}
 	procs, err := in.processors(m, mapping)

@@ -197,12 +197,17 @@ func TestMapRanksRefusesBadPlacements(t *testing.T) {
 	if err := os.WriteFile(file, []byte("1\nx\n9\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	one := filepath.Join(dir, "one.txt")
+	if err := os.WriteFile(one, []byte("2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ how, want string }{
 		{"rank + 1", "--map gives rank 3 a number (4); it must give a processor index from 0 to 3"},
 		{"rank * 1us", "--map gives rank 0 a time"},
 		{"rnak", `unknown name rnak (did you mean "rank"?)`},
 		{file, "short.txt:2:1: expected a processor id, got \"x\""},
 		{file, "short.txt:3:1: 9 is no processor of machine \"m\""},
+		{one, "one.txt places 1 rank; the program runs on 4"},
 	} {
 		_, err := MapRanks(m, 4, tc.how, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
