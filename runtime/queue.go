@@ -32,7 +32,14 @@ type evQueue struct {
 	topMin, topMax float64
 	spare          []event // storage for the next top list while a flat rung's bot uses top's
 	n              int     // pending
+	// Until more than heapMax events are pending (0: defaultHeapMax),
+	// every event goes to near, which is then a plain heap: on a small
+	// network it stays in the L1 cache and beats the rung's bookkeeping.
+	heapMax int
+	ladder  bool
 }
+
+const defaultHeapMax = 4096
 
 // ladderSplit is the mean number of events per bucket when top is spread
 // over a rung: small enough that sorting a bucket is cheap, large enough
@@ -47,9 +54,28 @@ func (q *evQueue) reset() {
 	for i := range q.buckets[:q.nb] {
 		q.buckets[i] = keep(q.buckets[i])
 	}
-	// A flat rung below every time: the first pop spreads top.
-	q.cur, q.nb, q.flat = 0, 0, true
-	q.base, q.width = math.Inf(-1), 0
+	// A flat rung above every time: everything goes to near.
+	q.cur, q.nb, q.flat, q.ladder = 0, 0, true, false
+	q.base, q.width = math.Inf(1), 0
+}
+
+// toLadder moves every pending event, all in near, to top: the next pop
+// spreads them over a rung.
+func (q *evQueue) toLadder() {
+	q.ladder = true
+	q.topMin, q.topMax = q.near[0].t, q.near[0].t
+	for i := range q.near {
+		t := q.near[i].t
+		if t < q.topMin {
+			q.topMin = t
+		}
+		if t > q.topMax {
+			q.topMax = t
+		}
+	}
+	q.top = append(q.top[:0], q.near...)
+	q.near = q.near[:0]
+	q.base = math.Inf(-1) // a flat rung below every time: nothing is near
 }
 
 func (q *evQueue) len() int { return q.n }
@@ -78,6 +104,9 @@ func (q *evQueue) push(e event) {
 	switch b := q.bucket(e.t); {
 	case b < 0:
 		q.pushNear(e)
+		if !q.ladder && len(q.near) > cmp.Or(q.heapMax, defaultHeapMax) {
+			q.toLadder()
+		}
 	case b < q.nb:
 		q.buckets[b] = append(q.buckets[b], e)
 	default:
@@ -154,7 +183,7 @@ func (q *evQueue) spread() {
 	top := q.top
 	n := len(top)
 	width := q.sampleWidth()
-	if n < 2*ladderSplit || !(width > 0) || !(q.topMax-q.topMin < math.MaxFloat64) {
+	if n < flatBelow || !(width > 0) || !(q.topMax-q.topMin < math.MaxFloat64) {
 		// The top list becomes the open bucket; a fresh top list takes its
 		// place so that the two never share storage.
 		q.flat, q.base, q.cur, q.nb = true, q.topMax, 0, 0
@@ -194,6 +223,11 @@ func (q *evQueue) spread() {
 		q.buckets[nb-1], q.top = append(q.buckets[nb-1], rest...), rest[:0]
 	}
 }
+
+// flatBelow is the size of top under which spread sorts it whole rather
+// than building a rung: a small network's runs have a few dozen events
+// pending, and sorting them beats sampling and bucketing.
+const flatBelow = 256
 
 // sampleSize is how many of top's times sampleWidth looks at.
 const sampleSize = 64

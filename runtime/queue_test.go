@@ -35,7 +35,16 @@ type queueOp struct {
 // difference.
 func checkQueueOrder(t *testing.T, ops []queueOp) {
 	t.Helper()
-	var q evQueue
+	for _, heapMax := range []int{0, 1, 100} {
+		checkQueueOrderFrom(t, ops, heapMax)
+	}
+}
+
+// checkQueueOrderFrom is checkQueueOrder with the queue leaving its heap
+// after heapMax pending events.
+func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax int) {
+	t.Helper()
+	q := evQueue{heapMax: heapMax}
 	q.reset()
 	for pass := range 2 {
 		var ref refHeap
@@ -49,7 +58,7 @@ func checkQueueOrder(t *testing.T, ops []queueOp) {
 				want := heap.Pop(&ref).(event)
 				got := q.pop()
 				if got != want {
-					t.Fatalf("pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", pass, i, got.t, got.seq, want.t, want.seq)
+					t.Fatalf("heapMax %d, pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, pass, i, got.t, got.seq, want.t, want.seq)
 				}
 				continue
 			}
@@ -58,17 +67,17 @@ func checkQueueOrder(t *testing.T, ops []queueOp) {
 			heap.Push(&ref, e)
 			q.push(e)
 			if q.len() != ref.Len() {
-				t.Fatalf("pass %d, op %d: %d pending, want %d", pass, i, q.len(), ref.Len())
+				t.Fatalf("heapMax %d, pass %d, op %d: %d pending, want %d", heapMax, pass, i, q.len(), ref.Len())
 			}
 		}
 		for ref.Len() > 0 {
 			want := heap.Pop(&ref).(event)
 			if got := q.pop(); got != want {
-				t.Fatalf("pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", pass, got.t, got.seq, want.t, want.seq)
+				t.Fatalf("heapMax %d, pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, pass, got.t, got.seq, want.t, want.seq)
 			}
 		}
 		if q.len() != 0 {
-			t.Fatalf("pass %d: %d pending after draining", pass, q.len())
+			t.Fatalf("heapMax %d, pass %d: %d pending after draining", heapMax, pass, q.len())
 		}
 	}
 }
