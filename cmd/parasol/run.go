@@ -428,6 +428,14 @@ func runCSVRows(res *runtime.RunResult) [][]string {
 	return rows
 }
 
+// ranksWait is "1 rank waits" or "n ranks wait".
+func ranksWait(n int) string {
+	if n == 1 {
+		return "1 rank waits"
+	}
+	return fmt.Sprintf("%d ranks wait", n)
+}
+
 // runFailure is run's exit status: 3 when an answer deadlocked.
 func runFailure(res *runtime.RunResult) error {
 	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
@@ -457,7 +465,7 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResul
 		fmt.Fprintf(w, "  %-11s %s", label, dur(pr.Makespan))
 		switch {
 		case pr.Deadlock != nil:
-			fmt.Fprintf(w, "   (deadlock: %d rank%s wait forever)", len(pr.Deadlock.Waiting), plural(len(pr.Deadlock.Waiting)))
+			fmt.Fprintf(w, "   (deadlock: %s forever)", ranksWait(len(pr.Deadlock.Waiting)))
 		case pr.Partial:
 			fmt.Fprintf(w, "   (stopped by --max-events %d)", maxEvents)
 		}
@@ -525,7 +533,7 @@ func printRanks(w io.Writer, ranks []eval.RankTimes) {
 }
 
 func printWaiting(w io.Writer, d *eval.ProgramDeadlock) {
-	fmt.Fprintf(w, "  deadlock: %d rank%s wait forever:\n", len(d.Waiting), plural(len(d.Waiting)))
+	fmt.Fprintf(w, "  deadlock: %s forever:\n", ranksWait(len(d.Waiting)))
 	for i, x := range d.Waiting {
 		if i == runRanksListed {
 			fmt.Fprintf(w, "    … %d more\n", len(d.Waiting)-i)
