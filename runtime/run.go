@@ -85,7 +85,9 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 		sr, err := RunProgram(ctx, spec, s, o.ProgramOptions)
 		out.Simulated = sr
 		if err != nil {
-			if sr != nil && ctx.Err() != nil {
+			// Cancelled while setting up, the simulation has nothing
+			// to show, but the analytic answer may be done.
+			if ctx.Err() != nil && (sr != nil || out.Analytic != nil) {
 				return out, err
 			}
 			return nil, err

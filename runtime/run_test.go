@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -59,5 +60,38 @@ func TestRunDifference(t *testing.T) {
 		if ok != tc.ok || !near(d, tc.want, 1e-12) && d != tc.want {
 			t.Errorf("%s: %g, %v; want %g, %v", tc.name, d, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// cancelAfter is a context that reports itself cancelled from its
+// (polls+1)-th Err call on, counting the calls.
+type cancelAfter struct {
+	context.Context
+	polls, calls int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.calls++; c.calls > c.polls {
+		return context.Canceled
+	}
+	return nil
+}
+
+// Cancelled once the analytic answer is done, Run still returns it,
+// beside ctx's error: what was reached, as its documentation says.
+func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
+	m, err := eval.Load("std:loggp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := chainSchedule(nil, []lang.SchedOp{send(1, 8, 0)}, []lang.SchedOp{recv(0, 8, 0)})
+	count := &cancelAfter{Context: context.Background(), polls: 1 << 30}
+	if _, err := eval.Analyze(count, m, s, eval.AnalyzeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := &cancelAfter{Context: context.Background(), polls: count.calls}
+	res, err := Run(ctx, m, s, RunOptions{})
+	if !errors.Is(err, context.Canceled) || res == nil || res.Analytic == nil || res.Analytic.Makespan == 0 {
+		t.Fatalf("Run: %+v, %v; want the analytic answer and context.Canceled", res, err)
 	}
 }
