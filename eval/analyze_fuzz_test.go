@@ -43,5 +43,8 @@ func FuzzAnalyzeGOAL(f *testing.F) {
 				t.Fatalf("rank %d ends at %g, the makespan is %g", r.Rank, r.End, res.Makespan)
 			}
 		}
+		if p := res.CriticalPath; res.Deadlock == nil && len(p) > 0 && p[len(p)-1].End != res.Makespan {
+			t.Fatalf("the critical path ends at %g, the makespan is %g", p[len(p)-1].End, res.Makespan)
+		}
 	})
 }
