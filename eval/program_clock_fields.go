@@ -99,6 +99,19 @@ type Clock struct {
 	Jitter Dist // s, drawn at every read
 }
 
+// DrawRate draws the clock's rate, 1 + its drift, once per run. A normal
+// drift at or below -1 (a clock that stops or runs backwards) is drawn
+// again: the drift is a normal distribution cut there. Its mean is above
+// -1 (clockDist refuses others), so a draw succeeds more often than not.
+func (c Clock) DrawRate(r *rand.Rand) float64 {
+	for range 64 {
+		if d := c.Drift.Draw(r); d > -1 {
+			return 1 + d
+		}
+	}
+	return 1 + c.Drift.A
+}
+
 // Perfect reports whether the clock always reads the true time.
 func (c Clock) Perfect() bool { return c.Offset.Zero() && c.Drift.Zero() && c.Jitter.Zero() }
 
@@ -191,8 +204,12 @@ func (m *Machine) clockDist(f *field) (Dist, error) {
 			d = Dist{Kind: DistUniform, A: -d.A, B: d.A}
 		}
 	}
-	if f.name == "clock_drift" && d.Kind != DistNormal && (d.A <= -1 || d.Kind == DistUniform && d.B <= -1) {
-		return Dist{}, errAt(e, "clock_drift must be above -1 (a clock that stops or runs backwards), got %s", d.Format(dim))
+	if f.name == "clock_drift" && (d.A <= -1 || d.Kind == DistUniform && d.B <= -1) {
+		what := "clock_drift must be above -1"
+		if d.Kind == DistNormal {
+			what = "the mean of clock_drift must be above -1"
+		}
+		return Dist{}, errAt(e, "%s (a clock that stops or runs backwards), got %s", what, d.Format(dim))
 	}
 	return d, nil
 }

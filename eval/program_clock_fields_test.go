@@ -119,6 +119,7 @@ func TestClockFieldErrorsArePositioned(t *testing.T) {
 		{"negative spread", "clock_jitter = normal(0s, -1ns)", "c.machine:3:29: normal(MEAN, SD) needs SD ≥ 0"},
 		{"negative jitter", "clock_jitter = -5ns", "c.machine:3:18: clock_jitter = j means a jitter of ±j"},
 		{"a stopping clock", "clock_drift = -1", "c.machine:3:17: clock_drift must be above -1"},
+		{"a drift drawn mostly backwards", "clock_drift = normal(-1.5, 1)", "c.machine:3:17: the mean of clock_drift must be above -1"},
 		{"one argument", "clock_offset = uniform(1us)", "c.machine:3:18: uniform takes two arguments, got 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,5 +128,24 @@ func TestClockFieldErrorsArePositioned(t *testing.T) {
 				t.Errorf("error = %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestClockRatesAreAlwaysPositive(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		drift Dist
+	}{
+		{"a fixed drift", Dist{A: -0.5}},
+		{"a uniform drift", Dist{Kind: DistUniform, A: -0.9, B: 3}},
+		{"a normal drift wider than 1", Dist{Kind: DistNormal, B: 10}},
+		{"a normal drift near -1", Dist{Kind: DistNormal, A: -0.999, B: 0.5}},
+	} {
+		r := rand.New(rand.NewPCG(1, 2))
+		for range 10000 {
+			if rate := (Clock{Drift: tc.drift}).DrawRate(r); !(rate > 0) {
+				t.Fatalf("%s: rate %g; a clock must run forwards", tc.name, rate)
+			}
+		}
 	}
 }

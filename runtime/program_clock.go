@@ -70,7 +70,7 @@ func newProgClock(p *progRun, seed uint64, maxMem int64) (*progClock, error) {
 	for v := range nn {
 		ck := p.n.nodeP(int32(v)).Clock
 		c.offset[v] = ck.Offset.Draw(c.rng)
-		c.rate[v] = 1 + ck.Drift.Draw(c.rng)
+		c.rate[v] = ck.DrawRate(c.rng)
 		c.jitter[v] = ck.Jitter
 	}
 	return c, nil
