@@ -61,3 +61,55 @@ func FuzzRunGOAL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRunProgram runs every program body eval instantiates on a 3-cube
+// with clocks, both ways: whatever the collectives, algorithms, clock
+// operations and requests, Run gives answers or an error, never a panic,
+// and every rank's breakdown adds up to its end.
+func FuzzRunProgram(f *testing.F) {
+	for _, s := range []string{
+		"if rank == 0 { compute(10us) } barrier()",
+		"let h = irecv(from: mod(rank + 1, ranks)); send(1KB, to: mod(rank + ranks - 1, ranks)); wait(h)",
+		"for i in 1 .. 3 { allreduce(8B * i, algorithm: ring); compute(i * 1us) }",
+		"if rank < 2 { recv(from: 1 - rank) send(8B, to: 1 - rank) }",
+		"bcast(20KB, root: 2, algorithm: pipeline) recv() waitall()",
+		"scatter(1KB, root: 1, algorithm: binomial) gather(1KB, algorithm: linear) alltoall(100B) allgather(64B, algorithm: recursive-doubling)",
+		"let t = now() if rank == 0 { send(0B, to: 1, value: t) } if rank == 1 { let u = recv(from: 0) until(u + 1us) }",
+		"barrier(algorithm: tree) reduce(4KB, root: 3) allreduce(1KB, algorithm: reduce-bcast) barrier(algorithm: dissemination)",
+	} {
+		f.Add(s, uint8(8))
+	}
+	m, err := eval.LoadSource("m.machine", `machine "m" {
+	param eager_limit = 4KB
+	processor cpu {
+		send_overhead = 100ns; recv_overhead = 200ns; maxrecvdelay = 20%; maxroutedelay = 10%
+		clock_offset = uniform(-1us, 1us); clock_drift = uniform(-1e-5, 1e-5); clock_jitter = 5ns
+	}
+	topology t = hypercube(3) { latency = 100ns; speed = 100MB/s }
+	modelsection MPI { send(n: B, src, dst) = 300ns + n / 100MB/s + hops(src, dst) * 100ns }
+}`, eval.WithMaxMemory(64<<20))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string, ranks uint8) {
+		p, err := eval.ParseProgramBody(m, text)
+		if err != nil {
+			return
+		}
+		s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 1 + int(ranks%12)})
+		if err != nil || len(s.Ops) > 20000 {
+			return
+		}
+		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: ProgramOptions{MaxEvents: 1 << 20, Timeline: true}})
+		if err != nil {
+			return // a refusal (an algorithm for powers of two, say) is an answer
+		}
+		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+			for _, r := range pr.Ranks {
+				if sum := r.Compute + r.Send + r.Recv + r.Wait; math.Abs(sum-r.End) > 1e-9*max(r.End, 1e-6) {
+					t.Fatalf("%s: rank %d: %g + %g + %g + %g = %g, end %g", pr.Method, r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
+				}
+			}
+		}
+	})
+}
