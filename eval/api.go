@@ -62,7 +62,17 @@ func (m *Machine) Func(path string) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := (&compiler{m: m, res: res}).target(e, &scope{obj: m.root})
+	c := &compiler{m: m, res: res}
+	// A path the resolver took for no reference at all is an expression
+	// given where a name was wanted, often a call with its arguments.
+	if c.binding(e) == nil {
+		hint := ""
+		if call, ok := e.(*lang.Call); ok {
+			hint = ": name it without arguments, " + lang.FormatExpr(call.Fn)
+		}
+		return nil, lang.Errorf(e.ExprPos(), "%s is not the name of a function%s", lang.Excerpt(lang.FormatExpr(e)), hint)
+	}
+	t, err := c.target(e, &scope{obj: m.root})
 	if err != nil {
 		return nil, unwrapDep(err)
 	}
