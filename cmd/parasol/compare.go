@@ -91,13 +91,8 @@ after a deadlock or --max-events), deadlock, partial.`)
 	}
 	// The primitive is a command-line argument: naming one the machine
 	// does not have is a usage error, not an error in the machine.
-	if _, err := m.Func(pos[1]); err != nil {
-		var ds lang.Diagnostics
-		ds.Append(unwrapDiagnostics(err))
-		if len(ds) == 1 {
-			err = errors.New(ds[0].Msg)
-		}
-		return usageError("parasol compare: %s: %v", pos[1], err)
+	if _, err := namedFunc(m, "compare", pos[1]); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -17,9 +18,9 @@ import (
 // (--size, --src, --dst; p every processor, k the others).
 func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, sf *simFlags, source, primitive, file string) error {
 	mf := &sf.machineFlags
-	f, err := m.Func(primitive)
+	f, err := namedFunc(m, "compare", primitive)
 	if err != nil {
-		return usageError("parasol compare: %s: %v", primitive, unwrapDiagnostics(err))
+		return err
 	}
 	text, err := eval.ReadInput(file, mf.memory())
 	if err != nil {
@@ -69,6 +70,22 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	}
 	printMeasured(e.stdout, c, primitive, m.Name(), file)
 	return nil
+}
+
+// namedFunc looks up a function named on the command line. One the
+// machine does not have is a usage error, said as its message alone: the
+// excerpt and caret of a one-line source would only repeat what was typed.
+func namedFunc(m *eval.Machine, command, path string) (*eval.Func, error) {
+	f, err := m.Func(path)
+	if err != nil {
+		var ds lang.Diagnostics
+		ds.Append(unwrapDiagnostics(err))
+		if len(ds) == 1 {
+			err = errors.New(ds[0].Msg)
+		}
+		return nil, usageError("parasol %s: %s: %v", command, path, err)
+	}
+	return f, nil
 }
 
 func printMeasured(w io.Writer, c *fit.Checked, primitive, machine, file string) {

@@ -70,9 +70,9 @@ with values in SI base units and residuals (measured - fitted) per row;
 		if err != nil {
 			return err
 		}
-		f, err := m.Func(pos[1])
+		f, err := namedFunc(m, "fit", pos[1])
 		if err != nil {
-			return usageError("parasol fit: %s: %v", pos[1], unwrapDiagnostics(err))
+			return err
 		}
 		p = &fit.Problem{Name: pos[1], Machine: m, Func: f}
 		if p.Free, err = fit.ParseFree(m, *free); err != nil {

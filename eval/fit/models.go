@@ -104,12 +104,17 @@ func (md *Model) Problem() (*Problem, error) {
 // value an expression of machine m.
 func ParseFree(m *eval.Machine, list string) ([]Free, error) {
 	var out []Free
+	seen := map[string]bool{}
 	for _, item := range strings.Split(list, ",") {
 		name, value, hasValue := strings.Cut(item, "=")
 		name = strings.TrimSpace(name)
 		if name == "" {
 			return nil, fmt.Errorf("--free %q: an empty name; want names separated by commas, a,b,c, each optionally with a starting value, c=1ns / 1B", lang.Excerpt(list))
 		}
+		if seen[name] {
+			return nil, fmt.Errorf("--free %s: %s is named twice", lang.Excerpt(list), name)
+		}
+		seen[name] = true
 		f := Free{Name: name}
 		if hasValue {
 			v, err := m.Eval(value)
