@@ -26,7 +26,7 @@ type ProgramOptions struct {
 	Timeline  bool  // fill ProgramResult.Timeline
 	// EagerLimit: a message of more bytes than this goes by rendezvous
 	// (a request to send, a clear to send, then the data); 0 sends every
-	// message eagerly.
+	// message eagerly, and NoEager none but empty ones (a limit of 0 B).
 	EagerLimit int64
 	Routing    string // overrides Spec.Routing when not ""
 	Switching  string // overrides Spec.Switching when not ""
@@ -72,8 +72,8 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if s.Ranks <= 0 {
 		return nil, fmt.Errorf("the program has no ranks")
 	}
-	if o.MaxEvents < 0 || o.EagerLimit < 0 || o.Segment < 0 {
-		return nil, fmt.Errorf("ProgramOptions: MaxEvents, EagerLimit and Segment must not be negative")
+	if o.MaxEvents < 0 || o.EagerLimit < NoEager || o.Segment < 0 {
+		return nil, fmt.Errorf("ProgramOptions: MaxEvents and Segment must not be negative, nor EagerLimit below NoEager")
 	}
 	n, err := compileWithin(spec, o.Routing, o.Switching, o.MaxMemory)
 	if err != nil {
@@ -103,7 +103,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		}
 	}
 	msgBytes := int64(progMsgBytes)
-	if o.EagerLimit > 0 {
+	if o.EagerLimit != 0 {
 		msgBytes += 2 * progControlBytes // a rendezvous's request and clear-to-send
 	}
 	need := limits.Add(limits.Mul(int64(len(x.Ops)), progOpBytes), limits.Mul(sends, msgBytes), limits.Mul(int64(x.Ranks), progRankBytes))
@@ -126,7 +126,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	// Every send is one message of one part (a rendezvous adds two
 	// more): reserving them up front saves copying them as they grow.
 	reserve := int(sends)
-	if o.EagerLimit > 0 {
+	if o.EagerLimit != 0 {
 		reserve *= 3
 	}
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
@@ -155,6 +155,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	return res, nil
 }
 
+// NoEager is ProgramOptions.EagerLimit for an eager limit of 0 B, which 0
+// cannot say: every message of a byte or more goes by rendezvous.
+const NoEager = -1
+
 // Memory per operation, program message and rank, for the budget.
 const (
 	progOpBytes  = 96
@@ -164,6 +168,18 @@ const (
 	progRankBytes    = 256
 	spanBytes        = 40
 )
+
+// rendezvousAbove is the size above which a message goes by rendezvous
+// under ProgramOptions.EagerLimit.
+func rendezvousAbove(eager int64) int64 {
+	switch {
+	case eager == 0:
+		return math.MaxInt64
+	case eager < 0:
+		return 0
+	}
+	return eager
+}
 
 // isHypercube tells whether g is a binary hypercube, generated or
 // recognised as one.
@@ -270,7 +286,7 @@ type progRun struct {
 	origin []int32 // x op -> orig op (nil: the same)
 	node   []int32 // rank -> node index
 	tr     *traffic
-	eager  int64
+	eager  int64 // a message of more bytes goes by rendezvous
 	o      ProgramOptions
 
 	need      []int32 // unmet prerequisites per op
@@ -311,7 +327,7 @@ type progRun struct {
 }
 
 func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions) *progRun {
-	p := &progRun{s: s, n: n, x: x, orig: orig, origin: origin, node: nodes, o: o, eager: o.EagerLimit,
+	p := &progRun{s: s, n: n, x: x, orig: orig, origin: origin, node: nodes, o: o, eager: rendezvousAbove(o.EagerLimit),
 		tr: &traffic{op: "program", channels: 1, links: 1, payload: int64(n.spec.Packet.Payload),
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
@@ -712,7 +728,7 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		return
 	}
 	kind, bytes := pmEager, op.Bytes
-	if p.eager > 0 && op.Bytes > p.eager {
+	if op.Bytes > p.eager {
 		kind, bytes = pmRTS, 0
 	}
 	p.msgs[pm].kind = kind

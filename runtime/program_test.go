@@ -102,6 +102,7 @@ func TestProgramMessageTimes(t *testing.T) {
 		{"eager", 4000, 0, []float64{os, hop(4000)}},
 		{"at the limit", 4000, 4000, []float64{os, hop(4000)}},
 		{"rendezvous", 4000, 1000, []float64{2*hop(0) + hop(4000), 2*hop(0) + hop(4000)}},
+		{"no message eager", 1, NoEager, []float64{2*hop(0) + hop(1), 2*hop(0) + hop(1)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := chainSchedule(nil, []lang.SchedOp{send(1, tc.n, 0)}, []lang.SchedOp{recv(0, tc.n, 0)})
@@ -309,7 +310,8 @@ func TestProgramRejectsBadInput(t *testing.T) {
 		{two, ProgramOptions{Map: []int{0, 7}}, "places rank 1 on node 7, which is not a processor (processor ids are 0..1)"},
 		{chainSchedule(nil, []lang.SchedOp{send(5, 8, 0)}), ProgramOptions{}, "rank 0 sends to rank 5, which is not a rank (ranks are 0..0)"},
 		{two, ProgramOptions{MaxMemory: 100}, "set --max-memory to raise it"},
-		{two, ProgramOptions{EagerLimit: -1}, "must not be negative"},
+		{two, ProgramOptions{EagerLimit: -2}, "nor EagerLimit below NoEager"},
+		{two, ProgramOptions{MaxEvents: -1}, "must not be negative"},
 		{chainSchedule(nil, []lang.SchedOp{calc(math.NaN())}), ProgramOptions{}, "operation calc of rank 0 computes for NaN s"},
 		{chainSchedule(nil, []lang.SchedOp{calc(1), calc(-1)}), ProgramOptions{}, "operation calc of rank 0 computes for -1 s"},
 		{chainSchedule(nil, []lang.SchedOp{}, []lang.SchedOp{calc(math.Inf(1))}), ProgramOptions{}, "operation calc of rank 1 computes for +Inf s"},

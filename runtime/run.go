@@ -13,7 +13,7 @@ import (
 type RunOptions struct {
 	// ProgramOptions drive the simulation; Map, Timeline and MaxMemory
 	// the analytic answer too. EagerLimit 0 takes the machine's
-	// eager_limit param (bytes) when it has one.
+	// eager_limit param (bytes) when it has one (NoEager for 0 B).
 	ProgramOptions
 	// Analytic and Simulated select the answers; neither means both.
 	Analytic, Simulated bool
@@ -64,6 +64,9 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 				return nil, fmt.Errorf("machine %q: eager_limit = %s is not a whole number of bytes", m.Name(), v)
 			}
 			o.EagerLimit = int64(v.Num)
+			if o.EagerLimit == 0 {
+				o.EagerLimit = NoEager
+			}
 		}
 	}
 	out := &RunResult{}

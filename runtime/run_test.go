@@ -11,7 +11,8 @@ import (
 
 // Run takes the machine's eager_limit: on std:loggp (S = 65535 B) a 4 KB
 // message is eager, o + L + n·G + o; with S = 100 B it is a rendezvous, a
-// request and a clear-to-send of no payload going first.
+// request and a clear-to-send of no payload going first; with S = 0 B
+// every message is.
 func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 	const o, L, G, n = 1500e-9, 2500e-9, 6e-9, 4000
 	base, err := eval.Load("std:loggp")
@@ -19,6 +20,10 @@ func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	small, err := base.Derive(eval.Set{Path: "S", Value: "100B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := base.Derive(eval.Set{Path: "S", Value: "0B"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +35,7 @@ func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 	}{
 		{"eager", base, 2*o + L + n*G},
 		{"rendezvous", small, 3*(2*o+L) + n*G},
+		{"no message eager", none, 3*(2*o+L) + n*G},
 	} {
 		res, err := Run(context.Background(), tc.m, s, RunOptions{Simulated: true})
 		if err != nil {
