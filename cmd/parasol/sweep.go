@@ -531,7 +531,7 @@ Examples:
 	fs.BoolVar(&rf.analytic, "analytic", false, "with --run, the analytic answer only")
 	fs.BoolVar(&rf.simulate, "simulate", false, "with --run, the simulated answer only")
 	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
-	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's figure is set beside the time measured at its size, and --plot draws them")
+	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's text line is followed by the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep)")
@@ -578,6 +578,13 @@ Examples:
 	if len(sizes.vals) == 0 {
 		sizes.vals = []int64{sf.size.bytes()}
 	}
+	if *measuredFile != "" && (*program != "" || lf.load.points != nil) {
+		by := "--run"
+		if *program == "" {
+			by = "--load"
+		}
+		return usageError("parasol sweep: --measured sets measured times beside the message sizes of --op or --compare; %s has none", by)
+	}
 	var loads []prt.Load
 	if lf.load.points != nil {
 		if *comparePrim != "" || *program != "" {
@@ -600,6 +607,9 @@ Examples:
 	var measured measuredTimes
 	if *measuredFile != "" {
 		if measured, err = loadMeasured(*measuredFile, sf.memory()); err != nil {
+			return err
+		}
+		if err := measured.check(*measuredFile, sizes.vals); err != nil {
 			return err
 		}
 	}

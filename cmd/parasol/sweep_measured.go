@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,8 +17,8 @@ import (
 // of the file's rows of each size.
 type measuredTimes map[int64]float64
 
-// loadMeasured reads a file of measurements with a size column (size, n,
-// bytes or m) and a time column, as parasol fit reads them.
+// loadMeasured reads a file of measurements with a size column (n, size
+// or bytes) and a time column, as parasol fit reads them.
 func loadMeasured(path string, maxMemory int64) (measuredTimes, error) {
 	data, err := eval.ReadInput(path, maxMemory)
 	if err != nil {
@@ -56,6 +58,23 @@ func loadMeasured(path string, maxMemory int64) (measuredTimes, error) {
 		out[size] = (ts[(len(ts)-1)/2] + ts[len(ts)/2]) / 2
 	}
 	return out, nil
+}
+
+// check refuses measurements of which none is at a size the sweep has:
+// the sweep would print as if no file had been given, and 2KB beside
+// 2KiB looks like a match that is not one.
+func (mt measuredTimes) check(path string, swept []int64) error {
+	var have, want []string
+	for _, n := range swept {
+		if _, ok := mt[n]; ok {
+			return nil
+		}
+		want = append(want, fit.SizeLiteral(n))
+	}
+	for _, n := range slices.Sorted(maps.Keys(mt)) {
+		have = append(have, fit.SizeLiteral(n))
+	}
+	return usageError("parasol sweep: --measured %s: no measurement at a size the sweep has (measured %s; swept %s)", path, strings.Join(have, ", "), strings.Join(want, ", "))
 }
 
 // printMeasuredLine follows a point's text line with the measured time
