@@ -302,6 +302,9 @@ func End(e Expr) Pos {
 	case *Cond:
 		return End(x.Else)
 	case *Call:
+		if end, ok := closingParen(End(x.Fn)); ok {
+			return end
+		}
 		last := End(x.Fn)
 		if n := len(x.Args); n > 0 {
 			last = End(x.Args[n-1])
@@ -321,6 +324,46 @@ func advance(p Pos, n int) Pos {
 		return Pos{}
 	}
 	return p.Src.PosAt(p.Offset + n)
+}
+
+// closingParen returns the position past the ")" that closes the "("
+// following p after blanks: a call's end, which the end of its last
+// argument misses when that argument is in parentheses of its own (the
+// AST keeps no parentheses). Strings and comments are skipped.
+func closingParen(p Pos) (Pos, bool) {
+	if p.Src == nil {
+		return p, false
+	}
+	text := p.Src.Text
+	i := p.Offset
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n') {
+		i++
+	}
+	if i >= len(text) || text[i] != '(' {
+		return p, false
+	}
+	depth := 0
+	for ; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return p.Src.PosAt(i + 1), true
+			}
+		case c == '"':
+			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		}
+	}
+	return p, false
 }
 
 // pastParen moves past the ")" that follows p after blanks, if one does.
