@@ -773,17 +773,6 @@ func (c *pcomp) algorithm(op *pop, na *lang.NamedArg) {
 // as formatted when its text is not at hand.
 func stmtText(call *lang.Call) string {
 	start, end := lang.Start(call), lang.End(call)
-	if len(call.Args) == 0 && end.Src != nil {
-		// End stops after the name of a call without arguments.
-		rest := end.Src.Text[end.Offset:]
-		trimmed := strings.TrimLeft(rest, " \t")
-		if strings.HasPrefix(trimmed, "(") {
-			inner := strings.TrimLeft(trimmed[1:], " \t")
-			if strings.HasPrefix(inner, ")") {
-				end = end.Src.PosAt(end.Offset + len(rest) - len(inner) + 1)
-			}
-		}
-	}
 	if start.Src == nil || end.Src != start.Src || end.Offset <= start.Offset {
 		return lang.FormatExpr(call)
 	}
