@@ -98,6 +98,11 @@ Example:
 	case len(runShards) > 0:
 		return fmt.Errorf("parasol merge: some files are shards of sim --runs and some of a sweep: merge each kind alone")
 	}
+	if len(lines) == 0 {
+		// Shard 0 holds point 0 of every sweep, so files without a point
+		// are never the whole of one.
+		return fmt.Errorf("parasol merge: no point of a sweep in %s: a shard is missing or did not finish", strings.Join(files, ", "))
+	}
 	sort.SliceStable(lines, func(a, b int) bool { return lines[a].point < lines[b].point })
 	if err := checkMerged(lines); err != nil {
 		return err
@@ -113,9 +118,6 @@ Example:
 // checkMerged reports a point given twice, points missing and shards
 // that disagree on the sweep's size.
 func checkMerged(lines []mergeLine) error {
-	if len(lines) == 0 {
-		return nil
-	}
 	total := lines[0].points
 	var missing []string
 	next := 0
@@ -136,11 +138,11 @@ func checkMerged(lines []mergeLine) error {
 	for ; next < total; next++ {
 		missing = append(missing, strconv.Itoa(next))
 	}
-	if len(missing) > 0 {
-		if len(missing) > 10 {
+	if n := len(missing); n > 0 {
+		if n > 10 {
 			missing = append(missing[:10], "…")
 		}
-		return fmt.Errorf("parasol merge: %d of the %d points are in no file (%s): a shard is missing or did not finish", len(missing), total, strings.Join(missing, ", "))
+		return fmt.Errorf("parasol merge: %d of the %d points are in no file (%s): a shard is missing or did not finish", n, total, strings.Join(missing, ", "))
 	}
 	return nil
 }
