@@ -154,9 +154,15 @@ func (t *traceReader) read() {
 		}
 		t.seen++
 	}
-	if !t.started && len(t.errs) == 0 {
+	switch {
+	case len(t.errs) > 0 || len(t.msgs) > 0:
+	case !t.started:
 		t.lineNo = t.lines.n
 		t.errorAt(0, 0, "no messages: a trace is CSV with a header line (time,src,dst,bytes) or JSON lines")
+	default:
+		// A header alone would make a schedule of no ranks.
+		t.lineNo, t.line = t.lines.n, nil
+		t.errorAt(0, 0, "no messages: the header is followed by no message lines")
 	}
 }
 
