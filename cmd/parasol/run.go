@@ -584,7 +584,7 @@ func sharingNote(m *eval.Machine, p *runProgram) string {
 	if len(used) == 0 || len(used) >= p.Ranks {
 		return ""
 	}
-	note := fmt.Sprintf("%d ranks on %d processors: ranks on one processor share its CPU", p.Ranks, len(used))
+	note := fmt.Sprintf("%d ranks on %d processor%s: ranks on one processor share its CPU", p.Ranks, len(used), plural(len(used)))
 	if _, err := m.Param("P"); err == nil {
 		note += fmt.Sprintf(" (--set P=%d gives each rank its own)", p.Ranks)
 	}
