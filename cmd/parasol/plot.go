@@ -190,23 +190,29 @@ func renderPlot(w io.Writer, spec *plotSpec, format string) error {
 		}
 		plots = append(plots, []*plot.Plot{pl})
 	}
-	width, height := plotPanelWidth, plotPanelHeight*vg.Length(len(plots))
-	var canvas vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		canvas = vgsvg.New(width, height)
-	case "png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(plotDPI))}
-	default:
-		return fmt.Errorf("unknown plot format %q; want svg or png", format)
+	canvas, err := newCanvas(format, plotPanelWidth, plotPanelHeight*vg.Length(len(plots)))
+	if err != nil {
+		return err
 	}
 	dc := draw.New(canvas)
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadX: vg.Points(8), PadY: vg.Points(12)}
 	for i, row := range plot.Align(plots, tiles, dc) {
 		plots[i][0].Draw(row[0])
 	}
-	_, err := canvas.WriteTo(w)
+	_, err = canvas.WriteTo(w)
 	return err
+}
+
+// newCanvas is a canvas of the given size for format "svg" or "png" (at
+// plotDPI).
+func newCanvas(format string, width, height vg.Length) (vg.CanvasWriterTo, error) {
+	switch format {
+	case "svg":
+		return vgsvg.New(width, height), nil
+	case "png":
+		return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(plotDPI))}, nil
+	}
+	return nil, fmt.Errorf("unknown plot format %q; want svg or png", format)
 }
 
 func panelPlot(p plotPanel) (*plot.Plot, error) {

@@ -10,8 +10,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/parasol-lang/parasol/eval"
 )
@@ -187,18 +185,14 @@ func renderTimeline(w io.Writer, spec *timelineSpec, format string) error {
 	}
 	pl.X.Min = 0
 	pl.Legend.Top = true
-	height := max(plotPanelHeight, vg.Length(len(spec.Rows))*vg.Points(9)+vg.Inch)
-	var canvas vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		canvas = vgsvg.New(plotPanelWidth, height)
-	case "png":
-		canvas = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(plotPanelWidth, height), vgimg.UseDPI(plotDPI))}
-	default:
-		return fmt.Errorf("unknown plot format %q; want svg or png", format)
+	// Nine points a rank, and an inch for the axes, keep the rows of many
+	// ranks readable; fewer ranks take the usual panel's height.
+	canvas, err := newCanvas(format, plotPanelWidth, max(plotPanelHeight, vg.Length(len(spec.Rows))*vg.Points(9)+vg.Inch))
+	if err != nil {
+		return err
 	}
 	pl.Draw(draw.New(canvas))
-	_, err := canvas.WriteTo(w)
+	_, err = canvas.WriteTo(w)
 	return err
 }
 
