@@ -31,7 +31,9 @@ const (
 type pnode struct {
 	kind      pkind
 	pos       lang.Pos
-	slot      int // pLet, pFor: the local's slot; pWait: the handle
+	apos      lang.Pos // pFor, pIf: where a is written, for errors in its value
+	bpos      lang.Pos // pFor: where b is written
+	slot      int      // pLet, pFor: the local's slot; pWait: the handle
 	a, b      cexpr
 	body, els []*pnode
 	op        *pop
@@ -493,9 +495,9 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 	case *lang.For:
 		from, ok1 := c.expr(s.From)
 		to, ok2 := c.expr(s.To)
-		for _, b := range []cexpr{from, to} {
+		for i, b := range []cexpr{from, to} {
 			if b.known && (b.kind != lang.Number || b.dim != (lang.Dim{})) {
-				c.errs.Add(s.Pos, "the bounds of a for loop are whole numbers, not %s", describeKind(b))
+				c.errs = append(c.errs, errAt([]lang.Expr{s.From, s.To}[i], "the bounds of a for loop are whole numbers, not %s", describeKind(b)))
 				ok1 = false
 			}
 		}
@@ -507,7 +509,7 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 		if !ok1 || !ok2 {
 			return nil
 		}
-		return &pnode{kind: pFor, pos: s.Pos, slot: slot, a: from, b: to, body: body}
+		return &pnode{kind: pFor, pos: s.Pos, apos: lang.Start(s.From), bpos: lang.Start(s.To), slot: slot, a: from, b: to, body: body}
 	case *lang.If:
 		cond, ok := c.expr(s.Cond)
 		if ok && cond.known && cond.kind != lang.Bool {
@@ -523,7 +525,7 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 		if !ok {
 			return nil
 		}
-		return &pnode{kind: pIf, pos: s.Pos, a: cond, body: then, els: els}
+		return &pnode{kind: pIf, pos: s.Pos, apos: lang.Start(s.Cond), a: cond, body: then, els: els}
 	case *lang.Do:
 		return c.do(s)
 	}

@@ -289,8 +289,8 @@ func (in *inst) exec(list []*pnode) bool {
 			if !ok1 || !ok2 {
 				return false
 			}
-			a, ok1 := in.whole(from, n.pos, "the loop's first value", math.MinInt32, math.MaxInt32)
-			b, ok2 := in.whole(to, n.pos, "the loop's last value", math.MinInt32, math.MaxInt32)
+			a, ok1 := in.whole(from, n.apos, "the loop's first value", math.MinInt32, math.MaxInt32)
+			b, ok2 := in.whole(to, n.bpos, "the loop's last value", math.MinInt32, math.MaxInt32)
 			if !ok1 || !ok2 {
 				return false
 			}
@@ -309,7 +309,7 @@ func (in *inst) exec(list []*pnode) bool {
 				return false
 			}
 			if c.Kind != lang.Bool {
-				in.fail(lang.Errorf(n.pos, "the condition of if must be true or false, got %s on rank %d", describeValue(c), in.rank))
+				in.fail(lang.Errorf(n.apos, "the condition of if must be true or false, got %s on rank %d", describeValue(c), in.rank))
 				return false
 			}
 			body := n.els
