@@ -114,6 +114,13 @@ Examples:
 	if len(pos) == 1 && rf.program != "" {
 		pos = append(pos, rf.program)
 	}
+	if len(pos) > 2 {
+		// Statements typed without quotes arrive as words; saying only
+		// "need MACHINE and PROGRAM" would send the user looking for
+		// what they did give.
+		words := strings.Join(pos[1:], " ")
+		return usageError("parasol run: one PROGRAM, got %d words (%s): quote program statements as one argument, 'if rank == 0 { compute(10us) } barrier()'", len(pos)-1, lang.Excerpt(words))
+	}
 	if len(pos) != 2 {
 		return usageError("parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM")
 	}
