@@ -88,7 +88,7 @@ messages that never come) is reported with the waiting ranks, exit status 3.
 Examples:
   parasol run std:xmp64 examples/programs/ring.machine --arg n=4KB
   parasol run --json std:xmp64 'if rank == 0 { compute(10us) } barrier()'
-  parasol run std:loggp --analytic barrier.goal --set L=5us`)
+  parasol run std:loggp --analytic eval/testdata/goal/dissemination_16_1.goal --set L=5us`)
 	var rf runFlags
 	rf.register(fs)
 	format := registerFormat(fs, `print one JSON object: "program", the answer's "makespan", "ranks", "critical_path", or with --compare "analytic", "simulated" and "difference"; and "run"`)
