@@ -14,17 +14,15 @@ import (
 const sig = 6
 
 // Literal writes a value of dimension d as the machine language reads it:
-// 30.5us, 100MB/s, and a time per byte as a time over a byte (710ns / 1B),
-// which the language has no single unit for.
+// 30.5us, 100MB/s, 710ns/B, an exact size as 64KiB; a dimension without a
+// unit of its own as a product of units (2 * 1s * 1s).
 func Literal(v float64, d lang.Dim) string {
 	switch {
 	case d == lang.Dimensionless:
 		return lang.FormatNumber(roundSig(v))
 	case d == lang.SizeDim && v >= 0 && v == math.Trunc(v) && v < 1<<62:
 		return SizeLiteral(int64(v))
-	case d == lang.Dim{Time: 1, Size: -1}:
-		return lang.FormatQuantitySig(v, lang.TimeDim, sig) + " / 1B"
-	case d == lang.Dim{Time: -1, Size: 1} || d == lang.TimeDim || d == lang.Dim{Size: 1} || d == lang.Dim{Time: -1}:
+	case d == lang.PerByteDim || d == lang.RateDim || d == lang.TimeDim || d == lang.SizeDim || d == lang.FreqDim:
 		return lang.FormatQuantitySig(v, d, sig)
 	}
 	var b strings.Builder

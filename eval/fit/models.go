@@ -100,7 +100,7 @@ func (md *Model) Problem() (*Problem, error) {
 }
 
 // ParseFree reads a --free list: parameter names, each optionally with a
-// starting value whose unit fixes its dimension ("a,b,c=1ns / 1B,d"), the
+// starting value whose unit fixes its dimension ("a,b,c=1ns/B,d"), the
 // value an expression of machine m.
 func ParseFree(m *eval.Machine, list string) ([]Free, error) {
 	var out []Free
@@ -109,7 +109,7 @@ func ParseFree(m *eval.Machine, list string) ([]Free, error) {
 		name, value, hasValue := strings.Cut(item, "=")
 		name = strings.TrimSpace(name)
 		if name == "" {
-			return nil, fmt.Errorf("--free %q: an empty name; want names separated by commas, a,b,c, each optionally with a starting value, c=1ns / 1B", lang.Excerpt(list))
+			return nil, fmt.Errorf("--free %q: an empty name; want names separated by commas, a,b,c, each optionally with a starting value, c=1ns/B", lang.Excerpt(list))
 		}
 		if seen[name] {
 			return nil, fmt.Errorf("--free %s: %s is named twice", lang.Excerpt(list), name)
