@@ -40,7 +40,8 @@ instead of a simulation: FILE is CSV or JSON lines as parasol fit reads
 them, whose column time holds the measured times and whose other columns
 feed the primitive's parameters by name (n or size, src, dst, p, k);
 parameters without a column take the defaults above. Each row prints
-predicted, measured and the error (predicted - measured) / measured.
+the file's line, the arguments, predicted, measured and the error
+(predicted - measured) / measured, in every --format.
 
 Examples:
   parasol compare std:xmp64 MPI.barrier

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -57,10 +58,11 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	case outJSON:
 		return newJSON(e.stdout).Encode(newMeasuredJSON(c, primitive, newRunInfo("compare", source, m, mf)))
 	case outCSV:
-		header := append(append([]string{}, c.Params...), "predicted", "measured", "error")
+		header := append(append([]string{"line"}, c.Params...), "predicted", "measured", "error")
 		var rows [][]string
 		for _, r := range c.Rows {
 			row := make([]string, 0, len(header))
+			row = append(row, strconv.Itoa(r.Line))
 			for _, a := range r.Args {
 				row = append(row, csvFloat(a.Num))
 			}
