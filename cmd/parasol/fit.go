@@ -53,6 +53,9 @@ with values in SI base units and residuals (measured - fitted) per row;
 	if err != nil {
 		return err
 	}
+	if err := checkCounts("fit", fs, []countFlag{{"residuals", int64(*top), 0, math.MaxInt32}}); err != nil {
+		return err
+	}
 	var p *fit.Problem
 	var data string
 	switch {
