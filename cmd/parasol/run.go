@@ -473,8 +473,10 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResul
 		switch {
 		case pr.Deadlock != nil:
 			fmt.Fprintf(w, "   (deadlock: %s forever)", ranksWait(len(pr.Deadlock.Waiting)))
-		case pr.Partial:
+		case pr.Partial && maxEvents > 0 && pr.Events >= maxEvents:
 			fmt.Fprintf(w, "   (stopped by --max-events %d)", maxEvents)
+		case pr.Partial:
+			fmt.Fprint(w, "   (interrupted by Ctrl-C)")
 		}
 		fmt.Fprintf(w, "   %d message%s", pr.Messages, plural(int(pr.Messages)))
 		if pr.Events > 0 {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Ctrl-C while a program is instantiated or a schedule is read ends
@@ -35,6 +37,35 @@ func TestRunScheduleStopsWhenInterrupted(t *testing.T) {
 		}
 		if _, err := rf.schedule(context.Background(), m, program); err != nil {
 			t.Errorf("%s, not interrupted: %v", program, err)
+		}
+	}
+}
+
+// A simulation stopped short says by what: --max-events when it reached
+// them, Ctrl-C otherwise.
+func TestRunSaysWhatStoppedTheSimulation(t *testing.T) {
+	m, err := eval.Load("std:loggp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &runProgram{Name: "p", Kind: "inline", Ranks: 1, mapping: []int{0}}
+	partial := func(events int64) *runtime.RunResult {
+		return &runtime.RunResult{Simulated: &eval.ProgramResult{Method: "simulated", Partial: true, Events: events,
+			Ranks: []eval.RankTimes{{}}}}
+	}
+	for _, tc := range []struct {
+		res       *runtime.RunResult
+		maxEvents int64
+		want      string
+	}{
+		{partial(100), 100, "(stopped by --max-events 100)"},
+		{partial(65535), 0, "(interrupted by Ctrl-C)"},
+		{partial(65535), 100000, "(interrupted by Ctrl-C)"},
+	} {
+		var b strings.Builder
+		printRun(&b, m, p, tc.res, tc.maxEvents)
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%d of %d events:\n%s\nwant %q", tc.res.Simulated.Events, tc.maxEvents, b.String(), tc.want)
 		}
 	}
 }
