@@ -12,7 +12,7 @@ import (
 type shardFlag struct {
 	i, n int
 	set  bool
-	auto bool // "auto": from the scheduler's environment (sim)
+	auto bool // "auto": from the scheduler's environment, which must give one
 }
 
 func (s *shardFlag) String() string {
@@ -41,6 +41,19 @@ func (s *shardFlag) Set(v string) error {
 	}
 	s.i, s.n, s.set = i, n, true
 	return nil
+}
+
+// autoShard is --shard auto: the shard the scheduler's environment gives,
+// which must be there, since the user asked for it.
+func autoShard(cmd string, shards int) (shardFlag, error) {
+	s, ok, err := shardFromEnv(shards)
+	if err != nil {
+		return s, usageError("parasol %s: --shard auto: %v", cmd, err)
+	}
+	if !ok {
+		return s, usageError("parasol %s: --shard auto: not in a Slurm array task ($SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job ($JOB_COMPLETION_INDEX); give --shard I/N", cmd)
+	}
+	return s, nil
 }
 
 func checkShard(i, n int) error {

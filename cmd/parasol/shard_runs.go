@@ -31,14 +31,10 @@ const runShardKind = "sim --runs"
 // records.
 func runSimShard(e *env, sf *simFlags, shard shardFlag, shards int, spec, format string) error {
 	if shard.auto {
-		s, ok, err := shardFromEnv(shards)
-		if err != nil {
-			return usageError("parasol sim: --shard auto: %v", err)
+		var err error
+		if shard, err = autoShard("sim", shards); err != nil {
+			return err
 		}
-		if !ok {
-			return usageError("parasol sim: --shard auto: not in a Slurm array task ($SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job ($JOB_COMPLETION_INDEX); give --shard I/N")
-		}
-		shard = s
 	}
 	sf.shardI, sf.shardN = shard.i, shard.n
 	res, run, err := sf.simulate(e, spec, false)

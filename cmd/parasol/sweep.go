@@ -534,7 +534,7 @@ Examples:
 	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's text line is followed by the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
-	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep)")
+	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep; auto: from them, which must be set)")
 	shards := fs.Int("shards", 0, "the number of shards, with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions) or overriding $SLURM_ARRAY_TASK_COUNT")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -614,7 +614,11 @@ Examples:
 		}
 	}
 	total := len(points)
-	if !shard.set {
+	if shard.auto {
+		if shard, err = autoShard("sweep", *shards); err != nil {
+			return err
+		}
+	} else if !shard.set {
 		var err error
 		if shard, _, err = shardFromEnv(*shards); err != nil {
 			return usageError("parasol sweep: %v", err)
