@@ -114,6 +114,9 @@ Examples:
 			return usageError("parasol probe measure: --sizes: %v", err)
 		}
 	}
+	if err := checkCounts("probe measure", fs, []countFlag{{"train", int64(opt.TrainCount), 1, probe.MaxTrain}}); err != nil {
+		return err
+	}
 	if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
 		return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
 	}

@@ -49,6 +49,9 @@ func DefaultOptions() Options {
 // a link's latency and speed come with standard errors, which a fit of
 // two parameters can give from three different sizes, not two.
 func (o Options) Check() error {
+	if o.TrainCount > MaxTrain {
+		return fmt.Errorf("trains of %d messages: a server takes at most %d", o.TrainCount, MaxTrain)
+	}
 	distinct := map[int]bool{}
 	for _, s := range o.Sizes {
 		distinct[s] = true

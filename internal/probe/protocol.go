@@ -31,6 +31,10 @@ const DefaultPort = "7907"
 // a server allocate without limit.
 const MaxMessage = 64 << 20
 
+// MaxTrain bounds the messages of a train, so that a stray client cannot
+// keep a server echoing without end.
+const MaxTrain = 1 << 20
+
 // maxRequest bounds a request line, maxReply a reply line.
 const (
 	maxRequest = 64 << 10
@@ -150,7 +154,7 @@ func echo(r *bufio.Reader, w net.Conn) {
 			return
 		}
 		size, count := int(binary.BigEndian.Uint32(hdr[1:])), int(binary.BigEndian.Uint32(hdr[5:]))
-		if size > MaxMessage || count > 1<<20 {
+		if size > MaxMessage || count > MaxTrain {
 			return
 		}
 		if len(buf) < size {
