@@ -132,8 +132,13 @@ Examples:
 	if len(hosts) < 2 {
 		return usageError("parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE")
 	}
+	first := map[string]int{}
 	for i, h := range hosts {
 		hosts[i] = probe.WithPort(h)
+		if j, ok := first[hosts[i]]; ok {
+			return usageError("parasol probe measure: host %s is given twice (hosts %d and %d); each host once", hosts[i], j, i)
+		}
+		first[hosts[i]] = i
 	}
 	if e.isTerminal {
 		var bar *progress
