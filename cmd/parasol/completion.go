@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,10 +20,11 @@ import (
 func runCompletion(e *env, args []string) error {
 	fs := newFlags(e, "completion", "SHELL", `
 Completion prints a script that teaches SHELL (bash, zsh or fish) to
-complete parasol's commands, their flags, the values of --op, --routing,
---switching and --format, std: machine names, fit's models and file
-names. The script is made from the command table, so it is complete for
-this version of parasol; print it again after upgrading.
+complete parasol's commands (and probe's serve and measure), their flags,
+the values of --op, --routing, --switching and --format, std: machine
+names, fit's models and file names. The script is made from the command
+table, so it is complete for this version of parasol; print it again
+after upgrading.
 
   bash   source <(parasol completion bash)          (in ~/.bashrc)
   zsh    source <(parasol completion zsh)           (in ~/.zshrc, after compinit)
@@ -102,7 +104,12 @@ const (
 	argFile
 	argShell
 	argModel // one of fit's named models
+	argSub   // a subcommand (probe serve)
 )
+
+// subcommands are the commands whose first argument is a subcommand with
+// flags of its own; completion offers the subcommands and all their flags.
+var subcommands = map[string][]string{"probe": {"serve", "measure"}}
 
 // argKinds maps the capitalised words of usage lines to completions;
 // words not listed (EXPR, SRC, PRIMITIVE) complete to nothing.
@@ -129,6 +136,7 @@ type compCommand struct {
 	flags         []compFlag
 	args          []argKind // positional arguments in order
 	repeat        bool      // the last one repeats (FILE...)
+	subs          []string  // the subcommands, for argSub
 }
 
 // completionSpecs reads every command's flags by running it with --help
@@ -137,24 +145,39 @@ type compCommand struct {
 func completionSpecs() []compCommand {
 	var out []compCommand
 	for _, c := range commands {
-		var help bytes.Buffer
-		probe := &env{stdin: strings.NewReader(""), stdout: &help, stderr: io.Discard}
-		c.run(probe, []string{"--help"})
-		cc := compCommand{name: c.name, summary: c.summary}
-		for fs, e := range envs {
-			if e != probe {
-				continue
-			}
-			fs.VisitAll(func(f *flag.Flag) { cc.flags = append(cc.flags, newCompFlag(f)) })
-			delete(envs, fs)
-			delete(usages, fs)
+		cc := compCommand{name: c.name, summary: c.summary, subs: subcommands[c.name]}
+		help := commandFlags(c, nil, &cc)
+		for _, sub := range cc.subs {
+			commandFlags(c, []string{sub}, &cc)
 		}
 		sort.Slice(cc.flags, func(i, j int) bool { return cc.flags[i].name < cc.flags[j].name })
-		first, _, _ := strings.Cut(help.String(), "\n")
-		cc.args, cc.repeat = usageArgs(strings.TrimPrefix(first, "Usage: parasol "+c.name))
+		cc.flags = slices.CompactFunc(cc.flags, func(a, b compFlag) bool { return a.name == b.name })
+		if cc.subs != nil {
+			cc.args = []argKind{argSub}
+		} else {
+			first, _, _ := strings.Cut(help, "\n")
+			cc.args, cc.repeat = usageArgs(strings.TrimPrefix(first, "Usage: parasol "+c.name))
+		}
 		out = append(out, cc)
 	}
 	return out
+}
+
+// commandFlags runs c (with the words before --help) into a discarded
+// output, adds the flags it defined to cc and returns its help text.
+func commandFlags(c *command, words []string, cc *compCommand) string {
+	var help bytes.Buffer
+	probe := &env{stdin: strings.NewReader(""), stdout: &help, stderr: io.Discard}
+	c.run(probe, append(words, "--help"))
+	for fs, e := range envs {
+		if e != probe {
+			continue
+		}
+		fs.VisitAll(func(f *flag.Flag) { cc.flags = append(cc.flags, newCompFlag(f)) })
+		delete(envs, fs)
+		delete(usages, fs)
+	}
+	return help.String()
 }
 
 // spelling is how the flag is written: -w for a one-letter flag, --json
@@ -291,7 +314,7 @@ _parasol() {
 		_parasol_words "$cur" %s
 		return
 	fi
-	local cmd=${words[1]} flags="" valued="" args="" repeat=""
+	local cmd=${words[1]} flags="" valued="" args="" repeat="" subs=""
 	case $cmd in
 `, version, shellQuote(strings.Join(commandNames(cmds), " ")))
 	for _, c := range cmds {
@@ -302,9 +325,9 @@ _parasol() {
 				valued = append(valued, f.name)
 			}
 		}
-		fmt.Fprintf(w, "\t%s) flags=%s valued=%s args=%s repeat=%t ;;\n", c.name,
+		fmt.Fprintf(w, "\t%s) flags=%s valued=%s args=%s repeat=%t subs=%s ;;\n", c.name,
 			shellQuote(strings.Join(flags, " ")), shellQuote(" "+strings.Join(valued, " ")+" "),
-			shellQuote(argString(c.args)), c.repeat)
+			shellQuote(argString(c.args)), c.repeat, shellQuote(strings.Join(c.subs, " ")))
 	}
 	fmt.Fprint(w, `	*) return ;;
 	esac
@@ -362,6 +385,7 @@ _parasol() {
 	file) _parasol_files "$cur" ;;
 	shell) _parasol_words "$cur" %s ;;
 	model) _parasol_words "$cur" %s ;;
+	sub) _parasol_words "$cur" "$subs" ;;
 	esac
 }
 complete -F _parasol parasol
@@ -377,7 +401,7 @@ func commandNames(cmds []compCommand) []string {
 }
 
 func (k argKind) String() string {
-	return [...]string{"none", "machine", "file", "shell", "model"}[k]
+	return [...]string{"none", "machine", "file", "shell", "model", "sub"}[k]
 }
 
 func argString(args []argKind) string {
@@ -455,7 +479,7 @@ _parasol() {
 			if c.repeat && i == len(c.args)-1 {
 				n = "*"
 			}
-			fmt.Fprintf(w, " \\\n\t\t\t'%s:%s'", n, zshAction(a))
+			fmt.Fprintf(w, " \\\n\t\t\t'%s:%s'", n, zshAction(a, c.subs))
 		}
 		fmt.Fprint(w, "\n\t\t;;\n")
 	}
@@ -470,7 +494,7 @@ fi
 `)
 }
 
-func zshAction(a argKind) string {
+func zshAction(a argKind, subs []string) string {
 	switch a {
 	case argMachine:
 		return "machine:_parasol_machines"
@@ -480,6 +504,8 @@ func zshAction(a argKind) string {
 		return "shell:(" + strings.Join(shells, " ") + ")"
 	case argModel:
 		return "model:(" + strings.Join(modelNames(), " ") + ")"
+	case argSub:
+		return "subcommand:(" + strings.Join(subs, " ") + ")"
 	}
 	return "argument: "
 }
@@ -531,6 +557,9 @@ func writeFish(w io.Writer, cmds []compCommand) {
 		}
 		if kinds[argModel] {
 			fmt.Fprintf(w, "complete -c parasol -n %s -a %s\n", cond, shellQuote(strings.Join(modelNames(), " ")))
+		}
+		if kinds[argSub] {
+			fmt.Fprintf(w, "complete -c parasol -n %s -a %s\n", shellQuote("__fish_seen_subcommand_from "+c.name+"; and not __fish_seen_subcommand_from "+strings.Join(c.subs, " ")), shellQuote(strings.Join(c.subs, " ")))
 		}
 	}
 }

@@ -114,6 +114,9 @@ var completionCases = []struct {
 	{"parasol check ma", []string{"machine.machine"}},
 	{"parasol fit l", []string{"linear", "loggp"}},
 	{"parasol fit --relative k", []string{"k123", "k45"}},
+	{"parasol probe ", []string{"measure", "serve"}},
+	{"parasol probe measure --ho", []string{"--hostfile"}},
+	{"parasol probe serve --li", []string{"--listen"}},
 }
 
 func completionDir(t *testing.T) string {
