@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -75,7 +76,7 @@ func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions
 	if err := a.run(ctx); err != nil {
 		return nil, err
 	}
-	return a.result(), nil
+	return a.result()
 }
 
 // Memory per operation of the analysis beyond the schedule: its start and
@@ -308,6 +309,11 @@ type analysis struct {
 	nEvents  int64
 
 	clk *anClock // run-time values (program_clock_analyze.go); nil when none
+
+	// held is the memory the schedule and the analysis hold, so that the
+	// critical path, which may run through every operation, is checked
+	// against the limit with them.
+	held int64
 }
 
 func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
@@ -332,7 +338,8 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	}
 	n := len(s.Ops)
 	need := limits.Add(limits.Mul(int64(n), analyzeOpBytes), limits.Mul(int64(len(s.Deps)), 4),
-		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8))
+		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8), scheduleBytes(s))
+	a.held = need
 	if err := limits.Check(fmt.Sprintf("analysing %s (%d operations)", s.Name, n), need, m.MaxMemory()); err != nil {
 		return nil, err
 	}
@@ -986,7 +993,14 @@ func (a *analysis) leave(e anEvent) error {
 	return nil
 }
 
-func (a *analysis) result() *ProgramResult {
+// scheduleBytes is what s holds in memory, beyond its labels.
+func scheduleBytes(s *lang.Schedule) int64 {
+	return limits.Add(limits.Mul(int64(len(s.Ops)), int64(unsafe.Sizeof(lang.SchedOp{}))),
+		limits.Mul(int64(len(s.Deps)), int64(unsafe.Sizeof(lang.SchedDep{}))),
+		limits.Mul(int64(len(s.DepStart)+len(s.RankStart)), 4))
+}
+
+func (a *analysis) result() (*ProgramResult, error) {
 	s := a.s
 	res := &ProgramResult{Method: "analytic", Messages: a.messages, Ranks: make([]RankTimes, s.Ranks)}
 	last := -1
@@ -1003,12 +1017,15 @@ func (a *analysis) result() *ProgramResult {
 		a.clk.fill(a, res)
 	}
 	if last >= 0 {
-		res.CriticalPath = a.criticalPath(a.lastOp[last])
+		var err error
+		if res.CriticalPath, err = a.criticalPath(a.lastOp[last]); err != nil {
+			return nil, err
+		}
 	}
 	if a.timeline {
 		res.Timeline = WithWaits(a.spans, res.Ranks)
 	}
-	return res
+	return res, nil
 }
 
 // deadlock lists the ranks with operations that never completed: each
@@ -1067,16 +1084,34 @@ func (a *analysis) postedAfter(recv int32, t ps) int32 {
 // criticalPath walks back from op through what each operation waited for
 // last: a dependency, the message a receive matched, or the operation
 // that held the CPU or NIC it needed.
-func (a *analysis) criticalPath(op int32) []PathStep {
+func (a *analysis) criticalPath(last int32) ([]PathStep, error) {
 	s := a.s
-	var path []PathStep
+	n := 0
+	a.walkPath(last, func(int32) { n++ })
+	// The path may run through every operation: its memory is counted
+	// before it is made, with what the analysis already holds.
+	need := limits.Add(a.held, limits.Mul(int64(n), int64(unsafe.Sizeof(PathStep{}))))
+	if err := limits.Check(fmt.Sprintf("the critical path of %s (%d steps)", s.Name, n), need, a.m.MaxMemory()); err != nil {
+		return nil, err
+	}
+	path := make([]PathStep, 0, n)
+	a.walkPath(last, func(op int32) {
+		r := int(a.ops[op].rank)
+		o := &s.Ops[op]
+		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
+	})
+	slices.Reverse(path)
+	return path, nil
+}
+
+// walkPath visits the critical path from op back to its start.
+func (a *analysis) walkPath(op int32, visit func(op int32)) {
+	s := a.s
 	for n := 0; op >= 0 && n <= len(s.Ops); n++ {
 		if a.ops[op].state == stWaiting {
 			break
 		}
-		r := int(a.ops[op].rank)
-		o := s.Ops[op]
-		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
+		visit(op)
 		next := a.ops[op].why
 		if next >= 0 && a.ops[next].start > a.ops[op].finish {
 			if s.Ops[next].Kind != lang.OpRecv {
@@ -1089,6 +1124,4 @@ func (a *analysis) criticalPath(op int32) []PathStep {
 		}
 		op = next
 	}
-	slices.Reverse(path)
-	return path
 }

@@ -606,3 +606,39 @@ c2 requires s2
 		}
 	}
 }
+
+func TestAnalyzeCountsTheCriticalPathAgainstTheMemoryLimit(t *testing.T) {
+	// A ping-pong's critical path runs through every operation.
+	const body = "for i in 1 .. 25000 { if rank == 0 { send(0B, to: 1) recv(from: 1) } else { recv(from: 0) send(0B, to: 0) } }"
+	for _, tc := range []struct {
+		limit int64
+		want  string // "" for a result
+	}{
+		{64 << 20, ""},
+		{14 << 20, "the critical path of main (100000 steps)"},
+	} {
+		m, err := LoadSource("m.machine", fourCPUs+`machine "n" extends "m" {
+	modelsection MPI { send(n: B, src, dst) = 1us + n / 1MB/s }
+}`, WithMachine("n"), WithMaxMemory(tc.limit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ParseProgramBody(m, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := p.Schedule(m, ScheduleOptions{Ranks: 2})
+		if err != nil {
+			t.Fatalf("%d B: %v", tc.limit, err)
+		}
+		res, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%d B: %v", tc.limit, err)
+		case tc.want == "" && len(res.CriticalPath) != len(s.Ops):
+			t.Errorf("%d B: a critical path of %d steps, want %d", tc.limit, len(res.CriticalPath), len(s.Ops))
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%d B: %v, want an error containing %q", tc.limit, err, tc.want)
+		}
+	}
+}
