@@ -65,6 +65,9 @@ after a deadlock or --max-events), deadlock, partial.`)
 	if err := checkPlotFile("compare", *plotFile); err != nil {
 		return err
 	}
+	if *measured != "" && *plotFile != "" {
+		return usageError("parasol compare: --plot draws the simulation, which --measured replaces; sweep --compare PRIMITIVE --measured FILE --plot draws measurements beside the model")
+	}
 	if err := checkCounts("compare", fs, sf.countFlags()); err != nil {
 		return err
 	}
