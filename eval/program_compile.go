@@ -255,6 +255,11 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 		if known[prm.Name] {
 			c.errs.Add(prm.Pos, "parameter %s appears twice", prm.Name)
 		}
+		if prm.Name == "rank" || prm.Name == "ranks" {
+			// rank is declared after the parameters and ranks before: one
+			// would be ignored, the other would hide the true rank count.
+			c.errs.Add(prm.Pos, "a parameter cannot be called %s: the program's %s is always in scope (rank: this rank's number, ranks: how many run)", prm.Name, prm.Name)
+		}
 		known[prm.Name] = true
 	}
 	for _, name := range sortedKeys(args) {
