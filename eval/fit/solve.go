@@ -320,7 +320,21 @@ func (pr *problem) search() ([]float64, error) {
 	}
 	if math.IsInf(ssr(theta), 1) {
 		err := pr.predict(theta, pred)
-		return nil, fmt.Errorf("%s cannot be evaluated at any starting value tried; give starting values (--free a=1us,...): %v", pr.Name, err)
+		var set, tried []string
+		for _, f := range pr.Free {
+			if f.Init != nil {
+				set = append(set, f.Name+"="+f.Init.String())
+			} else {
+				tried = append(tried, f.Name)
+			}
+		}
+		switch {
+		case len(set) == 0:
+			return nil, fmt.Errorf("%s cannot be evaluated at any starting value tried; give starting values (--free a=1us,...): %v", pr.Name, err)
+		case len(tried) == 0:
+			return nil, fmt.Errorf("%s cannot be evaluated at the starting values given (%s); give others: %v", pr.Name, strings.Join(set, ", "), err)
+		}
+		return nil, fmt.Errorf("%s cannot be evaluated at the starting values given (%s) with any tried for %s; give others: %v", pr.Name, strings.Join(set, ", "), strings.Join(tried, ", "), err)
 	}
 	// Each parameter's scale is the smallest power of ten that, added to
 	// it, moves the predictions by a thousandth of the measurements: the
