@@ -236,11 +236,16 @@ func (pr *problem) findDims() error {
 			return fmt.Errorf("too many free parameters without units to find their dimensions by trial: give each a starting value with its unit, e.g. --free %s=1us", pr.Free[open[0]].Name)
 		}
 	}
-	theta := make([]float64, len(pr.Free))
-	for i, f := range pr.Free {
-		theta[i] = 1
-		if f.Init != nil && f.Init.Num != 0 {
-			theta[i] = f.Init.Num
+	// A value can fail where a dimension does not (a / (n - b) at b = n):
+	// each combination is tried at a second, unremarkable value too.
+	thetas := make([][]float64, 2)
+	for t, at := range []float64{1, 1.37} {
+		thetas[t] = make([]float64, len(pr.Free))
+		for i, f := range pr.Free {
+			thetas[t][i] = at
+			if f.Init != nil && f.Init.Num != 0 {
+				thetas[t][i] = f.Init.Num
+			}
 		}
 	}
 	var lastErr error
@@ -252,13 +257,16 @@ func (pr *problem) findDims() error {
 			k /= len(candidateDims)
 			pr.dims[open[j]] = candidateDims[choice[j]]
 		}
-		v, err := pr.call(0, theta)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		if v.Kind == lang.Number && v.Dim == pr.target {
-			return nil
+		for _, theta := range thetas {
+			v, err := pr.call(0, theta)
+			if err != nil {
+				lastErr = err
+				continue
+			}
+			if v.Kind == lang.Number && v.Dim == pr.target {
+				return nil
+			}
+			break
 		}
 	}
 	msg := fmt.Sprintf("no units of %s make %s a %s like column %s", strings.Join(pr.freeNames(), ", "), pr.Name, pr.target.Name(), pr.y.Name)
