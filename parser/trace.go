@@ -95,9 +95,9 @@ type traceReader struct {
 	// Messages in error are dropped, so that numbers past one no longer
 	// name the same message and its id names none: a reference to them is
 	// not reported again.
-	seen    int             // message lines read, in error or not
-	dropped int             // of them, those in error
-	badIDs  map[string]bool // the ids of messages in error
+	seen         int             // message lines read, in error or not
+	firstDropped int             // the number of the first in error, 0 for none
+	badIDs       map[string]bool // the ids of messages in error
 }
 
 func (t *traceReader) errorAt(s, e int, format string, args ...any) {
@@ -149,10 +149,10 @@ func (t *traceReader) read() {
 		} else {
 			t.csvLine()
 		}
-		if len(t.msgs) == before {
-			t.dropped++
-		}
 		t.seen++
+		if len(t.msgs) == before && t.firstDropped == 0 {
+			t.firstDropped = t.seen
+		}
 	}
 	switch {
 	case len(t.errs) > 0 || len(t.msgs) > 0:
@@ -408,7 +408,7 @@ func (t *traceReader) lookup(f traceField) (int32, bool) {
 	case err != nil || n < 1 || n > int64(t.seen):
 		t.errorAt(f.at, f.at+len(f.text), "after %s: not the number of an earlier message (1 to %d; the trace gives no ids)", lang.Excerpt(f.text), t.seen)
 		return 0, false
-	case t.dropped > 0:
+	case t.firstDropped > 0 && n >= int64(t.firstDropped):
 		return 0, false
 	}
 	return int32(n - 1), true

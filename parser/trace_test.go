@@ -50,6 +50,7 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 		{"after by number", "src,dst,bytes,after\n0,1,8,\n1,0,8,2\n", []string{"3:7: after 2: not the number of an earlier message (1 to 1; the trace gives no ids)"}},
 		{"after on the first message", "src,dst,bytes,after\n0,1,8,1\n", []string{"2:7: after 1: the first message has no earlier one to come after"}},
 		{"after a message in error, by number", "src,dst,bytes,after\n0,1,8,2\n1,0,8,1\n1,0,8,4\n", []string{"2:7: after 2: the first message", "4:7: after 4: not the number of an earlier message (1 to 2;"}},
+		{"after a message before the one in error", "src,dst,bytes,after\n0,1,8,\n0,2,8kg,\n0,1,8,1\n", []string{`3:5: bytes: unknown unit "kg"`, "4:7: message 1 goes to rank 1, so rank 0 cannot send after it"}},
 		{"after a message in error, by id", "id,src,dst,bytes,after\na,0,1,8kg,\nb,1,0,8,a\nc,1,0,8,zz\n", []string{`2:7: bytes: unknown unit "kg"`, "4:9: after zz: no earlier message has that id"}},
 		{"JSON errors", "{\"src\": 0, \"dst\": 1, \"bytes\": 8}\n{\"src\": 0, \"dst\": 1}\n{\"src\": 0, \"dst\": 1, \"bytes\": 8, \"colour\": 1}\n{\"src\": 0,\n",
 			[]string{"2:1: message without bytes", `3:34: unknown field "colour"`, "4:10: not a JSON object: unexpected end of JSON input"}},
