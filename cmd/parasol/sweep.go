@@ -531,7 +531,7 @@ Examples:
 	fs.BoolVar(&rf.analytic, "analytic", false, "with --run, the analytic answer only")
 	fs.BoolVar(&rf.simulate, "simulate", false, "with --run, the simulated answer only")
 	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
-	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads): each point's text line is followed by the time measured at its size, and --plot draws them")
+	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads; with src and dst columns, the rows of --src and --dst): each point's text line is followed by the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep; auto: from them, which must be set)")
@@ -606,10 +606,12 @@ Examples:
 	}
 	var measured measuredTimes
 	if *measuredFile != "" {
-		if measured, err = loadMeasured(*measuredFile, sf.memory()); err != nil {
+		var pair string
+		ends := []endpoint{{"src", sf.src.n, sf.src.set}, {"dst", sf.dst.n, sf.dst.set}}
+		if measured, pair, err = loadMeasured(*measuredFile, sf.memory(), ends...); err != nil {
 			return err
 		}
-		if err := measured.check(*measuredFile, sizes.vals); err != nil {
+		if err := measured.check(*measuredFile, pair, sizes.vals); err != nil {
 			return err
 		}
 	}

@@ -48,7 +48,7 @@ func TestSweepMeasuredFileErrorsArePositioned(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := loadMeasured(path, 0)
+			_, _, err := loadMeasured(path, 0)
 			if err == nil || !strings.Contains(err.Error(), strings.Replace(tc.want, "m.csv", path, 1)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
