@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,11 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	if err != nil {
 		return err
 	}
+	if !slices.Contains(c.Fed, "count") {
+		if err := oneMessage(t, nil, primitive+" costs one"); err != nil {
+			return err
+		}
+	}
 	switch format {
 	case outJSON:
 		return newJSON(e.stdout).Encode(newMeasuredJSON(c, primitive, newRunInfo("compare", source, m, mf)))
@@ -88,6 +94,23 @@ func namedFunc(m *eval.Machine, command, path string) (*eval.Func, error) {
 		return nil, usageError("parasol %s: %s: %v", command, path, err)
 	}
 	return f, nil
+}
+
+// oneMessage refuses a row (of those keep keeps; nil: all) whose count
+// column, as probe --data writes it, says it timed a train: a train's time
+// is not one message's, and set beside one it would read as a model off by
+// the train's length.
+func oneMessage(t *fit.Table, keep func(int) bool, single string) error {
+	c := t.Column("count")
+	if c == nil {
+		return nil
+	}
+	for r, v := range c.Values {
+		if v != 1 && (keep == nil || keep(r)) {
+			return lang.Errorf(c.Cells[r], "column count: this row times a train of %s messages; %s: keep the rows of count 1", lang.FormatNumber(v), single)
+		}
+	}
+	return nil
 }
 
 func printMeasured(w io.Writer, c *fit.Checked, primitive, machine, file string) {

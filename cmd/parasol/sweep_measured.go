@@ -60,6 +60,9 @@ func loadMeasured(path string, maxMemory int64, ends ...endpoint) (measuredTimes
 	if err != nil {
 		return nil, "", err
 	}
+	if err := oneMessage(t, keep, "the sweep times one"); err != nil {
+		return nil, "", err
+	}
 	by := map[int64][]float64{}
 	for r, v := range sizes.Values {
 		if (!sizes.Unitless && sizes.Dim != lang.SizeDim) || v < 0 || v != float64(int64(v)) {
