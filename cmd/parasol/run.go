@@ -259,7 +259,12 @@ func (rf *runFlags) schedule(ctx context.Context, m *eval.Machine, arg string) (
 		p.Kind = "program"
 		return rf.instantiate(ctx, m, p, prog)
 	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".json" || ext == ".parasol":
-		return nil, fmt.Errorf("%s: %v", arg, unwrapPath(statErr))
+		// Missing, or not a regular file (a directory, a FIFO): ReadInput
+		// refuses it before reading, in the words every input's error uses.
+		if _, err := eval.ReadInput(arg, rf.memory()); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: not a regular file", arg)
 	case isIdent(arg):
 		prog, err := m.Program(arg)
 		if err != nil {
