@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,28 +75,7 @@ func TestSimPlotShowsEveryHistogramBinAndHopCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(bytes.NewReader(svgData))
-	texts := map[string]bool{}
-	var inText bool
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s is not well-formed XML: %v", svgFile, err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			inText = tok.Name.Local == "text"
-		case xml.CharData:
-			if inText {
-				texts[strings.TrimSpace(string(tok))] = true
-			}
-		case xml.EndElement:
-			inText = false
-		}
-	}
+	texts := svgTexts(t, svgFile)
 	for _, label := range []string{"latency (µs)", "messages", "hops", "mean", "min–max"} {
 		if !texts[label] {
 			t.Errorf("the SVG has no text %q", label)
