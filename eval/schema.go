@@ -157,6 +157,7 @@ var blocks = map[string]*blockSpec{
 		"switching":   {typ: tSymbol, enum: registry.Switching, doc: "switching technique"},
 		"routing":     {typ: tSymbol, enum: registry.Routing, doc: "routing function"},
 		"arbitration": {typ: tSymbol, enum: registry.Arbitration, doc: "how a lane chooses among waiting packets"},
+		"buffering":   {typ: tSymbol, enum: registry.Buffering, doc: "where routers keep a blocked packet: input (default) or output queues"},
 		"packet":      {typ: tSize, doc: "payload bytes per packet (0: a message is one packet)"},
 		"header":      {typ: tSize, doc: "bytes added to each packet in front"},
 		"trailer":     {typ: tSize, doc: "bytes added to each packet behind"},

@@ -114,11 +114,18 @@ var Arbitration = &Enum{What: "arbitration", Entries: []Entry{
 	{Name: "roundrobin", Aliases: []string{"round-robin", "rr"}, Doc: "cycling over the input links of the waiting packets"},
 }}
 
+// Buffering is where a router keeps a packet that cannot go on yet.
+var Buffering = &Enum{What: "buffering", Entries: []Entry{
+	{Name: "input", Doc: "at its inputs: a blocked worm keeps the lanes its flits fill behind it (buffer flits a lane), and packets behind it on those lanes wait (head-of-line blocking)"},
+	{Name: "output", Doc: "in unbounded output queues: a blocked packet waits whole at the router and frees the lane it came in by, so packets behind it go on to other outputs"},
+}}
+
 // Enums are the enumerations, by the field they are written in.
 var Enums = map[string]*Enum{
 	Switching.What:   Switching,
 	Routing.What:     Routing,
 	Arbitration.What: Arbitration,
+	Buffering.What:   Buffering,
 }
 
 // Generator is a topology generator: `topology t = torus(4, 4)`.

@@ -77,6 +77,20 @@ func TestRuntimeTakesEveryArbitrationOfTheRegistry(t *testing.T) {
 	}
 }
 
+func TestRuntimeTakesEveryBufferingOfTheRegistry(t *testing.T) {
+	want := map[string]bool{"input": false, "output": true}
+	for _, en := range registry.Buffering.Entries {
+		out, ok := want[en.Name]
+		if !ok {
+			t.Errorf("buffering %s: the runtime does not know it", en.Name)
+			continue
+		}
+		if spec := load(t, "buffering = "+en.Name, "ring(4)"); spec.OutputBuffered != out {
+			t.Errorf("buffering = %s: OutputBuffered %v, want %v", en.Name, spec.OutputBuffered, out)
+		}
+	}
+}
+
 func TestGeneratorsOfTheRegistryAreTopos(t *testing.T) {
 	if got, want := slices.Sorted(maps.Keys(topo.Generators)), registry.GeneratorNames(); !slices.Equal(got, want) {
 		t.Fatalf("topo generators %v, registry %v", got, want)

@@ -64,6 +64,15 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	if v, ok := t.Value("routing"); ok {
 		spec.Routing = v.Text()
 	}
+	if v, ok := t.Value("buffering"); ok {
+		switch v.Text() {
+		case "input":
+		case "output":
+			spec.OutputBuffered = true
+		default:
+			return nil, fmt.Errorf("topology %s: buffering %q: want input or output", t.Label, v.Text())
+		}
+	}
 	if v, ok := t.Value("arbitration"); ok {
 		switch v.Text() {
 		case "fifo":

@@ -305,7 +305,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 	}
 	p.bytes = size
 	p.probe = s.sw == Circuit
-	if s.sw == Wormhole {
+	if s.sw == Wormhole && !s.net.spec.OutputBuffered {
 		flit, buf := int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
 		if buf == 0 {
 			buf = 16

@@ -76,8 +76,13 @@ type Spec struct {
 
 	Switching   Switching
 	Arbitration Arbitration
-	Routing     string // see Routings; "" means "shortest"
-	Packet      PacketParams
+	// OutputBuffered routers keep a blocked packet whole in an unbounded
+	// queue at the output it waits for, so it holds no lane behind it;
+	// otherwise a blocked wormhole packet keeps the lanes its flits fill
+	// (input buffering). Cut-through packets always wait whole.
+	OutputBuffered bool
+	Routing        string // see Routings; "" means "shortest"
+	Packet         PacketParams
 
 	// Speedup is the routers' crossbar speedup: a packet leaving a node
 	// holds the crossbar input it came in by for its transmission time
