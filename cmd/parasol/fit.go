@@ -97,7 +97,7 @@ with values in SI base units and residuals (measured - fitted) per row;
 	if err != nil {
 		return err
 	}
-	t, err := fit.Read(data, text)
+	t, err := fit.Read(eval.DisplayName(data), text)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ with values in SI base units and residuals (measured - fitted) per row;
 		}
 		return csvTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
 	}
-	printFit(e.stdout, p.Name, data, r, t, *top)
+	printFit(e.stdout, p.Name, eval.DisplayName(data), r, t, *top)
 	return nil
 }
 
