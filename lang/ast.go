@@ -342,15 +342,19 @@ func closingParen(p Pos) (Pos, bool) {
 	if i >= len(text) || text[i] != '(' {
 		return p, false
 	}
-	depth := 0
+	if _, end := matching(text, i, '(', ')'); end >= 0 {
+		return p.Src.PosAt(end + 1), true
+	}
+	return p, false
+}
+
+// matching returns the offsets of the first open bracket at or after i and
+// of the close bracket that matches it, skipping strings and comments, or
+// -1, -1 (no open bracket, no match, or a close bracket first).
+func matching(text string, i int, open, close byte) (int, int) {
+	at, depth := -1, 0
 	for ; i < len(text); i++ {
 		switch c := text[i]; {
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth--; depth == 0 {
-				return p.Src.PosAt(i + 1), true
-			}
 		case c == '"':
 			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
 				if text[i] == '\\' {
@@ -361,9 +365,21 @@ func closingParen(p Pos) (Pos, bool) {
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
+		case c == open:
+			if at < 0 {
+				at = i
+			}
+			depth++
+		case c == close:
+			if depth--; depth == 0 && at >= 0 {
+				return at, i
+			}
+			if depth < 0 {
+				return -1, -1
+			}
 		}
 	}
-	return p, false
+	return -1, -1
 }
 
 // pastParen moves past the ")" that follows p after blanks, if one does.

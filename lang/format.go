@@ -392,35 +392,7 @@ func (p *printer) findBraces(pos Pos) (open, close int) {
 	if !p.sourceOf(pos) {
 		return -1, -1
 	}
-	text := p.src.Text
-	open, depth := -1, 0
-	for i := pos.Offset; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '"':
-			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-		case c == '{':
-			if open < 0 {
-				open = i
-			}
-			depth++
-		case c == '}':
-			if depth--; depth == 0 && open >= 0 {
-				return open, i
-			}
-			if depth < 0 {
-				return -1, -1
-			}
-		}
-	}
-	return -1, -1
+	return matching(p.src.Text, pos.Offset, '{', '}')
 }
 
 // skipSpace returns the offset of the first byte at or after i that is
