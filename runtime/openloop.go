@@ -7,8 +7,6 @@ import (
 	"math"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -227,22 +225,9 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
 	out := make([]*LoadResult, len(loads))
 	errs := make([]error, len(loads))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			s := newSim(n, &opts)
-			s.guard = guard
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(loads) || ctx.Err() != nil {
-					return
-				}
-				out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
-			}
-		})
-	}
-	wg.Wait()
+	n.onSims(ctx, &opts, guard, workers, len(loads), func(s *sim, i int) {
+		out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -59,33 +59,20 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if opts.LinkLoads {
 		wires = make([]wireFigures, runs)
 	}
-	var next atomic.Int64
 	done := 0
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			s := newSim(n, &opts)
-			s.guard = guard
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= runs || ctx.Err() != nil {
-					return
-				}
-				results[i] = s.once(ctx, tr, runSeed(opts.Seed, index(i)))
-				if wires != nil {
-					wires[i] = s.wireFigures()
-				}
-				if opts.Progress != nil {
-					mu.Lock()
-					done++
-					opts.Progress(done, runs)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
+	n.onSims(ctx, &opts, guard, workers, runs, func(s *sim, i int) {
+		results[i] = s.once(ctx, tr, runSeed(opts.Seed, index(i)))
+		if wires != nil {
+			wires[i] = s.wireFigures()
+		}
+		if opts.Progress != nil {
+			mu.Lock()
+			done++
+			opts.Progress(done, runs)
+			mu.Unlock()
+		}
+	})
 	for i := range results {
 		if results[i].err != nil {
 			return nil, results[i].err
@@ -112,6 +99,28 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// onSims calls f(s, i) for every i in [0, count) over workers goroutines,
+// each with a sim of its own that it reuses, until ctx is done: the items
+// not yet started then are left undone.
+func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, workers, count int, f func(s *sim, i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			s := newSim(n, opts)
+			s.guard = guard
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= count || ctx.Err() != nil {
+					return
+				}
+				f(s, i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // runSeed derives run i's seed, so any run can be reproduced alone.
