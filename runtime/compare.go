@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -245,10 +244,7 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 		c.Simulated = res.Makespan
 	}
 	if c.Analytic != 0 {
-		c.Difference = (c.Simulated - c.Analytic) / c.Analytic
-		if math.Abs(c.Difference) < 1e-12 {
-			c.Difference = 0 // equal up to float rounding: no -1.4e-16 noise
-		}
+		c.Difference = relDifference(c.Simulated, c.Analytic)
 	} else {
 		c.Note = strings.TrimPrefix(c.Note+"; no relative difference: the analytic cost is 0", "; ")
 	}

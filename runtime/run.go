@@ -41,11 +41,17 @@ func (r *RunResult) Difference() (d float64, ok bool) {
 	if a == nil || s == nil || a.Deadlock != nil || s.Deadlock != nil || a.Partial || s.Partial || a.Makespan == 0 {
 		return 0, false
 	}
-	d = (s.Makespan - a.Makespan) / a.Makespan
+	return relDifference(s.Makespan, a.Makespan), true
+}
+
+// relDifference is (simulated - analytic) / analytic, 0 when the two are
+// equal up to float rounding (no -1.4e-16 noise in printed output).
+func relDifference(simulated, analytic float64) float64 {
+	d := (simulated - analytic) / analytic
 	if math.Abs(d) < 1e-12 {
-		return 0, true // equal up to float rounding: no 1e-16 noise (as Compare)
+		return 0
 	}
-	return d, true
+	return d
 }
 
 // Run answers "how long does schedule s take on machine m": analytically,
