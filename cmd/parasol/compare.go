@@ -159,11 +159,7 @@ after a deadlock or --max-events), deadlock, partial.`)
 			fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
 			break
 		}
-		diff := 100 * c.Difference
-		if diff > -0.005 && diff < 0.005 {
-			diff = 0 // no "-0.00%"
-		}
-		fmt.Fprintf(e.stdout, "  difference  %+.2f%%\n", diff)
+		fmt.Fprintf(e.stdout, "  difference  %s\n", signedPercent(c.Difference))
 	}
 	if c.Note != "" {
 		fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)

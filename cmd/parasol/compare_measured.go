@@ -152,6 +152,8 @@ func printMeasured(w io.Writer, c *fit.Checked, primitive, machine, file string)
 	fmt.Fprintf(w, "mean |error| %s, worst %s at line %d\n", strings.TrimPrefix(signedPercent(c.MeanAbs), "+"), signedPercent(c.Worst), c.Rows[c.WorstRow].Line)
 }
 
+// signedPercent is a relative difference as a signed percentage, 0 shown
+// as +0.00% (no "-0.00%").
 func signedPercent(f float64) string {
 	p := 100 * f
 	if p > -0.005 && p < 0.005 {

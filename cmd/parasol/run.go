@@ -493,11 +493,7 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResul
 	line("simulated", res.Simulated)
 	if res.Analytic != nil && res.Simulated != nil {
 		if d, ok := res.Difference(); ok {
-			diff := 100 * d
-			if diff > -0.005 && diff < 0.005 {
-				diff = 0
-			}
-			fmt.Fprintf(w, "  difference  %+.2f%%\n", diff)
+			fmt.Fprintf(w, "  difference  %s\n", signedPercent(d))
 		} else {
 			fmt.Fprintln(w, "  difference  none (an answer did not finish, or the analytic makespan is 0)")
 		}

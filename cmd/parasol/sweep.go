@@ -850,7 +850,7 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 		if !res.Deadlock && !res.Partial {
 			fmt.Fprintf(&b, ", simulated %s (%s of op %s)", dur(c.Simulated), c.Metric, c.Op)
 			if c.Analytic != 0 {
-				fmt.Fprintf(&b, ", difference %+.2f%%", 100*c.Difference)
+				fmt.Fprintf(&b, ", difference %s", signedPercent(c.Difference))
 			}
 		}
 	} else if res.Messages > 0 {

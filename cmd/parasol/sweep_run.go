@@ -117,6 +117,6 @@ func printSweepRun(b *strings.Builder, res *prt.RunResult) {
 		}
 	}
 	if d, ok := res.Difference(); ok {
-		fmt.Fprintf(b, ", difference %+.2f%%", 100*d)
+		fmt.Fprintf(b, ", difference %s", signedPercent(d))
 	}
 }
