@@ -151,6 +151,9 @@ type sim struct {
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
+	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
+	// with input buffering), decided once per network.
+	keepsWorm bool
 	// passing, if set, is told of every data packet whose head reaches a
 	// node (as destination or to pass through): the node, whether it is
 	// the destination, and when the head and (as scheduled then) the tail
@@ -162,7 +165,7 @@ func newSim(n *network, opt *Options) *sim {
 	g := n.g
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
-	s := &sim{net: n, sw: n.sw, opt: opt,
+	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered,
 		owner: make([]int32, lanes), qLen: make([]int32, lanes), lq: make([]laneQueue, lanes),
 		wires: make([]wireState, wires), nodes: make([]nodeState, g.N()),
 	}
@@ -305,7 +308,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 	}
 	p.bytes = size
 	p.probe = s.sw == Circuit
-	if s.sw == Wormhole && !s.net.spec.OutputBuffered {
+	if s.keepsWorm {
 		flit, buf := int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
 		if buf == 0 {
 			buf = 16
