@@ -158,6 +158,8 @@ type realizer struct {
 	// loop's), so each expression is compiled once and run per iteration.
 	loopVals []lang.Value
 	compiled map[lang.Expr]compiledExpr
+
+	memberSlab []int // see members
 }
 
 type compiledExpr struct {
@@ -183,8 +185,9 @@ func (r *realizer) realize() *Topology {
 	for _, s := range r.obj.stmts {
 		r.declared = r.declared || declaresNodes(s.stmt)
 	}
+	top := &scope{obj: r.obj}
 	for _, s := range r.obj.stmts {
-		r.stmt(s.stmt, &scope{obj: r.obj}, def)
+		r.stmt(s.stmt, top, def)
 		if len(r.errs) > 20 || r.stop {
 			break
 		}
@@ -558,11 +561,18 @@ func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
 }
 
 func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
+	// A finite number (most of what explicit links hold) is its own value,
+	// as compiling would find: a file of many links need not compile and
+	// remember each of their numbers.
+	if n, ok := e.(*lang.NumberLit); ok && finite(n.Value.Num) {
+		return n.Value, nil
+	}
 	c, ok := r.compiled[e]
 	if !ok {
 		// An expression is always reached through the same loops, so its
 		// compiled form (with the loop variables' slots) serves every
-		// iteration.
+		// iteration. Outside loops an expression runs once: remembering
+		// it would only grow the table.
 		n := len(r.loopVals)
 		sc2 := &scope{obj: sc.obj, locals: sc.locals, parent: sc.parent, nslots: &n}
 		ce, err := (&compiler{m: r.m}).compile(e, sc2)
@@ -570,10 +580,12 @@ func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
 			return lang.Value{}, unwrapDep(err)
 		}
 		c = compiledExpr{ce, n}
-		if r.compiled == nil {
-			r.compiled = map[lang.Expr]compiledExpr{}
+		if len(r.loopVals) > 0 {
+			if r.compiled == nil {
+				r.compiled = map[lang.Expr]compiledExpr{}
+			}
+			r.compiled[e] = c
 		}
-		r.compiled[e] = c
 	}
 	if c.ce.konst {
 		return c.ce.val, nil
@@ -735,6 +747,18 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 	r.addLink(spec, lat, spd, l.pos)
 }
 
+// members returns room for a link's n node ids, cut from a slab shared
+// by the topology's links: one allocation per thousand links instead of
+// one or two per link.
+func (r *realizer) members(n int) []int {
+	if cap(r.memberSlab)-len(r.memberSlab) < n {
+		r.memberSlab = make([]int, 0, max(n, 1024))
+	}
+	start := len(r.memberSlab)
+	r.memberSlab = r.memberSlab[:start+n]
+	return r.memberSlab[start : start+n : start+n]
+}
+
 func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
 	if !r.spend(explicitBytesPerLink, pos) {
 		return
@@ -790,14 +814,14 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			r.node(id, typ, true, s.Pos)
 		}
 	case *lang.Link:
-		spec := topo.LinkSpec{Dim: -1}
-		for _, e := range s.Ends {
+		spec := topo.LinkSpec{Dim: -1, Members: r.members(len(s.Ends))}
+		for i, e := range s.Ends {
 			id, ok := r.count(e, sc)
 			if !ok {
 				return
 			}
 			r.node(id, def, false, e.ExprPos())
-			spec.Members = append(spec.Members, id)
+			spec.Members[i] = id
 		}
 		lat, spd, _ := r.topologyDefaultsQuiet()
 		for _, b := range s.Body {
