@@ -3,6 +3,7 @@ package acyclic
 import (
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // Link is an undirected physical link between processors A and B. Several
@@ -81,9 +82,22 @@ type Options struct {
 	// Without Merge, parallel links are coloured as separate links with the
 	// multigraph tree labelling of Fig. 3.8.
 	Merge bool
-	// MaxTableBytes bounds the memory of the routing tables; Build fails with
-	// ErrTooLarge rather than exceed it. 0 means 4 GiB.
+	// MaxTableBytes bounds the memory of the routing state (full tables, or
+	// the connects and the distance cache of on-demand routing); Build fails
+	// with ErrTooLarge rather than exceed it. 0 means 4 GiB.
 	MaxTableBytes int64
+	// FullTableBytes is the size up to which Build computes full routing
+	// tables (one bit per destination, processor, arrival and leaving
+	// channel; Θ(n²·d²)). Larger networks route on demand: Next computes a
+	// destination's channel distances by the same backward search the
+	// tables are built from, on first use, and keeps them in a bounded
+	// cache. Both modes give the same routes. 0 means 256 MiB; a negative
+	// value always routes on demand.
+	FullTableBytes int64
+	// CacheBytes bounds the on-demand distance cache (2 bytes per channel
+	// per cached destination, at least one destination per CPU). 0 means
+	// 256 MiB, within MaxTableBytes.
+	CacheBytes int64
 }
 
 // Errors returned by Build; they are wrapped with details.
@@ -130,6 +144,10 @@ type Network struct {
 	bitBase []int64 // per processor: bit offset of its (deg+1)·deg entries
 	words   int64   // words per destination
 	table   []uint64
+
+	// On-demand routing (no table): the connects and the distance cache.
+	adj   *adjacency
+	cache *distCache
 }
 
 // Build validates the multigraph with n processors and the given links,
@@ -183,10 +201,32 @@ func Build(n int, links []Link, opt Options) (*Network, error) {
 	if limit <= 0 {
 		limit = 4 << 30
 	}
-	if nw.words > 0 && int64(n) > limit/8/nw.words {
-		return nil, fmt.Errorf("%w: %d processors × %d bytes > %d bytes", ErrTooLarge, n, nw.words*8, limit)
+	full := opt.FullTableBytes
+	if full == 0 {
+		full = defaultFullTableBytes
 	}
-
+	tableFits := full >= 0 && (nw.words == 0 || int64(n) <= min(limit, full)/8/nw.words)
+	entries := 0
+	if !tableFits {
+		// On demand: the connects (at most Σ deg² per processor) and at
+		// least one cached destination per CPU, within the limit.
+		var connects int64
+		for v := 0; v < n; v++ {
+			d := int64(nw.portStart[v+1] - nw.portStart[v])
+			connects += d * d
+		}
+		entryBytes := max(2*int64(len(nw.tail)), 1)
+		least := int64(runtime.GOMAXPROCS(0))
+		room := limit - nw.adjacencyBytes(connects)
+		if room < least*entryBytes {
+			return nil, fmt.Errorf("%w: %d processors × %d bytes > %d bytes, and routing on demand needs %d bytes", ErrTooLarge, n, nw.words*8, limit, limit-room+least*entryBytes)
+		}
+		budget := opt.CacheBytes
+		if budget <= 0 {
+			budget = defaultCacheBytes
+		}
+		entries = int(max(least, min(budget, room)/entryBytes))
+	}
 	nw.colour()
 	nw.classify()
 	if opt.Variant == Improved {
@@ -198,7 +238,12 @@ func Build(n int, links []Link, opt Options) (*Network, error) {
 			}
 		}
 	}
-	nw.buildTables()
+	if tableFits {
+		nw.buildTables()
+	} else {
+		nw.adj = nw.adjacency()
+		nw.cache = newDistCache(entries)
+	}
 	return nw, nil
 }
 

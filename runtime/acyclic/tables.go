@@ -190,6 +190,9 @@ func (nw *Network) Next(buf []int, v, dst, in int) []int {
 		}
 		a = int64(nw.portIdx[in^1])
 	}
+	if nw.table == nil {
+		return nw.nextOnDemand(buf, v, dst, in)
+	}
 	tbl := nw.table[int64(dst)*nw.words : int64(dst+1)*nw.words]
 	bit := nw.bitBase[v] + a*deg
 	for b := int64(0); b < deg; b++ {
@@ -258,5 +261,6 @@ func (nw *Network) BroadcastTree(src int) ([]int, error) {
 	return parent, nil
 }
 
-// TableBytes returns the memory held by the routing tables.
+// TableBytes returns the memory held by the full routing tables (0 when
+// routing on demand; see CacheStats).
 func (nw *Network) TableBytes() int64 { return int64(len(nw.table)) * 8 }

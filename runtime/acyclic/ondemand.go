@@ -1,0 +1,198 @@
+package acyclic
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Routing on demand. The full tables cost one bit per (destination,
+// processor, arrival, leaving channel), Θ(n²·d²): 10 GiB at 65,536
+// processors of degree 4. A route for destination d needs only the distance
+// to d of each channel in (L, C), which the backward search of the table
+// build computes in O(channels + connects); the leaving channels follow from
+// the distances exactly as the tables are filled (fill), so both modes give
+// the same routes. Networks whose tables exceed Options.FullTableBytes keep
+// the connects and a bounded cache of per-destination distances instead.
+
+// Defaults of the on-demand mode's memory.
+const (
+	defaultFullTableBytes = 256 << 20
+	defaultCacheBytes     = 256 << 20
+)
+
+// distEntry holds one destination's distances, 16-bit when they fit.
+// Entries are immutable once cached; an evicted entry is dropped, not
+// reused, so a reader never sees it change.
+type distEntry struct {
+	d16 []uint16
+	d32 []uint32
+	ref atomic.Bool // clock bit: used since the hand last passed
+}
+
+func (e *distEntry) bytes() int64 { return int64(len(e.d16))*2 + int64(len(e.d32))*4 }
+
+// distCache is a clock cache of distance arrays by destination.
+type distCache struct {
+	mu      sync.Mutex
+	index   map[int32]int32 // destination -> slot
+	slots   []*distEntry
+	dsts    []int32 // destination of each slot
+	hand    int
+	entries int // capacity
+
+	scratch sync.Pool // *searchScratch
+
+	hits, searches atomic.Int64
+}
+
+type searchScratch struct {
+	queue  []int32
+	dist32 []uint32
+}
+
+func newDistCache(entries int) *distCache {
+	return &distCache{index: make(map[int32]int32, entries), entries: entries}
+}
+
+// get returns the distances to d, searching on a miss. Two callers missing
+// the same destination at once both search (the results are equal).
+func (nw *Network) distancesTo(d int32) *distEntry {
+	c := nw.cache
+	c.mu.Lock()
+	if s, ok := c.index[d]; ok {
+		e := c.slots[s]
+		c.mu.Unlock()
+		e.ref.Store(true)
+		c.hits.Add(1)
+		return e
+	}
+	c.mu.Unlock()
+	e := nw.search(d)
+	c.searches.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.index[d]; ok {
+		return c.slots[s]
+	}
+	if len(c.slots) < c.entries {
+		c.index[d] = int32(len(c.slots))
+		c.slots = append(c.slots, e)
+		c.dsts = append(c.dsts, d)
+		return e
+	}
+	for c.slots[c.hand].ref.Swap(false) {
+		c.hand = (c.hand + 1) % len(c.slots)
+	}
+	delete(c.index, c.dsts[c.hand])
+	c.index[d] = int32(c.hand)
+	c.slots[c.hand], c.dsts[c.hand] = e, d
+	c.hand = (c.hand + 1) % len(c.slots)
+	return e
+}
+
+// search runs the backward search to d into a fresh entry.
+func (nw *Network) search(d int32) *distEntry {
+	nc := len(nw.tail)
+	sc, _ := nw.cache.scratch.Get().(*searchScratch)
+	if sc == nil {
+		sc = &searchScratch{queue: make([]int32, 0, nc)}
+	}
+	defer nw.cache.scratch.Put(sc)
+	if nc < math.MaxUint16 {
+		e := &distEntry{d16: make([]uint16, nc)}
+		distances(nw.adj, d, e.d16, sc.queue)
+		return e
+	}
+	if sc.dist32 == nil {
+		sc.dist32 = make([]uint32, nc)
+	}
+	distances(nw.adj, d, sc.dist32, sc.queue)
+	far := uint32(0)
+	for _, x := range sc.dist32 {
+		far = max(far, x)
+	}
+	if far < math.MaxUint16 {
+		e := &distEntry{d16: make([]uint16, nc)}
+		for i, x := range sc.dist32 {
+			e.d16[i] = uint16(x)
+		}
+		return e
+	}
+	return &distEntry{d32: append([]uint32(nil), sc.dist32...)}
+}
+
+// nextOnDemand is Next without tables: the leaving channels of processor v
+// (≠ dst) for dst after arrival on in (Local at the source), from the
+// distances to dst, chosen as fill chooses the tables' bits.
+func (nw *Network) nextOnDemand(buf []int, v, dst, in int) []int {
+	e := nw.distancesTo(int32(dst))
+	if e.d16 != nil {
+		return nextFrom(nw, e.d16, buf, int32(v), in)
+	}
+	return nextFrom(nw, e.d32, buf, int32(v), in)
+}
+
+func nextFrom[T distance](nw *Network, dist []T, buf []int, v int32, in int) []int {
+	ps, pe := nw.portStart[v], nw.portStart[v+1]
+	out := dist[ps:pe]
+	if in == Local {
+		var least T
+		for _, x := range out {
+			if x > 0 && (least == 0 || x < least) {
+				least = x
+			}
+		}
+		if least == 0 {
+			return buf
+		}
+		for b, x := range out {
+			if x == least {
+				buf = append(buf, int(nw.port[ps+int32(b)]))
+			}
+		}
+		return buf
+	}
+	a := nw.adj
+	i := ps + nw.portIdx[in^1] // the port whose reverse is the arrival
+	d := dist[a.rev[i]]
+	if d <= 1 {
+		return buf
+	}
+	for _, b := range a.succ[a.succStart[i]:a.succStart[i+1]] {
+		if out[b] == d-1 {
+			buf = append(buf, int(nw.port[ps+b]))
+		}
+	}
+	return buf
+}
+
+// OnDemand reports whether the network routes from cached distances
+// instead of full tables (see Options.FullTableBytes).
+func (nw *Network) OnDemand() bool { return nw.cache != nil }
+
+// CacheStats are the counters of the on-demand distance cache.
+type CacheStats struct {
+	// Entries is the capacity of the cache in destinations, EntryBytes the
+	// size of one entry (16-bit distances per channel).
+	Entries    int
+	EntryBytes int64
+	// Hits counts lookups answered from the cache, Searches the backward
+	// searches run on misses.
+	Hits, Searches int64
+}
+
+// CacheStats returns the distance cache's counters (zero for full tables).
+func (nw *Network) CacheStats() CacheStats {
+	if nw.cache == nil {
+		return CacheStats{}
+	}
+	return CacheStats{Entries: nw.cache.entries, EntryBytes: 2 * int64(len(nw.tail)),
+		Hits: nw.cache.hits.Load(), Searches: nw.cache.searches.Load()}
+}
+
+// adjacencyBytes estimates the memory of the connects kept for searches.
+func (nw *Network) adjacencyBytes(connects int64) int64 {
+	nc := int64(len(nw.tail))
+	return 4 * (3*nc + 2 + 2*connects)
+}
