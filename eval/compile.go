@@ -42,6 +42,20 @@ type cexpr struct {
 	slot   int
 }
 
+// literal is the value of a number or bool literal, which compiles to a
+// constant: loading takes it as written instead of compiling a closure for
+// each of the many numbers of a large machine file. A number too large to
+// be finite is left to the compiler, which reports it.
+func literal(e lang.Expr) (lang.Value, bool) {
+	switch e := e.(type) {
+	case *lang.NumberLit:
+		return e.Value, finite(e.Value.Num)
+	case *lang.BoolLit:
+		return lang.BoolValue(e.Value), true
+	}
+	return lang.Value{}, false
+}
+
 func constant(v lang.Value) cexpr {
 	return cexpr{run: func(*frame) lang.Value { return v }, konst: true, val: v, known: true, kind: v.Kind, dim: v.Dim}
 }

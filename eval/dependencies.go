@@ -77,12 +77,16 @@ func (m *Machine) evaluate(f *field, from lang.Pos) {
 		m.work = m.work[:i]
 		g.state, g.val, g.err = evaluated, v, err
 	}
-	if len(m.work) == 0 && len(m.stack) == 0 {
+	if len(m.work) == 0 && len(m.stack) == 0 && (cap(m.work) > keptStack || cap(m.stack) > keptStack) {
 		// A long chain leaves long stacks behind; they are not needed
-		// after loading.
+		// after loading. Short ones serve the next field.
 		m.work, m.stack = nil, nil
 	}
 }
+
+// keptStack is the capacity of the evaluation stacks kept from one field
+// to the next.
+const keptStack = 64
 
 // push puts f on the work stack, marked as being evaluated.
 func (m *Machine) push(f *field, from lang.Pos) {
@@ -114,6 +118,10 @@ func hasUnevaluated(deps []dep) bool {
 // order the compiler meets them; partial is set when a label that names an
 // unevaluated field hides some.
 func (m *Machine) references(f *field) ([]dep, bool) {
+	switch f.decl.Value.(type) {
+	case *lang.NumberLit, *lang.StringLit, *lang.BoolLit:
+		return nil, false // most fields of a large file, and they name nothing
+	}
 	w := refWalker{c: &compiler{m: m}}
 	sc := &scope{obj: f.obj}
 	if f.decl.IsFunc() {

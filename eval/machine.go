@@ -240,6 +240,9 @@ func (m *Machine) evalExpr(e lang.Expr, obj *object) (lang.Value, error) {
 // evalResolved compiles and runs an expression whose names are in res (nil:
 // the machine's table).
 func (m *Machine) evalResolved(e lang.Expr, obj *object, res *resolution) (lang.Value, error) {
+	if v, ok := literal(e); ok {
+		return v, nil
+	}
 	var n int
 	ce, err := (&compiler{m: m, res: res}).compile(e, &scope{obj: obj, nslots: &n})
 	if err != nil {

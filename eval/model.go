@@ -19,7 +19,7 @@ type object struct {
 	fields      map[string]*field
 	order       []string
 	children    []*object
-	byKey       map[string]*object // kind + "\x00" + label
+	byKey       map[childKey]*object
 
 	// Topology only: the statements that build its links and nodes, the
 	// generator and link template, expanded by topology.go.
@@ -45,8 +45,13 @@ type endpoint struct {
 
 func newObject(kind, label string, pos lang.Pos, parent *object) *object {
 	return &object{kind: kind, label: label, pos: pos, parent: parent,
-		fields: map[string]*field{}, byKey: map[string]*object{}}
+		fields: map[string]*field{}}
 }
+
+// childKey finds a child by kind and label without building a string of
+// the two: a topology of a hundred thousand Parasol I links has as many
+// children.
+type childKey struct{ kind, label string }
 
 // path describes the object in reference syntax: processor(1).float_timings.
 func (o *object) path() string {
@@ -89,11 +94,14 @@ func isNumeric(s string) bool {
 	return true
 }
 
-func (o *object) child(kind, label string) *object { return o.byKey[kind+"\x00"+label] }
+func (o *object) child(kind, label string) *object { return o.byKey[childKey{kind, label}] }
 
 func (o *object) addChild(c *object) {
 	o.children = append(o.children, c)
-	o.byKey[c.kind+"\x00"+c.label] = c
+	if o.byKey == nil {
+		o.byKey = map[childKey]*object{}
+	}
+	o.byKey[childKey{c.kind, c.label}] = c
 }
 
 // childrenOf lists the children of one kind, in declaration order.

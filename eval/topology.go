@@ -561,11 +561,10 @@ func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
 }
 
 func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
-	// A finite number (most of what explicit links hold) is its own value,
-	// as compiling would find: a file of many links need not compile and
-	// remember each of their numbers.
-	if n, ok := e.(*lang.NumberLit); ok && finite(n.Value.Num) {
-		return n.Value, nil
+	// Most of what explicit links hold is numbers: they need not be
+	// compiled and remembered one by one.
+	if v, ok := literal(e); ok {
+		return v, nil
 	}
 	c, ok := r.compiled[e]
 	if !ok {
