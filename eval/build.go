@@ -56,6 +56,13 @@ type builder struct {
 	errs  *lang.Diagnostics
 	layer int
 	own   bool // fields at machine level are the user's own (REPL definitions)
+
+	// Slabs (slab.go) for the records of fields and blocks.
+	fieldSlab  []field
+	objectSlab []object
+	fieldPtrs  []*field
+	names      []string
+	ends       []endpoint
 }
 
 // machine applies a machine declaration and, first, what it extends.
@@ -141,7 +148,7 @@ func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
 		b.endpoint(obj, s)
 		return
 	}
-	if prev := obj.fields[s.Name]; prev != nil {
+	if prev := obj.get(s.Name); prev != nil {
 		if prev.layer == b.layer {
 			d := b.errs.Add(s.Pos, "%s is defined twice in %s", s.Name, obj.path())
 			d.Notes = append(d.Notes, lang.Note{Pos: prev.decl.Pos, Msg: "first defined here"})
@@ -160,8 +167,9 @@ func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
 		return
 	}
 	own := s.IsParam || b.own && obj.kind == "machine"
-	obj.fields[s.Name] = &field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: own, legacy: legacy}
-	obj.order = append(obj.order, s.Name)
+	f := take(&b.fieldSlab)
+	*f = field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: own, legacy: legacy}
+	obj.add(f)
 }
 
 func funcOrValue(f *lang.Field) string {
@@ -174,7 +182,8 @@ func funcOrValue(f *lang.Field) string {
 // endpoint collects a Parasol I link's processortypeK / processornumber
 // pairs, which repeat positionally.
 func (b *builder) endpoint(obj *object, s *lang.Field) {
-	f := &field{name: s.Name, obj: obj, decl: s, layer: b.layer, legacy: true}
+	f := take(&b.fieldSlab)
+	*f = field{name: s.Name, obj: obj, decl: s, layer: b.layer, legacy: true}
 	if s.Name == "processornumber" {
 		if n := len(obj.ends); n > 0 && obj.ends[n-1].number == nil {
 			obj.ends[n-1].number = f
@@ -215,7 +224,9 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 	}
 	c := obj.child(s.Kind, s.Label)
 	if c == nil {
-		c = newObject(s.Kind, s.Label, s.Pos, obj)
+		c = take(&b.objectSlab)
+		*c = object{kind: s.Kind, label: s.Label, pos: s.Pos, parent: obj}
+		b.reserve(c, s.Body)
 		obj.addChild(c)
 	}
 	c.legacy = c.legacy || legacy
@@ -226,6 +237,28 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 		c.gen = s.Gen
 	}
 	b.apply(c, s.Body, legacy)
+}
+
+// reserve makes room in a new object for the fields and Parasol I link
+// endpoints its body declares.
+func (b *builder) reserve(o *object, body []lang.Stmt) {
+	fields, types, numbers := 0, 0, 0
+	for _, s := range body {
+		f, ok := s.(*lang.Field)
+		switch {
+		case !ok:
+		case o.kind == "link" && f.Name == "processornumber":
+			numbers++
+		case o.kind == "link" && isProcessorType(f.Name):
+			types++
+		default:
+			fields++
+		}
+	}
+	if fields <= indexAbove {
+		o.fields, o.order = room(&b.fieldPtrs, fields), room(&b.names, fields)
+	}
+	o.ends = room(&b.ends, max(types, numbers))
 }
 
 // parentKind says where each kind of block may stand.
@@ -336,8 +369,7 @@ func (m *Machine) newSchemaField(e lang.Expr, layer int) *field {
 		return nil
 	}
 	f := &field{name: name, obj: obj, layer: layer, decl: &lang.Field{Pos: e.ExprPos(), Name: name, Value: &lang.NumberLit{}}}
-	obj.fields[name] = f
-	obj.order = append(obj.order, name)
+	obj.add(f)
 	return f
 }
 

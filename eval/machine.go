@@ -51,8 +51,7 @@ func (m *Machine) Legacy() bool { return m.legacy }
 func (m *Machine) evaluateAll() {
 	var walk func(o *object)
 	walk = func(o *object) {
-		for _, name := range o.order {
-			f := o.fields[name]
+		for _, f := range o.fields {
 			var err error
 			if f.decl.IsFunc() {
 				_, err = m.function(f)
@@ -349,7 +348,7 @@ func unwrapDep(err error) error {
 
 // Param returns the value of a machine-level param or field.
 func (m *Machine) Param(name string) (lang.Value, error) {
-	f := m.root.fields[name]
+	f := m.root.get(name)
 	if f == nil {
 		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, lang.Excerpt(name), lang.DidYouMean(name, m.root.order))
 	}
@@ -363,10 +362,9 @@ func (m *Machine) Param(name string) (lang.Value, error) {
 // order.
 func (m *Machine) Params() []Field {
 	var out []Field
-	for _, n := range m.root.order {
-		f := m.root.fields[n]
+	for _, f := range m.root.fields {
 		if f.isParam {
-			out = append(out, Field{Path: n, Value: f.val, Pos: f.decl.Pos})
+			out = append(out, Field{Path: f.name, Value: f.val, Pos: f.decl.Pos})
 		}
 	}
 	return out
@@ -387,8 +385,7 @@ func (m *Machine) Fields() []Field {
 	var out []Field
 	var walk func(o *object)
 	walk = func(o *object) {
-		for _, n := range o.order {
-			f := o.fields[n]
+		for _, f := range o.fields {
 			fl := Field{Path: f.path(), Value: f.val, Pos: f.decl.Pos, Func: f.decl.IsFunc()}
 			for _, p := range f.decl.Params {
 				fl.Params = append(fl.Params, p.Name)

@@ -16,10 +16,14 @@ type object struct {
 	pos         lang.Pos
 	parent      *object
 	legacy      bool // declared in a Parasol I file: plain numbers take implied units
-	fields      map[string]*field
-	order       []string
-	children    []*object
-	byKey       map[childKey]*object
+	// The fields in declaration order, their names, and an index by name
+	// once they are more than a few (most blocks have a few fields, and
+	// a Parasol I file has a block per link).
+	fields   []*field
+	order    []string
+	index    map[string]*field
+	children []*object
+	byKey    map[childKey]*object
 
 	// Topology only: the statements that build its links and nodes, the
 	// generator and link template, expanded by topology.go.
@@ -44,8 +48,39 @@ type endpoint struct {
 }
 
 func newObject(kind, label string, pos lang.Pos, parent *object) *object {
-	return &object{kind: kind, label: label, pos: pos, parent: parent,
-		fields: map[string]*field{}}
+	return &object{kind: kind, label: label, pos: pos, parent: parent}
+}
+
+// indexAbove is the number of fields an object finds by scanning; more are
+// indexed by name.
+const indexAbove = 8
+
+// get returns the field named name, or nil.
+func (o *object) get(name string) *field {
+	if o.index != nil {
+		return o.index[name]
+	}
+	for _, f := range o.fields {
+		if f.name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// add appends a field not yet in o.
+func (o *object) add(f *field) {
+	o.fields = append(o.fields, f)
+	o.order = append(o.order, f.name)
+	switch {
+	case o.index != nil:
+		o.index[f.name] = f
+	case len(o.fields) > indexAbove:
+		o.index = make(map[string]*field, 2*len(o.fields))
+		for _, g := range o.fields {
+			o.index[g.name] = g
+		}
+	}
 }
 
 // childKey finds a child by kind and label without building a string of
@@ -117,22 +152,17 @@ func (o *object) childrenOf(kind string) []*object {
 
 // field returns a field by name, following Parasol I link aliases.
 func (o *object) field(name string) *field {
-	if f := o.fields[name]; f != nil {
+	if f := o.get(name); f != nil {
 		return f
 	}
 	if strings.Contains(name, "_") { // fp_type for Parasol I's "fp type"
-		if f := o.fields[strings.ReplaceAll(name, "_", " ")]; f != nil {
+		if f := o.get(strings.ReplaceAll(name, "_", " ")); f != nil {
 			return f
 		}
 	}
 	if o.kind == "link" {
-		for old, modern := range linkAliases {
-			if name == modern {
-				return o.fields[old]
-			}
-			if name == old {
-				return o.fields[modern]
-			}
+		if other := linkAlias(name); other != "" {
+			return o.get(other)
 		}
 	}
 	return nil

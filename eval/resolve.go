@@ -154,8 +154,8 @@ func (m *Machine) resolveQuery(e lang.Expr, obj *object) (*resolution, error) {
 
 func (r *resolver) object(o *object) {
 	sc := &rscope{obj: o} // shared by the block's fields: a Parasol I link has eight
-	for _, name := range o.order {
-		r.field(o.fields[name], sc)
+	for _, f := range o.fields {
+		r.field(f, sc)
 	}
 	for _, e := range o.ends {
 		if e.typ != nil {
@@ -217,9 +217,9 @@ func (r *resolver) badField(f *field, msg string) {
 func (r *resolver) unknownField(f *field) string {
 	o := f.obj
 	cands := schemaNames(o.kind)
-	for _, n := range o.order {
-		if g := o.fields[n]; g != f && (g.isParam || g.decl.IsFunc()) {
-			cands = append(cands, n)
+	for _, g := range o.fields {
+		if g != f && (g.isParam || g.decl.IsFunc()) {
+			cands = append(cands, g.name)
 		}
 	}
 	msg := fmt.Sprintf("unknown field %s in %s%s", lang.Excerpt(quoteField(f.name)), describe(o), lang.DidYouMean(f.name, cands))
@@ -432,7 +432,7 @@ func (r *resolver) ident(e *lang.Ident, sc *rscope) {
 
 func (r *resolver) unknownName(e *lang.Ident, sc *rscope, call bool) *lang.Diagnostic {
 	for _, ch := range r.m.root.children {
-		if ch.kind == "modelsection" && ch.fields[e.Name] != nil {
+		if ch.kind == "modelsection" && ch.get(e.Name) != nil {
 			return errAt(e, "unknown name %s (did you mean %s.%s?)", lang.Excerpt(e.Name), ch.label, lang.Excerpt(e.Name))
 		}
 	}
@@ -454,9 +454,9 @@ func (r *resolver) visible(sc *rscope, call bool) []string {
 		}
 	}
 	for o := sc.obj; o != nil; o = o.parent {
-		for _, n := range o.order {
-			if o.fields[n].decl.IsFunc() == call {
-				out = append(out, n)
+		for _, f := range o.fields {
+			if f.decl.IsFunc() == call {
+				out = append(out, f.name)
 			}
 		}
 	}

@@ -239,6 +239,25 @@ func schemaNames(kind string) []string {
 // linkAliases maps Parasol I link field names to the modern ones.
 var linkAliases = map[string]string{"linklatency": "latency", "linkspeed": "speed", "linkio": "io"}
 
+// linkAlias is the other name of a link field of linkAliases, or "".
+func linkAlias(name string) string {
+	switch name {
+	case "linklatency":
+		return "latency"
+	case "latency":
+		return "linklatency"
+	case "linkspeed":
+		return "speed"
+	case "speed":
+		return "linkspeed"
+	case "linkio":
+		return "io"
+	case "io":
+		return "linkio"
+	}
+	return ""
+}
+
 // blockKinds are the block kinds the language knows, for suggestions.
 var blockKinds = []string{
 	"processor", "switch", "topology", "link", "modelsection", "machinecombinations",

@@ -159,7 +159,8 @@ type realizer struct {
 	loopVals []lang.Value
 	compiled map[lang.Expr]compiledExpr
 
-	memberSlab []int // see members
+	memberSlab []int                // see members
+	typeOf     map[string]*NodeType // see nodeType
 }
 
 type compiledExpr struct {
@@ -693,7 +694,7 @@ func (r *realizer) reportUndeclared() {
 }
 
 func (r *realizer) legacyLink(l *object, def *NodeType) {
-	spec := topo.LinkSpec{Dim: -1}
+	spec := topo.LinkSpec{Dim: -1, Members: r.members(len(l.ends))[:0]}
 	for i, e := range l.ends {
 		if e.number == nil {
 			r.errs.Add(e.typ.decl.Pos, "link %s: processortype%d has no processornumber after it", l.label, i)
@@ -704,7 +705,7 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		explicit := false
 		if e.typ != nil {
 			label := labelOf(r.val(e.typ))
-			typ = r.m.nodeType(label)
+			typ = r.nodeType(label)
 			if typ == nil {
 				r.errs.Add(e.typ.decl.Value.ExprPos(), "link %s: no processor %s%s", l.label, label, lang.DidYouMean(label, r.m.nodeTypeLabels()))
 				return
@@ -747,15 +748,21 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 }
 
 // members returns room for a link's n node ids, cut from a slab shared
-// by the topology's links: one allocation per thousand links instead of
-// one or two per link.
-func (r *realizer) members(n int) []int {
-	if cap(r.memberSlab)-len(r.memberSlab) < n {
-		r.memberSlab = make([]int, 0, max(n, 1024))
+// by the topology's links.
+func (r *realizer) members(n int) []int { return room(&r.memberSlab, n)[:n] }
+
+// nodeType is m.nodeType, made once per label for the topology: a Parasol
+// I link names the type of each of its ends.
+func (r *realizer) nodeType(label string) *NodeType {
+	if nt, ok := r.typeOf[label]; ok {
+		return nt
 	}
-	start := len(r.memberSlab)
-	r.memberSlab = r.memberSlab[:start+n]
-	return r.memberSlab[start : start+n : start+n]
+	nt := r.m.nodeType(label)
+	if r.typeOf == nil {
+		r.typeOf = map[string]*NodeType{}
+	}
+	r.typeOf[label] = nt
+	return nt
 }
 
 func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
