@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"encoding/binary"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -159,4 +160,63 @@ func FuzzQueueOrder(f *testing.F) {
 		}
 		checkQueueOrder(t, ops)
 	})
+}
+
+// A bucket comes out in (time, sequence) order whichever way it is sorted:
+// counted by time when its sequences ascend over few distinct times,
+// compared otherwise.
+func TestBucketSortOrdersByTimeThenSequence(t *testing.T) {
+	rng := topo.NewRand(3)
+	bucket := func(n, distinct int, ascending bool) []event {
+		b := make([]event, n)
+		for i := range b {
+			b[i] = event{t: float64(rng.Intn(distinct)) * 1e-9, seq: uint64(i + 1), id: int32(i)}
+		}
+		if !ascending {
+			for i := range b {
+				j := i + rng.Intn(n-i)
+				b[i].seq, b[j].seq = b[j].seq, b[i].seq
+			}
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		b    []event
+	}{
+		{"sorted", bucket(100, 1, true)},
+		{"small", bucket(40, 5, true)},
+		{"few times", bucket(5000, 30, true)},
+		{"most distinct times counted", bucket(5000, maxDistinct, true)},
+		{"too many distinct times", bucket(5000, 4*maxDistinct, true)},
+		{"sequences not ascending", bucket(5000, 10, false)},
+		{"signed zeros", func() []event {
+			b := bucket(200, 3, true)
+			for i := range b {
+				if b[i].t == 0 && i%2 == 0 {
+					b[i].t = math.Copysign(0, -1)
+				}
+			}
+			return b
+		}()},
+		{"NaN", func() []event {
+			b := bucket(200, 3, true)
+			b[150].t = math.NaN()
+			return b
+		}()},
+	}
+	var q evQueue
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := slices.Clone(c.b)
+			slices.SortStableFunc(want, compareEvents)
+			got := slices.Clone(c.b)
+			q.sortEvents(got)
+			for i := range got {
+				if got[i].id != want[i].id {
+					t.Fatalf("position %d: event %d (t=%v, seq=%d), want event %d (t=%v, seq=%d)", i, got[i].id, got[i].t, got[i].seq, want[i].id, want[i].t, want[i].seq)
+				}
+			}
+		})
+	}
 }
