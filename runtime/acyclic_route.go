@@ -179,7 +179,7 @@ func (p *packet) lastLane() int32 {
 // (another allowed component), else the one with the shortest queue.
 func (s *sim) acyclicLane(ci int) int32 {
 	best := s.lbuf[ci]
-	if s.owner[best] < 0 {
+	if s.lanes[best].owner < 0 {
 		return best
 	}
 	V := s.net.lanes
@@ -188,10 +188,10 @@ func (s *sim) acyclicLane(ci int) int32 {
 		if c/V != w {
 			continue
 		}
-		if s.owner[c] < 0 {
+		if s.lanes[c].owner < 0 {
 			return c
 		}
-		if s.qLen[c] < s.qLen[best] {
+		if s.lanes[c].qLen < s.lanes[best].qLen {
 			best = c
 		}
 	}

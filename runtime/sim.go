@@ -101,7 +101,13 @@ type message struct {
 	done         bool
 }
 
-type laneQueue struct{ head, tail, lastIn int32 } // lastIn: input link served last (round robin)
+// lane is one lane's state, all that one access to the lane touches, in
+// 16 bytes: four lanes to a cache line.
+type lane struct {
+	owner      int32 // holder, -1 when free
+	qLen       int32 // packets waiting
+	head, tail int32 // the queue of waiting packets, linked by packet.next
+}
 
 type wireState struct {
 	free, busy float64 // transmitter free at; total busy time
@@ -127,10 +133,10 @@ type sim struct {
 
 	// State is grouped per lane, wire and node so that one access costs
 	// one cache line on networks far larger than the cache.
-	owner, qLen []int32     // per lane: holder (-1 = free) and queue length
-	lq          []laneQueue // per lane: waiting packets
-	wires       []wireState
-	nodes       []nodeState
+	lanes  []lane
+	lastIn []int32 // per lane: input link served last (round robin)
+	wires  []wireState
+	nodes  []nodeState
 
 	pkts  []packet
 	free  []int32
@@ -166,15 +172,20 @@ func newSim(n *network, opt *Options) *sim {
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered,
-		owner: make([]int32, lanes), qLen: make([]int32, lanes), lq: make([]laneQueue, lanes),
-		wires: make([]wireState, wires), nodes: make([]nodeState, g.N()),
+		lanes: make([]lane, lanes), wires: make([]wireState, wires), nodes: make([]nodeState, g.N()),
 	}
 	return s
 }
 
 func (s *sim) reset(seed uint64) {
-	for i := range s.owner {
-		s.owner[i], s.lq[i].head, s.lq[i].tail, s.qLen[i], s.lq[i].lastIn = -1, -1, -1, 0, -1
+	for i := range s.lanes {
+		s.lanes[i] = lane{owner: -1, head: -1, tail: -1}
+	}
+	if s.net.arb == RoundRobin {
+		s.lastIn = s.lastIn[:0]
+		for range s.lanes {
+			s.lastIn = append(s.lastIn, -1)
+		}
 	}
 	clear(s.wires)
 	clear(s.nodes)
@@ -364,19 +375,20 @@ func (s *sim) route(id int32) {
 	}
 	p.class = class
 	p.lastDim = n.dim(a.Link)
-	if s.owner[ch] < 0 {
+	ln := &s.lanes[ch]
+	if ln.owner < 0 {
 		s.acquire(id, ch, a.Node)
 		return
 	}
 	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
 	p.next = -1
-	if s.lq[ch].tail < 0 {
-		s.lq[ch].head = id
+	if ln.tail < 0 {
+		ln.head = id
 	} else {
-		s.pkts[s.lq[ch].tail].next = id
+		s.pkts[ln.tail].next = id
 	}
-	s.lq[ch].tail = id
-	s.qLen[ch]++
+	ln.tail = id
+	ln.qLen++
 }
 
 // wraps tells whether the hop from u to v along dimension d of a torus
@@ -402,10 +414,10 @@ func (s *sim) pickLane(w, class int32) int32 {
 	lo, hi := w*V+class*V/C, w*V+(class+1)*V/C
 	best := lo
 	for c := lo; c < hi; c++ {
-		if s.owner[c] < 0 {
+		if s.lanes[c].owner < 0 {
 			return c
 		}
-		if s.qLen[c] < s.qLen[best] {
+		if s.lanes[c].qLen < s.lanes[best].qLen {
 			best = c
 		}
 	}
@@ -446,8 +458,8 @@ func (s *sim) choose(p *packet) int {
 		case rShortQueue, rFirstReady:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
-				l := s.qLen[c]
-				if s.owner[c] >= 0 {
+				l := s.lanes[c].qLen
+				if s.lanes[c].owner >= 0 {
 					l++
 				}
 				q = min(q, l)
@@ -478,7 +490,7 @@ func (s *sim) choose(p *packet) int {
 func (s *sim) acquire(id, ch, next int32) {
 	n := s.net
 	p := &s.pkts[id]
-	s.owner[ch] = id
+	s.lanes[ch].owner = id
 	start := s.now
 	if p.waitCh >= 0 {
 		p.waitCh = -1
@@ -671,15 +683,16 @@ func (s *sim) tailRelease(id, i int32) {
 
 // release frees lane ch and grants it to the next waiting packet.
 func (s *sim) release(ch int32) {
-	s.owner[ch] = -1
-	q := s.lq[ch].head
+	ln := &s.lanes[ch]
+	ln.owner = -1
+	q := ln.head
 	if q < 0 {
 		return
 	}
 	prev := int32(-1)
-	if s.net.arb == RoundRobin && s.qLen[ch] > 1 {
+	if s.net.arb == RoundRobin && ln.qLen > 1 {
 		// The waiter whose input link follows the last one served.
-		last := s.lq[ch].lastIn
+		last := s.lastIn[ch]
 		best, bestPrev, bestKey := q, int32(-1), int64(math.MaxInt64)
 		for x, px := q, int32(-1); x >= 0; px, x = x, s.pkts[x].next {
 			key := int64(s.pkts[x].inLink)
@@ -694,15 +707,17 @@ func (s *sim) release(ch int32) {
 	}
 	nx := s.pkts[q].next
 	if prev < 0 {
-		s.lq[ch].head = nx
+		ln.head = nx
 	} else {
 		s.pkts[prev].next = nx
 	}
-	if s.lq[ch].tail == q {
-		s.lq[ch].tail = prev
+	if ln.tail == q {
+		ln.tail = prev
 	}
-	s.qLen[ch]--
-	s.lq[ch].lastIn = s.pkts[q].inLink
+	ln.qLen--
+	if s.lastIn != nil {
+		s.lastIn[ch] = s.pkts[q].inLink
+	}
 	s.acquire(q, ch, s.pkts[q].waitNext)
 }
 

@@ -317,7 +317,7 @@ func (s *sim) cycle() []Channel {
 func (s *sim) cycleLanes() []int32 {
 	// next returns the lane the holder of lane c needs after c, or -1.
 	next := func(c int32) int32 {
-		o := s.owner[c]
+		o := s.lanes[c].owner
 		if o < 0 {
 			return -1
 		}

@@ -61,7 +61,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 		multi := false
 		for i, c := range lanes {
 			d := lanes[(i+1)%len(lanes)]
-			o := s.owner[c]
+			o := s.lanes[c].owner
 			if o < 0 {
 				t.Fatalf("size %d: lane %d of the cycle is free", size, c)
 			}
