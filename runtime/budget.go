@@ -150,7 +150,11 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	wires := 2 * int64(g.NumLinks())
 	network := limits.Add(limits.Mul(wires, int64(n.lanes), laneBytes), limits.Mul(wires, wireBytes), limits.Mul(int64(g.N()), nodeBytes))
 	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
-	results := limits.Add(limits.Mul(int64(runs), runBytes), limits.Mul(int64(runs), msgs, 2*8))
+	// Runs are folded as they finish (runfold.go): only the held ones keep
+	// their latencies, and the fold keeps at most exactLatencies of them.
+	held := int64(heldRuns(runs, workers))
+	results := limits.Add(limits.Mul(held, limits.Add(runBytes, limits.Mul(msgs, 8))),
+		limits.Mul(min(limits.Mul(int64(runs), msgs), exactLatencies), 8), sketchBytes)
 	need = limits.Add(limits.Mul(int64(workers), limits.Add(network, oneRun)), results)
 	what := fmt.Sprintf("op %s on %d processors (%d message%s a run, %d run%s)", tr.op, P, msgs, plural(msgs), runs, plural(int64(runs)))
 	return need, limits.Check(what, need, maxMemory)
@@ -177,6 +181,10 @@ func newGrowthGuard(n *network, tr *traffic, need, maxMemory int64, workers int)
 		limit:      maxMemory,
 	}
 }
+
+// sketchBytes bounds a latency sketch's buckets: values from 1 fs to 1e6 s
+// at QuantileError's resolution.
+const sketchBytes = 8 * 25 << 10
 
 var packetBytes = int64(unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
 

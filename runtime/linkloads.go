@@ -45,24 +45,50 @@ func (s *sim) wireFigures() wireFigures {
 	return f
 }
 
-// linkLoads averages the runs' per-wire figures over the runs that ran,
-// in run order so the result does not depend on the workers; the unused
-// second wire of a multi-point link is left out.
+// wireSums adds up the runs' per-wire figures in run order, so that the
+// result does not depend on the workers.
+type wireSums struct {
+	n                 *network
+	ran               int
+	load, util, bytes []float64
+}
+
+func (n *network) newWireSums() *wireSums {
+	w := 2 * n.g.NumLinks()
+	return &wireSums{n: n, load: make([]float64, w), util: make([]float64, w), bytes: make([]float64, w)}
+}
+
+func (ws *wireSums) add(f wireFigures) {
+	ws.ran++
+	for w := range ws.load {
+		ws.load[w] += float64(f.load[w])
+		ws.util[w] += f.util[w]
+		ws.bytes[w] += f.bytes[w]
+	}
+}
+
+// linkLoads averages the runs' per-wire figures over the runs that ran.
 func (n *network) linkLoads(runs []wireFigures) []LinkLoad {
-	g := n.g
-	ran := 0
+	ws := n.newWireSums()
 	for i := range runs {
 		if runs[i].load != nil {
-			ran++
+			ws.add(runs[i])
 		}
 	}
+	return ws.loads()
+}
+
+// loads averages the sums over the runs; the unused second wire of a
+// multi-point link is left out.
+func (ws *wireSums) loads() []LinkLoad {
+	g := ws.n.g
 	out := make([]LinkLoad, 0, 2*g.NumLinks())
 	for w := range 2 * g.NumLinks() {
 		k := g.Link(int32(w / 2))
 		if w%2 == 1 && (k.Multi || k.B < 0) {
 			continue
 		}
-		ll := LinkLoad{Link: w / 2, From: g.ID(k.A), To: -1}
+		ll := LinkLoad{Link: w / 2, From: g.ID(k.A), To: -1, Load: ws.load[w], Util: ws.util[w], Bytes: ws.bytes[w]}
 		switch {
 		case k.Multi || k.B < 0:
 		case w%2 == 0:
@@ -70,17 +96,10 @@ func (n *network) linkLoads(runs []wireFigures) []LinkLoad {
 		default:
 			ll.From, ll.To = g.ID(k.B), g.ID(k.A)
 		}
-		for i := range runs {
-			if runs[i].load != nil {
-				ll.Load += float64(runs[i].load[w])
-				ll.Util += runs[i].util[w]
-				ll.Bytes += runs[i].bytes[w]
-			}
-		}
-		if ran > 0 {
-			ll.Load /= float64(ran)
-			ll.Util /= float64(ran)
-			ll.Bytes /= float64(ran)
+		if ws.ran > 0 {
+			ll.Load /= float64(ws.ran)
+			ll.Util /= float64(ws.ran)
+			ll.Bytes /= float64(ws.ran)
 		}
 		ll.Messages = ll.Load
 		out = append(out, ll)
@@ -91,12 +110,13 @@ func (n *network) linkLoads(runs []wireFigures) []LinkLoad {
 // linkLoadBytes is what keeping one wire's figures costs per run.
 const linkLoadBytes = 4 + 8 + 8
 
-// checkLinkLoadBudget adds the per-run wire figures and the result's
-// Links to need and checks the total against the limit.
-func (n *network) checkLinkLoadBudget(need int64, runs int, maxMemory int64) (int64, error) {
+// checkLinkLoadBudget adds the wire figures of the runs held at once (kept
+// of them), their sums and the result's Links to need and checks the total
+// against the limit.
+func (n *network) checkLinkLoadBudget(need int64, runs, kept int, maxMemory int64) (int64, error) {
 	wires := 2 * int64(n.g.NumLinks())
 	perRun := limits.Add(limits.Mul(wires, linkLoadBytes), int64(unsafe.Sizeof(wireFigures{})))
-	more := limits.Add(limits.Mul(int64(runs), perRun), limits.Mul(wires, int64(unsafe.Sizeof(LinkLoad{}))))
+	more := limits.Add(limits.Mul(int64(kept), perRun), limits.Mul(wires, 3*8+int64(unsafe.Sizeof(LinkLoad{}))))
 	need = limits.Add(need, more)
 	what := fmt.Sprintf("per-link loads of %d wire%s over %d run%s", wires, plural(wires), runs, plural(int64(runs)))
 	return need, limits.Check(what, need, maxMemory)

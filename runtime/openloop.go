@@ -217,7 +217,7 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	workers = max(1, min(workers, len(loads)))
 	need, err := n.checkBudget(tr, 1, workers, opts.MaxMemory)
 	if err == nil && opts.LinkLoads {
-		need, err = n.checkLinkLoadBudget(need, len(loads), opts.MaxMemory)
+		need, err = n.checkLinkLoadBudget(need, len(loads), len(loads), opts.MaxMemory)
 	}
 	if err != nil {
 		return nil, err

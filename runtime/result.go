@@ -1,10 +1,5 @@
 package runtime
 
-import (
-	"math"
-	"sort"
-)
-
 // Options choose the experiment run by Simulate.
 type Options struct {
 	Op   string // see Ops; "" means "send"
@@ -92,6 +87,10 @@ type Stats struct {
 	P50  float64 `json:"p50"`
 	P90  float64 `json:"p90"`
 	P99  float64 `json:"p99"`
+	// QuantileError, when not 0, is the relative error the quantiles may
+	// have: there were more latencies than a simulation keeps, and they
+	// were summarised (latency_summary.go). Min, Max and Mean stay exact.
+	QuantileError float64 `json:"quantile_error,omitempty"`
 }
 
 // SendStats summarise sender-side costs.
@@ -180,98 +179,3 @@ type runResult struct {
 }
 
 const histBins = 32
-
-// aggregate folds run results in run order, so the outcome does not depend
-// on which worker ran which run.
-func aggregate(op string, runs []runResult) *Result {
-	r := &Result{Op: op, Runs: len(runs)}
-	total := 0
-	for i := range runs {
-		total += len(runs[i].lat)
-	}
-	lat := make([]float64, 0, total)
-	var hops int64
-	var byHops hopAgg
-	for i := range runs {
-		x := &runs[i]
-		for _, b := range x.byHops {
-			if b.Messages > 0 {
-				byHops = byHops.add(b.Hops, b.Messages, b.Mean, b.Min, b.Max)
-			}
-		}
-		lat = append(lat, x.lat...)
-		hops += x.hopSum
-		r.SendTime.Mean += x.sendSum
-		r.SendTime.Max = max(r.SendTime.Max, x.sendMax)
-		r.Hops.Max = max(r.Hops.Max, x.hopMax)
-		r.Makespan += x.makespan
-		r.MakespanMax = max(r.MakespanMax, x.makespan)
-		r.LinkLoadMax = max(r.LinkLoadMax, x.linkLoad)
-		r.ProcLoadMax = max(r.ProcLoadMax, x.procLoad)
-		r.LinkLoadAvg += float64(x.linkLoad)
-		r.ProcLoadAvg += float64(x.procLoad)
-		r.LinkUtil.Mean += x.utilMean
-		r.LinkUtil.Max += x.utilMax
-		r.Events += x.events
-		r.Undelivered += x.undelivered
-		r.Partial = r.Partial || x.partial
-		if x.deadlock {
-			if !r.Deadlock {
-				r.Cycle = x.cycle
-			}
-			r.Deadlock = true
-			r.DeadlockRuns++
-		}
-	}
-	if n := float64(len(runs)); n > 0 {
-		r.Makespan /= n
-		r.LinkLoadAvg /= n
-		r.ProcLoadAvg /= n
-		r.LinkUtil.Mean /= n
-		r.LinkUtil.Max /= n
-	}
-	r.Messages = len(lat)
-	r.ByHops = []HopLatency{}
-	for _, b := range byHops {
-		if b.Messages > 0 {
-			b.Mean /= float64(b.Messages)
-			r.ByHops = append(r.ByHops, b)
-		}
-	}
-	if len(lat) == 0 {
-		r.Histogram = Histogram{Edges: []float64{}, Counts: []int{}}
-		return r
-	}
-	r.Hops.Mean = float64(hops) / float64(len(lat))
-	r.SendTime.Mean /= float64(len(lat))
-	sort.Float64s(lat)
-	sum := 0.0
-	for _, v := range lat {
-		sum += v
-	}
-	pct := func(p float64) float64 { // nearest rank
-		k := int(math.Ceil(p*float64(len(lat)))) - 1
-		return lat[max(k, 0)]
-	}
-	r.Latency = Stats{Min: lat[0], Mean: sum / float64(len(lat)), Max: lat[len(lat)-1], P50: pct(.5), P90: pct(.9), P99: pct(.99)}
-	lo, hi := lat[0], lat[len(lat)-1]
-	bins := histBins
-	if hi <= lo*(1+1e-12) {
-		bins = 1
-	}
-	w := (hi - lo) / float64(bins)
-	r.Histogram.Edges = make([]float64, bins+1)
-	for i := range r.Histogram.Edges {
-		r.Histogram.Edges[i] = lo + w*float64(i)
-	}
-	r.Histogram.Edges[bins] = hi
-	r.Histogram.Counts = make([]int, bins)
-	for _, v := range lat {
-		i := bins - 1
-		if w > 0 {
-			i = min(int((v-lo)/w), bins-1)
-		}
-		r.Histogram.Counts[i]++
-	}
-	return r
-}

@@ -3,6 +3,9 @@ package runtime
 import (
 	"fmt"
 	"sort"
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/limits"
 )
 
 // RunRecord is one run's raw figures: what the aggregate of many runs is
@@ -35,6 +38,15 @@ func (r *runResult) record(index int) RunRecord {
 		HopMax: r.hopMax, ByHops: r.byHops, Makespan: r.makespan, LinkLoad: r.linkLoad, ProcLoad: r.procLoad,
 		UtilMean: r.utilMean, UtilMax: r.utilMax, Events: r.events, Deadlock: r.deadlock, Cycle: r.cycle,
 		Partial: r.partial, Undelivered: r.undelivered}
+}
+
+// checkRecordBudget adds the records KeepRuns keeps, every run's
+// latencies among them, to need and checks the total against the limit.
+func (n *network) checkRecordBudget(need int64, tr *traffic, runs int, maxMemory int64) (int64, error) {
+	msgs := messagesPerRun(tr.op, int64(n.nprocs))
+	per := limits.Add(int64(unsafe.Sizeof(RunRecord{})), limits.Mul(msgs, 8))
+	need = limits.Add(need, limits.Mul(int64(runs), per))
+	return need, limits.Check(fmt.Sprintf("the raw records of %d run%s", runs, plural(int64(runs))), need, maxMemory)
 }
 
 func (rec *RunRecord) result() runResult {

@@ -47,25 +47,53 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	workers = max(min(workers, runs), 1)
 	need, err := n.checkBudget(tr, runs, workers, opts.MaxMemory)
+	if err == nil && opts.KeepRuns {
+		need, err = n.checkRecordBudget(need, tr, runs, opts.MaxMemory)
+	}
 	if err == nil && opts.LinkLoads {
-		need, err = n.checkLinkLoadBudget(need, runs, opts.MaxMemory)
+		need, err = n.checkLinkLoadBudget(need, runs, heldRuns(runs, workers), opts.MaxMemory)
 	}
 	if err != nil {
 		return nil, err
 	}
 	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
-	results := make([]runResult, runs)
-	var wires []wireFigures // per run, with opts.LinkLoads
-	if opts.LinkLoads {
-		wires = make([]wireFigures, runs)
+	type finished struct {
+		run   runResult
+		wires wireFigures
 	}
+	fold := newRunFold(tr.op)
+	var wires *wireSums
+	if opts.LinkLoads {
+		wires = n.newWireSums()
+	}
+	var records []RunRecord
+	var firstErr error
+	order := newInOrder(resultWindow*workers, func(i int, x finished) {
+		switch {
+		case firstErr != nil:
+		case x.run.err != nil:
+			firstErr = x.run.err
+		case x.run.lat != nil || x.run.events > 0: // cancelled before it began: left out
+			fold.add(&x.run)
+			if wires != nil {
+				wires.add(x.wires)
+			}
+			if opts.KeepRuns {
+				records = append(records, x.run.record(index(i)))
+			}
+		}
+	})
 	done := 0
 	var mu sync.Mutex
 	n.onSims(ctx, &opts, guard, workers, runs, func(s *sim, i int) {
-		results[i] = s.once(ctx, tr, runSeed(opts.Seed, index(i)))
-		if wires != nil {
-			wires[i] = s.wireFigures()
+		if !order.admit(ctx, i) {
+			return
 		}
+		x := finished{run: s.once(ctx, tr, runSeed(opts.Seed, index(i)))}
+		if wires != nil {
+			x.wires = s.wireFigures()
+		}
+		order.put(i, x)
 		if opts.Progress != nil {
 			mu.Lock()
 			done++
@@ -73,26 +101,14 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 			mu.Unlock()
 		}
 	})
-	for i := range results {
-		if results[i].err != nil {
-			return nil, results[i].err
-		}
+	order.flush(runs)
+	if firstErr != nil {
+		return nil, firstErr
 	}
-	// Cancelled runs that never started are left out of the aggregate.
-	finished := results[:0:0]
-	var records []RunRecord
-	for i := range results {
-		if results[i].lat != nil || results[i].events > 0 {
-			finished = append(finished, results[i])
-			if opts.KeepRuns {
-				records = append(records, results[i].record(index(i)))
-			}
-		}
-	}
-	res := aggregate(tr.op, finished)
+	res := fold.result()
 	res.Records = records
-	if opts.LinkLoads {
-		res.Links = n.linkLoads(wires)
+	if wires != nil {
+		res.Links = wires.loads()
 	}
 	if ctx.Err() != nil {
 		res.Partial = true
@@ -100,6 +116,14 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	return res, nil
 }
+
+// resultWindow is how many finished runs per worker may wait to be folded
+// behind one still running.
+const resultWindow = 8
+
+// heldRuns is how many runs' results may be held at once: those waiting
+// to be folded and those running.
+func heldRuns(runs, workers int) int { return min(runs, (resultWindow+1)*workers) }
 
 // onSims calls f(s, i) for every i in [0, count) over workers goroutines,
 // each with a sim of its own that it reuses, until ctx is done: the items

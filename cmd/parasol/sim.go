@@ -425,7 +425,11 @@ func printResult(w io.Writer, r *runtime.Result) {
 	if r.Messages > 0 {
 		l := r.Latency
 		fmt.Fprintf(w, "latency   min %s  mean %s  max %s\n", dur(l.Min), dur(l.Mean), dur(l.Max))
-		fmt.Fprintf(w, "          p50 %s  p90 %s  p99 %s\n", dur(l.P50), dur(l.P90), dur(l.P99))
+		fmt.Fprintf(w, "          p50 %s  p90 %s  p99 %s", dur(l.P50), dur(l.P90), dur(l.P99))
+		if l.QuantileError > 0 {
+			fmt.Fprintf(w, "  (within %.2g%%: %d latencies summarised)", 100*l.QuantileError, r.Messages)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "makespan  %s (max over runs %s)\n", dur(r.Makespan), dur(r.MakespanMax))
 	fmt.Fprintf(w, "send time mean %s  max %s\n", dur(r.SendTime.Mean), dur(r.SendTime.Max))
