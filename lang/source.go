@@ -26,15 +26,36 @@ type Source struct {
 
 // NewSource records text under a name for positions and snippets.
 func NewSource(name, text string) *Source {
-	s := &Source{Name: name, Text: text, lines: []int{0}, ascii: true}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			s.lines = append(s.lines, i+1)
-		} else if text[i] >= 0x80 {
-			s.ascii = false
+	// The line table is made at its size: a large file's table grown by
+	// appending would take several times its memory.
+	lines := make([]int, 1, 1+strings.Count(text, "\n"))
+	for off := 0; ; {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		lines = append(lines, off)
+	}
+	return &Source{Name: name, Text: text, lines: lines, ascii: isASCII(text)}
+}
+
+// isASCII reports whether text is all ASCII, eight bytes at a time.
+func isASCII(text string) bool {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
 		}
 	}
-	return s
+	for ; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // NewSourceLine records line n (1-based) of a file that is read as a

@@ -188,7 +188,29 @@ func (p *stmtParser) expr() (lang.Expr, *synErr) {
 		return nil, unexpected(t, "an expression")
 	}
 	p.x.terms = 0
+	// A lone number or name, as most values of a large machine file are,
+	// is read without descending through every precedence level; the
+	// reference grammar takes the long way (FuzzParsersAgree).
+	if (t.kind == kNumber || t.kind == kIdent) && endsOperand(p.s.peek2()) {
+		p.s.next()
+		if t.kind == kNumber {
+			return p.x.number(t), nil
+		}
+		id := alloc(&p.a.idents)
+		*id = lang.Ident{Pos: p.s.pos(t), Name: t.text}
+		return id, nil
+	}
 	return p.x.expr(1)
+}
+
+// endsOperand reports whether t, after an operand, ends the expression:
+// it is no binary operator, nor a '^', '(' or '.' that would extend the
+// operand.
+func endsOperand(t token) bool {
+	if binaryPrec(t) != 0 {
+		return false
+	}
+	return t.kind != kPunct || t.text != "^" && t.text != "(" && t.text != "."
 }
 
 // want consumes the punctuation text or says it is missing.
