@@ -26,12 +26,17 @@ import (
 //
 // The tables depend only on the graph, the variant and V, so they are built
 // once, lazily, and shared by every run, every worker and every Spec with
-// that graph; they are dropped when the graph is garbage collected.
+// that graph; they are dropped when the graph is garbage collected. Graphs
+// whose full tables would be too large (acyclic.Options.FullTableBytes)
+// route on demand from per-destination distances; packets then look their
+// hops up in a Memo of minimal-path graphs, since a run has packets in
+// flight to more destinations than the distance cache holds.
 
 // acyclicTables is a built acyclic network and its link mapping. It holds
 // no pointer to the graph, so the cache does not keep graphs alive.
 type acyclicTables struct {
 	nw    *acyclic.Network
+	memo  *acyclic.Memo // nil with full tables
 	lanes int32
 	aLink []int32 // acyclic link -> runtime link
 	rLink []int32 // runtime link -> acyclic link, -1 for I/O links
@@ -66,11 +71,14 @@ func acyclicForWithin(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMe
 		goruntime.AddCleanup(g, func(k acyclicKey) { acyclicCache.Delete(k) }, key)
 	}
 	e := v.(*acyclicEntry)
-	e.once.Do(func() { e.t, e.err = buildAcyclic(g, variant, lanes, limits.Or(maxMemory)) })
+	e.once.Do(func() { e.t, e.err = buildAcyclic(g, variant, lanes, limits.Or(maxMemory), 0) })
 	return e.t, e.err
 }
 
-func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory int64) (*acyclicTables, error) {
+// buildAcyclic builds g's acyclic network, with full tables up to
+// fullTables bytes (acyclic.Options.FullTableBytes: 0 for the default, -1
+// to route on demand).
+func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory, fullTables int64) (*acyclicTables, error) {
 	t := &acyclicTables{lanes: lanes, rLink: make([]int32, g.NumLinks())}
 	var order []int32 // runtime links that acyclic routing uses
 	for l := range int32(g.NumLinks()) {
@@ -105,12 +113,28 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory
 		links[i] = acyclic.Link{A: int(k.A), B: int(k.B)}
 	}
 	t.aLink = order
-	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true, MaxTableBytes: maxMemory})
+	nw, err := acyclic.Build(g.N(), links, acyclic.Options{Variant: variant, Components: int(lanes), Merge: true, MaxTableBytes: maxMemory, FullTableBytes: fullTables})
 	if err != nil {
 		return nil, fmt.Errorf("routing %s: %w", variant, err)
 	}
 	t.nw = nw
+	if nw.OnDemand() {
+		t.memo = acyclic.NewMemo(nw, acyclicMemoBytes)
+	}
 	return t, nil
+}
+
+// acyclicMemoBytes bounds the minimal-path graphs remembered for routing
+// on demand: about a million states, enough for a random permutation's
+// packets on 65,536 nodes to find every hop without a new search.
+const acyclicMemoBytes = 64 << 20
+
+// next is Network.Next, through the memo when routing on demand.
+func (t *acyclicTables) next(buf []int, v, dst, in int) []int {
+	if t.memo != nil {
+		return t.memo.Next(buf, v, dst, in)
+	}
+	return t.nw.Next(buf, v, dst, in)
 }
 
 // lane maps an acyclic channel to a runtime lane (wire × lanes + lane).
@@ -157,7 +181,7 @@ func (n *network) acyclicCandidates(at, dst, inLane int32, buf []topo.Adj, lanes
 		}
 	}
 	var tmp [32]int
-	for _, c := range t.nw.Next(tmp[:0], int(at), int(dst), in) {
+	for _, c := range t.next(tmp[:0], int(at), int(dst), in) {
 		ln := t.lane(c)
 		_, to, _ := t.nw.Ends(c)
 		buf = append(buf, topo.Adj{Node: int32(to), Link: ln / t.lanes / 2})
@@ -168,10 +192,10 @@ func (n *network) acyclicCandidates(at, dst, inLane int32, buf []topo.Adj, lanes
 
 // lastLane is the lane packet p holds at its head (-1 before its first).
 func (p *packet) lastLane() int32 {
-	if p.nhops == 0 || len(p.hops) == 0 {
+	if p.nhops == 0 {
 		return -1
 	}
-	return p.hops[len(p.hops)-1].ch
+	return p.hop(p.nhops - 1).ch
 }
 
 // acyclicLane picks the lane for candidate ci under acyclic routing: its

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"weak"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -181,6 +184,62 @@ func TestAcyclicBroadcast(t *testing.T) {
 		}
 		if res.Messages != g.N()-1 || res.Hops.Max != 1 || res.Deadlock || !near(res.Makespan, float64(depth)*L, 1e-9) {
 			t.Errorf("%s: %d messages, hops %+v, makespan %g, want depth %d", name, res.Messages, res.Hops, res.Makespan, depth)
+		}
+	}
+}
+
+// routeOnDemand makes g's acyclic routing with the variant and lanes
+// route on demand (distances and a memo), as graphs too large for full
+// tables do, for the simulations that follow.
+func routeOnDemand(t testing.TB, g *topo.Graph, variant acyclic.Variant, lanes int32) {
+	t.Helper()
+	tb, err := buildAcyclic(g, variant, lanes, limits.Or(0), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tb.nw.OnDemand() || tb.memo == nil {
+		t.Fatal("built with full tables")
+	}
+	e := &acyclicEntry{t: tb}
+	e.once.Do(func() {})
+	key := acyclicKey{weak.Make(g), variant, lanes}
+	if _, loaded := acyclicCache.LoadOrStore(key, e); loaded {
+		t.Fatal("tables already cached")
+	}
+	goruntime.AddCleanup(g, func(k acyclicKey) { acyclicCache.Delete(k) }, key)
+}
+
+// Simulations routed on demand give exactly the results of simulations
+// with full tables: the same hops, latencies and link loads, for both
+// variants, one lane or lanes as components, a multigraph, and several
+// workers sharing the memo.
+func TestAcyclicOnDemandSimulatesAsTables(t *testing.T) {
+	graphs := map[string]func() *topo.Graph{
+		"hamiltonian 64": func() *topo.Graph { return mustGen(t, "hamiltonian", 64, 5) },
+		"torus 8x8":      func() *topo.Graph { return mustGen(t, "torus", 8, 8) },
+		"double ring 8":  func() *topo.Graph { return doubleRing(t, 8) },
+		"hypercube 4":    func() *topo.Graph { return mustGen(t, "hypercube", 4) },
+	}
+	for name, gen := range graphs {
+		for _, variant := range []acyclic.Variant{acyclic.Plain, acyclic.Improved} {
+			for _, vcs := range []int{1, 2} {
+				for _, op := range []string{"randperm", "alltoall"} {
+					results := make([]*Result, 2)
+					for i := range results {
+						g := gen() // a graph of its own: tables are cached per graph
+						if i == 1 {
+							routeOnDemand(t, g, variant, int32(vcs))
+						}
+						spec := basic(g, 1e-8, 1e8)
+						spec.Switching = Wormhole
+						spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 2, VirtualChannels: vcs}
+						results[i] = sim1(t, spec, Options{Op: op, Size: 64, Seed: 3, Runs: 4, Workers: 2, LinkLoads: true, Routing: variant.String()})
+					}
+					if !reflect.DeepEqual(results[0], results[1]) {
+						t.Errorf("%s %v vcs=%d %s: tables %+v, on demand %+v", name, variant, vcs, op, results[0], results[1])
+					}
+				}
+			}
 		}
 	}
 }
