@@ -49,32 +49,77 @@ type hop struct {
 	ch  int32
 }
 
+// ringHops is how many lanes a packet keeps inline: a worm holds a few
+// lanes at a time (its buffers' worth behind the head, and those its tail
+// still crosses), and keeping them in the packet itself spares a tail
+// release a second cache miss. A worm that holds more (a circuit's whole
+// path, a long packet on short links) spills them to hops.
+const ringHops = 8
+
+// packet is laid out by what an event touches: a tail release and an
+// arrival read the first cache line and one of the ring's.
 type packet struct {
-	part     int32
-	at       int32 // node the head is at or is travelling to
-	target   int32 // routing target: dst, or Valiant's intermediate node
-	dst      int32
-	inLink   int32
-	waitCh   int32 // lane waited for, -1 if none
-	waitNext int32 // node that lane leads to
-	next     int32 // next packet in the lane's queue
-	idx      int32 // packet number within its part (-1 for an acknowledgement)
-	bytes    int64
-	nhops    int32 // lanes acquired so far
 	tail     int32 // path index of the oldest lane still held
-	base     int32 // path index of hops[0]
+	nhops    int32 // lanes acquired so far
 	k        int32 // lanes a blocked worm keeps
-	lastDim  int32
-	class    int32 // dateline lane class
-	ack      bool
-	arrived  bool
+	waitCh   int32 // lane waited for, -1 if none
+	base     int32 // path index of hops[0], once spilled
+	at       int32 // node the head is at or is travelling to
+	next     int32 // next packet in the lane's queue
+	inLink   int32
 	pending  bool // a tail event is scheduled
 	deferred bool // the tail waits for the blocked head
+	arrived  bool
+	spilled  bool // the held lanes are in hops, not ring
+	ack      bool
 	probe    bool // circuit set-up still under way
-	blocked  float64
-	lastTx   float64 // transmission start on the newest lane
+	part     int32
+	idx      int32   // packet number within its part (-1 for an acknowledgement)
 	lastLat  float64 // latency of the newest lane
-	hops     []hop
+	lastTx   float64 // transmission start on the newest lane
+	// ring holds lane i of the path at i % ringHops, until spilled.
+	ring     [ringHops]hop
+	target   int32 // routing target: dst, or Valiant's intermediate node
+	dst      int32
+	waitNext int32 // node that lane leads to
+	lastDim  int32
+	class    int32 // dateline lane class
+	bytes    int64
+	blocked  float64
+	hops     []hop // the held lanes, from path index base, once spilled
+}
+
+// hop is lane i of the packet's path, which it must still hold.
+func (p *packet) hop(i int32) *hop {
+	if p.spilled {
+		return &p.hops[i-p.base]
+	}
+	return &p.ring[uint32(i)%ringHops]
+}
+
+// addHop appends the next lane of the path.
+func (p *packet) addHop(h hop) {
+	if !p.spilled {
+		if p.nhops-p.tail < ringHops {
+			p.ring[uint32(p.nhops)%ringHops] = h
+			p.nhops++
+			return
+		}
+		p.hops = p.hops[:0]
+		for i := p.tail; i < p.nhops; i++ {
+			p.hops = append(p.hops, p.ring[uint32(i)%ringHops])
+		}
+		p.base, p.spilled = p.tail, true
+	}
+	if len(p.hops) == cap(p.hops) && p.tail > p.base {
+		// Drop released lanes before growing: a packet keeps only its
+		// worm, not its whole path (a torus path can be 1000 hops).
+		k := p.tail - p.base
+		p.hops = append(p.hops[:0], p.hops[k:]...)
+		p.base = p.tail
+	}
+	p.hops = append(p.hops, h)
+	p.nhops++
 }
 
 type part struct {
@@ -502,12 +547,12 @@ func (s *sim) acquire(id, ch, next int32) {
 		// into the buffers ahead and keep their times.
 		stall := start - p.blocked
 		for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
-			p.hops[i-p.base].end += stall
+			p.hop(i).end += stall
 		}
 		if p.deferred {
 			p.deferred = false
 			p.pending = true
-			s.push(p.hops[p.tail-p.base].end, evTail, id, p.tail)
+			s.push(p.hop(p.tail).end, evTail, id, p.tail)
 		}
 	}
 	w := ch / n.lanes
@@ -534,26 +579,18 @@ func (s *sim) acquire(id, ch, next int32) {
 		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 			// The crossbar input the packet came in by passes one packet
 			// at a time, at speedup times the link's rate (router.go).
-			in := p.hops[len(p.hops)-1].ch / n.lanes
+			in := p.hop(p.nhops-1).ch / n.lanes
 			start = max(start, s.wires[in].xbar)
 			s.wires[in].xbar = start + dur/sp
 		}
 		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
-			end = max(end, p.hops[len(p.hops)-1].end+p.lastLat)
+			end = max(end, p.hop(p.nhops-1).end+p.lastLat)
 		}
 		s.wires[w].free = end
 		s.wires[w].busy += dur
 	}
-	if len(p.hops) == cap(p.hops) && p.tail > p.base {
-		// Drop released lanes before growing: a packet keeps only its
-		// worm, not its whole path (a torus path can be 1000 hops).
-		k := p.tail - p.base
-		p.hops = append(p.hops[:0], p.hops[k:]...)
-		p.base = p.tail
-	}
-	p.hops = append(p.hops, hop{end: end, ch: ch})
-	p.nhops++
+	p.addHop(hop{end: end, ch: ch})
 	p.lastTx, p.lastLat = start, lp.Latency
 	p.inLink = l
 	p.at = next
@@ -565,7 +602,7 @@ func (s *sim) acquire(id, ch, next int32) {
 	}
 	if !p.pending && !p.probe {
 		p.pending = true
-		s.push(max(s.now, p.hops[p.tail-p.base].end), evTail, id, p.tail)
+		s.push(max(s.now, p.hop(p.tail).end), evTail, id, p.tail)
 	}
 	if p.nhops == 1 && !p.ack {
 		m := &s.msgs[s.parts[p.part].msg]
@@ -579,14 +616,14 @@ func (s *sim) arrive(id int32) {
 	n := s.net
 	p := &s.pkts[id]
 	if s.passing != nil && !p.probe && !p.ack {
-		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.hops[len(p.hops)-1].end+p.lastLat))
+		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.hop(p.nhops-1).end+p.lastLat))
 	}
 	if p.at == p.dst {
 		if p.probe {
 			s.circuitUp(id)
 			return
 		}
-		last := p.hops[len(p.hops)-1]
+		last := *p.hop(p.nhops - 1)
 		if !p.ack && n.spec.Packet.Window > 0 {
 			bw := n.linkP(last.ch / n.lanes / 2).Bandwidth
 			t := max(s.now, p.lastTx+p.lastLat+float64(n.spec.Packet.Header)/bw)
@@ -599,7 +636,7 @@ func (s *sim) arrive(id int32) {
 	ready := s.now + np.HopDelay
 	if (np.RouteFixed > 0 || np.RoutePerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
-		whole := max(s.now, p.hops[len(p.hops)-1].end+p.lastLat)
+		whole := max(s.now, p.hop(p.nhops-1).end+p.lastLat)
 		cs := max(whole, s.nodes[p.at].cpu)
 		s.nodes[p.at].cpu = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
 		ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
@@ -617,7 +654,8 @@ func (s *sim) circuitUp(id int32) {
 	n := s.net
 	p := &s.pkts[id]
 	back := 0.0
-	for i, h := range p.hops {
+	for i := p.tail; i < p.nhops; i++ {
+		h := p.hop(i)
 		back += n.linkP(h.ch / n.lanes / 2).Latency
 		if i > 0 {
 			// the hop delay of the node the lane leaves from
@@ -626,8 +664,8 @@ func (s *sim) circuitUp(id int32) {
 	}
 	t := s.now + back
 	prevEnd, prevLat := 0.0, 0.0
-	for i := range p.hops {
-		h := &p.hops[i]
+	for i := p.tail; i < p.nhops; i++ {
+		h := p.hop(i)
 		w := h.ch / n.lanes
 		lp := n.linkP(w / 2)
 		dur := float64(p.bytes) / lp.Bandwidth
@@ -642,9 +680,9 @@ func (s *sim) circuitUp(id int32) {
 	if !p.ack {
 		// The sender is busy until the data has streamed onto the first lane.
 		m := &s.msgs[s.parts[p.part].msg]
-		m.sent = max(m.sent, p.hops[0].end)
+		m.sent = max(m.sent, p.hop(p.tail).end)
 	}
-	s.push(p.hops[0].end, evTail, id, p.tail)
+	s.push(p.hop(p.tail).end, evTail, id, p.tail)
 	s.push(prevEnd+prevLat, evDeliver, id, 0)
 }
 
@@ -661,7 +699,8 @@ func (s *sim) fromNode(ch int32) int32 {
 // blocked and this lane is one of the last K behind its head.
 func (s *sim) tailRelease(id, i int32) {
 	p := &s.pkts[id]
-	if end := p.hops[i-p.base].end; s.now < end { // postponed by a stall since scheduled
+	h := p.hop(i)
+	if end := h.end; s.now < end { // postponed by a stall since scheduled
 		s.push(end, evTail, id, i)
 		return
 	}
@@ -670,11 +709,11 @@ func (s *sim) tailRelease(id, i int32) {
 		p.deferred = true
 		return
 	}
-	ch := p.hops[i-p.base].ch
+	ch := h.ch
 	p.tail++
 	if p.tail < p.nhops {
 		p.pending = true
-		s.push(max(s.now, p.hops[p.tail-p.base].end), evTail, id, p.tail)
+		s.push(max(s.now, p.hop(p.tail).end), evTail, id, p.tail)
 	} else if p.arrived {
 		s.free = append(s.free, id)
 	}

@@ -71,7 +71,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 			}
 			held := func(ch int32) int32 {
 				for j := p.tail; j < p.nhops; j++ {
-					if p.hops[j-p.base].ch == ch {
+					if p.hop(j).ch == ch {
 						return j
 					}
 				}
@@ -83,7 +83,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 				t.Fatalf("size %d: packet %d owns lane %d but its path lacks it", size, o, c)
 			case j == p.nhops-1 && p.waitCh == d:
 				// held lane -> requested lane
-			case j+1 < p.nhops && p.hops[j+1-p.base].ch == d:
+			case j+1 < p.nhops && p.hop(j+1).ch == d:
 				multi = true // the worm holds both
 			default:
 				t.Fatalf("size %d: lane %d (held by %d) -> lane %d is not a wait-for edge", size, c, o, d)
