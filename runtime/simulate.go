@@ -347,9 +347,9 @@ func (s *sim) cycleLanes() []int32 {
 		}
 		p := &s.pkts[o]
 		for i := p.tail; i < p.nhops; i++ {
-			if p.hops[i-p.base].ch == c {
+			if p.hop(i).ch == c {
 				if i+1 < p.nhops {
-					return p.hops[i+1-p.base].ch
+					return p.hop(i + 1).ch
 				}
 				return p.waitCh
 			}
