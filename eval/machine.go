@@ -141,7 +141,7 @@ func (m *Machine) cycle(f *field, from lang.Pos) error {
 const maxCycleSteps = 64
 
 func (m *Machine) evalField(f *field) (lang.Value, error) {
-	if _, clock := clockFields[f.name]; clock && f.obj.kind == "processor" && !f.decl.IsFunc() {
+	if f.obj.kind == "processor" && !f.decl.IsFunc() && isClockField(f.name) {
 		return m.evalClockField(f) // a value or a draw of the run (program_clock_fields.go)
 	}
 	spec, _ := fieldSpecOf(f.obj.kind, f.name)
@@ -153,6 +153,11 @@ func (m *Machine) evalField(f *field) (lang.Value, error) {
 		return v, err
 	}
 	return v, m.checkOverride(f, v)
+}
+
+func isClockField(name string) bool {
+	_, ok := clockFields[name]
+	return ok
 }
 
 // check converts a field's value to its schema type: implied Parasol I

@@ -23,7 +23,7 @@ type object struct {
 	order    []string
 	index    map[string]*field
 	children []*object
-	byKey    map[childKey]*object
+	byKey    map[string]map[string]*object // kind → label → child
 
 	// Topology only: the statements that build its links and nodes, the
 	// generator and link template, expanded by topology.go.
@@ -83,11 +83,6 @@ func (o *object) add(f *field) {
 	}
 }
 
-// childKey finds a child by kind and label without building a string of
-// the two: a topology of a hundred thousand Parasol I links has as many
-// children.
-type childKey struct{ kind, label string }
-
 // path describes the object in reference syntax: processor(1).float_timings.
 func (o *object) path() string {
 	if o.parent == nil {
@@ -129,14 +124,26 @@ func isNumeric(s string) bool {
 	return true
 }
 
-func (o *object) child(kind, label string) *object { return o.byKey[childKey{kind, label}] }
+func (o *object) child(kind, label string) *object { return o.byKey[kind][label] }
 
+// addChild adds c, the first child of its kind and label.
 func (o *object) addChild(c *object) {
 	o.children = append(o.children, c)
+	o.labels(c.kind, 0)[c.label] = c
+}
+
+// labels is the index of o's children of one kind, made with room for n
+// when it is new: a topology of Parasol I links has a child per link.
+func (o *object) labels(kind string, n int) map[string]*object {
 	if o.byKey == nil {
-		o.byKey = map[childKey]*object{}
+		o.byKey = map[string]map[string]*object{}
 	}
-	o.byKey[childKey{c.kind, c.label}] = c
+	m := o.byKey[kind]
+	if m == nil {
+		m = make(map[string]*object, n)
+		o.byKey[kind] = m
+	}
+	return m
 }
 
 // childrenOf lists the children of one kind, in declaration order.

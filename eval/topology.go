@@ -117,7 +117,7 @@ func (m *Machine) realizeTopologies() {
 	}
 	m.topoState = 1
 	for _, o := range m.root.childrenOf("topology") {
-		r := &realizer{m: m, obj: o, ids: map[int]int{}}
+		r := &realizer{m: m, obj: o}
 		t := r.realize()
 		if len(r.errs) > 0 {
 			m.errs = append(m.errs, r.errs...)
@@ -133,8 +133,8 @@ type realizer struct {
 	obj  *object
 	errs lang.Diagnostics
 
-	nodes    []int       // node ids, in order of appearance
-	ids      map[int]int // id → index in nodes
+	nodes    []int   // node ids, in order of appearance
+	ids      idIndex // id → index in nodes
 	types    []*NodeType
 	explicit []*NodeType // type given by a node statement (or processortype)
 	links    []topo.LinkSpec
@@ -235,7 +235,8 @@ func (r *realizer) realize() *Topology {
 	}
 	t.NodeTypes = make([]*NodeType, g.N())
 	for i := range t.NodeTypes {
-		t.NodeTypes[i] = r.types[r.ids[g.ID(int32(i))]]
+		k, _ := r.ids.get(g.ID(int32(i)))
+		t.NodeTypes[i] = r.types[k]
 	}
 	return t
 }
@@ -603,7 +604,7 @@ func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
 
 // node registers a node id, with its type when given.
 func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
-	i, seen := r.ids[id]
+	i, seen := r.ids.get(id)
 	if !seen {
 		if !r.spend(explicitBytesPerNode, pos) {
 			return
@@ -615,7 +616,7 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
 			r.undeclared[id] = pos
 		}
 		i = len(r.nodes)
-		r.ids[id] = i
+		r.ids.set(id, i)
 		r.nodes = append(r.nodes, id)
 		r.types = append(r.types, typ)
 		r.explicit = append(r.explicit, nil)

@@ -163,7 +163,8 @@ func (r *legacyReader) line(off int, line string) {
 		if !r.headerNumber(key, value, valueOff) {
 			return
 		}
-		b := &lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.pos(valueOff)}
+		b := alloc(&r.a.blocks)
+		*b = lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.pos(valueOff)}
 		r.topo.Body = append(r.topo.Body, b)
 		r.into, r.where = &b.Body, "link"
 		return
