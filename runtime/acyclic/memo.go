@@ -99,9 +99,10 @@ func (m *Memo) record(sh *memoShard, buf []int, v, dst, in int) []int {
 	var offs []int32
 	var cand []int32
 	var next []int
+	e := nw.distancesTo(int32(dst))
 	for q := 0; q < len(queue) && q < maxClosure; q++ {
 		s := queue[q]
-		next = nw.nextOnDemand(next[:0], s.v, dst, s.in)
+		next = nw.nextFromEntry(e, next[:0], s.v, s.in)
 		if q == 0 {
 			buf = append(buf, next...)
 		}

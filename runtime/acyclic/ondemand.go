@@ -25,25 +25,32 @@ const (
 // Entries are immutable once cached; an evicted entry is dropped, not
 // reused, so a reader never sees it change.
 type distEntry struct {
-	d16 []uint16
-	d32 []uint32
-	ref atomic.Bool // clock bit: used since the hand last passed
+	dst  int32
+	d16  []uint16
+	d32  []uint32
+	ref  atomic.Bool  // clock bit: used since the hand last passed
+	hits atomic.Int64 // lookups answered by this entry
 }
 
 func (e *distEntry) bytes() int64 { return int64(len(e.d16))*2 + int64(len(e.d32))*4 }
 
-// distCache is a clock cache of distance arrays by destination.
+// distCache is a clock cache of distance arrays by destination. A lookup
+// first tries a direct-mapped array of entries without locking or writing
+// shared memory (a worker usually asks about one destination many times
+// in a row), then the locked index.
 type distCache struct {
-	mu      sync.Mutex
-	index   map[int32]int32 // destination -> slot
-	slots   []*distEntry
-	dsts    []int32 // destination of each slot
-	hand    int
-	entries int // capacity
+	direct []atomic.Pointer[distEntry] // by destination mod its length
+	mu     sync.Mutex
+	index  map[int32]int32 // destination -> slot
+	slots  []*distEntry
+	hand   int
+	// capacity, and the hits of evicted entries
+	entries     int
+	evictedHits int64
 
 	scratch sync.Pool // *searchScratch
 
-	hits, searches atomic.Int64
+	searches atomic.Int64
 }
 
 type searchScratch struct {
@@ -52,20 +59,34 @@ type searchScratch struct {
 }
 
 func newDistCache(entries int) *distCache {
-	return &distCache{index: make(map[int32]int32, entries), entries: entries}
+	return &distCache{direct: make([]atomic.Pointer[distEntry], entries),
+		index: make(map[int32]int32, entries), entries: entries}
 }
 
-// get returns the distances to d, searching on a miss. Two callers missing
-// the same destination at once both search (the results are equal).
+// hit marks e used; it writes only when the clock bit is clear, so that
+// workers reading one entry do not contend for its cache line.
+func (e *distEntry) hit() *distEntry {
+	if !e.ref.Load() {
+		e.ref.Store(true)
+	}
+	e.hits.Add(1)
+	return e
+}
+
+// distancesTo returns the distances to d, searching on a miss. Two callers
+// missing the same destination at once both search (the results are equal).
 func (nw *Network) distancesTo(d int32) *distEntry {
 	c := nw.cache
+	slot := &c.direct[int(d)%len(c.direct)]
+	if e := slot.Load(); e != nil && e.dst == d {
+		return e.hit()
+	}
 	c.mu.Lock()
 	if s, ok := c.index[d]; ok {
 		e := c.slots[s]
 		c.mu.Unlock()
-		e.ref.Store(true)
-		c.hits.Add(1)
-		return e
+		slot.Store(e)
+		return e.hit()
 	}
 	c.mu.Unlock()
 	e := nw.search(d)
@@ -75,18 +96,21 @@ func (nw *Network) distancesTo(d int32) *distEntry {
 	if s, ok := c.index[d]; ok {
 		return c.slots[s]
 	}
+	slot.Store(e)
 	if len(c.slots) < c.entries {
 		c.index[d] = int32(len(c.slots))
 		c.slots = append(c.slots, e)
-		c.dsts = append(c.dsts, d)
 		return e
 	}
 	for c.slots[c.hand].ref.Swap(false) {
 		c.hand = (c.hand + 1) % len(c.slots)
 	}
-	delete(c.index, c.dsts[c.hand])
+	old := c.slots[c.hand]
+	c.direct[int(old.dst)%len(c.direct)].CompareAndSwap(old, nil)
+	c.evictedHits += old.hits.Load()
+	delete(c.index, old.dst)
 	c.index[d] = int32(c.hand)
-	c.slots[c.hand], c.dsts[c.hand] = e, d
+	c.slots[c.hand] = e
 	c.hand = (c.hand + 1) % len(c.slots)
 	return e
 }
@@ -100,7 +124,7 @@ func (nw *Network) search(d int32) *distEntry {
 	}
 	defer nw.cache.scratch.Put(sc)
 	if nc < math.MaxUint16 {
-		e := &distEntry{d16: make([]uint16, nc)}
+		e := &distEntry{dst: d, d16: make([]uint16, nc)}
 		distances(nw.adj, d, e.d16, sc.queue)
 		return e
 	}
@@ -113,20 +137,23 @@ func (nw *Network) search(d int32) *distEntry {
 		far = max(far, x)
 	}
 	if far < math.MaxUint16 {
-		e := &distEntry{d16: make([]uint16, nc)}
+		e := &distEntry{dst: d, d16: make([]uint16, nc)}
 		for i, x := range sc.dist32 {
 			e.d16[i] = uint16(x)
 		}
 		return e
 	}
-	return &distEntry{d32: append([]uint32(nil), sc.dist32...)}
+	return &distEntry{dst: d, d32: append([]uint32(nil), sc.dist32...)}
 }
 
 // nextOnDemand is Next without tables: the leaving channels of processor v
 // (≠ dst) for dst after arrival on in (Local at the source), from the
 // distances to dst, chosen as fill chooses the tables' bits.
 func (nw *Network) nextOnDemand(buf []int, v, dst, in int) []int {
-	e := nw.distancesTo(int32(dst))
+	return nw.nextFromEntry(nw.distancesTo(int32(dst)), buf, v, in)
+}
+
+func (nw *Network) nextFromEntry(e *distEntry, buf []int, v, in int) []int {
 	if e.d16 != nil {
 		return nextFrom(nw, e.d16, buf, int32(v), in)
 	}
@@ -187,8 +214,15 @@ func (nw *Network) CacheStats() CacheStats {
 	if nw.cache == nil {
 		return CacheStats{}
 	}
-	return CacheStats{Entries: nw.cache.entries, EntryBytes: 2 * int64(len(nw.tail)),
-		Hits: nw.cache.hits.Load(), Searches: nw.cache.searches.Load()}
+	c := nw.cache
+	c.mu.Lock()
+	hits := c.evictedHits
+	for _, e := range c.slots {
+		hits += e.hits.Load()
+	}
+	c.mu.Unlock()
+	return CacheStats{Entries: c.entries, EntryBytes: 2 * int64(len(nw.tail)),
+		Hits: hits, Searches: c.searches.Load()}
 }
 
 // adjacencyBytes estimates the memory of the connects kept for searches.
