@@ -139,6 +139,15 @@ func (q *evQueue) pop() event {
 	return q.popNear()
 }
 
+// ahead is the pending event d places after the next in the open bucket,
+// if it is there; it may not be the d+1-th to pop (near may come first).
+func (q *evQueue) ahead(d int) *event {
+	if i := q.bi + d; i < len(q.bot) {
+		return &q.bot[i]
+	}
+	return nil
+}
+
 // advance opens the next non-empty bucket, spreading top over a new rung
 // when the rung is done. Called with bot and near empty and n > 0.
 func (q *evQueue) advance() {
