@@ -161,6 +161,7 @@ type realizer struct {
 
 	memberSlab []int                // see members
 	typeOf     map[string]*NodeType // see nodeType
+	defaults   *linkDefaults        // see topologyDefaultsQuiet
 }
 
 type compiledExpr struct {
@@ -180,11 +181,21 @@ func (r *realizer) realize() *Topology {
 		}
 		return r.generated(t, def)
 	}
-	for _, l := range r.obj.childrenOf("link") {
-		r.legacyLink(l, def)
-	}
+	legacyLinks := r.obj.childrenOf("link")
+	links := len(legacyLinks)
 	for _, s := range r.obj.stmts {
 		r.declared = r.declared || declaresNodes(s.stmt)
+		if _, ok := s.stmt.(*lang.Link); ok {
+			links++
+		}
+	}
+	// The links written out one by one are known: the lists are made at
+	// their size, rather than grown and copied. (Their syntax already
+	// takes more memory than these entries.)
+	r.links = make([]topo.LinkSpec, 0, links)
+	r.lat, r.spd = make([]float64, 0, links), make([]float64, 0, links)
+	for _, l := range legacyLinks {
+		r.legacyLink(l, def)
 	}
 	top := &scope{obj: r.obj}
 	for _, s := range r.obj.stmts {
@@ -488,9 +499,32 @@ func linkField(name string) bool {
 	return false
 }
 
+// linkFieldTypes are the schema types of the fields a link holds
+// (linkField), found once rather than for each link of a file.
+var linkFieldTypes = func() (t [6]struct {
+	name string
+	typ  fieldType
+}) {
+	for i, n := range []string{"latency", "speed", "channels", "io", "dim", "procs_connected"} {
+		t[i].name, t[i].typ = n, fieldTypeOf("link", n)
+	}
+	return t
+}()
+
+// linkFieldType is fieldTypeOf("link", name) for a canonical name.
+func linkFieldType(name string) fieldType {
+	for _, f := range linkFieldTypes {
+		if f.name == name {
+			return f.typ
+		}
+	}
+	return fieldTypeOf("link", name)
+}
+
 func canonicalLink(name string) string {
-	if m, ok := linkAliases[name]; ok {
-		return m
+	switch name {
+	case "linklatency", "linkspeed", "linkio": // the keys of linkAliases
+		return linkAliases[name]
 	}
 	return name
 }
@@ -511,7 +545,27 @@ func runField(fr *frame, ce cexpr, name string, t fieldType, legacy bool, pos la
 	return v.Num, nil
 }
 
+// topologyDefaultsQuiet is the topology's latency and speed for links
+// that do not set their own (ok: it has a speed). Every explicit link asks,
+// so the answer is kept once it is found without error.
 func (r *realizer) topologyDefaultsQuiet() (lat, spd float64, ok bool) {
+	if d := r.defaults; d != nil {
+		return d.lat, d.spd, d.ok
+	}
+	errs := len(r.errs)
+	lat, spd, ok = r.findTopologyDefaults()
+	if len(r.errs) == errs {
+		r.defaults = &linkDefaults{lat, spd, ok}
+	}
+	return lat, spd, ok
+}
+
+type linkDefaults struct {
+	lat, spd float64
+	ok       bool
+}
+
+func (r *realizer) findTopologyDefaults() (lat, spd float64, ok bool) {
 	if v, found := r.topoValue("latency"); found {
 		lat = v.Num
 	}
@@ -843,7 +897,7 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 				return
 			}
 			name := canonicalLink(f.Name)
-			t := fieldTypeOf("link", name)
+			t := linkFieldType(name)
 			want, hasDim := t.dim()
 			if t == tBool {
 				spec.IO = v.Truth()
