@@ -111,11 +111,10 @@ func (nw *Network) improve() {
 			l := ports[a] ^ 1 // arrives at j
 			if g.ord[l] > g.ord[m] {
 				var hit bool
-				if fwd, hit = g.forward(m, l, fwd[:0]); hit {
+				if fwd, bwd, hit = g.search(m, l, fwd[:0], bwd[:0]); hit {
 					nw.cls[k] = Bad
 					continue
 				}
-				bwd = g.backward(l, g.ord[m], bwd[:0])
 				g.reorder(fwd, bwd)
 			}
 			nw.cls[k] = Good
@@ -135,7 +134,7 @@ type dynDAG struct {
 	ord, at              []int32 // position of each link, link at each position
 	mark                 []uint32
 	epoch                uint32
-	stack                []int32
+	stack, stackB        []int32
 }
 
 func newDynDAG(nw *Network) *dynDAG {
@@ -199,49 +198,62 @@ func (g *dynDAG) newEpoch() uint32 {
 	return g.epoch
 }
 
-// forward collects the links reachable from m that are ordered before l,
-// reporting whether l itself is reachable.
-func (g *dynDAG) forward(m, l int32, out []int32) ([]int32, bool) {
-	e := g.newEpoch()
-	ub := g.ord[l]
-	g.mark[m] = e
-	g.stack = append(g.stack[:0], m)
-	out = append(out, m)
-	for len(g.stack) > 0 {
-		x := g.stack[len(g.stack)-1]
-		g.stack = g.stack[:len(g.stack)-1]
-		for _, y := range g.succ[g.succStart[x] : g.succStart[x]+g.succN[x]] {
-			if y == l {
-				return out, true
+// search reports whether l is reachable from m, so that the connect l→m
+// would close a cycle. It searches forward from m and backward from l in
+// turns, over the links ordered between them (a path from m to l has no
+// others): a link reached from both sides proves a path, and a side that
+// runs out proves there is none, so a rejection costs about twice the
+// smaller side. Without a path it completes both sides and returns the
+// links reachable from m ordered before l (fwd) and those reaching l
+// ordered after m (bwd), which reorder moves.
+func (g *dynDAG) search(m, l int32, fwd, bwd []int32) ([]int32, []int32, bool) {
+	ef := g.newEpoch()
+	eb := g.newEpoch()
+	if ef == 0 || eb < ef { // the second epoch wrapped and cleared the marks
+		ef = g.newEpoch()
+		eb = g.newEpoch()
+	}
+	ub, lb := g.ord[l], g.ord[m]
+	g.mark[m], g.mark[l] = ef, eb
+	fs := append(g.stack[:0], m)
+	bs := append(g.stackB[:0], l)
+	fwd, bwd = append(fwd, m), append(bwd, l)
+	hit := false
+	fq, bq := 0, 0 // breadth first: the sides meet halfway
+	for (fq < len(fs) || bq < len(bs)) && !hit {
+		if fq < len(fs) {
+			x := fs[fq]
+			fq++
+			for _, y := range g.succ[g.succStart[x] : g.succStart[x]+g.succN[x]] {
+				if g.mark[y] == eb {
+					hit = true
+					break
+				}
+				if g.mark[y] != ef && g.ord[y] < ub {
+					g.mark[y] = ef
+					fs = append(fs, y)
+					fwd = append(fwd, y)
+				}
 			}
-			if g.mark[y] != e && g.ord[y] < ub {
-				g.mark[y] = e
-				g.stack = append(g.stack, y)
-				out = append(out, y)
+		}
+		if bq < len(bs) && !hit {
+			x := bs[bq]
+			bq++
+			for _, y := range g.pred[g.predStart[x] : g.predStart[x]+g.predN[x]] {
+				if g.mark[y] == ef {
+					hit = true
+					break
+				}
+				if g.mark[y] != eb && g.ord[y] > lb {
+					g.mark[y] = eb
+					bs = append(bs, y)
+					bwd = append(bwd, y)
+				}
 			}
 		}
 	}
-	return out, false
-}
-
-// backward collects the links that reach l and are ordered after lb.
-func (g *dynDAG) backward(l, lb int32, out []int32) []int32 {
-	e := g.newEpoch()
-	g.mark[l] = e
-	g.stack = append(g.stack[:0], l)
-	out = append(out, l)
-	for len(g.stack) > 0 {
-		x := g.stack[len(g.stack)-1]
-		g.stack = g.stack[:len(g.stack)-1]
-		for _, y := range g.pred[g.predStart[x] : g.predStart[x]+g.predN[x]] {
-			if g.mark[y] != e && g.ord[y] > lb {
-				g.mark[y] = e
-				g.stack = append(g.stack, y)
-				out = append(out, y)
-			}
-		}
-	}
-	return out
+	g.stack, g.stackB = fs[:0], bs[:0]
+	return fwd, bwd, hit
 }
 
 // reorder places the links that reach l (bwd) before those reachable from m
