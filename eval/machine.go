@@ -90,6 +90,17 @@ func (m *Machine) value(f *field, from lang.Pos) (lang.Value, error) {
 	case evaluating:
 		return lang.Value{}, m.cycle(f, from)
 	}
+	if f.over == nil && f.obj.kind != "processor" && !f.decl.IsFunc() {
+		if _, ok := literal(f.decl.Value); ok {
+			// Most fields of a large file: a number refers to nothing,
+			// so it needs no work stack (and, not overridden and not a
+			// processor's clock, nothing else is evaluated on its way).
+			f.state = evaluating
+			f.val, f.err = m.evalField(f)
+			f.state = evaluated
+			return f.val, f.err
+		}
+	}
 	m.evaluate(f, from)
 	return f.val, f.err
 }
