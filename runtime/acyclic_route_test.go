@@ -3,12 +3,14 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"weak"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -339,5 +341,88 @@ func TestAcyclicErrors(t *testing.T) {
 	_, err = Simulate(context.Background(), basic(disc, 0, 1), Options{Routing: "acyclic"})
 	if !errors.Is(err, acyclic.ErrDisconnected) {
 		t.Errorf("%v does not wrap acyclic.ErrDisconnected", err)
+	}
+}
+
+// hamiltonianProcs is a random Hamiltonian graph of degree 4 on n nodes
+// of which every (n/procs)-th is a processor and the rest are switches.
+func hamiltonianProcs(t testing.TB, n, procs int) *topo.Graph {
+	t.Helper()
+	h, err := topo.NewHamiltonian(n, 1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := topo.NewBuilder()
+	for v := range n {
+		if v%(n/procs) == 0 {
+			b.Processor(v)
+		} else {
+			b.Switch(v)
+		}
+	}
+	for l := range int32(h.NumLinks()) {
+		k := h.Link(l)
+		b.Connect(h.ID(k.A), h.ID(k.B))
+	}
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkAcyclicOnDemand simulates a random permutation among the
+// processors of a Hamiltonian graph whose acyclic tables are not built:
+// each message's first hop runs a backward search for its destination
+// (searches/s over the whole run), the other hops find their channels in
+// the memo. Without PARASOL_BIG=1 a 4,096-node graph is routed on demand
+// on purpose; with it, 65,536 nodes (whose tables would take 10 GiB).
+//
+//	PARASOL_BIG=1 go test -run '^$' -bench AcyclicOnDemand -benchtime 1x -timeout 1h ./runtime
+func BenchmarkAcyclicOnDemand(b *testing.B) {
+	type size struct{ nodes, procs int }
+	sizes := []size{{4096, 256}, {4096, 4096}}
+	if os.Getenv("PARASOL_BIG") != "" {
+		sizes = []size{{65536, 4096}, {65536, 65536}}
+	}
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("nodes-%d/procs-%d", sz.nodes, sz.procs), func(b *testing.B) {
+			var builds, runs time.Duration
+			var searches int64
+			var memo acyclic.MemoStats
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				g := hamiltonianProcs(b, sz.nodes, sz.procs) // no tables cached yet
+				b.StartTimer()
+				start := time.Now()
+				if sz.nodes < 1<<16 {
+					routeOnDemand(b, g, acyclic.Plain, 1)
+				}
+				spec := basic(g, 1e-8, 1e9)
+				n, err := compile(spec, "acyclic", "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !n.acyc.nw.OnDemand() {
+					b.Fatal("routed by full tables")
+				}
+				built := time.Now()
+				res, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32, Seed: uint64(i), Routing: "acyclic"})
+				// A permutation's fixed points send nothing.
+				if err != nil || res.Deadlock || res.Partial || res.Undelivered != 0 || res.Messages < sz.procs-10 {
+					b.Fatalf("%v: %+v", err, res)
+				}
+				builds += built.Sub(start)
+				runs += time.Since(built)
+				searches += n.acyc.nw.CacheStats().Searches
+				s := n.acyc.memo.Stats()
+				memo.Hits += s.Hits
+				memo.Misses += s.Misses
+			}
+			b.ReportMetric(builds.Seconds()/float64(b.N), "build-s/op")
+			b.ReportMetric(runs.Seconds()/float64(b.N), "sim-s/op")
+			b.ReportMetric(float64(searches)/runs.Seconds(), "searches/s")
+			b.ReportMetric(float64(memo.Hits)/float64(memo.Hits+memo.Misses), "memo-hit-rate")
+		})
 	}
 }
