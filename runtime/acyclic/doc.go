@@ -45,8 +45,17 @@
 // minimal path in (L, C) to d. They are built from a backward breadth-first
 // search over channels per destination and stored as packed bit sets, so
 // memory is exactly one bit per (destination, processor, arrival, leaving
-// channel) triple. Broadcast trees are breadth-first trees over processors
-// whose branches obey the connect matrix.
+// channel) triple: Θ(n²·d²), 10 GiB at 65,536 processors of degree 4.
+// Beyond Options.FullTableBytes the network routes on demand instead: it
+// keeps the connects, runs the same backward search for a destination when
+// it is first asked about, and caches the channel distances (a clock cache
+// bounded by Options.CacheBytes); the leaving channels follow from the
+// distances by the rule the tables are filled with, so both modes give the
+// same routes. A [Memo] keeps, per destination, the choices along the
+// minimal-path graphs actually travelled, for simulations with packets in
+// flight to more destinations than the cache holds. Broadcast trees are
+// breadth-first trees over processors whose branches obey the connect
+// matrix.
 //
 // [Check] builds the channel dependency graph of any routing function given by
 // a callback and reports whether it is acyclic and whether every ordered pair

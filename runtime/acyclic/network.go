@@ -109,7 +109,8 @@ var (
 )
 
 // Network is an interconnection network (P, L, C) with acyclic connects and
-// its routing tables. It is immutable after Build and safe for concurrent use.
+// its routing tables (or, routing on demand, its distance cache). Its routes
+// are fixed by Build and it is safe for concurrent use.
 //
 // Channels are the directed components of the links. Link i, component k
 // (0 ≤ k < Components), direction A→B is channel 2(i·Components+k); the
