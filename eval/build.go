@@ -179,8 +179,8 @@ func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
 		return
 	}
 	own := s.IsParam || b.own && obj.kind == "machine"
-	f := take(&b.fieldSlab)
-	*f = field{name: s.Name, obj: obj, decl: s, layer: b.layer, isParam: own, legacy: legacy}
+	f := take(&b.fieldSlab) // set field by field, as in endpoint
+	f.name, f.obj, f.decl, f.layer, f.isParam, f.legacy = s.Name, obj, s, b.layer, own, legacy
 	obj.add(f)
 }
 
@@ -194,8 +194,10 @@ func funcOrValue(f *lang.Field) string {
 // endpoint collects a Parasol I link's processortypeK / processornumber
 // pairs, which repeat positionally.
 func (b *builder) endpoint(obj *object, s *lang.Field) {
+	// Set field by field: the slab is zeroed, and a whole-struct copy
+	// would pay the garbage collector's barrier for every word.
 	f := take(&b.fieldSlab)
-	*f = field{name: s.Name, obj: obj, decl: s, layer: b.layer, legacy: true}
+	f.name, f.obj, f.decl, f.layer, f.legacy = s.Name, obj, s, b.layer, true
 	if s.Name == "processornumber" {
 		if n := len(obj.ends); n > 0 && obj.ends[n-1].number == nil {
 			obj.ends[n-1].number = f
@@ -236,8 +238,8 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 	}
 	c := obj.child(s.Kind, s.Label)
 	if c == nil {
-		c = take(&b.objectSlab)
-		*c = object{kind: s.Kind, label: s.Label, pos: s.Pos, parent: obj}
+		c = take(&b.objectSlab) // set field by field, as in endpoint
+		c.kind, c.label, c.pos, c.parent = s.Kind, s.Label, s.Pos, obj
 		b.reserve(c, s.Body)
 		obj.addChild(c)
 	}

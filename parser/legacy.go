@@ -164,7 +164,7 @@ func (r *legacyReader) line(off int, line string) {
 			return
 		}
 		b := alloc(&r.a.blocks)
-		*b = lang.Block{Pos: pos, Kind: "link", Label: legacyLabel(value), LabelPos: r.pos(valueOff)}
+		b.Pos, b.Kind, b.Label, b.LabelPos = pos, "link", legacyLabel(value), r.pos(valueOff)
 		r.topo.Body = append(r.topo.Body, b)
 		r.into, r.where = &b.Body, "link"
 		return
@@ -173,7 +173,7 @@ func (r *legacyReader) line(off int, line string) {
 		return
 	}
 	f := alloc(&r.a.fields)
-	*f = lang.Field{Pos: pos, Name: key}
+	f.Pos, f.Name = pos, key
 	if m := funcKey(key); m != nil {
 		f.Name, f.Params = m[1], []*lang.Param{}
 		for _, p := range strings.Split(m[2], ",") {
@@ -234,8 +234,10 @@ func (r *legacyReader) needMachine(pos lang.Pos, key string) bool {
 func (r *legacyReader) value(off int, text string) lang.Expr {
 	pos := r.pos(off)
 	if n, ok := wholeNumber(text); ok {
+		// Set field by field: the slab is zeroed, and a whole-struct
+		// copy would pay the garbage collector's barrier for every word.
 		lit := alloc(&r.a.numbers)
-		*lit = lang.NumberLit{Pos: pos, Text: text, Value: lang.Num(float64(n))}
+		lit.Pos, lit.Text, lit.Value = pos, text, lang.Num(float64(n))
 		return lit
 	}
 	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {

@@ -302,8 +302,9 @@ func (p *stmtParser) decl() (lang.Stmt, *synErr) {
 		p.errs.Add(pos, "expected '=' and a value, or a block '{ … }', after %s", name.text)
 		return nil, nil
 	}
+	// Set field by field (see legacyReader.value).
 	f := alloc(&p.a.fields)
-	*f = lang.Field{Pos: pos, Name: unquoteName(name.text), Params: params, Value: value}
+	f.Pos, f.Name, f.Params, f.Value = pos, unquoteName(name.text), params, value
 	return f, nil
 }
 
@@ -403,7 +404,7 @@ func (p *stmtParser) link() (lang.Stmt, *synErr) {
 	case b != nil:
 		l := alloc(&p.a.links)
 		p.a.exprStack = append(p.a.exprStack, a, b)
-		*l = lang.Link{Pos: pos, Ends: p.a.exprList(len(p.a.exprStack) - 2), Body: body}
+		l.Pos, l.Ends, l.Body = pos, p.a.exprList(len(p.a.exprStack)-2), body
 		return l, nil
 	}
 	label := linkLabel(a)
