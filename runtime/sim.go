@@ -505,6 +505,9 @@ func (s *sim) choose(p *packet) int {
 				par++
 			}
 		}
+		if par == 1 {
+			return 0 // without reading the part, a cache miss on a large network
+		}
 		return int(s.parts[p.part].link) % par
 	case rRandom:
 		return s.rng.Intn(len(s.cand))
