@@ -96,7 +96,8 @@ type Options struct {
 	FullTableBytes int64
 	// CacheBytes bounds the on-demand distance cache (2 bytes per channel
 	// per cached destination, at least one destination per CPU). 0 means
-	// 256 MiB, within MaxTableBytes.
+	// 64 MiB, within MaxTableBytes. Evicted distances are garbage until
+	// the next collection, so the heap may hold about twice as much.
 	CacheBytes int64
 }
 

@@ -18,7 +18,7 @@ import (
 // Defaults of the on-demand mode's memory.
 const (
 	defaultFullTableBytes = 256 << 20
-	defaultCacheBytes     = 256 << 20
+	defaultCacheBytes     = 64 << 20
 )
 
 // distEntry holds one destination's distances, 16-bit when they fit.

@@ -217,7 +217,7 @@ func TestOnDemandMemoryBounds(t *testing.T) {
 		tableBytesMin int64
 	}{
 		{"tables fit", Options{}, false, 0, false, 1},
-		{"tables above FullTableBytes", Options{FullTableBytes: 1 << 20}, true, (256 << 20) / (2 * 4096), false, 0},
+		{"tables above FullTableBytes", Options{FullTableBytes: 1 << 20}, true, defaultCacheBytes / (2 * 4096), false, 0},
 		{"tables above MaxTableBytes", Options{MaxTableBytes: 1 << 20}, true, 0, false, 0},
 		{"cache bound", Options{FullTableBytes: -1, CacheBytes: 100 * 2 * 4096}, true, max(100, runtime.GOMAXPROCS(0)), false, 0},
 		{"nothing fits", Options{MaxTableBytes: 64 << 10}, false, 0, true, 0},
