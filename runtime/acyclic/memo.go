@@ -99,10 +99,36 @@ func (m *Memo) record(sh *memoShard, buf []int, v, dst, in int) []int {
 	var offs []int32
 	var cand []int32
 	var next []int
-	e := nw.distancesTo(int32(dst))
+	// Cached distances if there are any, else a search stopped at the
+	// layer of (v, in): the states reachable from it are all closer.
+	e := nw.cached(int32(dst))
+	var sc *searchScratch
+	var labelled []int32
+	if e == nil {
+		sc = nw.scratch()
+		defer nw.cache.scratch.Put(sc)
+		lo := nw.portStart[v]
+		hi := nw.portStart[v+1]
+		if in != Local {
+			lo = nw.portStart[nw.tail[in]] + nw.portIdx[in]
+			hi = lo + 1
+		}
+		labelled = searchUntil(nw.adj, int32(dst), sc.dist32, sc.queue, lo, hi)
+		nw.cache.partial.Add(1)
+		defer func() {
+			for _, c := range labelled {
+				sc.dist32[c] = 0
+			}
+			sc.queue = labelled[:0]
+		}()
+	}
 	for q := 0; q < len(queue) && q < maxClosure; q++ {
 		s := queue[q]
-		next = nw.nextFromEntry(e, next[:0], s.v, s.in)
+		if e != nil {
+			next = nw.nextFromEntry(e, next[:0], s.v, s.in)
+		} else {
+			next = nextFrom(nw, sc.dist32, next[:0], int32(s.v), s.in)
+		}
 		if q == 0 {
 			buf = append(buf, next...)
 		}

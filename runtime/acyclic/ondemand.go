@@ -50,7 +50,7 @@ type distCache struct {
 
 	scratch sync.Pool // *searchScratch
 
-	searches atomic.Int64
+	searches, partial atomic.Int64
 }
 
 type searchScratch struct {
@@ -76,19 +76,11 @@ func (e *distEntry) hit() *distEntry {
 // distancesTo returns the distances to d, searching on a miss. Two callers
 // missing the same destination at once both search (the results are equal).
 func (nw *Network) distancesTo(d int32) *distEntry {
+	if e := nw.cached(d); e != nil {
+		return e
+	}
 	c := nw.cache
 	slot := &c.direct[int(d)%len(c.direct)]
-	if e := slot.Load(); e != nil && e.dst == d {
-		return e.hit()
-	}
-	c.mu.Lock()
-	if s, ok := c.index[d]; ok {
-		e := c.slots[s]
-		c.mu.Unlock()
-		slot.Store(e)
-		return e.hit()
-	}
-	c.mu.Unlock()
 	e := nw.search(d)
 	c.searches.Add(1)
 	c.mu.Lock()
@@ -115,23 +107,71 @@ func (nw *Network) distancesTo(d int32) *distEntry {
 	return e
 }
 
+// cached returns the cached distances to d, or nil.
+func (nw *Network) cached(d int32) *distEntry {
+	c := nw.cache
+	slot := &c.direct[int(d)%len(c.direct)]
+	if e := slot.Load(); e != nil && e.dst == d {
+		return e.hit()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.index[d]; ok {
+		e := c.slots[s]
+		slot.Store(e)
+		return e.hit()
+	}
+	return nil
+}
+
+// searchUntil is the backward search to d stopped as soon as the channels
+// in slots [lo, hi) that it reaches first all have their distance: every
+// channel closer to d than they are has its distance too, farther ones
+// are left 0. It returns the slots it labelled, for the caller to clear.
+// A random graph's searches reach most channels only in their last
+// layers, which a route from a processor of average distance never needs.
+func searchUntil(a *adjacency, d int32, dist []uint32, queue []int32, lo, hi int32) []int32 {
+	nw := a.nw
+	queue = queue[:0]
+	far := uint32(0) // distance of the first target reached; 0 before
+	for s := nw.portStart[d]; s < nw.portStart[d+1]; s++ {
+		in := a.rev[s]
+		dist[in] = 1
+		queue = append(queue, in)
+		if in >= lo && in < hi {
+			far = 1
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		m := queue[q]
+		if far != 0 && dist[m] >= far {
+			break // every channel at distance far is labelled
+		}
+		for _, c := range a.pred[a.predStart[m]:a.predStart[m+1]] {
+			if dist[c] == 0 {
+				dist[c] = dist[m] + 1
+				queue = append(queue, c)
+				if far == 0 && c >= lo && c < hi {
+					far = dist[c]
+				}
+			}
+		}
+	}
+	return queue
+}
+
 // search runs the backward search to d into a fresh entry.
 func (nw *Network) search(d int32) *distEntry {
 	nc := len(nw.tail)
-	sc, _ := nw.cache.scratch.Get().(*searchScratch)
-	if sc == nil {
-		sc = &searchScratch{queue: make([]int32, 0, nc)}
-	}
+	sc := nw.scratch()
 	defer nw.cache.scratch.Put(sc)
 	if nc < math.MaxUint16 {
 		e := &distEntry{dst: d, d16: make([]uint16, nc)}
 		distances(nw.adj, d, e.d16, sc.queue)
 		return e
 	}
-	if sc.dist32 == nil {
-		sc.dist32 = make([]uint32, nc)
-	}
 	distances(nw.adj, d, sc.dist32, sc.queue)
+	defer clear(sc.dist32) // searchUntil expects a cleared array
 	far := uint32(0)
 	for _, x := range sc.dist32 {
 		far = max(far, x)
@@ -144,6 +184,16 @@ func (nw *Network) search(d int32) *distEntry {
 		return e
 	}
 	return &distEntry{dst: d, d32: append([]uint32(nil), sc.dist32...)}
+}
+
+// scratch returns a search's work arrays; dist32 is all zero.
+func (nw *Network) scratch() *searchScratch {
+	sc, _ := nw.cache.scratch.Get().(*searchScratch)
+	if sc == nil {
+		nc := len(nw.tail)
+		sc = &searchScratch{queue: make([]int32, 0, nc), dist32: make([]uint32, nc)}
+	}
+	return sc
 }
 
 // nextOnDemand is Next without tables: the leaving channels of processor v
@@ -205,8 +255,9 @@ type CacheStats struct {
 	Entries    int
 	EntryBytes int64
 	// Hits counts lookups answered from the cache, Searches the backward
-	// searches run on misses.
-	Hits, Searches int64
+	// searches run on misses, Partial those a Memo stopped where its
+	// packet's distance was reached (not cached).
+	Hits, Searches, Partial int64
 }
 
 // CacheStats returns the distance cache's counters (zero for full tables).
@@ -222,7 +273,7 @@ func (nw *Network) CacheStats() CacheStats {
 	}
 	c.mu.Unlock()
 	return CacheStats{Entries: c.entries, EntryBytes: 2 * int64(len(nw.tail)),
-		Hits: hits, Searches: c.searches.Load()}
+		Hits: hits, Searches: c.searches.Load(), Partial: c.partial.Load()}
 }
 
 // adjacencyBytes estimates the memory of the connects kept for searches.

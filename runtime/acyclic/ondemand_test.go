@@ -52,7 +52,13 @@ func TestOnDemandMatchesTables(t *testing.T) {
 			if full.OnDemand() || !lazy.OnDemand() || lazy.TableBytes() != 0 {
 				t.Fatalf("%s: full.OnDemand %v, lazy.OnDemand %v", name, full.OnDemand(), lazy.OnDemand())
 			}
-			memo := NewMemo(lazy, 64<<10) // about 1 KiB per shard: resets often
+			// The memo on a network of its own, whose cache stays empty,
+			// stops every search at the layer it needs.
+			own, err := Build(g.n, g.links, onDemand(opt))
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			memo := NewMemo(own, 64<<10) // about 1 KiB per shard: resets often
 			sts := states(full)
 			var want, got, viaMemo []int
 			// Destinations in a scrambled order, so the cache evicts; a
@@ -71,6 +77,9 @@ func TestOnDemandMatchesTables(t *testing.T) {
 						t.Fatalf("%s: Next(v %d, dst %d, in %d): tables %v, on demand %v, memo %v", name, s[0], d, s[1], want, got, viaMemo)
 					}
 				}
+			}
+			if st := own.CacheStats(); g.n > 1 && (st.Searches != 0 || st.Partial == 0) {
+				t.Fatalf("%s: memo's network %+v, want partial searches only", name, st)
 			}
 			fr, err1 := Check(full.Routing())
 			lr, err2 := Check(lazy.Routing())
