@@ -108,18 +108,6 @@ func isProcessorType(name string) bool {
 }
 
 func (b *builder) apply(obj *object, stmts []lang.Stmt, legacy bool) {
-	if len(stmts) > 64 && obj.byKey["link"] == nil {
-		// A topology of many links: their index is made at its size.
-		links := 0
-		for _, s := range stmts {
-			if blk, ok := s.(*lang.Block); ok && blk.Kind == "link" {
-				links++
-			}
-		}
-		if links > 64 {
-			obj.labels("link", links)
-		}
-	}
 	for _, s := range stmts {
 		switch s := s.(type) {
 		case *lang.Field:

@@ -23,7 +23,7 @@ type object struct {
 	order    []string
 	index    map[string]*field
 	children []*object
-	byKey    map[string]map[string]*object // kind → label → child
+	byKey    map[string]*childIndex // by kind
 
 	// Topology only: the statements that build its links and nodes, the
 	// generator and link template, expanded by topology.go.
@@ -124,26 +124,79 @@ func isNumeric(s string) bool {
 	return true
 }
 
-func (o *object) child(kind, label string) *object { return o.byKey[kind][label] }
+func (o *object) child(kind, label string) *object { return o.byKey[kind].get(label) }
 
 // addChild adds c, the first child of its kind and label.
 func (o *object) addChild(c *object) {
 	o.children = append(o.children, c)
-	o.labels(c.kind, 0)[c.label] = c
+	o.kindIndex(c.kind).add(c, len(o.children))
 }
 
-// labels is the index of o's children of one kind, made with room for n
-// when it is new: a topology of Parasol I links has a child per link.
-func (o *object) labels(kind string, n int) map[string]*object {
+// kindIndex is the index of o's children of one kind.
+func (o *object) kindIndex(kind string) *childIndex {
 	if o.byKey == nil {
-		o.byKey = map[string]map[string]*object{}
+		o.byKey = map[string]*childIndex{}
 	}
-	m := o.byKey[kind]
-	if m == nil {
-		m = make(map[string]*object, n)
-		o.byKey[kind] = m
+	ix := o.byKey[kind]
+	if ix == nil {
+		ix = &childIndex{}
+		o.byKey[kind] = ix
 	}
-	return m
+	return ix
+}
+
+// childIndex finds the children of one kind by label: those numbered 0,
+// 1, 2, … (as the links of a Parasol I topology are, by the hundred
+// thousand) in a slice, the others in a map. A child is in one of the two;
+// the slice is looked at first.
+type childIndex struct {
+	numbered []*object
+	named    map[string]*object
+}
+
+func (ix *childIndex) get(label string) *object {
+	if ix == nil {
+		return nil
+	}
+	if n, ok := labelNumber(label); ok && n < len(ix.numbered) && ix.numbered[n] != nil {
+		return ix.numbered[n]
+	}
+	return ix.named[label]
+}
+
+// add adds c, the n-th child of its parent; the slice grows to about
+// twice the children, so that a few large numbers take the map.
+func (ix *childIndex) add(c *object, n int) {
+	if k, ok := labelNumber(c.label); ok && k < 2*n+1024 {
+		if k >= len(ix.numbered) {
+			grown := make([]*object, max(k+1, min(2*len(ix.numbered), 2*n+1024)))
+			copy(grown, ix.numbered)
+			ix.numbered = grown
+		}
+		ix.numbered[k] = c
+		return
+	}
+	if ix.named == nil {
+		ix.named = map[string]*object{}
+	}
+	ix.named[c.label] = c
+}
+
+// labelNumber reads a label written as a whole number in its canonical
+// form (0, 17; not 017 or +1), below a billion.
+func labelNumber(label string) (int, bool) {
+	if label == "" || len(label) > 9 || label[0] == '0' && len(label) > 1 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(label); i++ {
+		c := label[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // childrenOf lists the children of one kind, in declaration order.
