@@ -42,6 +42,11 @@ var snippets = []string{
 	"program p(n = ) { }", "program { }", "program p", "machine m { program p { } }", "program p { processor x { } }",
 	"program p { f(g(a: 1)) }", "program p { let x = 2 * f(a: 1) }", "program p { send(8KB, to: 1) # c\n}",
 	"x = program", "let = 1", "program p { for i in 0 .. 1 { link 0 -- 1 } }",
+	// A lone number or name ends its expression only before what cannot
+	// extend it (stmtParser.expr reads it without the precedence descent).
+	"x = 2^3", "x = 2 ^ -1", "x = a.b", "x = a(1)", "x = 1KB.y", "x = 3(4)", "x = a\n.b", "x = a\n(b)",
+	"x = 1 y = 2", "x = a; y = b", "x = 1 == 1", "x = a and b", "x = 1 -- 2", "link 1 -- 2.x { }",
+	"link a -- b(1) { }", "link 0 -- 1 { latency = 2ns speed = 1MB/s }", "x = 5zz.y", "x = a $",
 }
 
 // disagreement says how the hand-written parsers and the participle
