@@ -24,9 +24,10 @@ type evQueue struct {
 	bi      int
 	buckets [][]event // the rung; buckets[cur] is the open one
 	cur, nb int
-	// base and width place time t in bucket (t-base)/width; flat means
-	// the rung is one bucket holding every time up to base.
-	base, width    float64
+	// base and inv place time t in bucket (t-base)·inv (inv the inverse
+	// of the buckets' width); flat means the rung is one bucket holding
+	// every time up to base.
+	base, inv      float64
 	flat           bool
 	top            []event
 	topMin, topMax float64
@@ -41,6 +42,11 @@ type evQueue struct {
 	vals    []float64
 	idx     []uint8
 	scratch []event
+	// storage for spread: every bucket of a rung, and where each event of
+	// top goes
+	arena []event
+	where []int32
+	count []int32
 }
 
 const defaultHeapMax = 4096
@@ -55,12 +61,10 @@ func (q *evQueue) reset() {
 		q.spare = q.bot[:0]
 	}
 	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
-	for i := range q.buckets[:q.nb] {
-		q.buckets[i] = keep(q.buckets[i])
-	}
+	clear(q.buckets)
 	// A flat rung above every time: everything goes to near.
 	q.cur, q.nb, q.flat, q.ladder = 0, 0, true, false
-	q.base, q.width = math.Inf(1), 0
+	q.base, q.inv = math.Inf(1), 0
 }
 
 // toLadder moves every pending event, all in near, to top: the next pop
@@ -93,7 +97,7 @@ func (q *evQueue) bucket(t float64) int {
 		}
 		return q.nb
 	}
-	x := (t - q.base) / q.width
+	x := (t - q.base) * q.inv
 	if x < float64(q.cur+1) {
 		return -1
 	}
@@ -154,7 +158,7 @@ func (q *evQueue) advance() {
 	if q.flat {
 		q.spare = q.bot[:0]
 	} else if q.cur < q.nb {
-		q.buckets[q.cur] = keep(q.bot)
+		q.buckets[q.cur] = nil
 	}
 	q.bot, q.bi = nil, 0
 	for {
@@ -190,13 +194,10 @@ func compareEvents(a, b event) int {
 // When the times of top are all equal (or not finite), the rung is flat:
 // everything goes into one sorted bucket.
 func (q *evQueue) spread() {
-	for i := range q.buckets[:q.nb] {
-		q.buckets[i] = keep(q.buckets[i])
-	}
 	top := q.top
 	n := len(top)
 	width := q.sampleWidth()
-	if n < flatBelow || !(width > 0) || !(q.topMax-q.topMin < math.MaxFloat64) {
+	if n < flatBelow || !(width > 0) || !(1/width < math.Inf(1)) || !(q.topMax-q.topMin < math.MaxFloat64) {
 		// The top list becomes the open bucket; a fresh top list takes its
 		// place so that the two never share storage.
 		q.flat, q.base, q.cur, q.nb = true, q.topMax, 0, 0
@@ -207,35 +208,63 @@ func (q *evQueue) spread() {
 	// Enough buckets for the events at the front's density; one more in
 	// case (topMax-topMin)/width rounds up. Buckets beyond are dropped.
 	nb := int(min((q.topMax-q.topMin)/width, float64(n/ladderSplit))) + 1
-	for len(q.buckets) < nb {
-		q.buckets = append(q.buckets, nil)
+	q.flat, q.base, q.inv, q.cur, q.nb = false, q.topMin, 1/width, -1, nb
+	// Count each bucket's events first, then give the buckets adjacent
+	// storage in one arena, reused from rung to rung, each with room for
+	// as many events again pushed later: appending to buckets one event at
+	// a time grew each anew at every rung.
+	where := slices.Grow(q.where[:0], n)[:n]
+	count := slices.Grow(q.count[:0], nb+1)[:nb+1]
+	clear(count)
+	for i := range top {
+		b := nb // beyond the rung, or NaN
+		if x := (top[i].t - q.base) * q.inv; x < float64(nb) {
+			b = int(x)
+		}
+		where[i] = int32(b)
+		count[b]++
 	}
-	clear(q.buckets[nb:])
-	q.buckets = q.buckets[:nb]
-	q.flat, q.base, q.width, q.cur, q.nb = false, q.topMin, width, -1, nb
+	size := 0
+	for _, c := range count[:nb] {
+		size += 2*int(c) + rungSlack
+	}
+	if cap(q.arena) < size {
+		q.arena = make([]event, size)
+	}
+	arena := q.arena[:size]
+	q.buckets = slices.Grow(q.buckets[:0], nb)[:nb]
+	at := 0
+	for b, c := range count[:nb] {
+		end := at + 2*int(c) + rungSlack
+		q.buckets[b] = arena[at:at:end]
+		at = end
+	}
 	rest := top[:0]
 	var lo, hi float64
-	for _, e := range top {
-		x := (e.t - q.base) / width
-		if x >= float64(nb) || x != x { // beyond the rung, or NaN
-			if len(rest) == 0 || e.t < lo {
-				lo = e.t
-			}
-			if len(rest) == 0 || e.t > hi {
-				hi = e.t
-			}
-			rest = append(rest, e)
+	for i, e := range top {
+		if b := where[i]; b < int32(nb) {
+			q.buckets[b] = append(q.buckets[b], e)
 			continue
 		}
-		b := int(x)
-		q.buckets[b] = append(q.buckets[b], e)
+		if len(rest) == 0 || e.t < lo {
+			lo = e.t
+		}
+		if len(rest) == 0 || e.t > hi {
+			hi = e.t
+		}
+		rest = append(rest, e)
 	}
+	q.where, q.count = where, count
 	q.top, q.topMin, q.topMax = rest, lo, hi
 	if len(q.buckets[0]) == 0 {
 		// Only NaN times are left: they have no order; keep them last.
 		q.buckets[nb-1], q.top = append(q.buckets[nb-1], rest...), rest[:0]
 	}
 }
+
+// rungSlack is the room each bucket of a rung has beyond twice the events
+// it starts with, for events pushed into it later.
+const rungSlack = 4
 
 // flatBelow is the size of top under which spread sorts it whole rather
 // than building a rung: a small network's runs have a few dozen events
@@ -269,20 +298,6 @@ func (q *evQueue) sampleWidth() float64 {
 		}
 	}
 	return (q.topMax - q.topMin) * ladderSplit / float64(n)
-}
-
-// keepCap is the largest bucket whose storage is kept for reuse once
-// emptied. Times cluster, so a bucket now and then holds thousands of
-// events; were every bucket to keep the largest storage it ever had, the
-// rung's memory would grow with the run rather than with what is pending.
-const keepCap = 4 * ladderSplit
-
-// keep empties bucket b, keeping its storage if small.
-func keep(b []event) []event {
-	if cap(b) > keepCap {
-		return nil
-	}
-	return b[:0]
 }
 
 func (q *evQueue) pushNear(e event) {
