@@ -40,6 +40,10 @@ func NewSource(name, text string) *Source {
 	return &Source{Name: name, Text: text, lines: lines, ascii: isASCII(text)}
 }
 
+// ASCII reports whether the text is all ASCII, so that a column is a byte
+// offset.
+func (s *Source) ASCII() bool { return s.ascii }
+
 // isASCII reports whether text is all ASCII, eight bytes at a time.
 func isASCII(text string) bool {
 	i := 0

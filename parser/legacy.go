@@ -46,7 +46,7 @@ type legacyReader struct {
 
 func parseLegacy(src *lang.Source) (*lang.File, error) {
 	text := src.Text
-	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: isASCII(text)}
+	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII()}
 	for off := 0; off < len(text); {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
@@ -88,15 +88,6 @@ func (r *legacyReader) pos(off int) lang.Pos {
 		col = 1 + utf8.RuneCountInString(r.src.Text[r.lineStart:off])
 	}
 	return lang.Pos{Src: r.src, Offset: off, Line: r.lineNo, Col: col}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *legacyReader) line(off int, line string) {

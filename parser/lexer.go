@@ -141,10 +141,12 @@ func (s *tokStream) init(src *lang.Source, start, end int) {
 		s.line = src.PosAt(start).Line
 		s.lsta = strings.LastIndexByte(text[:start], '\n') + 1
 	}
-	for i := s.lsta; i < end; i++ {
-		if text[i] >= utf8.RuneSelf {
-			s.ascii = false
-			break
+	if start > 0 || end < len(text) || !src.ASCII() {
+		for i := s.lsta; i < end; i++ {
+			if text[i] >= utf8.RuneSelf {
+				s.ascii = false
+				break
+			}
 		}
 	}
 	s.last = token{kind: kEOF, off: int32(start), line: int32(s.line), lineStart: int32(s.lsta)}
