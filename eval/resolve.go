@@ -178,7 +178,7 @@ func (r *resolver) object(o *object) {
 func (r *resolver) field(f *field, sc *rscope) {
 	kind := f.obj.kind
 	spec, known := fieldSpecOf(kind, f.name)
-	blk := blocks[kind]
+	blk := blockOf(kind)
 	isFunc := f.decl.IsFunc()
 	switch {
 	case isFunc && (blk == nil || !blk.funcs):
