@@ -110,7 +110,11 @@ func (r *legacyReader) line(off int, line string) {
 	key := strings.TrimSpace(trimmed[:eq])
 	rawValue := trimmed[eq+1:]
 	value := strings.TrimSpace(rawValue)
-	valueOff := off + lead + eq + 1 + (len(rawValue) - len(strings.TrimLeft(rawValue, " \t")))
+	blanks := 0 // before the value: strings.TrimLeft would build its set of two bytes per line
+	for blanks < len(rawValue) && (rawValue[blanks] == ' ' || rawValue[blanks] == '\t') {
+		blanks++
+	}
+	valueOff := off + lead + eq + 1 + blanks
 	if key == "" {
 		r.errs.Add(pos, "expected a key before '='")
 		return
