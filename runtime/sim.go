@@ -274,6 +274,12 @@ const touchDistance = 6
 // run processes events until none are left, the event limit is hit or ctx
 // is cancelled.
 func (s *sim) run(ctx context.Context) (partial bool) {
+	if n := len(s.parts); cap(s.pkts) < n && len(s.pkts) == 0 {
+		// Every part sends a packet, in a burst nearly all at once: room
+		// for them now spares growing the packets by copies (each 1.25
+		// times the last on a large network, the old copy live meanwhile).
+		s.pkts = make([]packet, 0, n)
+	}
 	for i := range s.msgs {
 		if s.msgs[i].deps == 0 {
 			s.push(0, evMsgReady, int32(i), 0)
