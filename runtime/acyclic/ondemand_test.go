@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -247,6 +248,49 @@ func TestOnDemandMemoryBounds(t *testing.T) {
 		}
 		if tc.opt.MaxTableBytes > 0 && int64(st.Entries)*st.EntryBytes > tc.opt.MaxTableBytes {
 			t.Errorf("%s: cache of %d × %d bytes", tc.name, st.Entries, st.EntryBytes)
+		}
+	}
+}
+
+// TestOnDemandAtScale (PARASOL_BIG=1): 65,536 processors, whose tables
+// would take 10 GiB, build within 512 MiB for both variants, and a sample
+// of routes is the same through the distance cache and through a Memo.
+func TestOnDemandAtScale(t *testing.T) {
+	if os.Getenv("PARASOL_BIG") == "" {
+		t.Skip("set PARASOL_BIG=1 (minutes)")
+	}
+	const n = 1 << 16
+	links := hamiltonian(n, newRand(n))
+	for _, v := range []Variant{Plain, Improved} {
+		nw, err := Build(n, links, Options{Variant: v, MaxTableBytes: 512 << 20})
+		if err != nil {
+			t.Fatal(v, err)
+		}
+		if st := nw.CacheStats(); !nw.OnDemand() || int64(st.Entries)*st.EntryBytes > defaultCacheBytes {
+			t.Fatalf("%v: on demand %v, cache %+v", v, nw.OnDemand(), st)
+		}
+		memo := NewMemo(nw, 0)
+		rng := newRand(7)
+		var buf []int
+		for range 64 {
+			src, dst := rng.IntN(n), rng.IntN(n)
+			want, err := nw.Route(nil, src, dst)
+			if err != nil {
+				t.Fatal(v, err)
+			}
+			var got []int
+			for at, in := src, Local; at != dst; {
+				buf = memo.Next(buf[:0], at, dst, in)
+				if len(buf) == 0 {
+					t.Fatalf("%v: memo has no route from %d to %d at %d", v, src, dst, at)
+				}
+				in = buf[0]
+				got = append(got, in)
+				at = int(nw.head[in])
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v: %d→%d: memo %v, cache %v", v, src, dst, got, want)
+			}
 		}
 	}
 }
