@@ -128,19 +128,20 @@ func (mz *modernizer) stmts(kind, label string, stmts []lang.Stmt) []lang.Stmt {
 func (mz *modernizer) field(kind, label string, f *lang.Field, siblings map[string]*lang.Field) *lang.Field {
 	g := *f
 	t := fieldTypeOf(kind, f.Name)
-	switch v := f.Value.(type) {
-	case *lang.NumberLit:
-		if v.Value.Dim != lang.Dimensionless || f.IsFunc() {
-			break
-		}
+	if n, ok := signedLiteral(f.Value); ok && n.Dim == lang.Dimensionless && !f.IsFunc() {
+		pos := f.Value.ExprPos()
 		switch {
-		case t == tBool && (v.Value.Num == 0 || v.Value.Num == 1):
-			g.Value = &lang.BoolLit{Pos: v.Pos, Value: v.Value.Num == 1}
+		case t == tBool && (n.Num == 0 || n.Num == 1):
+			g.Value = &lang.BoolLit{Pos: pos, Value: n.Num == 1}
 			return &g
 		case t == tSymbol:
-			g.Value = &lang.StringLit{Pos: v.Pos, Value: labelOf(v.Value)}
+			// The loader names a Parasol I number by its label; a modern
+			// file must say the name, since a number there is an error.
+			g.Value = &lang.StringLit{Pos: pos, Value: labelOf(n)}
 			return &g
 		}
+	}
+	switch v := f.Value.(type) {
 	case *lang.Ident:
 		switch {
 		case t == tBool:
@@ -213,6 +214,10 @@ func (mz *modernizer) withImplied(e lang.Expr, sc *inferScope, unit string) lang
 // scaled writes a plain e in unit: 30 becomes 30%, 5 in ns/B 5ns / 1B,
 // anything else e * 1unit.
 func scaled(e lang.Expr, unit string) lang.Expr {
+	if u, ok := e.(*lang.Unary); ok && u.Op == "-" && isPlainLiteral(u.X) {
+		// Parasol I's -5 is a minus applied to 5: it becomes -5ns.
+		return &lang.Unary{Pos: u.Pos, Op: "-", X: scaled(u.X, unit)}
+	}
 	if isPlainLiteral(e) {
 		v := e.(*lang.NumberLit)
 		if _, single := lang.Units[unit]; single {
@@ -245,6 +250,20 @@ func isPlainLiteral(e lang.Expr) bool {
 	}
 	_, err := strconv.ParseFloat(strings.TrimSuffix(v.Text, "."), 64)
 	return err == nil
+}
+
+// signedLiteral is the value of a number literal, or of a minus applied to
+// one, as Parasol I's negative numbers are read.
+func signedLiteral(e lang.Expr) (lang.Value, bool) {
+	if u, ok := e.(*lang.Unary); ok && u.Op == "-" {
+		if v, ok := u.X.(*lang.NumberLit); ok {
+			return lang.Quantity(-v.Value.Num, v.Value.Dim), true
+		}
+	}
+	if v, ok := e.(*lang.NumberLit); ok {
+		return v.Value, true
+	}
+	return lang.Value{}, false
 }
 
 func withUnit(v *lang.NumberLit, unit string) *lang.NumberLit {

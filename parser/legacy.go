@@ -235,8 +235,15 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		lit.Pos, lit.Text, lit.Value = pos, text, lang.Num(float64(n))
 		return lit
 	}
-	if f, err := strconv.ParseFloat(text, 64); err == nil && text[0] != '+' && !strings.ContainsAny(text, "xXpP_in") {
-		return &lang.NumberLit{Pos: pos, Text: modernNumber(text), Value: lang.Num(f)}
+	if lit := legacyNumber(pos, text); lit != nil {
+		return lit
+	}
+	if text[0] == '-' {
+		// The modern grammar has no negative literals: -5 is a minus
+		// applied to 5, and the tree must be the one fmt reads back.
+		if lit := legacyNumber(r.pos(off+1), text[1:]); lit != nil {
+			return &lang.Unary{Pos: pos, Op: "-", X: lit}
+		}
 	}
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.ContainsAny(text[1:len(text)-1], `"\`) {
 		return &lang.StringLit{Pos: pos, Value: text[1 : len(text)-1]}
@@ -247,6 +254,19 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		return nil
 	}
 	return e
+}
+
+// legacyNumber reads text that is one unsigned number in Parasol I ("20.",
+// "1.e+3"), or returns nil.
+func legacyNumber(pos lang.Pos, text string) *lang.NumberLit {
+	if text == "" || text[0] == '+' || text[0] == '-' || strings.ContainsAny(text, "xXpP_in") {
+		return nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return nil
+	}
+	return &lang.NumberLit{Pos: pos, Text: modernNumber(text), Value: lang.Num(f)}
 }
 
 // headerNumber checks the number of a processor, topology or link header:
