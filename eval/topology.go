@@ -117,7 +117,7 @@ func (m *Machine) realizeTopologies() {
 	}
 	m.topoState = 1
 	for _, o := range m.root.childrenOf("topology") {
-		r := &realizer{m: m, obj: o}
+		r := &realizer{m: m, obj: o, links: topo.NewBuilder()}
 		t := r.realize()
 		if len(r.errs) > 0 {
 			m.errs = append(m.errs, r.errs...)
@@ -136,8 +136,8 @@ type realizer struct {
 	nodes    []int   // node ids, in order of appearance
 	ids      idIndex // id → index in nodes
 	types    []*NodeType
-	explicit []*NodeType // type given by a node statement (or processortype)
-	links    []topo.LinkSpec
+	explicit []*NodeType   // type given by a node statement (or processortype)
+	links    *topo.Builder // the links; the nodes are added once all are known
 	lat, spd []float64
 
 	// The budget: the memory limit and what has been built against it,
@@ -159,9 +159,9 @@ type realizer struct {
 	loopVals []lang.Value
 	compiled map[lang.Expr]compiledExpr
 
-	memberSlab []int                // see members
-	typeOf     map[string]*NodeType // see nodeType
-	defaults   *linkDefaults        // see topologyDefaultsQuiet
+	memberBuf []int                // see members
+	typeOf    map[string]*NodeType // see nodeType
+	defaults  *linkDefaults        // see topologyDefaultsQuiet
 }
 
 type compiledExpr struct {
@@ -192,7 +192,7 @@ func (r *realizer) realize() *Topology {
 	// The links written out one by one are known: the lists are made at
 	// their size, rather than grown and copied. (Their syntax already
 	// takes more memory than these entries.)
-	r.links = make([]topo.LinkSpec, 0, links)
+	r.links.Grow(0, links)
 	r.lat, r.spd = make([]float64, 0, links), make([]float64, 0, links)
 	for _, l := range legacyLinks {
 		r.legacyLink(l, def)
@@ -212,7 +212,8 @@ func (r *realizer) realize() *Topology {
 		r.errs.Add(r.obj.pos, "topology %s has no links and no nodes", r.obj.label)
 		return nil
 	}
-	b := topo.NewBuilder()
+	b := r.links
+	b.Grow(len(r.nodes), 0)
 	for i, id := range r.nodes {
 		if r.types[i] != nil && r.types[i].Kind == "switch" {
 			b.Switch(id)
@@ -220,28 +221,23 @@ func (r *realizer) realize() *Topology {
 			b.Processor(id)
 		}
 	}
-	for _, l := range r.links {
-		b.Link(l)
-	}
-	g, err := b.Build()
+	// Links given one by one that form a hypercube, mesh or torus (or
+	// switches that do, with processors attached) are routed and measured
+	// as the generated graph; the recognised graph orders its links as
+	// the generator does, so the per-link values follow. Recognition
+	// needs working lists as long as the graph's, so only within the
+	// memory limit.
+	recognize := r.bytes+topo.GraphBytes(int64(len(r.nodes)), int64(b.NumLinks())) <= r.maxMemory
+	g, order, err := b.BuildRecognized(recognize)
 	if err != nil {
 		r.errs.Add(r.obj.pos, "topology %s: %v", r.obj.label, err)
 		return nil
 	}
 	t.Graph, t.Latency, t.Speed = g, r.lat, r.spd
-	// Links given one by one that form a hypercube, mesh or torus (or
-	// switches that do, with processors attached) are routed and measured
-	// as the generated graph; the recognised graph orders its links as
-	// the generator does, so the per-link values follow. Recognition
-	// builds the graph again, so only within the memory limit.
-	if r.bytes+topo.GraphBytes(int64(g.N()), int64(g.NumLinks())) <= r.maxMemory {
-		if rg, order, ok := topo.Recognize(g); ok {
-			t.Graph = rg
-			t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
-			for l, old := range order {
-				t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
-			}
-			g = rg
+	if order != nil {
+		t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
+		for l, old := range order {
+			t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
 		}
 	}
 	t.NodeTypes = make([]*NodeType, g.N())
@@ -695,10 +691,10 @@ func (r *realizer) spend(bytes int64, pos lang.Pos) bool {
 	if r.bytes += bytes; r.bytes <= r.maxMemory {
 		return true
 	}
-	what := fmt.Sprintf("topology %s (%d nodes and %d links so far)", r.obj.label, len(r.nodes), len(r.links))
+	what := fmt.Sprintf("topology %s (%d nodes and %d links so far)", r.obj.label, len(r.nodes), r.links.NumLinks())
 	if r.outer != nil {
 		pos = r.outer.Pos
-		what = fmt.Sprintf("this loop (%d nodes and %d links so far in topology %s)", len(r.nodes), len(r.links), r.obj.label)
+		what = fmt.Sprintf("this loop (%d nodes and %d links so far in topology %s)", len(r.nodes), r.links.NumLinks(), r.obj.label)
 	}
 	r.errs.Add(pos, "%s", &limits.TooLarge{What: what, Need: r.bytes, Limit: r.maxMemory})
 	r.stop = true
@@ -802,9 +798,14 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 	r.addLink(spec, lat, spd, l.pos)
 }
 
-// members returns room for a link's n node ids, cut from a slab shared
-// by the topology's links.
-func (r *realizer) members(n int) []int { return room(&r.memberSlab, n)[:n] }
+// members returns room for a link's n node ids, valid until the next
+// call: the Builder keeps its own copy of each link's members.
+func (r *realizer) members(n int) []int {
+	if cap(r.memberBuf) < n {
+		r.memberBuf = make([]int, n)
+	}
+	return r.memberBuf[:n]
+}
 
 // nodeType is m.nodeType, made once per label for the topology: a Parasol
 // I link names the type of each of its ends.
@@ -824,13 +825,13 @@ func (r *realizer) addLink(spec topo.LinkSpec, lat, spd float64, pos lang.Pos) {
 	if !r.spend(explicitBytesPerLink, pos) {
 		return
 	}
-	if len(r.links) >= MaxLinks {
-		if len(r.links) == MaxLinks {
+	if r.links.NumLinks() >= MaxLinks {
+		if r.links.NumLinks() == MaxLinks {
 			r.errs.Add(pos, "more than %d links", MaxLinks)
 		}
 		return
 	}
-	r.links = append(r.links, spec)
+	r.links.Link(spec)
 	r.lat = append(r.lat, lat)
 	r.spd = append(r.spd, spd)
 }

@@ -215,7 +215,13 @@ func (g *Graph) Degree(v int32) int { return int(g.off[v+1] - g.off[v]) }
 // finish builds the CSR arrays from the link list; order within a node
 // follows link order, which the generators choose deliberately.
 func (g *Graph) finish(n int) {
-	deg := make([]int32, n+1)
+	// A graph renumbered in place (Recognize) refills the adjacency it had.
+	deg := g.off
+	if len(deg) == n+1 {
+		clear(deg)
+	} else {
+		deg = make([]int32, n+1)
+	}
 	each := func(f func(a, b, l int32)) {
 		for l := range g.links {
 			k := &g.links[l]
@@ -239,7 +245,9 @@ func (g *Graph) finish(n int) {
 		deg[i] += deg[i-1]
 	}
 	g.off = deg
-	g.adj = make([]Adj, deg[n])
+	if len(g.adj) != int(deg[n]) {
+		g.adj = make([]Adj, deg[n])
+	}
 	pos := slices.Clone(deg[:n])
 	each(func(a, b, l int32) { g.adj[pos[a]] = Adj{b, l}; pos[a]++ })
 	if g.nodeK != nil {

@@ -36,6 +36,13 @@ import (
 // the generated graph. ok is false, and g is returned, when nothing was
 // recognised.
 func Recognize(g *Graph) (r *Graph, order []int32, ok bool) {
+	return recognizeGraph(g, false)
+}
+
+// recognizeGraph is Recognize; inPlace makes the recognised graph in g's
+// storage (g itself is then the result), for a caller that made g only to
+// recognise it.
+func recognizeGraph(g *Graph, inPlace bool) (r *Graph, order []int32, ok bool) {
 	n := g.N()
 	if g.kind != Explicit || g.core != 0 || n < 2 {
 		return g, nil, false
@@ -50,7 +57,7 @@ func Recognize(g *Graph) (r *Graph, order []int32, ok bool) {
 		inCore[i] = true
 	}
 	if s, found := g.findCore(inCore); found {
-		r, order = g.renumber(s, inCore, nil)
+		r, order = g.renumber(s, inCore, nil, inPlace)
 		return r, order, true
 	}
 	// Processors whose links all lead to one switch hang off the core.
@@ -74,7 +81,7 @@ func Recognize(g *Graph) (r *Graph, order []int32, ok bool) {
 		return g, nil, false
 	}
 	if s, found := g.findCore(inCore); found {
-		r, order = g.renumber(s, inCore, attach)
+		r, order = g.renumber(s, inCore, attach, inPlace)
 		return r, order, true
 	}
 	return g, nil, false
@@ -359,8 +366,9 @@ func (s shape) edge(a, b int32) (dim int, first int32, ok bool) {
 	return dim, first, dim >= 0
 }
 
-// renumber builds the recognised graph (see Recognize).
-func (g *Graph) renumber(s shape, inCore []bool, attach []int32) (*Graph, []int32) {
+// renumber builds the recognised graph (see Recognize); inPlace builds it
+// in g, reusing g's link list, adjacency and id map.
+func (g *Graph) renumber(s shape, inCore []bool, attach []int32, inPlace bool) (*Graph, []int32) {
 	n := g.N()
 	c := int32(len(s.node))
 	newIdx := make([]int32, n)
@@ -374,24 +382,32 @@ func (g *Graph) renumber(s shape, inCore []bool, attach []int32) (*Graph, []int3
 			old = append(old, v)
 		}
 	}
-	r := &Graph{kind: Explicit}
 	identity := true
-	ids := make([]int, n)
 	for i, v := range old {
-		ids[i] = g.ID(v)
-		identity = identity && ids[i] == i
+		identity = identity && g.ID(v) == i
 	}
+	var ids []int
+	var byID map[int]int32
 	if !identity {
-		r.ids = ids
-		r.byID = make(map[int]int32, n)
+		ids = make([]int, n)
+		for i, v := range old {
+			ids[i] = g.ID(v)
+		}
+		// The same ids are renumbered, so g's map can take the new
+		// indices in place of the old.
+		byID = g.byID
+		if !inPlace || byID == nil {
+			byID = make(map[int]int32, n)
+		}
 		for i, id := range ids {
-			r.byID[id] = int32(i)
+			byID[id] = int32(i)
 		}
 	}
+	var nodeK []NodeKind
 	if g.nodeK != nil {
-		r.nodeK = make([]NodeKind, n)
+		nodeK = make([]NodeKind, n)
 		for i, v := range old {
-			r.nodeK[i] = g.nodeK[v]
+			nodeK[i] = g.nodeK[v]
 		}
 	}
 	type keyed struct {
@@ -416,26 +432,45 @@ func (g *Graph) renumber(s shape, inCore []bool, attach []int32) (*Graph, []int3
 		return int(a.first - b.first)
 	})
 	order := make([]int32, 0, len(g.links))
-	r.links = make([]Link, 0, len(g.links))
 	for _, e := range core {
-		k := g.links[e.l]
-		a, b := newIdx[k.A], newIdx[k.B]
-		if a != e.first {
-			a, b = b, a
-		}
-		r.links = append(r.links, Link{A: a, B: b, Dim: e.dim, Channels: k.Channels, IO: k.IO})
 		order = append(order, e.l)
 	}
-	for _, l := range rest {
-		k := g.links[l]
+	order = append(order, rest...)
+	pure := attach == nil && g.NumProcs() == n
+	r := &Graph{kind: Explicit}
+	var links []Link
+	if inPlace {
+		links = g.links
+		permute(links, order)
+		// Only the adjacency's storage is kept: finish refills it.
+		*r = Graph{kind: Explicit, off: g.off, adj: g.adj}
+	} else {
+		links = make([]Link, len(order))
+		for i, l := range order {
+			links[i] = g.links[l]
+		}
+	}
+	for i := range links {
+		k := &links[i]
+		if i < len(core) {
+			e := core[i]
+			a, b := newIdx[k.A], newIdx[k.B]
+			if a != e.first {
+				a, b = b, a
+			}
+			*k = Link{A: a, B: b, Dim: e.dim, Channels: k.Channels, IO: k.IO}
+			continue
+		}
 		k.A = newIdx[k.A]
 		if k.B >= 0 {
 			k.B = newIdx[k.B]
 		}
-		r.links = append(r.links, k)
-		order = append(order, l)
 	}
-	pure := attach == nil && g.NumProcs() == n
+	if inPlace {
+		*g = *r
+		r = g
+	}
+	r.ids, r.byID, r.nodeK, r.links = ids, byID, nodeK, links
 	if pure {
 		r.kind, r.dims = s.kind, s.dims
 	}
@@ -450,4 +485,27 @@ func (g *Graph) renumber(s shape, inCore []bool, attach []int32) (*Graph, []int3
 		}
 	}
 	return r, order
+}
+
+// permute puts links[order[i]] at i for every i, following each cycle of
+// the permutation so that no second list is needed.
+func permute(links []Link, order []int32) {
+	done := make([]bool, len(links))
+	for i := range links {
+		if done[i] {
+			continue
+		}
+		first := links[i]
+		j := i
+		for {
+			done[j] = true
+			k := int(order[j])
+			if k == i {
+				links[j] = first
+				break
+			}
+			links[j] = links[k]
+			j = k
+		}
+	}
 }
