@@ -10,9 +10,9 @@ import (
 
 // TestImpliedAppliesTheUnitToPlainNumbersOnly evaluates the built-in that
 // `parasol import` writes where a value's unit is known only when it is
-// computed.
+// computed: a bool or a name is kept, as Parasol I keeps it.
 func TestImpliedAppliesTheUnitToPlainNumbersOnly(t *testing.T) {
-	m, err := LoadSource("m.machine", "machine \"m\" {\n\tf(n) = implied(n * 2, 1ns)\n}\n")
+	m, err := LoadSource("m.machine", "machine \"m\" {\n\tf(n) = implied(n * 2, 1ns)\n\tg(n) = implied(n, 1ns)\n}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,13 @@ func TestImpliedAppliesTheUnitToPlainNumbersOnly(t *testing.T) {
 		{expr: "f(3us)", want: "6us"},
 		{expr: "implied(3, 2)", err: "implied: the unit must have a dimension, e.g. 1ns, not be a plain number"},
 		{expr: "implied(3, 1%)", err: "implied: the unit must have a dimension"},
-		{expr: "implied(true, 1ns)", err: "implied needs numbers, got a bool"},
+		{expr: "implied(true, 1ns)", want: "true"},
+		{expr: "implied(1 > 2, 1ns)", want: "false"},
+		{expr: `implied("word", 1ns)`, want: `"word"`},
+		{expr: "g(3)", want: "3ns"},
+		{expr: "g(2 > 1)", want: "true"},
+		{expr: "implied(3, true)", err: "implied needs a number for the unit, got a bool"},
+		{expr: "g(true) + 1ns", err: "cannot add a bool and a time"},
 		{expr: "implied(3)", err: "implied takes two arguments, got 1"},
 	}
 	for _, tt := range tests {

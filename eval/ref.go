@@ -197,6 +197,9 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 	case bHops:
 		return c.hopsCall(e, sc)
 	case bBuiltin:
+		if fb.name == "implied" {
+			return c.impliedCall(e, sc)
+		}
 		return c.builtin(e, fb.name, builtins[fb.name], sc)
 	case bBad:
 		return cexpr{}, depError{fb.err}
