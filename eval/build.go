@@ -54,7 +54,7 @@ func assemble(l *loader, name string) (*Machine, error) {
 type builder struct {
 	m     *Machine
 	errs  *lang.Diagnostics
-	layer int
+	layer int32
 	own   bool // fields at machine level are the user's own (REPL definitions)
 
 	// Slabs (slab.go) for the records of fields and blocks.
@@ -284,7 +284,7 @@ func article(kind string) string {
 // overrides applies --set values as the top layer. Each is parsed as text
 // of its own named after the flag and its value ("--set delta=2us"), so an
 // error in it points there and not into the machine.
-func (b *builder) overrides(sets []Set, layer int) {
+func (b *builder) overrides(sets []Set, layer int32) {
 	b.layer = layer
 	for _, s := range sets {
 		flag := s.Source
@@ -353,7 +353,7 @@ func typeName(v lang.Value) string {
 
 // newSchemaField adds the field a path names when its block exists and the
 // schema knows the field for that kind of block.
-func (m *Machine) newSchemaField(e lang.Expr, layer int) *field {
+func (m *Machine) newSchemaField(e lang.Expr, layer int32) *field {
 	sel, ok := e.(*lang.Select)
 	if !ok {
 		return nil

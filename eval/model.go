@@ -15,7 +15,6 @@ type object struct {
 	kind, label string
 	pos         lang.Pos
 	parent      *object
-	legacy      bool // declared in a Parasol I file: plain numbers take implied units
 	// The fields in declaration order, their names, and an index by name
 	// once they are more than a few (most blocks have a few fields, and
 	// a Parasol I file has a block per link).
@@ -29,9 +28,13 @@ type object struct {
 	// generator and link template, expanded by topology.go.
 	gen            *lang.Call
 	template       *lang.Block
-	templateLegacy bool
-	templateLayer  int
 	stmts          []stmtIn
+	templateLayer  int32
+	templateLegacy bool
+
+	// Declared in a Parasol I file: plain numbers take implied units.
+	// (Beside the small members above, to share their word.)
+	legacy bool
 	// Parasol I link only: its endpoints, in order.
 	ends []endpoint
 }
@@ -249,19 +252,19 @@ func (o *object) names() []string {
 
 // field is a value or function of an object.
 type field struct {
-	name    string
-	obj     *object
-	decl    *lang.Field
-	layer   int  // which machine in an extends chain (or override) set it
-	isParam bool // a name of the user's own: a param, or defined at the REPL
-	legacy  bool // declared in a Parasol I file
+	name string
+	obj  *object
+	decl *lang.Field
 	// over is the declaration a --set value replaced (checkOverride).
 	over *lang.Field
-
-	state fieldState
-	val   lang.Value
-	err   error
-	fn    *function
+	// The small members share a word: a file has a field per line.
+	layer   int32 // which machine in an extends chain (or override) set it
+	isParam bool  // a name of the user's own: a param, or defined at the REPL
+	legacy  bool  // declared in a Parasol I file
+	state   fieldState
+	val     lang.Value
+	err     error
+	fn      *function
 }
 
 type fieldState uint8

@@ -102,6 +102,8 @@ type resolver struct {
 	// held caches, per kind of block, every name some block of that kind
 	// holds (fields, child blocks), for references through computed labels.
 	held map[string]map[string]bool
+
+	scopes []rscope // see object
 }
 
 // rscope is where a name stands: the block whose fields bare names mean,
@@ -153,7 +155,10 @@ func (m *Machine) resolveQuery(e lang.Expr, obj *object) (*resolution, error) {
 }
 
 func (r *resolver) object(o *object) {
-	sc := &rscope{obj: o} // shared by the block's fields: a Parasol I link has eight
+	// Shared by the block's fields (a Parasol I link has eight), and cut
+	// from a slab: a file has a block per link.
+	sc := take(&r.scopes)
+	sc.obj = o
 	for _, f := range o.fields {
 		r.field(f, sc)
 	}
