@@ -275,6 +275,9 @@ const (
 	evaluated
 )
 
+// pos is where the field is declared.
+func (f *field) pos() lang.Pos { return f.decl.Pos }
+
 // path describes the field in reference syntax.
 func (f *field) path() string {
 	name := f.name

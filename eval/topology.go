@@ -652,18 +652,24 @@ func (r *realizer) eval(e lang.Expr, sc *scope) (lang.Value, error) {
 	return v, nil
 }
 
-// node registers a node id, with its type when given.
-func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
+// node registers a node id, with its type when given. at is where the id
+// is written, asked only for a message: finding a Parasol I line's
+// position means reading its syntax again, from memory long out of cache.
+func (r *realizer) node(id int, typ *NodeType, explicit bool, at func() lang.Pos) {
 	i, seen := r.ids.get(id)
 	if !seen {
-		if !r.spend(explicitBytesPerNode, pos) {
-			return
+		if r.stop || r.bytes+explicitBytesPerNode > r.maxMemory {
+			if !r.spend(explicitBytesPerNode, at()) {
+				return
+			}
+		} else {
+			r.bytes += explicitBytesPerNode
 		}
 		if r.declared && !explicit {
 			if r.undeclared == nil {
 				r.undeclared = map[int]lang.Pos{}
 			}
-			r.undeclared[id] = pos
+			r.undeclared[id] = at()
 		}
 		i = len(r.nodes)
 		r.ids.set(id, i)
@@ -673,7 +679,7 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, pos lang.Pos) {
 	}
 	if explicit {
 		if prev := r.explicit[i]; prev != nil && prev.Label != typ.Label {
-			r.errs.Add(pos, "node %d is declared both %s and %s", id, prev.Label, typ.Label)
+			r.errs.Add(at(), "node %d is declared both %s and %s", id, prev.Label, typ.Label)
 			return
 		}
 		r.types[i], r.explicit[i] = typ, typ
@@ -763,7 +769,7 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 			}
 			explicit = true
 		}
-		r.node(id, typ, explicit, e.number.decl.Pos)
+		r.node(id, typ, explicit, e.number.pos)
 		spec.Members = append(spec.Members, id)
 	}
 	if f := l.field("procs_connected"); f != nil && int(r.val(f).Num) != len(l.ends) {
@@ -873,7 +879,7 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			}
 		}
 		for id := from; id <= to && !r.stop; id++ {
-			r.node(id, typ, true, s.Pos)
+			r.node(id, typ, true, func() lang.Pos { return s.Pos })
 		}
 	case *lang.Link:
 		spec := topo.LinkSpec{Dim: -1, Members: r.members(len(s.Ends))}
@@ -882,7 +888,7 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			if !ok {
 				return
 			}
-			r.node(id, def, false, e.ExprPos())
+			r.node(id, def, false, e.ExprPos)
 			spec.Members[i] = id
 		}
 		lat, spd, _ := r.topologyDefaultsQuiet()
