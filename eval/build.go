@@ -61,7 +61,6 @@ type builder struct {
 	fieldSlab  []field
 	objectSlab []object
 	fieldPtrs  []*field
-	names      []string
 	ends       []endpoint
 }
 
@@ -258,7 +257,7 @@ func (b *builder) reserve(o *object, body []lang.Stmt) {
 		}
 	}
 	if fields <= indexAbove {
-		o.fields, o.order = room(&b.fieldPtrs, fields), room(&b.names, fields)
+		o.fields = room(&b.fieldPtrs, fields)
 	}
 	o.ends = room(&b.ends, max(types, numbers))
 }

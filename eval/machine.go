@@ -366,7 +366,7 @@ func unwrapDep(err error) error {
 func (m *Machine) Param(name string) (lang.Value, error) {
 	f := m.root.get(name)
 	if f == nil {
-		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, lang.Excerpt(name), lang.DidYouMean(name, m.root.order))
+		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, lang.Excerpt(name), lang.DidYouMean(name, m.root.fieldNames()))
 	}
 	if f.decl.IsFunc() {
 		return lang.Value{}, fmt.Errorf("%s is a function; use Call", name)

@@ -15,11 +15,10 @@ type object struct {
 	kind, label string
 	pos         lang.Pos
 	parent      *object
-	// The fields in declaration order, their names, and an index by name
-	// once they are more than a few (most blocks have a few fields, and
-	// a Parasol I file has a block per link).
+	// The fields in declaration order (fieldNames lists their names), and
+	// an index by name once they are more than a few (most blocks have a
+	// few fields, and a Parasol I file has a block per link).
 	fields   []*field
-	order    []string
 	index    map[string]*field
 	children []*object
 	byKey    map[string]*childIndex // by kind
@@ -74,7 +73,6 @@ func (o *object) get(name string) *field {
 // add appends a field not yet in o.
 func (o *object) add(f *field) {
 	o.fields = append(o.fields, f)
-	o.order = append(o.order, f.name)
 	switch {
 	case o.index != nil:
 		o.index[f.name] = f
@@ -231,10 +229,20 @@ func (o *object) field(name string) *field {
 	return nil
 }
 
+// fieldNames lists the names of o's fields in declaration order. Made
+// when asked (for messages) rather than kept: a file has a block per link.
+func (o *object) fieldNames() []string {
+	out := make([]string, len(o.fields))
+	for i, f := range o.fields {
+		out[i] = f.name
+	}
+	return out
+}
+
 // names lists what can follow a dot on this object, for suggestions and
 // completion.
 func (o *object) names() []string {
-	out := append([]string(nil), o.order...)
+	out := o.fieldNames()
 	seen := map[string]bool{}
 	for _, c := range o.children {
 		n := c.kind

@@ -192,7 +192,7 @@ func timingOf(nt *NodeType, what string, at lang.Pos, rank int) (lang.Value, *la
 	f := obj.field(name)
 	if f == nil || f.decl.IsFunc() {
 		if inBlock {
-			return lang.Value{}, lang.Errorf(at, "processor %s (rank %d runs on it) has no %s%s; its %s has %s", nt.Label, rank, what, lang.DidYouMean(name, obj.order), block, strings.Join(obj.order, ", "))
+			return lang.Value{}, lang.Errorf(at, "processor %s (rank %d runs on it) has no %s%s; its %s has %s", nt.Label, rank, what, lang.DidYouMean(name, obj.fieldNames()), block, strings.Join(obj.fieldNames(), ", "))
 		}
 		return lang.Value{}, lang.Errorf(at, "processor %s (rank %d runs on it) has no %s, which %s costs", nt.Label, rank, name, map[string]string{"createjob": "spawn()", "jobswitch": "switch()"}[name])
 	}

@@ -249,8 +249,8 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 }
 
 func firstName(o *object) string {
-	if o != nil && len(o.order) > 0 {
-		return o.order[0]
+	if o != nil && len(o.fields) > 0 {
+		return o.fields[0].name
 	}
 	return "name"
 }

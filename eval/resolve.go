@@ -614,7 +614,7 @@ func (r *resolver) heldBy(kind string) map[string]bool {
 	var walk func(o *object)
 	walk = func(o *object) {
 		if o.kind == kind {
-			for _, n := range o.order {
+			for _, n := range o.fieldNames() {
 				h[n] = true
 				if strings.Contains(n, " ") {
 					h[strings.ReplaceAll(n, " ", "_")] = true
