@@ -33,10 +33,9 @@ type Builder struct {
 // builtLink is a LinkSpec held by a Builder, its members at
 // members[end-n:end].
 type builtLink struct {
-	end, n   int32
-	dim      int32
-	channels int
-	io       bool
+	end, n, dim int32
+	io          bool
+	channels    int
 }
 
 // NewBuilder returns an empty Builder.

@@ -99,7 +99,7 @@ type shape struct {
 // findCore recognises the nodes marked inCore as a hypercube, mesh or
 // torus (see Recognize).
 func (g *Graph) findCore(inCore []bool) (shape, bool) {
-	var nodes []int32
+	nodes := make([]int32, 0, g.N())
 	for v := range int32(g.N()) {
 		if inCore[v] {
 			nodes = append(nodes, v)
@@ -414,7 +414,8 @@ func (g *Graph) renumber(s shape, inCore []bool, attach []int32, inPlace bool) (
 		dim, first int32
 		l          int32
 	}
-	var core []keyed
+	// Most links are in the core, so it is made at the size of them all.
+	core := make([]keyed, 0, len(g.links))
 	var rest []int32
 	for l := range int32(len(g.links)) {
 		k := &g.links[l]
