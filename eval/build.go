@@ -310,8 +310,8 @@ func (b *builder) overrides(sets []Set, layer int32) {
 				continue
 			}
 		}
-		if f.over == nil && f.decl.Value != nil {
-			f.over = f.decl
+		if f.overridden() == nil && f.decl.Value != nil {
+			f.more().over = f.decl
 		}
 		f.decl = &lang.Field{Pos: value.ExprPos(), Name: f.name, Value: value, Params: f.decl.Params}
 		f.layer, f.legacy = layer, false
@@ -323,7 +323,8 @@ func (b *builder) overrides(sets []Set, layer int32) {
 // whatever depends on the field, at a line of the machine the user did not
 // write.
 func (m *Machine) checkOverride(f *field, v lang.Value) error {
-	if f.over == nil || f.legacy {
+	over := f.overridden()
+	if over == nil || f.legacy {
 		return nil
 	}
 	if _, known := fieldSpecOf(f.obj.kind, f.name); known && !blocks[f.obj.kind].own {
@@ -332,11 +333,11 @@ func (m *Machine) checkOverride(f *field, v lang.Value) error {
 	res := newResolution(m.res)
 	var errs lang.Diagnostics
 	r := &resolver{m: m, res: res, errs: &errs}
-	r.value(f.over.Value, &rscope{obj: f.obj}, fieldSpec{}, f.name, false)
+	r.value(over.Value, &rscope{obj: f.obj}, fieldSpec{}, f.name, false)
 	if len(errs) > 0 {
 		return nil
 	}
-	was, err := m.evalResolved(f.over.Value, f.obj, res)
+	was, err := m.evalResolved(over.Value, f.obj, res)
 	if err != nil || was.Kind == v.Kind && was.Dim == v.Dim {
 		return nil
 	}

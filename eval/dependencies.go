@@ -75,7 +75,8 @@ func (m *Machine) evaluate(f *field, from lang.Pos) {
 		v, err := m.evalField(g)
 		m.stack = m.stack[:len(m.stack)-1]
 		m.work = m.work[:i]
-		g.state, g.val, g.err = evaluated, v, err
+		g.state, g.val = evaluated, v
+		g.setFailure(err)
 	}
 	if len(m.work) == 0 && len(m.stack) == 0 && (cap(m.work) > keptStack || cap(m.stack) > keptStack) {
 		// A long chain leaves long stacks behind; they are not needed
@@ -102,7 +103,7 @@ func (m *Machine) push(f *field, from lang.Pos) {
 // A function compiled outside evaluate is never marked evaluated, but has
 // its fn.
 func waiting(f *field) bool {
-	return f.state == unevaluated && (!f.decl.IsFunc() || f.fn == nil)
+	return f.state == unevaluated && (!f.decl.IsFunc() || f.compiled() == nil)
 }
 
 func hasUnevaluated(deps []dep) bool {

@@ -86,23 +86,25 @@ func (m *Machine) evaluateAll() {
 func (m *Machine) value(f *field, from lang.Pos) (lang.Value, error) {
 	switch f.state {
 	case evaluated:
-		return f.val, f.err
+		return f.val, f.failure()
 	case evaluating:
 		return lang.Value{}, m.cycle(f, from)
 	}
-	if f.over == nil && f.obj.kind != "processor" && !f.decl.IsFunc() {
+	if f.overridden() == nil && f.obj.kind != "processor" && !f.decl.IsFunc() {
 		if _, ok := literal(f.decl.Value); ok {
 			// Most fields of a large file: a number refers to nothing,
 			// so it needs no work stack (and, not overridden and not a
 			// processor's clock, nothing else is evaluated on its way).
 			f.state = evaluating
-			f.val, f.err = m.evalField(f)
+			v, err := m.evalField(f)
+			f.val = v
+			f.setFailure(err)
 			f.state = evaluated
-			return f.val, f.err
+			return v, err
 		}
 	}
 	m.evaluate(f, from)
-	return f.val, f.err
+	return f.val, f.failure()
 }
 
 // cycle reports a reference cycle once, listing each step with its position,
@@ -299,19 +301,19 @@ func (m *Machine) putFrame(fr *frame) {
 // function compiles a user function once. A recursive call finds the
 // function already registered and links to it.
 func (m *Machine) function(f *field) (*function, error) {
-	if f.fn != nil {
-		return f.fn, f.err
+	if fn := f.compiled(); fn != nil {
+		return fn, f.failure()
 	}
 	params := f.decl.Params
 	fn := &function{f: f, params: params, nslots: len(params),
 		scale: make([]float64, len(params)), dims: make([]lang.Dim, len(params)), units: make([]bool, len(params)),
 		legacyNs: f.legacy && f.obj.kind == "modelsection"}
-	f.fn = fn
+	f.more().fn = fn
 	sc := &scope{obj: f.obj, locals: map[string]local{}, nslots: &fn.nslots}
 	for i, p := range params {
 		if _, dup := sc.locals[p.Name]; dup {
-			f.err = lang.Errorf(p.Pos, "parameter %s appears twice", p.Name)
-			return fn, f.err
+			f.setFailure(lang.Errorf(p.Pos, "parameter %s appears twice", p.Name))
+			return fn, f.failure()
 		}
 		l := local{slot: i}
 		if p.Unit != "" {
@@ -323,7 +325,7 @@ func (m *Machine) function(f *field) (*function, error) {
 	}
 	body, err := (&compiler{m: m}).compile(f.decl.Value, sc)
 	if err != nil {
-		f.err = err
+		f.setFailure(err)
 		return fn, err
 	}
 	fn.body = body.run
@@ -371,7 +373,7 @@ func (m *Machine) Param(name string) (lang.Value, error) {
 	if f.decl.IsFunc() {
 		return lang.Value{}, fmt.Errorf("%s is a function; use Call", name)
 	}
-	return f.val, f.err
+	return f.val, f.failure()
 }
 
 // Params lists the machine-level params and their values, in declaration

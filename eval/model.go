@@ -263,16 +263,58 @@ type field struct {
 	name string
 	obj  *object
 	decl *lang.Field
-	// over is the declaration a --set value replaced (checkOverride).
-	over *lang.Field
 	// The small members share a word: a file has a field per line.
 	layer   int32 // which machine in an extends chain (or override) set it
 	isParam bool  // a name of the user's own: a param, or defined at the REPL
 	legacy  bool  // declared in a Parasol I file
 	state   fieldState
 	val     lang.Value
-	err     error
-	fn      *function
+	rare    *fieldRare // nil for a value that evaluated without error
+}
+
+// fieldRare is what few fields have, kept apart so that the many plain
+// values of a large file take a cache line each.
+type fieldRare struct {
+	over *lang.Field // the declaration a --set value replaced (checkOverride)
+	err  error
+	fn   *function
+}
+
+func (f *field) more() *fieldRare {
+	if f.rare == nil {
+		f.rare = &fieldRare{}
+	}
+	return f.rare
+}
+
+// failure is the error evaluating or compiling the field gave, if any.
+func (f *field) failure() error {
+	if f.rare == nil {
+		return nil
+	}
+	return f.rare.err
+}
+
+func (f *field) setFailure(err error) {
+	if err != nil || f.rare != nil {
+		f.more().err = err
+	}
+}
+
+// overridden is the declaration a --set value replaced, or nil.
+func (f *field) overridden() *lang.Field {
+	if f.rare == nil {
+		return nil
+	}
+	return f.rare.over
+}
+
+// compiled is the field's function once compiled, or nil.
+func (f *field) compiled() *function {
+	if f.rare == nil {
+		return nil
+	}
+	return f.rare.fn
 }
 
 type fieldState uint8

@@ -196,8 +196,8 @@ func timingOf(nt *NodeType, what string, at lang.Pos, rank int) (lang.Value, *la
 		}
 		return lang.Value{}, lang.Errorf(at, "processor %s (rank %d runs on it) has no %s, which %s costs", nt.Label, rank, name, map[string]string{"createjob": "spawn()", "jobswitch": "switch()"}[name])
 	}
-	if f.err != nil {
-		return lang.Value{}, lang.Errorf(at, "%s of processor %s has an error: %v", what, nt.Label, unwrapDep(f.err))
+	if err := f.failure(); err != nil {
+		return lang.Value{}, lang.Errorf(at, "%s of processor %s has an error: %v", what, nt.Label, unwrapDep(err))
 	}
 	if f.val.Kind != lang.Number || f.val.Dim != lang.TimeDim {
 		return lang.Value{}, lang.Errorf(at, "%s of processor %s is %s, not a time", what, nt.Label, describeValue(f.val))

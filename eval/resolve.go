@@ -212,10 +212,11 @@ func (r *resolver) field(f *field, sc *rscope) {
 func (r *resolver) badField(f *field, msg string) {
 	d := lang.Errorf(f.decl.Pos, "%s", msg).Span(nameEnd(f.decl.Pos, f.name))
 	*r.errs = append(*r.errs, d)
-	f.state, f.err = evaluated, depError{d}
+	f.state = evaluated
+	f.setFailure(depError{d})
 	if f.decl.IsFunc() {
 		n := len(f.decl.Params)
-		f.fn = &function{f: f, params: f.decl.Params, scale: make([]float64, n), dims: make([]lang.Dim, n), units: make([]bool, n)}
+		f.more().fn = &function{f: f, params: f.decl.Params, scale: make([]float64, n), dims: make([]lang.Dim, n), units: make([]bool, n)}
 	}
 }
 

@@ -27,7 +27,7 @@ func (m *Machine) noteSets() {
 	walk(m.root)
 	var sets []*field
 	for _, f := range at {
-		if f.over != nil {
+		if f.overridden() != nil {
 			sets = append(sets, f)
 		}
 	}
@@ -35,7 +35,7 @@ func (m *Machine) noteSets() {
 	for _, d := range m.errs {
 		f := at[d.Pos]
 		switch {
-		case f != nil && f.over != nil:
+		case f != nil && f.overridden() != nil:
 			// the --set value itself: its source already names the flag
 		case f != nil:
 			if s := m.overrideUnder(f); s != nil {
@@ -87,7 +87,7 @@ func (m *Machine) overrideUnder(f *field) *field {
 		stack = stack[:len(stack)-1]
 		deps, _ := m.references(g)
 		for _, d := range deps {
-			if d.f.over != nil {
+			if d.f.overridden() != nil {
 				return d.f
 			}
 			if !seen[d.f] {

@@ -275,7 +275,7 @@ func (r *realizer) checkPacketFields() {
 			continue
 		}
 		v := r.val(f)
-		if f.err != nil || v.Kind != lang.Number {
+		if f.failure() != nil || v.Kind != lang.Number {
 			continue // already reported (the schema checks the kind and unit)
 		}
 		of := ""
@@ -318,7 +318,7 @@ func (r *realizer) defaultType() *NodeType {
 	if f := r.obj.field("node"); f != nil {
 		label := r.val(f).Text()
 		nt := r.m.nodeType(label)
-		if nt == nil && f.err == nil {
+		if nt == nil && f.failure() == nil {
 			r.errs.Add(f.decl.Value.ExprPos(), "no processor or switch %q%s", label, lang.DidYouMean(label, r.m.nodeTypeLabels()))
 		}
 		return nt
@@ -585,7 +585,7 @@ func (r *realizer) topoValue(name string) (lang.Value, bool) {
 		return lang.Value{}, false
 	}
 	v := r.val(f)
-	return v, f.err == nil
+	return v, f.failure() == nil
 }
 
 // val is a field's value, evaluated now if need be (a derived index can

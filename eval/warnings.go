@@ -26,7 +26,7 @@ func (m *Machine) warnings() {
 // the links given should bear out.
 func (m *Machine) warnNumLinks(t *Topology) {
 	f := t.obj.field("num_links")
-	if f == nil || f.decl.IsFunc() || f.err != nil || f.val.Kind != lang.Number {
+	if f == nil || f.decl.IsFunc() || f.failure() != nil || f.val.Kind != lang.Number {
 		return
 	}
 	if n := t.Graph.NumLinks(); f.val.Num != float64(n) {
