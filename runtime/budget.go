@@ -186,7 +186,9 @@ func newGrowthGuard(n *network, tr *traffic, need, maxMemory int64, workers int)
 // at QuantileError's resolution.
 const sketchBytes = 8 * 25 << 10
 
-var packetBytes = int64(unsafe.Sizeof(packet{}) + 4*unsafe.Sizeof(hop{}))
+// A packet keeps the lanes it holds inline (packet.ring); only a worm
+// longer than the ring spills them to a list, which the spare covers.
+var packetBytes = int64(unsafe.Sizeof(packet{}))
 
 // exceeded is the error for a run that outgrew its share.
 func (g growthGuard) exceeded(what string, count int, each int64) error {

@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 	"strings"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -150,6 +152,20 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 	return m
 }
 
+// reserve makes room for the messages and parts of a run of tr, as the
+// budget counts them, so that the first run on a large network does not
+// grow them by copies (later runs reuse the room).
+func (s *sim) reserve(tr *traffic) {
+	msgs := messagesPerRun(tr.op, int64(s.net.nprocs))
+	parts := limits.Mul(msgs, min(limits.Mul(int64(tr.channels), int64(tr.links)), tr.packets(tr.size)))
+	if msgs > int64(cap(s.msgs)) && msgs <= math.MaxInt32 {
+		s.msgs = append(make([]message, 0, msgs), s.msgs...)
+	}
+	if parts > int64(cap(s.parts)) && parts <= math.MaxInt32 {
+		s.parts = append(make([]part, 0, parts), s.parts...)
+	}
+}
+
 func btoi(b bool) int64 {
 	if b {
 		return 1
@@ -202,6 +218,7 @@ func (s *sim) build(tr *traffic) error {
 	logP := bits.Len(uint(P)) - 1
 	pow2 := P > 0 && P&(P-1) == 0
 	srcRank := g.Rank(tr.src)
+	s.reserve(tr)
 	switch tr.op {
 	case "send":
 		s.addMsg(tr, tr.src, tr.dst, size)
