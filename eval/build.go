@@ -243,11 +243,14 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 // reserve makes room in a new object for the fields and Parasol I link
 // endpoints its body declares.
 func (b *builder) reserve(o *object, body []lang.Stmt) {
-	fields, types, numbers := 0, 0, 0
+	fields, types, numbers, blocks := 0, 0, 0, 0
 	for _, s := range body {
 		f, ok := s.(*lang.Field)
 		switch {
 		case !ok:
+			if _, ok := s.(*lang.Block); ok {
+				blocks++
+			}
 		case o.kind == "link" && f.Name == "processornumber":
 			numbers++
 		case o.kind == "link" && isProcessorType(f.Name):
@@ -260,6 +263,12 @@ func (b *builder) reserve(o *object, body []lang.Stmt) {
 		o.fields = room(&b.fieldPtrs, fields)
 	}
 	o.ends = room(&b.ends, max(types, numbers))
+	// A topology of a large file holds a block per link: its list of them
+	// is made at its size, not grown by copies. (Small blocks' lists stay
+	// as appends make them, most holding none.)
+	if blocks > slabChunk {
+		o.children = make([]*object, 0, blocks)
+	}
 }
 
 // parentKind says where each kind of block may stand.

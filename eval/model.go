@@ -202,7 +202,18 @@ func labelNumber(label string) (int, bool) {
 
 // childrenOf lists the children of one kind, in declaration order.
 func (o *object) childrenOf(kind string) []*object {
-	var out []*object
+	n := 0
+	for _, c := range o.children {
+		if c.kind == kind {
+			n++
+		}
+	}
+	if n == len(o.children) {
+		// A topology's children are all links, by the hundred thousand in
+		// a large file: they are shared, and cannot be appended to.
+		return o.children[:n:n]
+	}
+	out := make([]*object, 0, n)
 	for _, c := range o.children {
 		if c.kind == kind {
 			out = append(out, c)
