@@ -31,3 +31,16 @@ func room[T any](slab *[]T, n int) []T {
 	*slab = (*slab)[:start+n]
 	return (*slab)[start : start : start+n]
 }
+
+// push appends v to s, doubling its capacity when it is full. append
+// grows a long list by about a quarter at a time, so that a list of a
+// hundred thousand items, made one by one, would be copied some twenty
+// times over; doubled, it is copied about twice over.
+func push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		t := make([]T, len(s), max(2*cap(s), 16))
+		copy(t, s)
+		s = t
+	}
+	return append(s, v)
+}

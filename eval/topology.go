@@ -673,9 +673,9 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, at func() lang.Pos
 		}
 		i = len(r.nodes)
 		r.ids.set(id, i)
-		r.nodes = append(r.nodes, id)
-		r.types = append(r.types, typ)
-		r.explicit = append(r.explicit, nil)
+		r.nodes = push(r.nodes, id)
+		r.types = push(r.types, typ)
+		r.explicit = push(r.explicit, nil)
 	}
 	if explicit {
 		if prev := r.explicit[i]; prev != nil && prev.Label != typ.Label {
