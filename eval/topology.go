@@ -675,14 +675,24 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, at func() lang.Pos
 		r.ids.set(id, i)
 		r.nodes = push(r.nodes, id)
 		r.types = push(r.types, typ)
-		r.explicit = push(r.explicit, nil)
+		var declared *NodeType
+		if explicit {
+			declared = typ
+		}
+		r.explicit = push(r.explicit, declared)
 	}
 	if explicit {
-		if prev := r.explicit[i]; prev != nil && prev.Label != typ.Label {
+		prev := r.explicit[i]
+		if prev != nil && prev.Label != typ.Label {
 			r.errs.Add(at(), "node %d is declared both %s and %s", id, prev.Label, typ.Label)
 			return
 		}
-		r.types[i], r.explicit[i] = typ, typ
+		// Written only when it changes: a Parasol I link names the type
+		// of both its ends, and storing a pointer costs the collector's
+		// barrier while it runs, as it does through most of a large load.
+		if prev != typ {
+			r.types[i], r.explicit[i] = typ, typ
+		}
 		delete(r.undeclared, id)
 	}
 }
