@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -197,13 +198,11 @@ type sim struct {
 	perm   []int
 	ties   []int // candidates sharing the best score
 	events int64
-	// touched sinks touchAhead's loads
-	touched int32
-	nDone   int
-	lat     []float64
-	err     error
-	guard   growthGuard // zero: no bound (the route checker's sims never run)
-	drv     driver      // nil for a burst
+	nDone  int
+	lat    []float64
+	err    error
+	guard  growthGuard // zero: no bound (the route checker's sims never run)
+	drv    driver      // nil for a burst
 	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
 	// with input buffering), decided once per network.
 	keepsWorm bool
@@ -255,18 +254,28 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 
 func (s *sim) pop() event { return s.q.pop() }
 
-// touchAhead loads the packet of an event a few places ahead in the
-// queue. On a large network nearly every packet event misses the cache;
-// Go has no prefetch, but a load whose value nothing waits for lets the
-// processor fetch that line while it handles the events before.
+// touchAhead fetches the packet of an event a few places ahead in the
+// queue, and the lane of a tail release nearer. On a large network nearly
+// every packet event misses the cache; a prefetch lets the processor fetch
+// those lines while it handles the events before. (A plain load did so
+// too, but held the processor up until it arrived: 30% slower at 256×256.)
 func (s *sim) touchAhead() {
-	e := s.q.ahead(touchDistance)
-	if e == nil || e.kind < evRoute || e.kind > evDeliver {
-		return
+	if e := s.q.ahead(touchDistance); e != nil && e.kind >= evRoute && e.kind <= evDeliver {
+		p := &s.pkts[e.id]
+		prefetch(uintptr(unsafe.Pointer(p)))
+		prefetch(uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])))
 	}
-	p := &s.pkts[e.id]
-	s.touched += p.tail + p.ring[uint32(e.aux)%ringHops].ch
+	// Nearer, that packet line has come in: a tail's lane is then one
+	// load away.
+	if e := s.q.ahead(laneDistance); e != nil && e.kind == evTail {
+		if p := &s.pkts[e.id]; !p.spilled {
+			prefetch(uintptr(unsafe.Pointer(&s.lanes[p.ring[uint32(e.aux)%ringHops].ch])))
+		}
+	}
 }
+
+// laneDistance is how many events ahead touchAhead fetches a tail's lane.
+const laneDistance = 3
 
 // touchDistance is how many events ahead touchAhead looks.
 const touchDistance = 6

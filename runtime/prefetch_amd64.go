@@ -1,0 +1,8 @@
+package runtime
+
+// prefetch asks the processor to bring the cache line at addr in without
+// waiting for it: unlike a load, it holds nothing up until it arrives, and
+// an address that is no longer valid does no harm.
+//
+//go:noescape
+func prefetch(addr uintptr)

@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package runtime
+
+// prefetch is a hint only; without the instruction it does nothing.
+func prefetch(addr uintptr) {}
