@@ -77,9 +77,14 @@ func (l *latencySummary) addSketch(lat []float64) {
 			l.zeros++
 			continue
 		}
-		l.bump(int(math.Ceil(math.Log(v) / sketchLogGamma)))
+		// +Inf (a sum of huge latencies) has a bucket of its own above every
+		// finite value's, not the index int(+Inf) converts to.
+		l.bump(int(math.Ceil(min(math.Log(v)/sketchLogGamma, sketchTop))))
 	}
 }
+
+// sketchTop is the bucket of +Inf, one above that of the largest float64.
+var sketchTop = math.Ceil(math.Log(math.MaxFloat64)/sketchLogGamma) + 1
 
 // bump counts one value in bucket i, growing the dense bucket range.
 func (l *latencySummary) bump(i int) {
