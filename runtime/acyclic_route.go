@@ -118,8 +118,9 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory
 		return nil, fmt.Errorf("routing %s: %w", variant, err)
 	}
 	t.nw = nw
-	if nw.OnDemand() {
-		t.memo = acyclic.NewMemo(nw, acyclicMemoBytes)
+	if room := min(acyclicMemoBytes, maxMemory-nw.RoutingBytes()); nw.OnDemand() && room >= minMemoBytes {
+		// The memo, like the routing state, counts against the limit.
+		t.memo = acyclic.NewMemo(nw, room)
 	}
 	return t, nil
 }
@@ -130,6 +131,11 @@ func buildAcyclic(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory
 // and longer routes, since a state forgotten while its packet is in flight
 // costs a new search.
 const acyclicMemoBytes = 256 << 20
+
+// minMemoBytes is the least room worth a memo: below it the shards would
+// be forgotten at nearly every miss, and packets look their hops up in
+// the distance cache instead.
+const minMemoBytes = 1 << 20
 
 // next is Network.Next, through the memo when routing on demand.
 func (t *acyclicTables) next(buf []int, v, dst, in int) []int {

@@ -176,6 +176,9 @@ type MemoStats struct {
 	States int
 }
 
+// MaxBytes is the bound on the states the memo holds.
+func (m *Memo) MaxBytes() int64 { return m.limit * memoShards }
+
 // Stats returns the memo's counters.
 func (m *Memo) Stats() MemoStats {
 	var s MemoStats

@@ -227,7 +227,8 @@ func Build(n int, links []Link, opt Options) (*Network, error) {
 		if budget <= 0 {
 			budget = defaultCacheBytes
 		}
-		entries = int(max(least, min(budget, room)/entryBytes))
+		// There are no more destinations to cache than processors.
+		entries = int(min(int64(n), max(least, min(budget, room)/entryBytes)))
 	}
 	nw.colour()
 	nw.classify()

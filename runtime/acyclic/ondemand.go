@@ -276,6 +276,17 @@ func (nw *Network) CacheStats() CacheStats {
 		Hits: hits, Searches: c.searches.Load(), Partial: c.partial.Load()}
 }
 
+// RoutingBytes is the memory of the routing state: the full tables, or
+// the connects and the distance cache's capacity when routing on demand.
+func (nw *Network) RoutingBytes() int64 {
+	if nw.cache == nil {
+		return nw.TableBytes()
+	}
+	a := nw.adj
+	connects := int64(len(a.rev) + len(a.succStart) + len(a.succ) + len(a.predStart) + len(a.pred))
+	return 4*connects + int64(nw.cache.entries)*2*int64(len(nw.tail))
+}
+
 // adjacencyBytes estimates the memory of the connects kept for searches.
 func (nw *Network) adjacencyBytes(connects int64) int64 {
 	nc := int64(len(nw.tail))

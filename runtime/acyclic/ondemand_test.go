@@ -215,7 +215,7 @@ func TestWideDistancesRoute(t *testing.T) {
 
 // TestOnDemandMemoryBounds: the mode follows FullTableBytes, the cache
 // holds at least one destination per CPU and otherwise what CacheBytes
-// affords, and a limit too small for either mode is refused.
+// affords, up to every destination there is, and a limit too small for either mode is refused.
 func TestOnDemandMemoryBounds(t *testing.T) {
 	links := hamiltonian(1024, newRand(2))
 	for _, tc := range []struct {
@@ -227,7 +227,8 @@ func TestOnDemandMemoryBounds(t *testing.T) {
 		tableBytesMin int64
 	}{
 		{"tables fit", Options{}, false, 0, false, 1},
-		{"tables above FullTableBytes", Options{FullTableBytes: 1 << 20}, true, defaultCacheBytes / (2 * 4096), false, 0},
+		{"tables above FullTableBytes", Options{FullTableBytes: 1 << 20}, true, 1024, false, 0}, // the cache affords more destinations than there are
+		{"cache bound below the processors", Options{FullTableBytes: -1, CacheBytes: 600 * 2 * 4096}, true, max(600, runtime.GOMAXPROCS(0)), false, 0},
 		{"tables above MaxTableBytes", Options{MaxTableBytes: 1 << 20}, true, 0, false, 0},
 		{"cache bound", Options{FullTableBytes: -1, CacheBytes: 100 * 2 * 4096}, true, max(100, runtime.GOMAXPROCS(0)), false, 0},
 		{"nothing fits", Options{MaxTableBytes: 64 << 10}, false, 0, true, 0},
