@@ -742,7 +742,16 @@ func (r *realizer) reportUndeclared() {
 	for id := range r.undeclared {
 		ids = append(ids, id)
 	}
-	slices.SortFunc(ids, func(a, b int) int { return r.undeclared[a].Offset - r.undeclared[b].Offset })
+	// By place, and at one place (a loop) in the order first named: the
+	// map's order would change from load to load.
+	slices.SortFunc(ids, func(a, b int) int {
+		if d := r.undeclared[a].Offset - r.undeclared[b].Offset; d != 0 {
+			return d
+		}
+		i, _ := r.ids.get(a)
+		j, _ := r.ids.get(b)
+		return i - j
+	})
 	var declared []int
 	for i, id := range r.nodes {
 		if r.explicit[i] != nil {

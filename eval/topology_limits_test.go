@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,6 +101,27 @@ func TestLinkToUndeclaredNodeIsAnError(t *testing.T) {
 		if _, err := LoadSource("m.machine", topologyMachine(topology)); err != nil {
 			t.Errorf("%s: %v", topology, err)
 		}
+	}
+}
+
+// Links in a loop name many undeclared nodes at one place: they are
+// listed in the order the loop reaches them, the same on every load.
+func TestUndeclaredNodesAtOnePlaceAreListedInTheOrderNamed(t *testing.T) {
+	src := topologyMachine("\ttopology t {\n\t\tspeed = 1MB/s\n\t\tnode 0 .. 3 = p\n\t\tfor i in 3 .. 30 { link i -- i + 1 }\n\t}")
+	_, err := LoadSource("m.machine", src)
+	if err == nil {
+		t.Fatal("loaded")
+	}
+	var got []string
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if _, rest, ok := strings.Cut(line, "link to node "); ok {
+			n, _, _ := strings.Cut(rest, ",")
+			got = append(got, n)
+		}
+	}
+	want := []string{"4", "5", "6", "7", "8", "9", "10", "11", "12", "13"}
+	if !slices.Equal(got, want) {
+		t.Errorf("nodes listed %v, want %v\n%v", got, want, err)
 	}
 }
 
