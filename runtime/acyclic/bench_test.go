@@ -16,6 +16,16 @@ func bigSizes() []int {
 	return []int{4096, 16384, 65536}
 }
 
+// plainOnDemand is the plain variant of a random Hamiltonian graph on n
+// processors, routed on demand.
+func plainOnDemand(b *testing.B, n int) *Network {
+	nw, err := Build(n, hamiltonian(n, newRand(uint64(n))), Options{Variant: Plain, FullTableBytes: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return nw
+}
+
 // go test -run '^$' -bench . -benchmem ./runtime/acyclic
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range []int{256, 1024, 4096} {
@@ -79,11 +89,7 @@ func BenchmarkCheck(b *testing.B) {
 //	PARASOL_BIG=1 go test -run '^$' -bench CheckOnDemand -benchtime 1x -timeout 2h ./runtime/acyclic
 func BenchmarkCheckOnDemand(b *testing.B) {
 	for _, n := range bigSizes() {
-		links := hamiltonian(n, newRand(uint64(n)))
-		nw, err := Build(n, links, Options{Variant: Plain, FullTableBytes: -1})
-		if err != nil {
-			b.Fatal(err)
-		}
+		nw := plainOnDemand(b, n)
 		b.Run(fmt.Sprintf("hamiltonian-%d", n), func(b *testing.B) {
 			before := nw.CacheStats()
 			start := time.Now()
@@ -107,11 +113,7 @@ func BenchmarkCheckOnDemand(b *testing.B) {
 //	PARASOL_BIG=1 go test -run '^$' -bench RandpermOnDemand -benchtime 3x -timeout 1h ./runtime/acyclic
 func BenchmarkRandpermOnDemand(b *testing.B) {
 	for _, n := range bigSizes() {
-		links := hamiltonian(n, newRand(uint64(n)))
-		nw, err := Build(n, links, Options{Variant: Plain, FullTableBytes: -1})
-		if err != nil {
-			b.Fatal(err)
-		}
+		nw := plainOnDemand(b, n)
 		b.Run(fmt.Sprintf("hamiltonian-%d", n), func(b *testing.B) {
 			rng := newRand(1)
 			before := nw.CacheStats()
