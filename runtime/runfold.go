@@ -108,6 +108,12 @@ func newInOrder[T any](window int, fold func(i int, x T)) *inOrder[T] {
 
 // admit waits until item i may start; false if ctx ended first.
 func (o *inOrder[T]) admit(ctx context.Context, i int) bool {
+	o.mu.Lock()
+	ok := i < o.next+o.window
+	o.mu.Unlock()
+	if ok {
+		return true
+	}
 	stop := context.AfterFunc(ctx, func() {
 		o.mu.Lock()
 		o.cond.Broadcast()
