@@ -148,3 +148,30 @@ func TestManyRunsRunWithinASmallMemoryLimit(t *testing.T) {
 		t.Errorf("%d runs, %d messages; want at least 1000 runs of 240 messages, two of them cut short", r.Runs, r.Messages)
 	}
 }
+
+// A fold keeps the latencies it holds exactly in storage of their number,
+// made at the start, as the budget counts them, up to the exact limit.
+func TestRunFoldKeepsLatenciesInStorageOfTheirNumber(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		runs, per int
+		want      int
+	}{
+		{"few latencies", 10, 97, 970},
+		{"one run", 1, 5, 5},
+		{"more than are kept exactly", 3, exactLatencies/2 + 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newRunFold("send", int64(tc.runs*tc.per))
+			for range tc.runs {
+				f.add(&runResult{lat: make([]float64, tc.per)})
+			}
+			if got := cap(f.lat.exact); got != tc.want {
+				t.Errorf("%d runs of %d latencies keep room for %d, want %d", tc.runs, tc.per, got, tc.want)
+			}
+			if r := f.result(); r.Messages != tc.runs*tc.per {
+				t.Errorf("%d messages, want %d", r.Messages, tc.runs*tc.per)
+			}
+		})
+	}
+}

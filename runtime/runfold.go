@@ -16,7 +16,16 @@ type runFold struct {
 	byHops hopAgg
 }
 
-func newRunFold(op string) *runFold { return &runFold{r: &Result{Op: op}} }
+// newRunFold makes a fold of runs of about latencies latencies in all; it
+// keeps room for those it will keep exactly from the start, as the budget
+// counts them, rather than growing by copies to up to twice as much.
+func newRunFold(op string, latencies int64) *runFold {
+	f := &runFold{r: &Result{Op: op}}
+	if latencies > 0 {
+		f.lat.exact = make([]float64, 0, min(latencies, exactLatencies))
+	}
+	return f
+}
 
 func (f *runFold) add(x *runResult) {
 	r := f.r
@@ -81,7 +90,11 @@ func (f *runFold) result() *Result {
 
 // aggregate folds run results in run order.
 func aggregate(op string, runs []runResult) *Result {
-	f := newRunFold(op)
+	total := 0
+	for i := range runs {
+		total += len(runs[i].lat)
+	}
+	f := newRunFold(op, int64(total))
 	for i := range runs {
 		f.add(&runs[i])
 	}

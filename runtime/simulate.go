@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -61,7 +62,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		run   runResult
 		wires wireFigures
 	}
-	fold := newRunFold(tr.op)
+	fold := newRunFold(tr.op, limits.Mul(int64(runs), messagesPerRun(tr.op, int64(n.nprocs))))
 	var wires *wireSums
 	if opts.LinkLoads {
 		wires = n.newWireSums()
