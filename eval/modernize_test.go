@@ -54,7 +54,9 @@ func TestImpliedAppliesTheUnitToPlainNumbersOnly(t *testing.T) {
 // primitives and checks the modern text: a plain literal gets the unit, an
 // expression known to be plain is multiplied by it, one known to have a
 // unit is kept, a condition is rewritten branch by branch, and a value
-// whose unit depends on the arguments is wrapped in implied(…).
+// whose unit depends on the arguments is wrapped in implied(…), and a
+// negative number, which the modern syntax reads as a minus applied to a
+// number, keeps its sign. The imported machine loads with the same values.
 func TestImportWritesImpliedUnitsOnExpressions(t *testing.T) {
 	tests := []struct {
 		block      string // a section header, or "" for a line of processor 1
@@ -80,6 +82,14 @@ func TestImportWritesImpliedUnitsOnExpressions(t *testing.T) {
 		{"", "maxrecvdelay = 10 + 5", "maxrecvdelay = (10 + 5) * 1%"},
 		{"", "jobswitch = createjob / 2", "jobswitch = createjob / 2"},
 		{"", "jobswitch = foo / 2", "jobswitch = implied(foo / 2, 1ns)"},
+		{"modelsection = PVM", "spawn = -5", "spawn = -5ns"},
+		{"modelsection = PVM", "spawn = -20.", "spawn = -20ns"},
+		{"modelsection = PVM", "spawn = -1.e+3", "spawn = -1e+3ns"},
+		{"modelsection = PVM", "spawn = -0", "spawn = -0ns"},
+		{"modelsection = PVM", "spawn = -2.5us", "spawn = -2.5us"},
+		{"processor = 2", "fp type = -1", `"fp type" = "-1"`},
+		{"topology = 1\nlinknumber = 0\nlinkspeed = 1e7", "linkio = -0", "linkio = false"},
+		{"topology = 1\nlinknumber = 0\nlinkspeed = 1e7", "linkio = -1", "linkio = -1"},
 	}
 	for _, tt := range tests {
 		src := "machinename = \"m\"\nprocessor = 1\ncreatejob = 1200\nmantissa = 24\nfoo = 3\n"
@@ -94,6 +104,17 @@ func TestImportWritesImpliedUnitsOnExpressions(t *testing.T) {
 		out := lang.Format(Modernize(f))
 		if !strings.Contains(out, "\t"+tt.want+"\n") {
 			t.Errorf("%s: want the line %q in\n%s", tt.line, tt.want, out)
+			continue
+		}
+		old, errOld := LoadSource("in.machine", src)
+		imported, errNew := LoadSource("imported.machine", out)
+		switch {
+		case errOld != nil && errNew != nil:
+			// refused before import and after, as check refuses it
+		case errOld != nil || errNew != nil:
+			t.Errorf("%s: loads with %v before import, %v after\n%s", tt.line, errOld, errNew, out)
+		default:
+			sameFields(t, tt.line, old, imported)
 		}
 	}
 }
