@@ -10,7 +10,12 @@ import (
 // exactly the order of a heap on event.before, so results do not depend on
 // how it is built.
 //
-// It is a one-rung ladder queue. Events far enough ahead go to top, an
+// A small network's events are kept in one list per distinct time
+// (timeLists: appends and pops, no comparisons) while there are few
+// distinct times, else in a 4-ary heap, and above heapMax pending events
+// in a one-rung ladder queue.
+//
+// The ladder queue is one rung. Events far enough ahead go to top, an
 // unsorted list, in O(1). When everything nearer is done, top is spread
 // over a rung of buckets of equal width by time, and buckets are then
 // opened one at a time: the open bucket is sorted once (bot) and events
@@ -38,6 +43,10 @@ type evQueue struct {
 	// network it stays in the L1 cache and beats the rung's bookkeeping.
 	heapMax int
 	ladder  bool
+	// Until the ladder, events are kept in timeLists while they can be
+	// (listed), in near otherwise.
+	lists  timeLists
+	listed bool
 	// scratch for sortByTime
 	vals    []float64
 	idx     []uint8
@@ -61,10 +70,19 @@ func (q *evQueue) reset() {
 		q.spare = q.bot[:0]
 	}
 	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
+	q.lists.reset()
+	q.listed = true
 	clear(q.buckets)
 	// A flat rung above every time: everything goes to near.
 	q.cur, q.nb, q.flat, q.ladder = 0, 0, true, false
 	q.base, q.inv = math.Inf(1), 0
+}
+
+// unlist moves the events of the time lists to near, which keeps them
+// from now on.
+func (q *evQueue) unlist() {
+	q.listed = false
+	q.lists.drain(q.pushNear)
 }
 
 // toLadder moves every pending event, all in near, to top: the next pop
@@ -109,6 +127,12 @@ func (q *evQueue) bucket(t float64) int {
 
 func (q *evQueue) push(e event) {
 	q.n++
+	if q.listed {
+		if q.n <= cmp.Or(q.heapMax, defaultHeapMax) && q.lists.push(e) {
+			return
+		}
+		q.unlist()
+	}
 	switch b := q.bucket(e.t); {
 	case b < 0:
 		q.pushNear(e)
@@ -131,6 +155,10 @@ func (q *evQueue) push(e event) {
 // pop removes and returns the first pending event; the queue must not be
 // empty.
 func (q *evQueue) pop() event {
+	if q.listed {
+		q.n--
+		return q.lists.pop()
+	}
 	if q.bi == len(q.bot) && len(q.near) == 0 {
 		q.advance()
 	}

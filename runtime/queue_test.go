@@ -111,6 +111,50 @@ func simLike(rng *topo.Rand, n int, clustered bool) []queueOp {
 	return ops
 }
 
+// distinctTimes pushes n distinct times, latest first, each twice, then
+// pops half of them.
+func distinctTimes(n int) []queueOp {
+	var ops []queueOp
+	for i := n; i > 0; i-- {
+		ops = append(ops, queueOp{t: float64(i)}, queueOp{t: float64(i)})
+	}
+	for range n {
+		ops = append(ops, queueOp{pop: true})
+	}
+	return ops
+}
+
+// A small queue keeps its events in lists by time until a time more than
+// maxListTimes would need a list, or a sequence comes out of order, and in
+// its heap from then on.
+func TestQueueListsGiveWayToTheHeap(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		events []event
+		listed bool
+	}{
+		{"few times", []event{{t: 2, seq: 1}, {t: 1, seq: 2}, {t: 2, seq: 3}}, true},
+		{"sequence out of order", []event{{t: 1, seq: 2}, {t: 1, seq: 1}}, false},
+		{"NaN", []event{{t: 1, seq: 1}, {t: math.NaN(), seq: 2}}, false},
+		{"too many times", func() []event {
+			var es []event
+			for i := range maxListTimes + 1 {
+				es = append(es, event{t: float64(i), seq: uint64(i + 1)})
+			}
+			return es
+		}(), false},
+	} {
+		var q evQueue
+		q.reset()
+		for _, e := range c.events {
+			q.push(e)
+		}
+		if q.listed != c.listed || q.len() != len(c.events) {
+			t.Errorf("%s: listed %v with %d pending, want %v with %d", c.name, q.listed, q.len(), c.listed, len(c.events))
+		}
+	}
+}
+
 func TestQueuePopsInHeapOrder(t *testing.T) {
 	rng := topo.NewRand(7)
 	random := func(n int, scale func() float64) []queueOp {
@@ -132,6 +176,8 @@ func TestQueuePopsInHeapOrder(t *testing.T) {
 		{"wide range", random(20000, func() float64 { return math.Exp(40 * rng.Float64()) })},
 		{"earlier than popped", random(5000, func() float64 { return -rng.Float64() })},
 		{"infinite", random(2000, func() float64 { return []float64{0, 1, math.Inf(1)}[rng.Intn(3)] })},
+		{"signed zeros tie", []queueOp{{t: 0}, {t: math.Copysign(0, -1)}, {t: 0}, {pop: true}, {t: math.Copysign(0, -1)}, {t: 1}}},
+		{"one time more than the lists hold", distinctTimes(maxListTimes + 1)},
 		{"simulator-like", simLike(rng, 200000, false)},
 		{"simulator-like clustered", simLike(rng, 200000, true)},
 	}
