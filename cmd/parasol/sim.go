@@ -44,7 +44,7 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	fs.Var(&sf.size, "size", "message `SIZE`, e.g. 32 (bytes), 4KB, 1MiB")
 	fs.Var(&sf.src, "src", "source node `id` (send, pingpong, swap; root of broadcast, reduce, allreduce, scatter, gather; default: the first processor)")
 	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong, swap; the hotspot; default: the last processor)")
-	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores; run i uses a seed derived from --seed and i")
+	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores and folded into the result as they finish (memory does not grow with runs; past 4,194,304 latencies the quantiles are within 1/1024); run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
 	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
