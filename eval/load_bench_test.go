@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/internal/cputime"
 )
 
 // genLinks writes a machine with n explicit links in the modern syntax, or
@@ -39,7 +41,7 @@ func BenchmarkLoadLinks(b *testing.B) {
 		src := genLinks(100_000, legacy)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
-			cpu0 := cpuSeconds()
+			cpu0 := cputime.Seconds()
 			for i := 0; i < b.N; i++ {
 				m, err := LoadSource("big.machine", src)
 				if err != nil {
@@ -49,7 +51,7 @@ func BenchmarkLoadLinks(b *testing.B) {
 					b.Fatalf("%d links", got)
 				}
 			}
-			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+			if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(len(src))*float64(b.N)/1e6/cpu, "MB/cpu-s")
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/internal/cputime"
 )
 
 // benchLinks writes a machine of n explicit links, the statement form that
@@ -58,7 +60,7 @@ func benchMachines(tb testing.TB, size int) string {
 func benchParse(b *testing.B, src string) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for i := 0; i < b.N; i++ {
 		if _, err := ParseFile("bench.machine", src); err != nil {
 			b.Fatal(err)
@@ -66,7 +68,7 @@ func benchParse(b *testing.B, src string) {
 	}
 	// The steadier figure on a shared machine: MB per second of the
 	// process's CPU time (the garbage collector's included).
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+	if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(len(src))*float64(b.N)/1e6/cpu, "MB/cpu-s")
 	}
 }

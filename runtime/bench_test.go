@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/parasol-lang/parasol/internal/cputime"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -30,11 +31,11 @@ func xmpSpec(tb testing.TB) *Spec {
 
 // reportEvents reports events per second of wall time and, because this
 // machine is shared, per second of the process's CPU time since cpu0 (a
-// cpuSeconds reading taken before the loop); with other jobs on the cores
+// cputime.Seconds reading taken before the loop); with other jobs on the cores
 // the second is the steadier figure.
 func reportEvents(b *testing.B, events int64, cpu0 float64) {
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+	if cpu := cputime.Seconds() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(events)/cpu, "events/cpu-s")
 	}
 }
@@ -43,7 +44,7 @@ func reportEvents(b *testing.B, events int64, cpu0 float64) {
 func BenchmarkHypercubeRandperm(b *testing.B) {
 	spec := xmpSpec(b)
 	var events int64
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		r, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32, Runs: 100, Workers: 1, Seed: 1})
 		if err != nil {
@@ -58,7 +59,7 @@ func BenchmarkHypercubeRandperm(b *testing.B) {
 func BenchmarkHypercubeRandperm10k(b *testing.B) {
 	spec := xmpSpec(b)
 	var events int64
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		r, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32, Runs: 10000, Seed: 1})
 		if err != nil {
@@ -86,7 +87,7 @@ func torusSpec(tb testing.TB, k int) *Spec {
 func benchTorus(b *testing.B, k int) {
 	spec := torusSpec(b, k)
 	var events int64
-	cpu0 := cpuSeconds()
+	cpu0 := cputime.Seconds()
 	for b.Loop() {
 		r, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32, Workers: 1})
 		if err != nil {

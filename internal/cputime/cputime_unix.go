@@ -1,11 +1,11 @@
 //go:build unix
 
-package eval
+package cputime
 
 import "syscall"
 
-// cpuSeconds is the process's user and system CPU time so far.
-func cpuSeconds() float64 {
+// Seconds is the process's user and system CPU time so far.
+func Seconds() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package runtime
-
-// cpuSeconds is not measured here: benchmarks report wall-clock rates only.
-func cpuSeconds() float64 { return 0 }
