@@ -1,5 +1,7 @@
 package eval
 
+import "github.com/parasol-lang/parasol/internal/slab"
+
 // Slabs hand out the load-time records a machine has one of per field or
 // per block (fields, blocks, link endpoints), so that a machine file of a
 // hundred thousand links costs an allocation per few hundred of them rather
@@ -10,27 +12,11 @@ package eval
 const slabChunk = 256
 
 // take returns a zero T from slab.
-func take[T any](slab *[]T) *T {
-	if len(*slab) == cap(*slab) {
-		*slab = make([]T, 0, min(max(2*cap(*slab), 8), slabChunk))
-	}
-	*slab = (*slab)[:len(*slab)+1]
-	return &(*slab)[len(*slab)-1]
-}
+func take[T any](s *[]T) *T { return slab.Take(s, slabChunk) }
 
 // room returns an empty slice with room for n items cut from slab; it
 // cannot grow into its neighbour, as its capacity is n.
-func room[T any](slab *[]T, n int) []T {
-	if n == 0 {
-		return nil
-	}
-	if cap(*slab)-len(*slab) < n {
-		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 16), 4*slabChunk)))
-	}
-	start := len(*slab)
-	*slab = (*slab)[:start+n]
-	return (*slab)[start : start : start+n]
-}
+func room[T any](s *[]T, n int) []T { return slab.Room(s, n, 4*slabChunk) }
 
 // push appends v to s, doubling its capacity when it is full. append
 // grows a long list by about a quarter at a time, so that a list of a

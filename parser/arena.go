@@ -1,6 +1,9 @@
 package parser
 
-import "github.com/parasol-lang/parasol/lang"
+import (
+	"github.com/parasol-lang/parasol/internal/slab"
+	"github.com/parasol-lang/parasol/lang"
+)
 
 // arena hands out the syntax tree's most numerous nodes and lists from
 // slabs, so that a large machine file costs a few allocations per hundred
@@ -25,29 +28,11 @@ type arena struct {
 
 // alloc returns a zero T from slab. Slabs start small (a query makes a
 // handful of nodes) and double up to a bound.
-func alloc[T any](slab *[]T) *T {
-	if len(*slab) == cap(*slab) {
-		*slab = make([]T, 0, min(max(2*cap(*slab), 8), 512))
-	}
-	*slab = (*slab)[:len(*slab)+1]
-	return &(*slab)[len(*slab)-1]
-}
+func alloc[T any](s *[]T) *T { return slab.Take(s, 512) }
 
 // list copies items into slab and returns the copy, nil when there are no
-// items. The copy's capacity is its length, so appending to it never
-// overwrites a neighbour.
-func list[T any](slab *[]T, items []T) []T {
-	n := len(items)
-	if n == 0 {
-		return nil
-	}
-	if cap(*slab)-len(*slab) < n {
-		*slab = make([]T, 0, max(n, min(max(2*cap(*slab), 16), 2048)))
-	}
-	start := len(*slab)
-	*slab = append(*slab, items...)
-	return (*slab)[start : start+n : start+n]
-}
+// items; appending to it never overwrites a neighbour.
+func list[T any](s *[]T, items []T) []T { return slab.Copy(s, items, 2048) }
 
 // exprList ends the expression list that starts at mark of exprStack.
 func (a *arena) exprList(mark int) []lang.Expr {
