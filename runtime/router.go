@@ -80,12 +80,11 @@ func WithNIC(spec *Spec, latency, bandwidth float64) (*Spec, error) {
 			links = append(links, LinkParams{Latency: latency, Bandwidth: bandwidth})
 		}
 	}
-	ng, err := b.Build()
+	ng, order, err := b.BuildRecognized(true)
 	if err != nil {
 		return nil, err
 	}
-	if r, order, ok := topo.Recognize(ng); ok {
-		ng = r
+	if order != nil {
 		re := make([]LinkParams, len(order))
 		for i, o := range order {
 			re[i] = links[o]
