@@ -27,7 +27,7 @@ func Room[T any](s *[]T, n, most int) []T {
 	}
 	start := len(*s)
 	*s = (*s)[:start+n]
-	return (*s)[start:start:start+n]
+	return (*s)[start : start : start+n]
 }
 
 // Copy returns a copy of items cut from *s as Room cuts it (nil for none).
