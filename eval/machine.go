@@ -241,7 +241,7 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 	case t != tNumber && v.Num < 0:
 		return v, lang.Errorf(pos, "%s must not be negative, got %s", quoteField(f.name), v)
 	}
-	return v, nil
+	return v, checkBound(f.obj.kind, f.name, t, v, f.decl.Value)
 }
 
 func example(t fieldType) string {

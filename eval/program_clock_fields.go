@@ -182,6 +182,9 @@ func (m *Machine) clockDist(f *field) (Dist, error) {
 		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
 			return Dist{}, errAt(a, "%s must be finite, got %s", quoteField(f.name), v)
 		}
+		if msg := clockBound(f.name, v.Num); msg != "" {
+			return Dist{}, errAt(a, "%s", msg)
+		}
 		vals[i] = v.Num
 	}
 	d := Dist{Kind: kind, A: vals[0]}

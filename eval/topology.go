@@ -426,6 +426,7 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 	nslots = len(tmpl.Params)
 	c := &compiler{m: r.m}
 	fields := map[string]cexpr{}
+	exprs := map[string]lang.Expr{}
 	for _, s := range tmpl.Body {
 		f, ok := s.(*lang.Field)
 		if !ok || f.IsFunc() || !linkField(f.Name) {
@@ -438,6 +439,7 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 			continue
 		}
 		fields[canonicalLink(f.Name)] = ce
+		exprs[canonicalLink(f.Name)] = f.Value
 	}
 	if len(r.errs) > 0 {
 		return nil
@@ -472,6 +474,21 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 				return 0, 0, err
 			}
 			spd = v
+		}
+		// The topology's own latency and speed were held to their bounds
+		// at their fields; the template's are found link by link.
+		var out lang.Diagnostics
+		for _, f := range [2]struct {
+			name  string
+			given bool
+			v     lang.Value
+		}{{"latency", hasLat, lang.Quantity(lat, lang.TimeDim)}, {"speed", hasSpd, lang.Quantity(spd, lang.RateDim)}} {
+			if msg := boundMessage("link", f.name, linkFieldType(f.name), f.v); f.given && msg != "" {
+				out = append(out, errAt(exprs[f.name], "link %d -- %d (dimension %d): %s", a, b, dim, msg))
+			}
+		}
+		if len(out) > 0 {
+			return 0, 0, out
 		}
 		if spd <= 0 || math.IsNaN(spd) {
 			return 0, 0, lang.Errorf(tmpl.Pos, "link %d -- %d (dimension %d) has speed %s; it must be positive", a, b, dim, lang.FormatQuantity(spd, lang.RateDim))
@@ -931,6 +948,10 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			}
 			if v.Kind != lang.Number || hasDim && v.Dim != want {
 				r.errs.Add(f.Value.ExprPos(), "link %s must be a %s, got a %s", name, t, v.TypeName())
+				return
+			}
+			if err := checkBound("link", name, t, v, f.Value); err != nil {
+				r.errs.Append(err)
 				return
 			}
 			switch name {

@@ -1,0 +1,196 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// markedSource takes a source in which ‸ marks where each expected error
+// points, and returns it without the marks and the marks' line:col.
+func markedSource(marked string) (string, []string) {
+	var at []string
+	var b strings.Builder
+	for i, line := range strings.Split(marked, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for {
+			k := strings.Index(line, "‸")
+			if k < 0 {
+				break
+			}
+			at = append(at, fmt.Sprintf("%d:%d", i+1, k+1))
+			line = line[:k] + line[k+len("‸"):]
+		}
+		b.WriteString(line)
+	}
+	return b.String(), at
+}
+
+// diagnosticLines are the first lines of an error's diagnostics.
+func diagnosticLines(err error, file string) []string {
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.HasPrefix(l, file+":") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestMachineParametersBeyondTheirBoundsArePositionedErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string   // ‸ marks each error's position
+		sets   []string // --set overrides, path=value
+		errors []string // each diagnostic's message, in order of position
+	}{
+		{"a topology's latency of 1e308 s", `machine "m" {
+	processor p { name = "P" }
+	topology t = ring(4) {
+		latency = ‸1e308s
+		speed = 1MB/s
+	}
+}`, nil, []string{"latency = 1e+308s is too large: a time is at most a year (31557600s)"}},
+		{"a topology's speed of 1e-320 B/s", `machine "m" {
+	processor p { name = "P" }
+	topology t = ring(4) {
+		latency = 1us
+		speed = ‸1e-320B/s
+	}
+}`, nil, []string{"speed = 9.999888672e-321B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)"}},
+		{"a topology's speed of 0", `machine "m" {
+	processor p { name = "P" }
+	topology t = ring(4) {
+		speed = ‸0B/s
+	}
+}`, nil, []string{"speed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s)"}},
+		{"every bad field, not only the first", `machine "m" {
+	processor p {
+		name = "P"
+		send_overhead = ‸2e7 * 1e10s
+		route_per_byte = ‸1s / 1e-9B
+		clock = ‸1e-3Hz
+		maxrecvdelay = ‸1e9%
+		float_timings { mul = ‸1e300s }
+		processorcache { size = ‸1e300B }
+	}
+	topology t = ring(4) {
+		speed = ‸1e30B/s
+		speedup = ‸1e-9
+		nic_latency = ‸400 * 1e6 * 86400s
+	}
+}`, nil, []string{
+			"send_overhead = 2e+17s is too large: a time is at most a year (31557600s)",
+			"route_per_byte = 1000000000s/B is too large: a time per byte is at most 8s/B (a 1 bit/s link's)",
+			"clock = 0.001Hz is too small: a frequency other than 0 is at least 1Hz",
+			"maxrecvdelay = 1000000000% is too large: a percentage is at most 1000000%",
+			"mul = 1e+300s is too large: a time is at most a year (31557600s)",
+			"size = 1e+300B is too large: a size is at most 2^53 bytes (9007199254740992B)",
+			"speed = 1e+30B/s is too large: a link's speed is at most 1e24B/s",
+			"speedup = 1e-09 is too small: a speedup other than 0 is at least 0.001 (0: not modelled)",
+			"nic_latency = 3.456e+13s is too large: a time is at most a year (31557600s)",
+		}},
+		{"a link template's latency", `machine "m" {
+	processor p { name = "P" }
+	param far = 1e308s
+	topology t = hypercube(2) {
+		link(d) { latency = ‸if d < 1 then 1us else far }
+		speed = 1MB/s
+	}
+}`, nil, []string{"link 0 -- 2 (dimension 1): latency = 1e+308s is too large: a time is at most a year (31557600s)"}},
+		{"a link template's speed", `machine "m" {
+	processor p { name = "P" }
+	topology t = ring(4) {
+		link(d) { speed = ‸1B / 1e300s }
+	}
+}`, nil, []string{"link 0 -- 1 (dimension 0): speed = 1e-300B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)"}},
+		{"explicit links", `machine "m" {
+	processor p { name = "P" }
+	topology t {
+		speed = 1MB/s
+		link 0 -- 1 { latency = ‸1e20s }
+		link 1 -- 2 { speed = ‸1e-10B/s }
+		link 2 -- 0 { latency = ‸-1ns }
+	}
+}`, nil, []string{
+			"latency = 1e+20s is too large: a time is at most a year (31557600s)",
+			"speed = 1e-10B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)",
+			"latency must not be negative, got -1ns",
+		}},
+		{"a param set too large for the fields that use it", `machine "m" {
+	processor p { name = "P" }
+	param h = 1us
+	topology t = ring(4) {
+		latency = ‸h
+		speed = 1MB/s
+	}
+}`, []string{"h=1e300s"}, []string{"latency = 1e+300s is too large: a time is at most a year (31557600s)"}},
+		{"clock fields", `machine "m" {
+	processor p {
+		name = "P"
+		clock_offset = uniform(0s, ‸1e300s)
+		clock_drift = ‸5
+	}
+	topology t = ring(4) { speed = 1MB/s }
+}`, nil, []string{
+			"clock_offset = 1e+300s is too large: a clock's offset is at most a year (31557600s) either way",
+			"clock_drift = 5 is too large: a clock's rate error is at most 1 (a clock that runs twice as fast)",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src, at := markedSource(tc.src)
+			if len(at) != len(tc.errors) {
+				t.Fatalf("%d marks for %d errors", len(at), len(tc.errors))
+			}
+			var opts []Option
+			for _, s := range tc.sets {
+				path, value, _ := strings.Cut(s, "=")
+				opts = append(opts, WithSet(path, value))
+			}
+			m, err := LoadSource("m.machine", src, opts...)
+			if err == nil {
+				tp, _ := m.Topology("")
+				t.Fatalf("loaded (latencies %v, speeds %v); want %d errors", tp.Latency, tp.Speed, len(tc.errors))
+			}
+			var want []string
+			for i, msg := range tc.errors {
+				want = append(want, fmt.Sprintf("m.machine:%s: %s", at[i], msg))
+			}
+			if got := diagnosticLines(err, "m.machine"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s\n--- whole error ---\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"), err)
+			}
+		})
+	}
+}
+
+// TestMachineParametersAtTheirBoundsLoad: the bounds themselves, and 0
+// where a field may be 0, are accepted.
+func TestMachineParametersAtTheirBoundsLoad(t *testing.T) {
+	src := `machine "m" {
+	processor p {
+		name = "P"
+		send_overhead = 31557600s
+		route_per_byte = 8s/B
+		clock = 0Hz
+		maxspeed = 0B/s
+		maxrecvdelay = 1000000%
+		clock_drift = -0.5
+		processorcache { size = 9007199254740992B }
+	}
+	topology t = ring(4) {
+		latency = 0s
+		speed = 1bit/s
+		speedup = 0
+	}
+	topology u = ring(4) {
+		speed = 1e24B/s
+		speedup = 1000
+	}
+}`
+	if _, err := LoadSource("m.machine", src); err != nil {
+		t.Fatal(err)
+	}
+}
