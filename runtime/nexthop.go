@@ -136,3 +136,36 @@ func (n *network) ruleLink(at, d int32, fwd bool) int32 {
 	}
 	return d*n.ruleN + n.step(at, d, false)
 }
+
+// firstWire is the wire a packet at node at bound for dst leaves by in
+// dimension order on a rule-numbered torus or hypercube, or -1. It is a
+// guess to fetch state ahead by; route decides.
+func (n *network) firstWire(at, dst int32) int32 {
+	switch n.rule {
+	case ruleCube:
+		x := uint32(at ^ dst)
+		if x == 0 {
+			return -1
+		}
+		return n.ruleWire(n.ruleLink(at, int32(bits.TrailingZeros32(x)), true), at)
+	case ruleTorus:
+		stride := int32(1)
+		for d, k := range n.dims {
+			a, b := at/stride%k, dst/stride%k
+			if a == b {
+				stride *= k
+				continue
+			}
+			base := int32(d) * n.ruleN
+			if 2*((b-a+k)%k) <= k {
+				return 2 * (base + at)
+			}
+			back := at - stride
+			if a == 0 {
+				back = at + (k-1)*stride
+			}
+			return 2*(base+back) + 1
+		}
+	}
+	return -1
+}

@@ -13,8 +13,8 @@ import (
 const (
 	evMsgReady  uint8 = iota // id = message: all prerequisites delivered
 	evPartStart              // id = part: sender software done, start packets
-	evRoute                  // id = packet: head ready for a routing decision
-	evArrive                 // id = packet: head reached the far end of its newest lane
+	evRoute                  // id = packet, aux = path index of its newest lane: head ready for a routing decision
+	evArrive                 // id = packet, aux = as evRoute: head reached the far end of its newest lane
 	evTail                   // id = packet, aux = path index: tail leaves that lane
 	evDeliver                // id = packet: last byte at the destination
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
@@ -32,18 +32,21 @@ type driver interface {
 	delivered(m int32)
 }
 
-// event is a small value (32 bytes): no pointers, no interfaces.
+// event is a small value (24 bytes): no pointers, no interfaces. Its
+// sequence number and kind share a word, the kind in the low byte, so
+// that comparing the word compares sequence numbers (which are unique).
 type event struct {
-	t    float64
-	seq  uint64
-	id   int32
-	aux  int32
-	kind uint8
+	t   float64
+	seq uint64 // sequence number << 8 | kind
+	id  int32
+	aux int32
 }
 
 func (a *event) before(b *event) bool {
 	return a.t < b.t || a.t == b.t && a.seq < b.seq
 }
+
+func (a *event) kind() uint8 { return uint8(a.seq) }
 
 type hop struct {
 	end float64 // when the tail has been sent over this lane
@@ -57,35 +60,37 @@ type hop struct {
 // path, a long packet on short links) spills them to hops.
 const ringHops = 8
 
-// packet is laid out by what an event touches: a tail release and an
-// arrival read the first cache line and one of the ring's.
+// packet is laid out by what an event touches: routing, an arrival, an
+// acquisition and a tail release read the first cache line and one of
+// the ring's; the last line is for waiting, spilling and delivery.
 type packet struct {
+	at       int32 // node the head is at or is travelling to
+	target   int32 // routing target: dst, or Valiant's intermediate node
+	dst      int32
 	tail     int32 // path index of the oldest lane still held
 	nhops    int32 // lanes acquired so far
 	k        int32 // lanes a blocked worm keeps
 	waitCh   int32 // lane waited for, -1 if none
-	base     int32 // path index of hops[0], once spilled
-	at       int32 // node the head is at or is travelling to
-	next     int32 // next packet in the lane's queue
 	inLink   int32
-	pending  bool // a tail event is scheduled
-	deferred bool // the tail waits for the blocked head
+	lastDim  int32
+	class    int32 // dateline lane class
+	pending  bool  // a tail event is scheduled
+	deferred bool  // the tail waits for the blocked head
 	arrived  bool
 	spilled  bool // the held lanes are in hops, not ring
 	ack      bool
-	probe    bool // circuit set-up still under way
-	part     int32
-	idx      int32   // packet number within its part (-1 for an acknowledgement)
+	probe    bool    // circuit set-up still under way
+	first    bool    // the first packet of its part, not an acknowledgement (counted in loads)
+	bytes    int64   // size on the wire
 	lastLat  float64 // latency of the newest lane
-	lastTx   float64 // transmission start on the newest lane
 	// ring holds lane i of the path at i % ringHops, until spilled.
 	ring     [ringHops]hop
-	target   int32 // routing target: dst, or Valiant's intermediate node
-	dst      int32
-	waitNext int32 // node that lane leads to
-	lastDim  int32
-	class    int32 // dateline lane class
-	bytes    int64
+	part     int32
+	idx      int32   // packet number within its part (-1 for an acknowledgement)
+	next     int32   // next packet in the lane's queue
+	waitNext int32   // node that lane leads to
+	base     int32   // path index of hops[0], once spilled
+	lastTx   float64 // transmission start on the newest lane
 	blocked  float64
 	hops     []hop // the held lanes, from path index base, once spilled
 }
@@ -218,7 +223,7 @@ func newSim(n *network, opt *Options) *sim {
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered,
-		lanes: make([]lane, lanes), wires: make([]wireState, wires), nodes: make([]nodeState, g.N()),
+		lanes: makeHuge[lane](lanes), wires: makeHuge[wireState](wires), nodes: makeHuge[nodeState](g.N()),
 	}
 	return s
 }
@@ -249,7 +254,7 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	if s.guard.maxEvents > 0 && s.q.len() >= s.guard.maxEvents && s.err == nil {
 		s.err = s.guard.exceeded("pending events", s.q.len(), eventBytes)
 	}
-	s.q.push(event{t: t, seq: s.seq, id: id, aux: aux, kind: kind})
+	s.q.push(event{t: t, seq: s.seq<<8 | uint64(kind), id: id, aux: aux})
 }
 
 func (s *sim) pop() event { return s.q.pop() }
@@ -260,16 +265,28 @@ func (s *sim) pop() event { return s.q.pop() }
 // those lines while it handles the events before. (A plain load did so
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
 func (s *sim) touchAhead() {
-	if e := s.q.ahead(touchDistance); e != nil && e.kind >= evRoute && e.kind <= evDeliver {
+	if e := s.q.ahead(touchDistance); e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
 		p := &s.pkts[e.id]
 		prefetch(uintptr(unsafe.Pointer(p)))
 		prefetch(uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])))
 	}
 	// Nearer, that packet line has come in: a tail's lane is then one
 	// load away.
-	if e := s.q.ahead(laneDistance); e != nil && e.kind == evTail {
-		if p := &s.pkts[e.id]; !p.spilled {
-			prefetch(uintptr(unsafe.Pointer(&s.lanes[p.ring[uint32(e.aux)%ringHops].ch])))
+	if e := s.q.ahead(laneDistance); e != nil {
+		switch e.kind() {
+		case evTail:
+			if p := &s.pkts[e.id]; !p.spilled {
+				prefetch(uintptr(unsafe.Pointer(&s.lanes[p.ring[uint32(e.aux)%ringHops].ch])))
+			}
+		case evArrive:
+			// The head's next lane and wire, where routing can tell them
+			// by arithmetic, and the node it acquires them at.
+			p := &s.pkts[e.id]
+			if w := s.net.firstWire(p.at, p.target); w >= 0 {
+				prefetch(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])))
+				prefetch(uintptr(unsafe.Pointer(&s.wires[w])))
+				prefetch(uintptr(unsafe.Pointer(&s.nodes[p.at])))
+			}
 		}
 	}
 }
@@ -287,7 +304,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		// Every part sends a packet, in a burst nearly all at once: room
 		// for them now spares growing the packets by copies (each 1.25
 		// times the last on a large network, the old copy live meanwhile).
-		s.pkts = make([]packet, 0, n)
+		s.pkts = makeHuge[packet](n)[:0]
 	}
 	for i := range s.msgs {
 		if s.msgs[i].deps == 0 {
@@ -306,7 +323,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		s.events++
 		s.now = e.t
 		s.last = max(s.last, e.t)
-		switch e.kind {
+		switch e.kind() {
 		case evMsgReady:
 			s.msgReady(e.id)
 		case evPartStart:
@@ -388,6 +405,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		size = int64(pk.AckBytes)
 	} else {
 		p.idx = pt.sent
+		p.first = p.idx == 0
 		size = pt.bytes + int64(pk.Header+pk.Trailer)
 		if p.idx == pt.npk-1 {
 			size = pt.last + int64(pk.Header+pk.Trailer)
@@ -601,10 +619,10 @@ func (s *sim) acquire(id, ch, next int32) {
 			s.nodes[p.at].vcp = vs + beta
 			start = vs + beta
 		}
-	} else if !p.ack && p.idx == 0 && p.at != p.dst && n.g.NodeKind(p.at) == topo.Processor {
+	} else if p.first && p.at != p.dst && n.g.NodeKind(p.at) == topo.Processor {
 		s.nodes[p.at].load++
 	}
-	if !p.ack && p.idx == 0 {
+	if p.first {
 		s.wires[w].load++
 	}
 	var end float64
@@ -633,9 +651,9 @@ func (s *sim) acquire(id, ch, next int32) {
 	p.at = next
 	switch {
 	case s.sw == SAF && !p.probe:
-		s.push(end+lp.Latency, evArrive, id, 0)
+		s.push(end+lp.Latency, evArrive, id, p.nhops-1)
 	default:
-		s.push(start+lp.Latency, evArrive, id, 0)
+		s.push(start+lp.Latency, evArrive, id, p.nhops-1)
 	}
 	if !p.pending && !p.probe {
 		p.pending = true
@@ -679,7 +697,7 @@ func (s *sim) arrive(id int32) {
 		ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
 	}
 	if ready > s.now {
-		s.push(ready, evRoute, id, 0)
+		s.push(ready, evRoute, id, p.nhops-1)
 	} else {
 		s.route(id)
 	}
