@@ -21,10 +21,24 @@ type arena struct {
 	exprs    []lang.Expr
 	stmts    []lang.Stmt
 
+	// A Parasol I field whose value is a plain number, with its literal.
+	numberFields []numberField
+
 	// Lists under construction, nested ones above their parents'.
 	exprStack []lang.Expr
 	stmtStack []lang.Stmt
 }
+
+// numberField is a field and the number literal that is its value, in one
+// record: a Parasol I link block is mostly such lines, and eval reads the
+// literal right after the field.
+type numberField struct {
+	field lang.Field
+	lit   lang.NumberLit
+}
+
+// stmtSlab is the most statements one slab of the arena holds.
+const stmtSlab = 2048
 
 // alloc returns a zero T from slab. Slabs start small (a query makes a
 // handful of nodes) and double up to a bound.
@@ -32,7 +46,7 @@ func alloc[T any](s *[]T) *T { return slab.Take(s, 512) }
 
 // list copies items into slab and returns the copy, nil when there are no
 // items; appending to it never overwrites a neighbour.
-func list[T any](s *[]T, items []T) []T { return slab.Copy(s, items, 2048) }
+func list[T any](s *[]T, items []T) []T { return slab.Copy(s, items, stmtSlab) }
 
 // exprList ends the expression list that starts at mark of exprStack.
 func (a *arena) exprList(mark int) []lang.Expr {

@@ -36,27 +36,30 @@ type legacyReader struct {
 	lineNo, lineStart int
 	ascii             bool
 
-	mach  *lang.Machine
-	proc  *lang.Block // current processor, for its subsections
-	topo  *lang.Block // current topology, for its links
-	into  *[]lang.Stmt
-	cur   []lang.Stmt // the current section's fields, not yet in *into
-	where string      // what the current section is, for messages
+	mach *lang.Machine
+	proc *lang.Block // current processor, for its subsections
+	topo *lang.Block // current topology, for its links
+	into *[]lang.Stmt
+	// The current section's fields, not yet in *into, are the end of the
+	// arena's statement slab from curStart on: flushed, they are in place.
+	curStart int
+	where    string // what the current section is, for messages
 }
 
-func parseLegacy(src *lang.Source) (*lang.File, error) {
+func parseLegacy(src *lang.Source) (*lang.File, error) { return readLegacy(src, false) }
+
+// readLegacy reads a Parasol I file; general has every line read by line,
+// plain ones too, for tests that compare the two ways.
+func readLegacy(src *lang.Source, general bool) (*lang.File, error) {
 	text := src.Text
 	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII()}
 	for off := 0; off < len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += off
-		}
+		end, eq, plain := scanLine(text, off)
 		r.lineNo++
 		r.lineStart = off
-		r.line(off, text[off:end])
+		if general || !plain || !r.plainLine(off, text[off:end], eq-off) {
+			r.line(off, text[off:end])
+		}
 		off = end + 1
 	}
 	r.flush()
@@ -66,20 +69,127 @@ func parseLegacy(src *lang.Source) (*lang.File, error) {
 	return r.file, r.errs.Err()
 }
 
-// flush ends the current section: its fields join its body, in one slice
-// of the arena when the body is still empty (as it mostly is).
+// flush ends the current section: its fields join its body, as the slice
+// of the arena they were written to when the body is still empty (as it
+// mostly is).
 func (r *legacyReader) flush() {
-	if len(r.cur) == 0 {
+	n := len(r.a.stmts)
+	cur := r.a.stmts[r.curStart:n:n]
+	r.curStart = n
+	if len(cur) == 0 {
 		return
 	}
 	if len(*r.into) == 0 {
-		*r.into = list(&r.a.stmts, r.cur)
+		*r.into = cur
 	} else {
-		*r.into = append(*r.into, r.cur...)
+		*r.into = append(*r.into, cur...)
 	}
-	clear(r.cur)
-	r.cur = r.cur[:0]
 }
+
+// addField adds a field to the current section, at the end of the arena's
+// statement slab. A full slab is replaced by one with room for the section
+// so far (moved there) and more, so that a section is one slice.
+func (r *legacyReader) addField(f *lang.Field) {
+	if len(r.a.stmts) == cap(r.a.stmts) {
+		cur := r.a.stmts[r.curStart:]
+		s := make([]lang.Stmt, len(cur), max(2*len(cur), min(max(2*cap(r.a.stmts), 16), stmtSlab)))
+		copy(s, cur)
+		r.a.stmts, r.curStart = s, 0
+	}
+	r.a.stmts = append(r.a.stmts, f)
+}
+
+// scanLine finds the end of the line that starts at off (its newline or the
+// end of text) and its first '=' (-1 when none), in one pass. The line is
+// plain when it holds only printable ASCII, blanks and at most a carriage
+// return before its newline, and no comment or string: then plainLine can
+// split it without the general reader's trimming and searching.
+func scanLine(text string, off int) (end, eq int, plain bool) {
+	eq = -1
+	for i := off; i < len(text); i++ {
+		switch lineClass[text[i]] {
+		case lcNewline:
+			return i, eq, true
+		case lcEquals:
+			if eq < 0 {
+				eq = i
+			}
+		case lcReturn:
+			if i+1 < len(text) && text[i+1] != '\n' {
+				return restOfLine(text, i), eq, false
+			}
+		case lcOther:
+			return restOfLine(text, i), eq, false
+		}
+	}
+	return len(text), eq, true
+}
+
+// restOfLine is the offset of the newline at or after i, or the end of
+// text.
+func restOfLine(text string, i int) int {
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(text)
+}
+
+// Classes of bytes for scanLine.
+const (
+	lcPlain   = iota // printable ASCII other than those below, and blanks
+	lcNewline        // '\n'
+	lcEquals         // '='
+	lcReturn         // '\r', plain only before a newline
+	lcOther          // comments, strings, other control bytes, non-ASCII
+)
+
+var lineClass = func() (c [256]uint8) {
+	for i := range c {
+		if i < ' ' || i >= 0x7f {
+			c[i] = lcOther
+		}
+	}
+	c['\t'], c['\n'], c['='], c['\r'] = lcPlain, lcNewline, lcEquals, lcReturn
+	c['#'], c['"'], c['\\'] = lcOther, lcOther, lcOther
+	return c
+}()
+
+// plainLine reads a line scanLine found plain, whose first '=' is at eq (a
+// byte of line, or -1), as line does: it trims blanks where line trims
+// white space, which in such a line are the same bytes. It returns false,
+// having done nothing, for what it leaves to line: a header, or a line
+// without a key or a value (an error).
+func (r *legacyReader) plainLine(off int, line string, eq int) bool {
+	lead := 0
+	for lead < len(line) && isBlank(line[lead]) {
+		lead++
+	}
+	if lead == len(line) {
+		return true // blank
+	}
+	if eq < 0 {
+		return false
+	}
+	end := len(line)
+	for isBlank(line[end-1]) { // stops at the '=', if not before
+		end--
+	}
+	k := eq
+	for k > lead && isBlank(line[k-1]) {
+		k--
+	}
+	v := eq + 1
+	for v < end && isBlank(line[v]) {
+		v++
+	}
+	if k == lead || v == end {
+		return false
+	}
+	r.entry(r.pos(off+lead), line[lead:k], line[v:end], off+v)
+	return true
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // pos is the position of byte offset off of the current line.
 func (r *legacyReader) pos(off int) lang.Pos {
@@ -123,6 +233,12 @@ func (r *legacyReader) line(off int, line string) {
 		r.errs.Add(r.pos(valueOff), "expected a value after %q", key+" =")
 		return
 	}
+	r.entry(pos, key, value, valueOff)
+}
+
+// entry reads a line's key and value, found at pos and valueOff, both
+// trimmed and not empty.
+func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	switch key {
 	case "machinename", "processor", "topology", "modelsection", "linknumber":
 		r.flush()
@@ -160,11 +276,26 @@ func (r *legacyReader) line(off int, line string) {
 		}
 		b := alloc(&r.a.blocks)
 		b.Pos, b.Kind, b.Label, b.LabelPos = pos, "link", legacyLabel(value), r.pos(valueOff)
+		if body := r.topo.Body; len(body) == cap(body) && len(body) >= 1024 {
+			// Doubled, not grown by a quarter as append would: a
+			// topology of a hundred thousand links is copied about
+			// twice over, not some twenty times.
+			r.topo.Body = append(make([]lang.Stmt, 0, 2*len(body)), body...)
+		}
 		r.topo.Body = append(r.topo.Body, b)
 		r.into, r.where = &b.Body, "link"
 		return
 	}
 	if !r.needMachine(pos, key) {
+		return
+	}
+	if n, ok := wholeNumber(value); ok && strings.IndexByte(key, '(') < 0 {
+		// The commonest line, a plain value: its field and literal are
+		// one record, set field by field (see value).
+		nf := alloc(&r.a.numberFields)
+		nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), value, lang.Num(float64(n))
+		nf.field.Pos, nf.field.Name, nf.field.Value = pos, key, &nf.lit
+		r.addField(&nf.field)
 		return
 	}
 	f := alloc(&r.a.fields)
@@ -187,7 +318,7 @@ func (r *legacyReader) line(off int, line string) {
 	}
 	f.Value = r.value(valueOff, value)
 	if f.Value != nil {
-		r.cur = append(r.cur, f)
+		r.addField(f)
 	}
 }
 

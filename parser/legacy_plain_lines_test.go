@@ -1,0 +1,78 @@
+package parser
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/lang"
+)
+
+// legacyAgreement reads text as a Parasol I file twice, plain lines split
+// by plainLine and then every line by the general reader, and describes
+// how the two trees or errors differ ("" when they agree).
+func legacyAgreement(text string) string {
+	fast, fastErr := readLegacy(lang.NewSource("in.machine", text), false)
+	general, generalErr := readLegacy(lang.NewSource("in.machine", text), true)
+	if es, eg := errText(fastErr), errText(generalErr); es != eg {
+		return "errors differ:\n--- plain lines split on their own ---\n" + es + "\n--- every line read in general ---\n" + eg
+	}
+	if !reflect.DeepEqual(fast, general) {
+		return "trees differ:\n--- plain lines split on their own ---\n" + lang.Format(fast) + "\n--- every line read in general ---\n" + lang.Format(general)
+	}
+	return ""
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// A line of blanks, printable ASCII and at most a carriage return before its
+// newline is split without the general reader's trimming: the tree and the
+// errors, positions included, are the ones the general reader gives.
+func TestLegacyPlainLinesReadAsTheGeneralReaderReadsThem(t *testing.T) {
+	const head = "machinename = \"m\"\nprocessor = 1\ntopology = 100\n"
+	tests := []struct{ name, lines string }{
+		{"link block", "linknumber = 0\nlinkio = 0\nlinklatency = 230\nlinkspeed = 2667231\nprocs_connected = 2\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
+		{"blanks around key and value", "linknumber =  7 \n \tlinkspeed\t=\t5\t \n  linkio=0\n"},
+		{"carriage returns before newlines", "linknumber = 0\r\nlinkspeed = 5\r\n\r\nlinkio = 1\r"},
+		{"carriage return inside a line", "linknumber = 0\nlinkspeed = 5\r5\nlinkio = 1\r \n"},
+		{"blank lines", "\n \n\t\t\n\r\n \r\n"},
+		{"no key", "linknumber = 0\n = 5\n\t=5\n"},
+		{"no value", "linknumber = 0\nlinkspeed =\nlinkio = \t\r\n"},
+		{"two equals signs", "linknumber = 0\nlinkspeed = = 5\nlinkio == 1\na = b = c\n"},
+		{"values that are not whole numbers", "linknumber = 0\nlinkspeed = 20.\nlinklatency = 1.e+3\nlinkio = -1\nx = 2*y\ny = 1234567890123456789\nz = 23x0\n"},
+		{"headers", "linknumber = 0\nlinkspeed = 5\nlinknumber = 01\nlinknumber = x y\nlinknumber = -1\nfloat_timings\nbogus\nmodelsection = S\nf(n: B) = n\n"},
+		{"comments and strings", "linknumber = 0 # first\nlinkspeed = 5\\# typeset\nname = \"a # b\"\n# only\n"},
+		{"non-ASCII", "linknumber = 0\nlinkïo = 5\nlinkspeed = 5 # é\n"},
+		{"control bytes", "linknumber = 0\nlinkspeed = \v5\nlinkio = 5\f\n"},
+		{"before any machine", "linkspeed = 5\nprocessor = 1\n"},
+		{"no newline at the end", "linknumber = 0\nlinkspeed = 5"},
+	}
+	for _, tt := range tests {
+		for _, text := range []string{head + tt.lines, tt.lines} {
+			if d := legacyAgreement(text); d != "" {
+				t.Errorf("%s: %s\n--- input ---\n%s", tt.name, d, text)
+			}
+		}
+	}
+}
+
+// FuzzLegacyPlainLines checks on any text that splitting plain lines on
+// their own gives the tree and errors the general reader gives.
+func FuzzLegacyPlainLines(f *testing.F) {
+	f.Add("machinename = \"m\"\nprocessor = 1\ntopology = 100\nlinknumber = 0\nlinkio = 0\nlinkspeed = 2667231\r\nprocessortype0 = 1\nprocessornumber = 0\n")
+	f.Add("machinename = \"m\"\n \tkey\t= \t5 \r\n = 1\nk =\n\r\n#c\na = b = 1\nf(n) = n\n")
+	f.Add("machinename = \"m\"\nlinkïo = 5\nx = \v5\ny = 5\r5\nz = 20.\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if !strings.Contains(text, "machinename") {
+			text = "machinename = \"m\"\n" + text
+		}
+		if d := legacyAgreement(text); d != "" {
+			t.Fatalf("%s\n--- input ---\n%q", d, text)
+		}
+	})
+}
