@@ -257,7 +257,7 @@ func (q *evQueue) spread() {
 		size += 2*int(c) + rungSlack
 	}
 	if cap(q.arena) < size {
-		q.arena = make([]event, size)
+		q.arena = makeHuge[event](size)
 	}
 	arena := q.arena[:size]
 	q.buckets = slices.Grow(q.buckets[:0], nb)[:nb]
