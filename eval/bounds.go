@@ -13,10 +13,11 @@ import (
 // float64, and the simulator's latency × hops or bytes ÷ speed of it is
 // not. Each bound is far beyond what any physical machine approaches, and
 // together they keep every product the analytic model and the simulator
-// form finite: a message is at most 2^53 B (runtime.Options.Size), so at
-// the slowest rate it takes under 10^17 s, and a path of at most 2^27
-// hops at the longest latency under 10^16 s. docs/LANGUAGE.md (Values and
-// units) states them; runtime.Spec's validation applies the same ones.
+// form finite by a wide margin: a message is at most 2^53 B
+// (runtime.Options.Size), so at the slowest rate one hop takes under
+// 10^17 s, and stored and forwarded over 2^27 hops (the most nodes a
+// graph has) under 10^25 s. docs/LANGUAGE.md (Values and units) lists
+// them; runtime.Spec's validation applies the same ones.
 const (
 	// MaxTime bounds every time a machine gives (a latency, an overhead, a
 	// delay, an operation time): a Julian year, in seconds.
@@ -62,8 +63,35 @@ var (
 	freqBound        = bound{MinFreq, MaxFreq, true, "a frequency", "1Hz", "1e24Hz"}
 	sizeBound        = bound{0, MaxSize, false, "a size", "", "2^53 bytes (9007199254740992B)"}
 	percentBound     = bound{0, MaxPercent, false, "a percentage", "", "1000000%"}
-	speedupBound     = bound{MinSpeedup, MaxSpeedup, true, "a speedup", "0.001 (0: not modelled)", "1000"}
+	speedupBound     = bound{MinSpeedup, MaxSpeedup, true, "a speedup", "0.001", "1000"}
 )
+
+// boundDocs are the bounds as docs/LANGUAGE.md lists them (Values and
+// units), by the fields they apply to.
+var boundDocs = []struct {
+	fields string
+	b      bound
+}{
+	{"time (latency, overheads, delays, `float_timings`, …)", timeBound},
+	{"time per byte (`route_per_byte`)", timePerByteBound},
+	{"link speed (`speed`, `linkspeed`, `nic_speed`)", linkRateBound},
+	{"other rate (`maxspeed`, `maxtotalspeed`)", rateBound},
+	{"frequency (`clock`)", freqBound},
+	{"size (cache sizes; the packet fields have their own bounds)", sizeBound},
+	{"percentage (`maxrecvdelay`, `maxroutedelay`)", percentBound},
+	{"`speedup` (0: not modelled)", speedupBound},
+}
+
+// rangeDoc is the range of b, for the language reference.
+func (b bound) rangeDoc() string {
+	switch {
+	case b.lo == 0:
+		return "0 to " + b.hiText
+	case b.zero:
+		return "0, or " + b.loText + " to " + b.hiText
+	}
+	return b.loText + " to " + b.hiText + "; never 0"
+}
 
 // boundOf is the range of a field of a block kind, by its schema type, or
 // false for a field without one (a count is bounded where it is used).
@@ -170,6 +198,95 @@ func clockBound(name string, x float64) string {
 	case name != "clock_drift" && math.Abs(x) > MaxTime:
 		what := strings.TrimPrefix(name, "clock_")
 		return fmt.Sprintf("%s = %ss is too large: a clock's %s is at most a year (31557600s) either way", name, lang.FormatNumber(x), what)
+	}
+	return ""
+}
+
+// CheckCost reports a primitive's cost that no simulation can be set
+// beside: a time below 0, or one so short that the relative difference
+// from a simulated time could overflow (below MinCost). The error points
+// at the function's body. v is a result of f.Call.
+func (f *Func) CheckCost(v lang.Value) error {
+	if v.Kind != lang.Number || v.Dim != lang.TimeDim {
+		return nil
+	}
+	body := f.fn.f.decl.Value
+	switch {
+	case v.Num < 0:
+		return errAt(body, "%s gives %s: a cost must not be negative", f.path, v)
+	case v.Num > 0 && v.Num < MinCost:
+		return errAt(body, "%s gives %ss: a cost other than 0 is at least 1e-18s (an attosecond)", f.path, lang.FormatNumber(v.Num))
+	}
+	return nil
+}
+
+// MinCost is the shortest cost other than 0 that a primitive may give: a
+// simulated time, finite by a wide margin under the bounds above, divided
+// by it stays a number.
+const MinCost = 1e-18
+
+// ParamBound is the bound of a kind of machine parameter, for code that
+// fills a runtime.Spec without a machine file: the same bound, and the
+// same message, as a field of that kind gets while loading.
+type ParamBound uint8
+
+const (
+	TimeBound        ParamBound = iota // seconds, 0 to MaxTime
+	TimePerByteBound                   // seconds per byte, 0 to MaxTimePerByte
+	LinkSpeedBound                     // bytes per second, MinRate to MaxRate
+	PercentBound                       // a fraction (0.3 for 30%), 0 to MaxPercent
+	SpeedupBound                       // 0, or MinSpeedup to MaxSpeedup
+)
+
+var paramBounds = [...]struct {
+	b *bound
+	t fieldType
+}{
+	TimeBound:        {&timeBound, tTime},
+	TimePerByteBound: {&timePerByteBound, tTimePerByte},
+	LinkSpeedBound:   {&linkRateBound, tRate},
+	PercentBound:     {&percentBound, tPercent},
+	SpeedupBound:     {&speedupBound, tNumber},
+}
+
+// Holds reports whether x is within the bound: cheap enough to ask of
+// every link of a million-node network before naming any.
+func (p ParamBound) Holds(x float64) bool { return paramBounds[p].b.holds(x) }
+
+// Check says why x, the value of the parameter called name, is out of the
+// bound (NaN and ±Inf are), or returns "".
+func (p ParamBound) Check(name string, x float64) string {
+	b, t := paramBounds[p].b, paramBounds[p].t
+	if b.holds(x) {
+		return ""
+	}
+	shown := lang.FormatNumber(x) + baseUnit[t]
+	switch {
+	case math.IsInf(x, 0) || x != x:
+		shown = lang.FormatNumber(x)
+	case t == tPercent:
+		shown = lang.FormatNumber(x*100) + "%"
+	}
+	return b.check(name, x, shown)
+}
+
+// Check says why a clock is out of the bounds of the clock fields, or "".
+func (c Clock) Check() string {
+	for _, f := range []struct {
+		name string
+		d    Dist
+	}{{"clock_offset", c.Offset}, {"clock_drift", c.Drift}, {"clock_jitter", c.Jitter}} {
+		for _, x := range []float64{f.d.A, f.d.B} {
+			if x != x {
+				return f.name + " is not a number"
+			}
+			if msg := clockBound(f.name, x); msg != "" {
+				return msg
+			}
+		}
+	}
+	if c.Drift.A <= -1 {
+		return fmt.Sprintf("clock_drift must be above -1 (a clock that stops or runs backwards), got %s", c.Drift.Format(lang.Dimensionless))
 	}
 	return ""
 }

@@ -483,7 +483,10 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 			given bool
 			v     lang.Value
 		}{{"latency", hasLat, lang.Quantity(lat, lang.TimeDim)}, {"speed", hasSpd, lang.Quantity(spd, lang.RateDim)}} {
-			if msg := boundMessage("link", f.name, linkFieldType(f.name), f.v); f.given && msg != "" {
+			if !f.given {
+				continue
+			}
+			if msg := boundMessage("link", f.name, linkFieldType(f.name), f.v); msg != "" {
 				out = append(out, errAt(exprs[f.name], "link %d -- %d (dimension %d): %s", a, b, dim, msg))
 			}
 		}

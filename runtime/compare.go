@@ -229,6 +229,9 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	if a.Kind != lang.Number || a.Dim != lang.TimeDim {
 		return nil, fmt.Errorf("%s gives a %s, not a time", primitive, a.TypeName())
 	}
+	if err := f.CheckCost(a); err != nil {
+		return nil, err
+	}
 	c.Analytic = a.Num
 	res, err := Simulate(ctx, spec, opts)
 	if err != nil {

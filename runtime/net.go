@@ -141,6 +141,9 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	if err := checkRouter(spec); err != nil {
 		return nil, err
 	}
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
 	n.core = g.Core()
 	n.attached = n.core.Nodes < g.N()
 	n.rankCore = n.rankIsLabel()

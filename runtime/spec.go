@@ -55,6 +55,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -194,3 +195,95 @@ const (
 // registry's table, which the evaluator checks machine files against; the
 // runtime implements every name of it (registry's tests hold the two equal).
 var Routings = registry.Routing.Docs()
+
+// maxParamErrors bounds how many out-of-range parameters Validate lists.
+const maxParamErrors = 10
+
+// Validate reports the parameters of s beyond the bounds a machine file's
+// fields are held to while loading (eval.TimeBound and the rest; see
+// docs/LANGUAGE.md, Values and units), NaN and ±Inf included: a time
+// from 0 to a year, a link's bandwidth from 1 bit/s to 1e24 B/s, a
+// percentage up to 1000000%, a speedup of 0 or from 0.001 to 1000, a clock
+// as its fields are. Within them no time the simulator forms overflows, so
+// a Spec built by hand is refused here rather than simulated to ±Inf or
+// NaN. Every entry point that simulates calls it. It lists the first
+// maxParamErrors problems, each by its field, and how many more there are.
+func (s *Spec) Validate() error {
+	var v paramErrors
+	// The default link is used only when no per-link list is given, and
+	// a graph without links leaves it empty.
+	if len(s.Links) == 0 && s.Graph != nil && s.Graph.NumLinks() > 0 {
+		v.link("DefaultLink", -1, s.DefaultLink)
+	}
+	for i, p := range s.Links {
+		v.link("Links", i, p)
+	}
+	v.node("DefaultNode", -1, &s.DefaultNode)
+	for i := range s.Nodes {
+		v.node("Nodes", i, &s.Nodes[i])
+	}
+	v.check(eval.SpeedupBound, "Speedup", -1, "", s.Speedup)
+	if v.more > 0 {
+		v.errs = append(v.errs, fmt.Errorf("and %d more parameters out of range", v.more))
+	}
+	return errors.Join(v.errs...)
+}
+
+// paramErrors gathers Validate's findings. A field's name is formatted
+// only when it is out of range: a million links are checked without one.
+type paramErrors struct {
+	errs []error
+	more int
+}
+
+func (v *paramErrors) add(msg string) {
+	if len(v.errs) < maxParamErrors {
+		v.errs = append(v.errs, errors.New(msg))
+	} else {
+		v.more++
+	}
+}
+
+// check adds x's problem, if any; the field is list[i].field, or
+// list.field when i < 0.
+func (v *paramErrors) check(b eval.ParamBound, list string, i int, field string, x float64) {
+	if b.Holds(x) {
+		return
+	}
+	v.add(b.Check(fieldName(list, i, field), x))
+}
+
+// fieldName is list[i].field, without [i] when i < 0 and without .field
+// when field is "".
+func fieldName(list string, i int, field string) string {
+	name := list
+	if i >= 0 {
+		name = fmt.Sprintf("%s[%d]", list, i)
+	}
+	if field != "" {
+		name += "." + field
+	}
+	return name
+}
+
+func (v *paramErrors) link(list string, i int, p LinkParams) {
+	v.check(eval.TimeBound, list, i, "Latency", p.Latency)
+	v.check(eval.LinkSpeedBound, list, i, "Bandwidth", p.Bandwidth)
+}
+
+func (v *paramErrors) node(list string, i int, p *NodeParams) {
+	v.check(eval.TimeBound, list, i, "HopDelay", p.HopDelay)
+	v.check(eval.TimeBound, list, i, "SendOverhead", p.SendOverhead)
+	v.check(eval.TimeBound, list, i, "RecvOverhead", p.RecvOverhead)
+	v.check(eval.TimeBound, list, i, "PacketOverhead", p.PacketOverhead)
+	v.check(eval.TimeBound, list, i, "RouteFixed", p.RouteFixed)
+	v.check(eval.TimeBound, list, i, "AllocDelay", p.AllocDelay)
+	v.check(eval.TimePerByteBound, list, i, "RoutePerByte", p.RoutePerByte)
+	v.check(eval.PercentBound, list, i, "RecvDelay", p.RecvDelay)
+	v.check(eval.PercentBound, list, i, "RouteDelay", p.RouteDelay)
+	if !p.Clock.Perfect() {
+		if msg := p.Clock.Check(); msg != "" {
+			v.add(fieldName(list, i, "Clock") + ": " + msg)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package runtime
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+)
+
+// TestHandBuiltSpecBeyondTheBoundsIsRefused: a Spec a library user fills
+// with a parameter no machine file could load is an error naming the
+// field, from every entry point that simulates, never a simulation that
+// gives ±Inf or NaN.
+func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
+	ring := mustGraph(t, "ring", 4)
+	spec := func(f func(*Spec)) *Spec { s := basic(ring, 1e-6, 1e6); f(s); return s }
+	tests := []struct {
+		name string
+		spec *Spec
+		want string
+	}{
+		{"a latency of 1e308 s", spec(func(s *Spec) { s.DefaultLink.Latency = 1e308 }),
+			"DefaultLink.Latency = 1e+308s is too large: a time is at most a year (31557600s)"},
+		{"a latency that is NaN", spec(func(s *Spec) { s.DefaultLink.Latency = math.NaN() }),
+			"DefaultLink.Latency = NaN is not a number"},
+		{"a bandwidth of 1e-320 B/s", spec(func(s *Spec) { s.DefaultLink.Bandwidth = 1e-320 }),
+			"DefaultLink.Bandwidth = 9.999888672e-321B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)"},
+		{"an infinite bandwidth", spec(func(s *Spec) { s.DefaultLink.Bandwidth = math.Inf(1) }),
+			"DefaultLink.Bandwidth = inf is too large: a link's speed is at most 1e24B/s"},
+		{"one link of a list", spec(func(s *Spec) {
+			s.Links = []LinkParams{{1e-6, 1e6}, {1e-6, 1e6}, {1e-6, 1e30}, {1e-6, 1e6}}
+		}), "Links[2].Bandwidth = 1e+30B/s is too large: a link's speed is at most 1e24B/s"},
+		{"a hop delay of 1e300 s", spec(func(s *Spec) { s.DefaultNode.HopDelay = 1e300 }),
+			"DefaultNode.HopDelay = 1e+300s is too large: a time is at most a year (31557600s)"},
+		{"a time per byte of 1e10 s/B", spec(func(s *Spec) { s.DefaultNode.RoutePerByte = 1e10 }),
+			"DefaultNode.RoutePerByte = 1e+10s/B is too large: a time per byte is at most 8s/B (a 1 bit/s link's)"},
+		{"a receive delay of 1e300", spec(func(s *Spec) { s.DefaultNode.RecvDelay = 1e300 }),
+			"DefaultNode.RecvDelay = 1e+302% is too large: a percentage is at most 1000000%"},
+		{"a speedup of 1e-300", spec(func(s *Spec) { s.Speedup = 1e-300 }),
+			"Speedup = 1e-300 is too small: a speedup other than 0 is at least 0.001"},
+		{"a clock offset of 1e300 s", spec(func(s *Spec) {
+			s.DefaultNode.Clock = eval.Clock{Offset: eval.Dist{Kind: eval.DistFixed, A: 1e300}}
+		}), "DefaultNode.Clock: clock_offset = 1e+300s is too large: a clock's offset is at most a year (31557600s) either way"},
+		{"every bad parameter, one a line", spec(func(s *Spec) {
+			s.DefaultLink.Latency = 1e20
+			s.Nodes = []NodeParams{{}, {SendOverhead: 1e20}, {}, {RouteFixed: 1e20}}
+		}), "DefaultLink.Latency = 1e+20s is too large: a time is at most a year (31557600s)\n" +
+			"Nodes[1].SendOverhead = 1e+20s is too large: a time is at most a year (31557600s)\n" +
+			"Nodes[3].RouteFixed = 1e+20s is too large: a time is at most a year (31557600s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.spec.Validate(); err == nil || err.Error() != tc.want {
+				t.Fatalf("Validate: %v\nwant %s", err, tc.want)
+			}
+			for name, run := range map[string]func() error{
+				"Simulate": func() error { _, err := Simulate(context.Background(), tc.spec, Options{Op: "randperm"}); return err },
+				"Offered": func() error {
+					_, err := Offered(context.Background(), tc.spec, Options{Op: "uniform"}, Load{Fraction: 0.1, Measure: 1e-3})
+					return err
+				},
+				"CheckRouting": func() error { _, err := CheckRouting(tc.spec, ""); return err },
+			} {
+				if err := run(); err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s: %v\nwant it to contain %s", name, err, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestHandBuiltSpecAtTheBoundsSimulates: the bounds themselves are
+// accepted and give finite times.
+func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
+	s := basic(mustGraph(t, "ring", 4), eval.MaxTime, eval.MinRate)
+	s.DefaultNode = NodeParams{HopDelay: eval.MaxTime, RoutePerByte: eval.MaxTimePerByte, RecvDelay: eval.MaxPercent}
+	s.Speedup = eval.MinSpeedup
+	res, err := Simulate(context.Background(), s, Options{Op: "randperm", Size: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := res.Latency.Max; math.IsInf(l, 0) || math.IsNaN(l) || l <= 0 {
+		t.Fatalf("latency max %v", l)
+	}
+}
