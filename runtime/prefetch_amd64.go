@@ -6,3 +6,8 @@ package runtime
 //
 //go:noescape
 func prefetch(addr uintptr)
+
+// prefetch3 is prefetch of three lines in one call.
+//
+//go:noescape
+func prefetch3(a, b, c uintptr)

@@ -4,3 +4,5 @@ package runtime
 
 // prefetch is a hint only; without the instruction it does nothing.
 func prefetch(addr uintptr) {}
+
+func prefetch3(a, b, c uintptr) {}

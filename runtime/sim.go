@@ -266,9 +266,15 @@ func (s *sim) pop() event { return s.q.pop() }
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
 func (s *sim) touchAhead() {
 	if e := s.q.ahead(touchDistance); e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
+		// A tail release also reads the next lane's record, which may lie
+		// in the ring's other line.
 		p := &s.pkts[e.id]
-		prefetch(uintptr(unsafe.Pointer(p)))
-		prefetch(uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])))
+		next := e.aux
+		if e.kind() == evTail {
+			next++
+		}
+		prefetch3(uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])),
+			uintptr(unsafe.Pointer(&p.ring[uint32(next)%ringHops])))
 	}
 	// Nearer, that packet line has come in: a tail's lane is then one
 	// load away.
@@ -283,9 +289,8 @@ func (s *sim) touchAhead() {
 			// by arithmetic, and the node it acquires them at.
 			p := &s.pkts[e.id]
 			if w := s.net.firstWire(p.at, p.target); w >= 0 {
-				prefetch(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])))
-				prefetch(uintptr(unsafe.Pointer(&s.wires[w])))
-				prefetch(uintptr(unsafe.Pointer(&s.nodes[p.at])))
+				prefetch3(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])), uintptr(unsafe.Pointer(&s.wires[w])),
+					uintptr(unsafe.Pointer(&s.nodes[p.at])))
 			}
 		}
 	}
