@@ -18,8 +18,21 @@ func notFinite(what string, v lang.Value, err error) string {
 	return ""
 }
 
-// firstNotFinite checks every listed field and param of a machine.
+// firstNotFinite checks every listed field and param of a machine, and
+// that every link of its topologies is within the bounds loading holds
+// fields to (eval.TimeBound, eval.LinkSpeedBound): a machine that loads
+// gives the simulator nothing that overflows.
 func firstNotFinite(m *eval.Machine) string {
+	for _, t := range m.Topologies() {
+		for i := range t.Latency {
+			if msg := eval.TimeBound.Check("latency", t.Latency[i]); msg != "" {
+				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
+			}
+			if msg := eval.LinkSpeedBound.Check("speed", t.Speed[i]); msg != "" {
+				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
+			}
+		}
+	}
 	for _, f := range m.Fields() {
 		if msg := notFinite(f.Path, f.Value, nil); !f.Func && msg != "" {
 			return msg

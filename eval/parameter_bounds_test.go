@@ -140,6 +140,28 @@ func TestMachineParametersBeyondTheirBoundsArePositionedErrors(t *testing.T) {
 			"clock_offset = 1e+300s is too large: a clock's offset is at most a year (31557600s) either way",
 			"clock_drift = 5 is too large: a clock's rate error is at most 1 (a clock that runs twice as fast)",
 		}},
+		{"Parasol I fields in their implied units", `machinename = "L"
+processor = 1
+name = "P"
+maxrecvdelay = ‸1e300
+createjob = ‸1e308
+float_timings
+mul = ‸1e20
+topology = 100
+linknumber = 0
+linklatency = ‸1e308
+linkspeed = ‸1e-320
+procs_connected = 2
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1`, nil, []string{
+			"maxrecvdelay = 1e+300% is too large: a percentage is at most 1000000%",
+			"createjob = 1e+299s is too large: a time is at most a year (31557600s)",
+			"mul = 1e+11s is too large: a time is at most a year (31557600s)",
+			"linklatency = 1e+299s is too large: a time is at most a year (31557600s)",
+			"linkspeed = 9.999888672e-321B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)",
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

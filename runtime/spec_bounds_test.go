@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // TestHandBuiltSpecBeyondTheBoundsIsRefused: a Spec a library user fills
@@ -84,4 +85,44 @@ func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
 	if l := res.Latency.Max; math.IsInf(l, 0) || math.IsNaN(l) || l <= 0 {
 		t.Fatalf("latency max %v", l)
 	}
+}
+
+// FuzzValidatedSpecSimulatesToFiniteTimes: a Spec that Validate accepts
+// simulates to finite latencies, whatever its parameters within the
+// bounds and whatever the message size; one it refuses is refused by
+// Simulate too.
+func FuzzValidatedSpecSimulatesToFiniteTimes(f *testing.F) {
+	f.Add(1e-6, 1e6, 0.0, 0.0, 0.0, 0.0, 0.0, uint64(32), uint8(0))
+	f.Add(eval.MaxTime, eval.MinRate, eval.MaxTime, eval.MaxTime, eval.MaxTimePerByte, eval.MaxPercent, eval.MinSpeedup, uint64(1)<<53, uint8(1))
+	f.Add(1e308, 1e-320, 0.0, 0.0, 0.0, 0.0, 0.0, uint64(32), uint8(2))
+	f.Add(0.0, eval.MaxRate, 1e-320, 0.0, 0.0, 0.0, eval.MaxSpeedup, uint64(0), uint8(3))
+	f.Add(1e308, 1e-320, 1e300, 5e307, 1e9, 1e300, 1e-300, uint64(1)<<60, uint8(6))
+	g, err := topo.Generate("ring", []int{4})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, lat, bw, hop, send, perByte, recvDelay, speedup float64, size uint64, sw uint8) {
+		if sw&4 != 0 {
+			// Folded into the bounds, so that most inputs simulate.
+			fold := func(x, lo, hi float64) float64 { return lo + math.Mod(math.Abs(x), hi-lo) }
+			lat, bw, hop, send = fold(lat, 0, eval.MaxTime), fold(bw, eval.MinRate, eval.MaxRate), fold(hop, 0, eval.MaxTime), fold(send, 0, eval.MaxTime)
+			perByte, recvDelay, speedup = fold(perByte, 0, eval.MaxTimePerByte), fold(recvDelay, 0, eval.MaxPercent), fold(speedup, eval.MinSpeedup, eval.MaxSpeedup)
+		}
+		spec := &Spec{Graph: g, DefaultLink: LinkParams{Latency: lat, Bandwidth: bw}, Speedup: speedup,
+			Switching: Switching(sw % 4), DefaultNode: NodeParams{HopDelay: hop, SendOverhead: send, RoutePerByte: perByte, RecvDelay: recvDelay}}
+		opts := Options{Op: "randperm", Size: int(min(size, 1<<53)), Runs: 2}
+		verr := spec.Validate()
+		res, err := Simulate(context.Background(), spec, opts)
+		switch {
+		case verr != nil && err == nil:
+			t.Fatalf("Validate refused (%v) but Simulate ran", verr)
+		case err != nil:
+			return
+		}
+		for name, v := range map[string]float64{"latency max": res.Latency.Max, "latency mean": res.Latency.Mean, "makespan": res.Makespan} {
+			if math.IsInf(v, 0) || math.IsNaN(v) || v < 0 {
+				t.Fatalf("%s = %v for %+v", name, v, spec)
+			}
+		}
+	})
 }
