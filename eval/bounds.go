@@ -41,7 +41,8 @@ const (
 	// than 0 (0: not modelled); the simulator divides by it.
 	MinSpeedup = 1e-3
 	MaxSpeedup = 1e3
-	// MaxDrift bounds a clock's rate error either way (1: twice as fast).
+	// MaxDrift bounds a clock's rate error (1: twice as fast); below, the
+	// error is above -1, a clock that stops.
 	MaxDrift = 1
 )
 
@@ -95,30 +96,30 @@ func (b bound) rangeDoc() string {
 
 // boundOf is the range of a field of a block kind, by its schema type, or
 // false for a field without one (a count is bounded where it is used).
-func boundOf(kind, name string, t fieldType) (bound, bool) {
+func boundOf(kind, name string, t fieldType) *bound {
 	switch {
 	case kind == "topology" && (name == "speed" || name == "nic_speed"), kind == "link" && (name == "speed" || name == "linkspeed"):
-		return linkRateBound, true
+		return &linkRateBound
 	case kind == "topology" && name == "speedup":
-		return speedupBound, true
+		return &speedupBound
 	case kind == "topology" && isPacketField(name):
-		return bound{}, false // checkPacketFields holds them to their own bounds
+		return nil // checkPacketFields holds them to their own bounds
 	}
 	switch t {
 	case tTime:
-		return timeBound, true
+		return &timeBound
 	case tTimePerByte:
-		return timePerByteBound, true
+		return &timePerByteBound
 	case tRate:
-		return rateBound, true
+		return &rateBound
 	case tFreq:
-		return freqBound, true
+		return &freqBound
 	case tSize:
-		return sizeBound, true
+		return &sizeBound
 	case tPercent:
-		return percentBound, true
+		return &percentBound
 	}
-	return bound{}, false
+	return nil
 }
 
 // holds reports whether x is within b: the check of every field of a
@@ -142,7 +143,7 @@ func (b bound) check(name string, x float64, shown string) string {
 		if b.zero {
 			return fmt.Sprintf("%s = %s is too small: %s other than 0 is at least %s", name, shown, b.what, b.loText)
 		}
-		if x <= 0 {
+		if x == 0 {
 			return fmt.Sprintf("%s = %s: %s must be positive, at least %s", name, shown, b.what, b.loText)
 		}
 		return fmt.Sprintf("%s = %s is too small: %s is at least %s", name, shown, b.what, b.loText)
@@ -160,8 +161,8 @@ func checkBound(kind, name string, t fieldType, v lang.Value, e lang.Expr) error
 
 // boundMessage says why a field's value is out of its bound, or "".
 func boundMessage(kind, name string, t fieldType, v lang.Value) string {
-	b, ok := boundOf(kind, name, t)
-	if !ok || v.Kind != lang.Number || b.holds(v.Num) {
+	b := boundOf(kind, name, t)
+	if b == nil || v.Kind != lang.Number || b.holds(v.Num) {
 		return ""
 	}
 	// In base units, as the bounds are given: a value far out of range
