@@ -2,6 +2,7 @@ package parser
 
 import (
 	"math"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -100,43 +101,75 @@ func (r *legacyReader) addField(f *lang.Field) {
 }
 
 // scanLine finds the end of the line that starts at off (its newline or the
-// end of text) and its first '=' (-1 when none), in one pass. The line is
-// plain when it holds only printable ASCII, blanks and at most a carriage
-// return before its newline, and no comment or string: then plainLine can
-// split it without the general reader's trimming and searching.
+// end of text) and its first '=' (-1 when none). The line is plain when it
+// holds only printable ASCII, blanks and at most a carriage return before
+// its newline, and no comment or string: then plainLine can split it
+// without the general reader's trimming and searching.
+//
+// It reads eight bytes at a time and looks only at those that may matter:
+// most of a line is letters, digits and spaces.
 func scanLine(text string, off int) (end, eq int, plain bool) {
-	eq = -1
-	for i := off; i < len(text); i++ {
-		switch lineClass[text[i]] {
-		case lcNewline:
-			return i, eq, true
-		case lcEquals:
-			if eq < 0 {
-				eq = i
+	eq, plain = -1, true
+	i := off
+	for ; i+8 <= len(text); i += 8 {
+		for m := notable(load8(text, i)); m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			if scanByte(text, j, &eq, &plain) {
+				return j, eq, plain
 			}
-		case lcReturn:
-			if i+1 < len(text) && text[i+1] != '\n' {
-				return restOfLine(text, i), eq, false
-			}
-		case lcOther:
-			return restOfLine(text, i), eq, false
 		}
 	}
-	return len(text), eq, true
+	for ; i < len(text); i++ {
+		if scanByte(text, i, &eq, &plain) {
+			return i, eq, plain
+		}
+	}
+	return len(text), eq, plain
 }
 
-// restOfLine is the offset of the newline at or after i, or the end of
-// text.
-func restOfLine(text string, i int) int {
-	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
-		return i + j
+// scanByte is scanLine's look at the byte at j: true at a newline.
+func scanByte(text string, j int, eq *int, plain *bool) bool {
+	switch lineClass[text[j]] {
+	case lcNewline:
+		return true
+	case lcEquals:
+		if *eq < 0 {
+			*eq = j
+		}
+	case lcReturn:
+		*plain = *plain && (j+1 == len(text) || text[j+1] == '\n')
+	case lcOther:
+		*plain = false
 	}
-	return len(text)
+	return false
 }
+
+// load8 reads the eight bytes of s from i on as one word, the first lowest.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// notable has the high bit of each byte of w set that scanLine must look
+// at (and maybe of a few more above one): control bytes (a newline, a tab),
+// '=', a quote, '#', '\\', and what is not printable ASCII. Each test is
+// the classic one for a byte below n, (x - n) &^ x, whose lowest flag is
+// always right; it may flag a byte above a flagged one, never without it.
+func notable(w uint64) uint64 {
+	eq := w ^ ('=' * lowBits)
+	qh := w ^ ('"' * lowBits) // '"' and '#' become 0 and 1
+	bs := w ^ ('\\' * lowBits)
+	return (w | (w + lowBits) | // 0x7f and above
+		((w - 0x20*lowBits) &^ w) | // control bytes
+		((eq - lowBits) &^ eq) | ((qh - 2*lowBits) &^ qh) | ((bs - lowBits) &^ bs)) & highBits
+}
+
+const lowBits, highBits = 0x0101010101010101, 0x8080808080808080
 
 // Classes of bytes for scanLine.
 const (
-	lcPlain   = iota // printable ASCII other than those below, and blanks
+	lcPlain   = iota // printable ASCII other than those below, and tabs
 	lcNewline        // '\n'
 	lcEquals         // '='
 	lcReturn         // '\r', plain only before a newline
@@ -293,8 +326,8 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 		// The commonest line, a plain value: its field and literal are
 		// one record, set field by field (see value).
 		nf := alloc(&r.a.numberFields)
-		nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), value, lang.Num(float64(n))
-		nf.field.Pos, nf.field.Name, nf.field.Value = pos, key, &nf.lit
+		nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), constText(value), lang.Num(float64(n))
+		nf.field.Pos, nf.field.Name, nf.field.Value = pos, constText(key), &nf.lit
 		r.addField(&nf.field)
 		return
 	}
@@ -482,6 +515,35 @@ func commentStart(line string) int {
 		}
 	}
 	return -1
+}
+
+// constText returns the keys of a Parasol I link block and one-digit
+// numbers as constants, equal to text but outside the heap: the collector
+// passes over a pointer to a constant without looking it up, and a large
+// file has these on most of its lines.
+func constText(text string) string {
+	if len(text) == 1 && text[0] >= '0' && text[0] <= '9' {
+		const digits = "0123456789"
+		d := text[0] - '0'
+		return digits[d : d+1]
+	}
+	switch text {
+	case "linkio":
+		return "linkio"
+	case "linklatency":
+		return "linklatency"
+	case "linkspeed":
+		return "linkspeed"
+	case "procs_connected":
+		return "procs_connected"
+	case "processortype0":
+		return "processortype0"
+	case "processortype1":
+		return "processortype1"
+	case "processornumber":
+		return "processornumber"
+	}
+	return text
 }
 
 // wholeNumber reads text made only of at most 15 digits, which a float64

@@ -76,3 +76,44 @@ func FuzzLegacyPlainLines(f *testing.F) {
 		}
 	})
 }
+
+// scanLine, eight bytes at a time, finds what a look at every byte finds:
+// any byte at any place of a line, before its newline, after it, or at the
+// end of the text.
+func TestLineScanningFindsWhatEveryByteShows(t *testing.T) {
+	want := func(text string) (end, eq int, plain bool) {
+		end, eq, plain = len(text), -1, true
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			end = i
+		}
+		for i := 0; i < end; i++ {
+			switch c := text[i]; {
+			case c == '=' && eq < 0:
+				eq = i
+			case c == '\r':
+				plain = plain && i == end-1
+			case c == '#' || c == '"' || c == '\\':
+				plain = false
+			case c != '\t' && (c < ' ' || c >= 0x7f):
+				plain = false
+			}
+		}
+		return end, eq, plain
+	}
+	for n := 1; n <= 20; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				for _, tail := range []string{"", "\nx = 1\n"} {
+					b := []byte(strings.Repeat("k = 12", 4)[:n])
+					b[at] = byte(c)
+					text := string(b) + tail
+					e, q, p := scanLine(text, 0)
+					we, wq, wp := want(text)
+					if e != we || q != wq || p != wp {
+						t.Errorf("scanLine(%q) = %d, %d, %v; want %d, %d, %v", text, e, q, p, we, wq, wp)
+					}
+				}
+			}
+		}
+	}
+}
