@@ -1,6 +1,8 @@
 package eval_test
 
 import (
+	"context"
+
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -27,4 +29,32 @@ func BenchmarkProgramSchedule(b *testing.B) {
 		ops += len(s.Ops)
 	}
 	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+}
+
+// BenchmarkAnalyzeManyRanks answers example programs analytically with
+// 4,096 ranks on the 64 processors of the XK-XMP-64: 64 ranks share each
+// processor's CPU and NIC.
+func BenchmarkAnalyzeManyRanks(b *testing.B) {
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"jacobi", "ring", "pipeline_bcast"} {
+		b.Run(name, func(b *testing.B) {
+			p, err := eval.LoadProgram("../examples/programs/" + name + ".machine")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 4096})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := eval.Analyze(context.Background(), m, s, eval.AnalyzeOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(s.Ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+		})
+	}
 }
