@@ -106,6 +106,39 @@ func isProcessorType(name string) bool {
 	return true
 }
 
+// Which end of a Parasol I link a field of it gives, if any.
+const (
+	notAnEnd  = iota
+	endType   // processortypeK
+	endNumber // processornumber
+)
+
+// endKind tells a Parasol I link's endpoint fields (processortypeK,
+// processornumber) from its other fields, most of which it passes over
+// after a comparison of their first bytes.
+func endKind(name string) int {
+	const p = "processor"
+	if len(name) < len("processortype0") || name[:len(p)] != p {
+		return notAnEnd
+	}
+	switch rest := name[len(p):]; {
+	case rest == "number":
+		return endNumber
+	case rest[:4] == "type" && isDigits(rest[4:]):
+		return endType
+	}
+	return notAnEnd
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 func (b *builder) apply(obj *object, stmts []lang.Stmt, legacy bool) {
 	for _, s := range stmts {
 		switch s := s.(type) {
@@ -143,7 +176,7 @@ func stmtName(s lang.Stmt) string {
 }
 
 func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
-	if obj.kind == "link" && (s.Name == "processornumber" || isProcessorType(s.Name)) {
+	if obj.kind == "link" && endKind(s.Name) != notAnEnd {
 		b.endpoint(obj, s)
 		return
 	}
@@ -244,16 +277,23 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 // endpoints its body declares.
 func (b *builder) reserve(o *object, body []lang.Stmt) {
 	fields, types, numbers, blocks := 0, 0, 0, 0
+	link := o.kind == "link"
 	for _, s := range body {
 		f, ok := s.(*lang.Field)
-		switch {
-		case !ok:
+		if !ok {
 			if _, ok := s.(*lang.Block); ok {
 				blocks++
 			}
-		case o.kind == "link" && f.Name == "processornumber":
+			continue
+		}
+		end := notAnEnd
+		if link {
+			end = endKind(f.Name)
+		}
+		switch end {
+		case endNumber:
 			numbers++
-		case o.kind == "link" && isProcessorType(f.Name):
+		case endType:
 			types++
 		default:
 			fields++
