@@ -291,6 +291,15 @@ type analysis struct {
 	seq    uint64
 	ready  []int32 // operations made ready by the current event
 
+	// operations waiting for a processor (analyze_wait.go)
+	waits     []waitList
+	freeWaits []int32
+	waitAt    map[waitKey]int32
+	epoch     uint64
+	// occupiers counts the queued events that hold CPUs unasked (a
+	// collective's end, an until).
+	occupiers int
+
 	// costs
 	sendCPU, recvCPU, gapF, latF, sendF *Func
 	eager                               float64
@@ -630,8 +639,14 @@ func (a *analysis) run(ctx context.Context) error {
 				return err
 			}
 		}
-		a.nEvents++
 		e := a.events.pop()
+		if e.kind == evWake && !a.live(e) {
+			continue
+		}
+		a.nEvents++
+		if e.kind == evLeave || e.kind == evReady && s.Ops[e.op].Kind == lang.OpUntil {
+			a.occupiers--
+		}
 		if e.t > maxPS {
 			return a.tooLong()
 		}
@@ -644,6 +659,8 @@ func (a *analysis) run(ctx context.Context) error {
 			err = a.arrive(e)
 		case evLeave:
 			err = a.leave(e)
+		case evWake:
+			err = a.wakeList(e.op)
 		}
 		if err != nil {
 			return err
@@ -695,6 +712,9 @@ func (a *analysis) schedule() {
 		t := max(a.nexto[c], a.now, a.ops[op].start)
 		if s.Ops[op].Kind == lang.OpSend {
 			t = max(t, a.nextgs[a.proc[int(a.ops[op].rank)]])
+		}
+		if s.Ops[op].Kind == lang.OpUntil {
+			a.occupiers++
 		}
 		a.push(t, op, evReady)
 	}
@@ -761,8 +781,8 @@ func (a *analysis) startOp(e anEvent) error {
 	}
 	switch o.Kind {
 	case lang.OpCalc:
-		if a.nexto[c] > e.t {
-			a.retry(e, a.nexto[c], a.cpuOp[c])
+		if free, blocker := a.free(c, waitCPU); free > e.t {
+			a.wait(e, c, waitCPU, free, blocker)
 			return nil
 		}
 		d, ok := toPS(o.Time)
@@ -779,12 +799,8 @@ func (a *analysis) startOp(e anEvent) error {
 		a.done(op, e.t+d)
 	case lang.OpSend:
 		p := a.proc[r]
-		if free := max(a.nexto[c], a.nextgs[p]); free > e.t {
-			blocker := a.cpuOp[c]
-			if a.nextgs[p] > a.nexto[c] {
-				blocker = a.nicOp[p]
-			}
-			a.retry(e, free, blocker)
+		if free, blocker := a.free(c, waitSend); free > e.t {
+			a.wait(e, c, waitSend, free, blocker)
 			return nil
 		}
 		if o.Peer < 0 || int(o.Peer) >= s.Ranks {
@@ -848,16 +864,6 @@ func (a *analysis) begin(op int32, t ps) {
 	a.ops[op].start = t
 }
 
-// retry puts an operation back until its resources are free, noting what
-// held them for the critical path.
-func (a *analysis) retry(e anEvent, t ps, blocker int32) {
-	if e.kind == evReady && blocker >= 0 {
-		a.ops[e.op].why = blocker
-	}
-	e.t = t
-	a.events.push(e)
-}
-
 // arrive processes a message at its receiver: the receiver's CPU and NIC
 // take it as soon as they are free, then it matches a posted receive or
 // waits in the unexpected queue.
@@ -870,9 +876,8 @@ func (a *analysis) arrive(e anEvent) error {
 	p := a.proc[d]
 	// The message uses the CPU its send named, as LogGOPSim has it.
 	c := int(p)*a.ncpu + int(o.CPU)
-	if free := max(a.nexto[c], a.nextgr[p]); free > e.t {
-		e.t = free
-		a.events.push(e)
+	if free, _ := a.free(c, waitArrive); free > e.t {
+		a.wait(e, c, waitArrive, free, -1)
 		return nil
 	}
 	cost, err := a.costs(o.Bytes, a.proc[src], p)
@@ -946,6 +951,7 @@ func (a *analysis) enter(op int32, t ps) {
 	a.collIn[ci] = append(a.collIn[ci], op)
 	a.collEntry[ci] = max(a.collEntry[ci], t)
 	if len(a.collIn[ci]) == int(a.s.Colls[ci].Ranks) {
+		a.occupiers++
 		a.push(a.collEntry[ci], op, evLeave)
 	}
 }
