@@ -3,6 +3,7 @@ package eval
 import (
 	"strings"
 
+	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 )
@@ -60,6 +61,10 @@ type builder struct {
 	// Slabs (slab.go) for the records of fields and blocks.
 	fieldSlab  []field
 	objectSlab []object
+	linkSlab   []linkRecords
+	// The records of the link block being applied, for its fields
+	// (newField), when it is held in one piece.
+	linkFields []field
 	fieldPtrs  []*field
 	ends       []endpoint
 }
@@ -199,7 +204,7 @@ func (b *builder) field(obj *object, s *lang.Field, legacy bool) {
 		return
 	}
 	own := s.IsParam || b.own && obj.kind == "machine"
-	f := take(&b.fieldSlab) // set field by field, as in endpoint
+	f := b.newField() // set field by field, as in endpoint
 	f.name, f.obj, f.decl, f.layer, f.isParam, f.legacy = s.Name, obj, s, b.layer, own, legacy
 	obj.add(f)
 }
@@ -216,7 +221,7 @@ func funcOrValue(f *lang.Field) string {
 func (b *builder) endpoint(obj *object, s *lang.Field) {
 	// Set field by field: the slab is zeroed, and a whole-struct copy
 	// would pay the garbage collector's barrier for every word.
-	f := take(&b.fieldSlab)
+	f := b.newField()
 	f.name, f.obj, f.decl, f.layer, f.legacy = s.Name, obj, s, b.layer, true
 	if s.Name == "processornumber" {
 		if n := len(obj.ends); n > 0 && obj.ends[n-1].number == nil {
@@ -258,9 +263,8 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 	}
 	c := obj.child(s.Kind, s.Label)
 	if c == nil {
-		c = take(&b.objectSlab) // set field by field, as in endpoint
+		c = b.newObject(s)
 		c.kind, c.label, c.pos, c.parent = s.Kind, s.Label, s.Pos, obj
-		b.reserve(c, s.Body)
 		obj.addChild(c)
 	}
 	c.legacy = c.legacy || legacy
@@ -271,18 +275,21 @@ func (b *builder) block(obj *object, s *lang.Block, legacy bool) {
 		c.gen = s.Gen
 	}
 	b.apply(c, s.Body, legacy)
+	b.linkFields = nil
 }
 
-// reserve makes room in a new object for the fields and Parasol I link
-// endpoints its body declares.
-func (b *builder) reserve(o *object, body []lang.Stmt) {
-	fields, types, numbers, blocks := 0, 0, 0, 0
-	link := o.kind == "link"
+// bodyCounts are the statements of a block's body by kind: fields, a
+// Parasol I link's endpoint fields (processortypeK, processornumber), and
+// blocks.
+type bodyCounts struct{ fields, types, numbers, blocks int }
+
+func countBody(kind string, body []lang.Stmt) (n bodyCounts) {
+	link := kind == "link"
 	for _, s := range body {
 		f, ok := s.(*lang.Field)
 		if !ok {
 			if _, ok := s.(*lang.Block); ok {
-				blocks++
+				n.blocks++
 			}
 			continue
 		}
@@ -292,23 +299,57 @@ func (b *builder) reserve(o *object, body []lang.Stmt) {
 		}
 		switch end {
 		case endNumber:
-			numbers++
+			n.numbers++
 		case endType:
-			types++
+			n.types++
 		default:
-			fields++
+			n.fields++
 		}
 	}
-	if fields <= indexAbove {
-		o.fields = room(&b.fieldPtrs, fields)
+	return n
+}
+
+// newObject makes the object of a new block, with room for the fields and
+// Parasol I link endpoints its body declares. A link block whose fields
+// fit is held in one piece with its fields' records (linkRecords), which
+// newField then hands out while its body is applied.
+func (b *builder) newObject(s *lang.Block) *object {
+	n := countBody(s.Kind, s.Body)
+	ends := max(n.types, n.numbers)
+	if s.Kind == "link" && n.fields <= len(linkRecords{}.ptrs) && ends <= len(linkRecords{}.ends) &&
+		n.fields+n.types+n.numbers <= len(linkRecords{}.fields) {
+		r := slab.Take(&b.linkSlab, linkChunk)
+		if n.fields > 0 {
+			r.obj.fields = r.ptrs[:0:n.fields]
+		}
+		if ends > 0 {
+			r.obj.ends = r.ends[:0:ends]
+		}
+		b.linkFields = r.fields[: 0 : n.fields+n.types+n.numbers]
+		return &r.obj
 	}
-	o.ends = room(&b.ends, max(types, numbers))
+	o := take(&b.objectSlab) // set field by field, as in endpoint
+	if n.fields <= indexAbove {
+		o.fields = room(&b.fieldPtrs, n.fields)
+	}
+	o.ends = room(&b.ends, ends)
 	// A topology of a large file holds a block per link: its list of them
 	// is made at its size, not grown by copies. (Small blocks' lists stay
 	// as appends make them, most holding none.)
-	if blocks > slabChunk {
-		o.children = make([]*object, 0, blocks)
+	if n.blocks > slabChunk {
+		o.children = make([]*object, 0, n.blocks)
 	}
+	return o
+}
+
+// newField returns a zero field record: one of the current link block's
+// own while they last, else one from the slab.
+func (b *builder) newField() *field {
+	if n := len(b.linkFields); n < cap(b.linkFields) {
+		b.linkFields = b.linkFields[:n+1]
+		return &b.linkFields[n]
+	}
+	return take(&b.fieldSlab)
 }
 
 // parentKind says where each kind of block may stand.

@@ -1,6 +1,10 @@
 package eval
 
-import "github.com/parasol-lang/parasol/internal/slab"
+import (
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/slab"
+)
 
 // Slabs hand out the load-time records a machine has one of per field or
 // per block (fields, blocks, link endpoints), so that a machine file of a
@@ -30,3 +34,21 @@ func push[T any](s []T, v T) []T {
 	}
 	return append(s, v)
 }
+
+// linkRecords holds a Parasol I link's load-time records in one piece: its
+// object, its fields' records and its lists of them, for the commonest
+// shape of link block (four fields and two endpoints). Their pointers to
+// one another then stay within one allocation, which the collector passes
+// over without looking up, as it must look up a pointer to another: a
+// file of a hundred thousand links holds some two million such pointers.
+type linkRecords struct {
+	obj    object
+	fields [9]field // the fields' and the endpoints' records
+	ptrs   [5]*field
+	ends   [2]endpoint
+}
+
+// linkChunk is the most link records one allocation holds: within the
+// 128 KiB the collector scans as one piece, so that none of its pointers
+// to itself is taken for a pointer elsewhere.
+const linkChunk = 120 << 10 / int(unsafe.Sizeof(linkRecords{}))
