@@ -316,8 +316,11 @@ func countBody(kind string, body []lang.Stmt) (n bodyCounts) {
 func (b *builder) newObject(s *lang.Block) *object {
 	n := countBody(s.Kind, s.Body)
 	ends := max(n.types, n.numbers)
+	records := n.fields + n.types + n.numbers
+	// A link of a few fields is left to the slabs: its piece would be
+	// mostly room it does not use.
 	if s.Kind == "link" && n.fields <= len(linkRecords{}.ptrs) && ends <= len(linkRecords{}.ends) &&
-		n.fields+n.types+n.numbers <= len(linkRecords{}.fields) {
+		records <= len(linkRecords{}.fields) && records >= minLinkRecords {
 		r := slab.Take(&b.linkSlab, linkChunk)
 		if n.fields > 0 {
 			r.obj.fields = r.ptrs[:0:n.fields]
@@ -325,7 +328,7 @@ func (b *builder) newObject(s *lang.Block) *object {
 		if ends > 0 {
 			r.obj.ends = r.ends[:0:ends]
 		}
-		b.linkFields = r.fields[: 0 : n.fields+n.types+n.numbers]
+		b.linkFields = r.fields[:0:records]
 		return &r.obj
 	}
 	o := take(&b.objectSlab) // set field by field, as in endpoint

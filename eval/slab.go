@@ -48,6 +48,10 @@ type linkRecords struct {
 	ends   [2]endpoint
 }
 
+// minLinkRecords is the fewest field records a link needs to be held in
+// one piece.
+const minLinkRecords = 6
+
 // linkChunk is the most link records one allocation holds: within the
 // 128 KiB the collector scans as one piece, so that none of its pointers
 // to itself is taken for a pointer elsewhere.
