@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -45,6 +46,14 @@ type legacyReader struct {
 	// arena's statement slab from curStart on: flushed, they are in place.
 	curStart int
 	where    string // what the current section is, for messages
+
+	// The current link block's nodes, when held in one piece (linkNodes):
+	// its first fields are in link.body, its first plain numbers in
+	// link.lines. Whether the next link block is given a piece depends on
+	// whether the last one had the plain numbers to fill most of one.
+	link                   *linkNodes
+	linkStmts, linkNumbers int // used of link.body; plain numbers in the block
+	linkPiece              bool
 }
 
 func parseLegacy(src *lang.Source) (*lang.File, error) { return readLegacy(src, false) }
@@ -53,7 +62,7 @@ func parseLegacy(src *lang.Source) (*lang.File, error) { return readLegacy(src, 
 // plain ones too, for tests that compare the two ways.
 func readLegacy(src *lang.Source, general bool) (*lang.File, error) {
 	text := src.Text
-	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII()}
+	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII(), linkPiece: true}
 	for off := 0; off < len(text); {
 		end, eq, plain := scanLine(text, off)
 		r.lineNo++
@@ -77,6 +86,13 @@ func (r *legacyReader) flush() {
 	n := len(r.a.stmts)
 	cur := r.a.stmts[r.curStart:n:n]
 	r.curStart = n
+	if r.where == "link" {
+		if r.link != nil {
+			cur = r.link.body[:r.linkStmts:r.linkStmts]
+		}
+		r.linkPiece = r.linkNumbers >= minLinkLines
+		r.link, r.linkStmts, r.linkNumbers = nil, 0, 0
+	}
 	if len(cur) == 0 {
 		return
 	}
@@ -91,6 +107,23 @@ func (r *legacyReader) flush() {
 // statement slab. A full slab is replaced by one with room for the section
 // so far (moved there) and more, so that a section is one slice.
 func (r *legacyReader) addField(f *lang.Field) {
+	if r.link != nil {
+		if r.linkStmts < len(r.link.body) {
+			r.link.body[r.linkStmts] = f
+			r.linkStmts++
+			return
+		}
+		// A longer block than its piece holds goes on in the slab.
+		for _, s := range r.link.body {
+			r.addStmt(s)
+		}
+		r.link = nil
+	}
+	r.addStmt(f)
+}
+
+// addStmt adds a statement to the current section in the arena's slab.
+func (r *legacyReader) addStmt(f lang.Stmt) {
 	if len(r.a.stmts) == cap(r.a.stmts) {
 		cur := r.a.stmts[r.curStart:]
 		s := make([]lang.Stmt, len(cur), max(2*len(cur), min(max(2*cap(r.a.stmts), 16), stmtSlab)))
@@ -307,7 +340,13 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 		if !r.headerNumber(key, value, valueOff) {
 			return
 		}
-		b := alloc(&r.a.blocks)
+		var b *lang.Block
+		if r.linkPiece {
+			r.link = slab.Take(&r.a.linkPieces, linkChunk)
+			b = &r.link.block
+		} else {
+			b = alloc(&r.a.blocks)
+		}
 		b.Pos, b.Kind, b.Label, b.LabelPos = pos, "link", legacyLabel(value), r.pos(valueOff)
 		if body := r.topo.Body; len(body) == cap(body) && len(body) >= 1024 {
 			// Doubled, not grown by a quarter as append would: a
@@ -325,7 +364,15 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	if n, ok := wholeNumber(value); ok && strings.IndexByte(key, '(') < 0 {
 		// The commonest line, a plain value: its field and literal are
 		// one record, set field by field (see value).
-		nf := alloc(&r.a.numberFields)
+		var nf *numberField
+		if r.link != nil && r.linkNumbers < len(r.link.lines) {
+			nf = &r.link.lines[r.linkNumbers]
+		} else {
+			nf = alloc(&r.a.numberFields)
+		}
+		if r.where == "link" {
+			r.linkNumbers++
+		}
 		nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), constText(value), lang.Num(float64(n))
 		nf.field.Pos, nf.field.Name, nf.field.Value = pos, constText(key), &nf.lit
 		r.addField(&nf.field)

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -114,6 +115,55 @@ func TestLineScanningFindsWhatEveryByteShows(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// Link blocks of every length, of plain numbers or not, one after another
+// (some held in one piece, some not, some longer than a piece) keep their
+// fields in order, and a block's body grows without overwriting another's.
+func TestLegacyLinkBlocksOfEveryShapeKeepTheirFields(t *testing.T) {
+	var text strings.Builder
+	text.WriteString("machinename = \"m\"\nprocessor = 1\ntopology = 100\n")
+	var want [][]string
+	for link := 0; link < 60; link++ {
+		fmt.Fprintf(&text, "linknumber = %d\n", link)
+		var fields []string
+		for k := 0; k < link%13; k++ {
+			line := fmt.Sprintf("f%d = %d", k, 100*link+k)
+			if (link/13)%2 == 1 && k%3 == 1 {
+				line = fmt.Sprintf("f%d = %d * 2", k, 100*link+k) // not a plain number
+			}
+			text.WriteString(line + "\n")
+			fields = append(fields, line)
+		}
+		want = append(want, fields)
+	}
+	file, err := ParseFile("links.machine", text.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := file.Stmts[0].(*lang.Machine).Body[1].(*lang.Block)
+	var blocks []*lang.Block
+	for _, s := range topo.Body {
+		blocks = append(blocks, s.(*lang.Block))
+	}
+	if len(blocks) != len(want) {
+		t.Fatalf("%d link blocks, want %d", len(blocks), len(want))
+	}
+	// Grown, a body must not overwrite the next block's.
+	extra := &lang.Field{Name: "extra", Value: &lang.NumberLit{Text: "1"}}
+	for _, b := range blocks {
+		b.Body = append(b.Body, extra)
+	}
+	for i, b := range blocks {
+		var got []string
+		for _, s := range b.Body[:len(b.Body)-1] {
+			f := s.(*lang.Field)
+			got = append(got, f.Name+" = "+lang.FormatExpr(f.Value))
+		}
+		if strings.Join(got, "\n") != strings.Join(want[i], "\n") || b.Label != fmt.Sprint(i) {
+			t.Errorf("link %s has\n%s\nwant link %d with\n%s", b.Label, strings.Join(got, "\n"), i, strings.Join(want[i], "\n"))
 		}
 	}
 }
