@@ -48,8 +48,9 @@ func (s *Source) ASCII() bool { return s.ascii }
 func isASCII(text string) bool {
 	i := 0
 	for ; i+8 <= len(text); i += 8 {
-		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		b := text[i : i+8] // one bounds check for the eight bytes, not eight
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		if w&0x8080808080808080 != 0 {
 			return false
 		}

@@ -86,8 +86,7 @@ func checkText(src *lang.Source) *lang.Diagnostic {
 	for i := 0; i < len(text); {
 		// Eight bytes at a time while they are ASCII and not NUL.
 		if i+8 <= len(text) {
-			w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-				uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+			w := load8(text, i) // one load, one bounds check
 			const ones, highs = 0x0101010101010101, 0x8080808080808080
 			if w&highs == 0 && (w-ones)&^w&highs == 0 {
 				i += 8
