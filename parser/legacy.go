@@ -306,16 +306,14 @@ func (r *legacyReader) line(off int, line string) {
 // trimmed and not empty.
 func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	switch key {
-	case "machinename", "processor", "topology", "modelsection", "linknumber":
-		r.flush()
-	}
-	switch key {
 	case "machinename":
+		r.flush()
 		r.mach = &lang.Machine{Pos: pos, Name: unquoteName(value)}
 		r.file.Stmts = append(r.file.Stmts, r.mach)
 		r.proc, r.topo, r.into, r.where = nil, nil, &r.mach.Body, "machine"
 		return
 	case "processor", "topology", "modelsection":
+		r.flush()
 		if !r.needMachine(pos, key) {
 			return
 		}
@@ -333,6 +331,7 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 		r.into, r.where = &b.Body, key
 		return
 	case "linknumber":
+		r.flush()
 		if r.topo == nil {
 			r.errs.Add(pos, "linknumber outside a topology: expected topology = ID before it")
 			return
@@ -361,7 +360,8 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	if !r.needMachine(pos, key) {
 		return
 	}
-	if n, ok := wholeNumber(value); ok && strings.IndexByte(key, '(') < 0 {
+	// (A function's key ends in ')': funcKey.)
+	if n, ok := wholeNumber(value); ok && key[len(key)-1] != ')' {
 		// The commonest line, a plain value: its field and literal are
 		// one record, set field by field (see value).
 		var nf *numberField
