@@ -43,7 +43,7 @@ func push[T any](s []T, v T) []T {
 // file of a hundred thousand links holds some two million such pointers.
 type linkRecords struct {
 	obj    object
-	fields [9]field // the fields' and the endpoints' records
+	fields [8]field // the fields' and the endpoints' records
 	ptrs   [5]*field
 	ends   [2]endpoint
 }
