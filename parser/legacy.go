@@ -255,7 +255,9 @@ func (r *legacyReader) plainLine(off int, line string, eq int) bool {
 	return true
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+// isBlank is true of a space, a tab or a carriage return: in a plain line,
+// the only bytes up to a space.
+func isBlank(c byte) bool { return c <= ' ' }
 
 // pos is the position of byte offset off of the current line.
 func (r *legacyReader) pos(off int) lang.Pos {
