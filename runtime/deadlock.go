@@ -73,6 +73,17 @@ func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
 // minute on two cores.
 const DefaultMaxCheckWork = 2e9
 
+// CheckBoundError is CheckRoutingWith's refusal of a check whose work
+// exceeds CheckOptions.MaxWork.
+type CheckBoundError struct {
+	Work, Bound float64 // processors × lanes, and the bound
+	what        string
+}
+
+func (e *CheckBoundError) Error() string {
+	return fmt.Sprintf("%s; the bound is %s, so it is not run", e.what, topo.Sci(e.Bound))
+}
+
 // CheckOptions bound and report the work of CheckRoutingWith.
 type CheckOptions struct {
 	MaxWork   float64 // processors × lanes; 0 means DefaultMaxCheckWork
@@ -112,8 +123,8 @@ func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOp
 		bound = DefaultMaxCheckWork
 	}
 	if work := float64(g.NumProcs()) * float64(channels); work > bound {
-		return nil, fmt.Errorf("the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors); the bound is %s, so it is not run",
-			name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs(), topo.Sci(bound))
+		return nil, &CheckBoundError{Work: work, Bound: bound, what: fmt.Sprintf("the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors)",
+			name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs())}
 	}
 	// Per lane: its ends and index (12 bytes), each worker's stamps and
 	// dependency masks (16), and the merged dependency lists.

@@ -18,6 +18,7 @@ import (
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // simFlags are the experiment flags shared by sim and compare.
@@ -569,6 +570,7 @@ routing, acyclic, connected, pairs_without_route, cycle.`)
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
+	maxWork := fs.Float64("max-work", 0, fmt.Sprintf("with --check, the most steps (processors × lanes) the check may take, e.g. 1e12; beyond it the check is refused (0: %s, about a minute)", topo.Sci(runtime.DefaultMaxCheckWork)))
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -605,7 +607,10 @@ routing, acyclic, connected, pairs_without_route, cycle.`)
 		if err != nil {
 			return err
 		}
-		o := runtime.CheckOptions{MaxMemory: mf.memory()}
+		if *maxWork < 0 || math.IsNaN(*maxWork) {
+			return usageError("parasol route: --max-work %v: need a number of steps, 0 or more", *maxWork)
+		}
+		o := runtime.CheckOptions{MaxMemory: mf.memory(), MaxWork: *maxWork}
 		if e.isTerminal && format.value == outText {
 			bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
 			o.Progress = bar.update
@@ -616,6 +621,11 @@ routing, acyclic, connected, pairs_without_route, cycle.`)
 		rc, err := runtime.CheckRoutingWith(ctx, rs, *routing, o)
 		if ctx.Err() != nil {
 			return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
+		}
+		if be := (*runtime.CheckBoundError)(nil); errors.As(err, &be) {
+			// Two digits, rounded up, so that the figure given does run it.
+			unit := math.Pow(10, math.Floor(math.Log10(be.Work))-1)
+			return fmt.Errorf("%w: --max-work %s runs it", err, topo.Sci(math.Ceil(be.Work/unit)*unit))
 		}
 		if err != nil {
 			return optionUsage("route", err)
