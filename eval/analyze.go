@@ -84,6 +84,13 @@ func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions
 // (one entry per dependency) and their offsets, and its state.
 const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 
+// AnalyzeFootprint is what Analyze takes per item of a schedule beyond
+// the schedule: per operation, its state and dependents' offsets; per
+// dependency, its dependent; per rank, its times and queues.
+func AnalyzeFootprint() Footprint {
+	return Footprint{Op: analyzeOpBytes, Dep: 4, Rank: 8*5 + 4 + 2*24 + 8}
+}
+
 // opState is what the analysis knows of one operation, kept together so
 // that handling an operation touches one cache line.
 type opState struct {
@@ -346,8 +353,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 		return nil, err
 	}
 	n := len(s.Ops)
-	need := limits.Add(limits.Mul(int64(n), analyzeOpBytes), limits.Mul(int64(len(s.Deps)), 4),
-		limits.Mul(int64(s.Ranks), 8*5+4+2*24+8), scheduleBytes(s))
+	need := limits.Add(AnalyzeFootprint().Bytes(int64(n), 0, int64(len(s.Deps)), int64(s.Ranks)), ScheduleBytes(s))
 	a.held = need
 	if err := limits.Check(fmt.Sprintf("analysing %s (%d operations)", s.Name, n), need, m.MaxMemory()); err != nil {
 		return nil, err
@@ -999,8 +1005,8 @@ func (a *analysis) leave(e anEvent) error {
 	return nil
 }
 
-// scheduleBytes is what s holds in memory, beyond its labels.
-func scheduleBytes(s *lang.Schedule) int64 {
+// ScheduleBytes is what s holds in memory, beyond its labels.
+func ScheduleBytes(s *lang.Schedule) int64 {
 	return limits.Add(limits.Mul(int64(len(s.Ops)), int64(unsafe.Sizeof(lang.SchedOp{}))),
 		limits.Mul(int64(len(s.Deps)), int64(unsafe.Sizeof(lang.SchedDep{}))),
 		limits.Mul(int64(len(s.DepStart)+len(s.RankStart)), 4))

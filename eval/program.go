@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 )
@@ -198,6 +199,29 @@ type ScheduleOptions struct {
 	// Args are values for the program's parameters, parsed as --set
 	// values are ("8KB", "2 * delta").
 	Args map[string]string
+	// Answer is what the answer to be computed from the schedule takes
+	// beyond it (AnalyzeFootprint, or the simulation's): it is counted
+	// with the schedule against the machine's memory limit as operations
+	// are added, so that a program too large to answer is refused while
+	// it is instantiated, within the limit, rather than after.
+	Answer Footprint
+}
+
+// Footprint is the memory something computed from a schedule takes per
+// item of the schedule, beyond the schedule itself.
+type Footprint struct {
+	Op, Send, Dep, Rank int64 // bytes per operation, send, dependency and rank
+}
+
+// Bytes is the footprint for a schedule of so many items.
+func (f Footprint) Bytes(ops, sends, deps, ranks int64) int64 {
+	return limits.Add(limits.Mul(ops, f.Op), limits.Mul(sends, f.Send), limits.Mul(deps, f.Dep), limits.Mul(ranks, f.Rank))
+}
+
+// Max is f or g item by item, whichever is larger: at least what either
+// takes, as when one answer is computed and then the other.
+func (f Footprint) Max(g Footprint) Footprint {
+	return Footprint{Op: max(f.Op, g.Op), Send: max(f.Send, g.Send), Dep: max(f.Dep, g.Dep), Rank: max(f.Rank, g.Rank)}
 }
 
 // Limits on instantiating a program.
@@ -210,6 +234,9 @@ const (
 	// schedOpBytes estimates what one operation costs in a schedule: the
 	// operation, about one dependency and the offsets.
 	schedOpBytes = 40 + 8 + 4
+	// memCheckEvery is how many operations may be added between checks
+	// of the memory they and the answer take.
+	memCheckEvery = 1 << 16
 )
 
 // sortedKeys lists a map's keys in order, for messages.

@@ -47,7 +47,7 @@ func (p *Program) ScheduleContext(ctx context.Context, m *Machine, o ScheduleOpt
 	if len(mapping) != cp.ranks {
 		return nil, fmt.Errorf("the mapping places %d rank%s; the program runs on %d", len(mapping), plural(len(mapping)), cp.ranks)
 	}
-	in := &inst{ctx: ctx, cp: cp, max: m.MaxMemory(), reported: map[lang.Pos]bool{}}
+	in := &inst{ctx: ctx, cp: cp, max: m.MaxMemory(), answer: o.Answer, reported: map[lang.Pos]bool{}}
 	procs, err := in.processors(m, mapping)
 	if err != nil {
 		return nil, err
@@ -92,6 +92,8 @@ type inst struct {
 	steps   int64
 	max     int64 // memory limit
 	nextMem int   // op count at which memory is checked next
+	answer  Footprint
+	sends   int64
 
 	// The rank being run.
 	rank        int
@@ -416,6 +418,9 @@ func (in *inst) emit(op *pop) bool {
 	}
 	i := int32(len(in.s.Ops))
 	in.s.Ops = append(in.s.Ops, so)
+	if so.Kind == lang.OpSend {
+		in.sends++
+	}
 	if in.prev >= 0 {
 		// Waiting for the previous operation's start is waiting for its
 		// completion when the program waits for it (wait(h) just before).
@@ -439,33 +444,65 @@ func (in *inst) emit(op *pop) bool {
 	return true
 }
 
-// reserve checks the memory the schedule will need against the limit and
-// grows its lists ahead: once the first rank has run, to what every rank
-// doing as much would need, so that appending does not copy them over and
-// over.
+// reserve checks the memory the schedule so far and its answer take
+// against the limit, and grows the schedule's lists ahead: once the first
+// rank has run, to what every rank doing as much would need (no more than
+// the limit allows at the rate so far), so that appending does not copy
+// them over and over.
 func (in *inst) reserve(op *pop) bool {
 	s := in.s
-	n := len(s.Ops)
-	want := n + 1<<16
-	if in.rank > 0 {
-		perRank := n/in.rank + 1
-		want = max(want, perRank*in.cp.ranks+perRank)
-	}
-	fit := int(min(limits.Or(in.max)/schedOpBytes, math.MaxInt32))
-	if n+1 > fit {
-		err := limits.Check(fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks), limits.Mul(int64(n)+1, schedOpBytes), in.max)
-		in.fail(lang.Errorf(op.pos, "%v", err))
+	n := len(s.Ops) + 1
+	need := in.need(n)
+	limit := limits.Or(in.max)
+	if need > limit {
+		what := fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks)
+		if in.answer != (Footprint{}) {
+			what = fmt.Sprintf("program %s on %d ranks, with its answer, at %d operations so far,", in.cp.name, in.cp.ranks, n)
+		}
+		in.fail(lang.Errorf(op.pos, "%v", &limits.TooLarge{What: what, Need: need, Limit: limit}))
 		in.stop = true
 		return false
 	}
-	want = min(want, fit)
-	if cap(s.Ops) < want {
+	// How many operations the limit allows at the rate so far: the next
+	// check comes no later.
+	fixed := in.answer.Bytes(0, 0, 0, int64(in.cp.ranks)) + 4*int64(len(s.RankStart))
+	fit := float64(limit-fixed) / (float64(max(need-fixed, 1)) / float64(n))
+	// The lists are grown only when full (the next check comes no later),
+	// and then to all they will need as far as can be told: every copy
+	// leaves the old lists behind until they are collected.
+	if cap(s.Ops) < n {
+		want := n + memCheckEvery
+		if in.rank > 0 {
+			perRank := n/in.rank + 1
+			want = max(want, perRank*in.cp.ranks+perRank)
+		}
+		// A check's worth more than fit, so that the limit is reached
+		// before the lists are full.
+		want = int(min(float64(want), fit+memCheckEvery, math.MaxInt32))
+		want = max(want, n+memCheckEvery, min(cap(s.Ops)+cap(s.Ops)/4, math.MaxInt32))
 		s.Ops = append(make([]lang.SchedOp, 0, want), s.Ops...)
 		s.DepStart = append(make([]int32, 0, want+1), s.DepStart...)
-		s.Deps = append(make([]lang.SchedDep, 0, want+want/4), s.Deps...)
 	}
-	in.nextMem = want
+	if len(s.Deps)+memCheckEvery > cap(s.Deps) {
+		// Dependencies at the rate so far, with a little room.
+		want := cap(s.Ops) + cap(s.Ops)/4
+		if n > memCheckEvery {
+			want = int(min(float64(len(s.Deps))/float64(n)*float64(cap(s.Ops))*1.02, math.MaxInt32))
+		}
+		want = max(want, len(s.Deps)+memCheckEvery, min(cap(s.Deps)+cap(s.Deps)/4, math.MaxInt32))
+		s.Deps = append(make([]lang.SchedDep, 0, want), s.Deps...)
+	}
+	in.nextMem = int(min(float64(n+memCheckEvery), max(fit, float64(n+1)), float64(cap(s.Ops))))
 	return true
+}
+
+// need is what the schedule takes with n operations, and its answer with
+// it.
+func (in *inst) need(n int) int64 {
+	s := in.s
+	deps := int64(len(s.Deps))
+	return limits.Add(ScheduleBytes(s), limits.Mul(int64(n-len(s.Ops)), schedOpBytes),
+		in.answer.Bytes(int64(n), in.sends, deps, int64(in.cp.ranks)))
 }
 
 // bytes reads a size argument: a size, or a plain number of bytes.

@@ -102,13 +102,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			}
 		}
 	}
-	msgBytes := int64(progMsgBytes)
-	if o.EagerLimit != 0 {
-		msgBytes += 2 * progControlBytes // a rendezvous's request and clear-to-send
-	}
-	need := limits.Add(limits.Mul(int64(len(x.Ops)), progOpBytes), limits.Mul(sends, msgBytes), limits.Mul(int64(x.Ranks), progRankBytes))
-	if o.Timeline {
-		need = limits.Add(need, limits.Mul(int64(len(x.Ops)), 2*spanBytes))
+	// The schedule is held throughout, and the expanded one beside it.
+	need := limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)), eval.ScheduleBytes(s))
+	if x != s {
+		need = limits.Add(need, eval.ScheduleBytes(x))
 	}
 	if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
 		return nil, err
@@ -153,6 +150,38 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// ProgramFootprint is what RunProgram takes per item of a schedule beyond
+// the schedule: per operation its state (and its spans, for a timeline),
+// per send its message (and a rendezvous's two control messages), per
+// rank its process.
+func ProgramFootprint(o ProgramOptions) eval.Footprint {
+	f := eval.Footprint{Op: progOpBytes, Send: progMsgBytes, Rank: progRankBytes}
+	if o.EagerLimit != 0 {
+		f.Send += 2 * progControlBytes
+	}
+	if o.Timeline {
+		f.Op += 2 * spanBytes
+	}
+	return f
+}
+
+// RunFootprint is what Run takes per item of a schedule beyond the
+// schedule (eval.ScheduleOptions.Answer): the analysis's or the
+// simulation's, or when both are asked the larger of them, the analysis
+// being done before the simulation is built. An eager limit the machine
+// sets itself is not in it.
+func RunFootprint(o RunOptions) eval.Footprint {
+	both := o.Analytic == o.Simulated
+	var f eval.Footprint
+	if both || o.Analytic {
+		f = eval.AnalyzeFootprint()
+	}
+	if both || o.Simulated {
+		f = f.Max(ProgramFootprint(o.ProgramOptions))
+	}
+	return f
 }
 
 // NoEager is ProgramOptions.EagerLimit for an eager limit of 0 B, which 0

@@ -358,7 +358,11 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 			return nil, err
 		}
 	}
-	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args})
+	// The answer's memory is counted as the program grows, so that one
+	// too large to answer is refused before it has taken the memory.
+	answer := runtime.RunFootprint(runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate,
+		ProgramOptions: runtime.ProgramOptions{Timeline: rf.timeline != "" || rf.plot != ""}})
+	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args, Answer: answer})
 	if err != nil {
 		return nil, err
 	}

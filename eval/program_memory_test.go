@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"context"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A program too large to answer within the memory limit is refused as it
+// is instantiated, at the operation where its schedule and what its
+// answer takes per operation pass the limit (not once it is built whole),
+// having allocated less than the limit; what fits is scheduled and
+// answered as before.
+func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
+	const limit = 16 << 20
+	m, err := LoadSource("t.machine", `machine "m" {
+	processor cpu { float_timings { mul = 2ns } }
+	topology t = chain(4) { latency = 1us; speed = 1MB/s }
+	modelsection MPI { send(n: B, src, dst) = 1us }
+}`, WithMaxMemory(limit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := regexp.MustCompile(`^<program>:1:\d+: program main on 4 ranks, with its answer, at (\d+) operations so far, needs about \d+ MB; the limit is 17 MB, set --max-memory to raise it$`)
+	for _, tc := range []struct {
+		name   string
+		iters  int // of compute(1us) on each of 4 ranks
+		answer Footprint
+		// refused: the error starts so; "" when the program is answered
+		refused string
+	}{
+		{"fits with the analysis", 20_000, AnalyzeFootprint(), ""},
+		{"schedule fits, the analysis does not", 60_000, AnalyzeFootprint(), "early"},
+		{"schedule fits alone", 60_000, Footprint{}, "analysing main (240000 operations) needs about"},
+		{"schedule does not fit", 200_000, Footprint{}, "<program>:1:24: program main on 4 ranks needs about 17 MB"},
+		{"a large answer per operation", 200_000, Footprint{Op: 1000}, "early"},
+		{"a large answer per rank", 10, Footprint{Rank: limit / 2}, "early"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ParseProgramBody(m, "for i in 1 .. "+strconv.Itoa(tc.iters)+" { compute(1us) }")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s, err := p.Schedule(m, ScheduleOptions{Answer: tc.answer})
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				_, err = Analyze(context.Background(), m, s, AnalyzeOptions{})
+			}
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refused == "":
+				return
+			case err == nil:
+				t.Fatalf("answered; want a refusal")
+			case tc.refused != "early":
+				if !strings.HasPrefix(err.Error(), tc.refused) {
+					t.Fatalf("got %v\nwant %s…", err, tc.refused)
+				}
+				return
+			}
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			g := early.FindStringSubmatch(first)
+			if g == nil {
+				t.Fatalf("got %v\nwant %v", err, early)
+			}
+			if n, _ := strconv.Atoi(g[1]); n >= 4*tc.iters {
+				t.Errorf("refused at %d operations, not before all %d", n, 4*tc.iters)
+			}
+			if used := after.TotalAlloc - before.TotalAlloc; used >= limit {
+				t.Errorf("instantiating allocated %d bytes before it was refused; the limit is %d", used, limit)
+			}
+		})
+	}
+}
