@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
@@ -128,6 +129,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p.limit = limits.Or(o.MaxMemory)
+	p.held = need
+	if o.Timeline {
+		// The spans are counted as they come, and the waits between them.
+		p.held -= limits.Mul(int64(len(x.Ops)), 2*spanBytes)
+		p.maxSpans = max(p.limit-p.held, 0) / (3 * spanBytes)
+	}
 	if p.clk, err = newProgClock(p, o.Seed, o.MaxMemory); err != nil {
 		return nil, err
 	}
@@ -144,7 +152,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if sm.err != nil {
 		return nil, sm.err
 	}
-	res := p.result(partial)
+	res, err := p.result(partial)
+	if err != nil {
+		return nil, err
+	}
 	if ctx.Err() != nil {
 		res.Partial = true
 		return res, ctx.Err()
@@ -195,7 +206,12 @@ const (
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
 	progRankBytes    = 256
-	spanBytes        = 40
+)
+
+// Memory per timeline span and critical path step of the answer.
+var (
+	spanBytes = int64(unsafe.Sizeof(eval.Span{}))
+	stepBytes = int64(unsafe.Sizeof(eval.PathStep{}))
 )
 
 // rendezvousAbove is the size above which a message goes by rendezvous
@@ -337,11 +353,17 @@ type progRun struct {
 
 	msgs   []pmsg
 	simMsg []int32 // sim message -> program message
-	seq    int64
-	ranks  []rankState
-	spare  []*fifo // emptied queues, for enqueue
-	spans  []eval.Span
-	clk    *progClock // clocks and run-time values (program_clock.go); nil when none
+
+	// held is what the run holds (the budget's estimate), beside the
+	// timeline's spans, of which there may be maxSpans: with the waits
+	// between them they take three times as much.
+	held, limit int64
+	maxSpans    int64
+	seq         int64
+	ranks       []rankState
+	spare       []*fifo // emptied queues, for enqueue
+	spans       []eval.Span
+	clk         *progClock // clocks and run-time values (program_clock.go); nil when none
 
 	// Slow-down of computation by receiving and through-routing.
 	slows   bool
@@ -541,6 +563,13 @@ func (p *progRun) span(r int32, kind string, a, b float64, op int32) {
 	}
 	rs.end = max(rs.end, b)
 	if p.o.Timeline {
+		if int64(len(p.spans)) >= p.maxSpans {
+			if p.s.err == nil {
+				p.s.err = &limits.TooLarge{What: fmt.Sprintf("the timeline of %s (%d spans so far)", p.orig.Name, len(p.spans)),
+					Need: limits.Add(p.held, limits.Mul(int64(len(p.spans))+1, 3*spanBytes)), Limit: p.limit}
+			}
+			return
+		}
 		p.spans = append(p.spans, eval.Span{Rank: int(r), Kind: kind, Start: a, End: b, Op: p.origOp(op)})
 	}
 }
@@ -956,8 +985,11 @@ func (p *progRun) dequeue(qs map[int64]*fifo, k int64) int32 {
 	return x
 }
 
-// result assembles the answer once the run has stopped.
-func (p *progRun) result(partial bool) *eval.ProgramResult {
+// result assembles the answer once the run has stopped. The critical
+// path may run through every operation, and the timeline's waits double
+// its spans: their memory is counted with what the run holds before they
+// are made.
+func (p *progRun) result(partial bool) (*eval.ProgramResult, error) {
 	res := &eval.ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
 	res.Ranks = make([]eval.RankTimes, len(p.ranks))
 	last := int32(-1)
@@ -975,7 +1007,20 @@ func (p *progRun) result(partial bool) *eval.ProgramResult {
 		res.Ranks[r] = rt
 		res.Makespan = max(res.Makespan, rs.end)
 	}
-	res.CriticalPath = p.criticalPath(last)
+	steps := 0
+	p.walkPath(last, func(_ int32, _, _ int, merge bool) {
+		if !merge {
+			steps++
+		}
+	})
+	need := limits.Add(p.held, limits.Mul(int64(steps), stepBytes))
+	if p.o.Timeline {
+		need = limits.Add(need, limits.Mul(3*int64(len(p.spans))+int64(len(p.ranks)), spanBytes))
+	}
+	if err := limits.Check(fmt.Sprintf("the critical path (%d steps) and timeline of %s", steps, p.orig.Name), need, p.limit); err != nil {
+		return nil, err
+	}
+	res.CriticalPath = p.criticalPath(last, steps)
 	if p.clk != nil {
 		p.clk.fill(p, res)
 	}
@@ -985,29 +1030,46 @@ func (p *progRun) result(partial bool) *eval.ProgramResult {
 	if !partial {
 		res.Deadlock = p.deadlock()
 	}
-	return res
+	return res, nil
 }
 
-// criticalPath walks back from op last through what each operation waited
-// for last, merging the operations a collective was expanded into.
-func (p *progRun) criticalPath(last int32) []eval.PathStep {
-	var rev []eval.PathStep
-	started := false // reached i through its start, not its completion
-	for i := last; i >= 0; {
-		r := p.rankOf(i)
+// criticalPath is the path back from op last, of steps steps (walkPath),
+// in time order.
+func (p *progRun) criticalPath(last int32, steps int) []eval.PathStep {
+	rev := make([]eval.PathStep, 0, steps)
+	p.walkPath(last, func(i int32, r, op int, merge bool) {
+		if merge {
+			rev[len(rev)-1].Start = p.start[i]
+			return
+		}
 		g := i
 		if p.origin != nil {
 			g = p.origin[i]
 		}
-		op := p.origOp(i)
-		if k := len(rev) - 1; k >= 0 && rev[k].Rank == r && rev[k].Op == op {
-			rev[k].Start = p.start[i]
-		} else {
-			o := &p.orig.Ops[g]
-			rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
-				Start: p.start[i], End: p.end[i]})
+		o := &p.orig.Ops[g]
+		rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
+			Start: p.start[i], End: p.end[i]})
+	})
+	slices.Reverse(rev)
+	return rev
+}
+
+// walkPath visits the operations from op last back through what each
+// waited for last, with each one's rank and index in the input schedule;
+// merge says it is of the same step as the one visited before (the
+// operations a collective was expanded into are one step).
+func (p *progRun) walkPath(last int32, visit func(i int32, r, op int, merge bool)) {
+	started := false // reached i through its start, not its completion
+	steps, prevR, prevOp := 0, -1, -1
+	for i := last; i >= 0; {
+		r, op := p.rankOf(i), p.origOp(i)
+		merge := steps > 0 && r == prevR && op == prevOp
+		if !merge {
+			steps++
 		}
-		if len(rev) > len(p.end) { // a cycle of causes cannot happen; guard anyway
+		prevR, prevOp = r, op
+		visit(i, r, op, merge)
+		if steps > len(p.end) { // a cycle of causes cannot happen; guard anyway
 			break
 		}
 		next := p.cause[i]
@@ -1016,8 +1078,6 @@ func (p *progRun) criticalPath(last int32) []eval.PathStep {
 		}
 		i, started = next, next == p.readyBy[i] && p.byStart[i]
 	}
-	slices.Reverse(rev)
-	return rev
 }
 
 // deadlock lists the ranks with operations that never completed, each at
