@@ -137,35 +137,65 @@ func (n *network) ruleLink(at, d int32, fwd bool) int32 {
 	return d*n.ruleN + n.step(at, d, false)
 }
 
-// firstWire is the wire a packet at node at bound for dst leaves by in
-// dimension order on a rule-numbered torus or hypercube, or -1. It is a
-// guess to fetch state ahead by; route decides.
-func (n *network) firstWire(at, dst int32) int32 {
-	switch n.rule {
-	case ruleCube:
+// ruleHop is a hop by rule: the neighbour, the link and the wire to it,
+// the link's dimension and whether it is a torus's wrap-around link.
+type ruleHop struct {
+	next, link, wire, dim int32
+	wrap                  bool
+}
+
+// firstHop is the first of candidates' minimal hops from at toward dst on
+// a rule-numbered torus or hypercube: the hop rule-order routing takes,
+// found without listing the others. ok is false when at is dst.
+func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
+	if n.rule == ruleCube {
 		x := uint32(at ^ dst)
 		if x == 0 {
-			return -1
+			return h, false
 		}
-		return n.ruleWire(n.ruleLink(at, int32(bits.TrailingZeros32(x)), true), at)
-	case ruleTorus:
-		stride := int32(1)
-		for d, k := range n.dims {
-			a, b := at/stride%k, dst/stride%k
-			if a == b {
-				stride *= k
-				continue
-			}
-			base := int32(d) * n.ruleN
-			if 2*((b-a+k)%k) <= k {
-				return 2 * (base + at)
-			}
-			back := at - stride
-			if a == 0 {
-				back = at + (k-1)*stride
-			}
-			return 2*(base+back) + 1
+		d := int32(bits.TrailingZeros32(x))
+		l := n.ruleLink(at, d, true)
+		return ruleHop{next: at ^ 1<<d, link: l, wire: n.ruleWire(l, at), dim: d}, true
+	}
+	stride := int32(1)
+	for i, k := range n.dims {
+		a, b := at/stride%k, dst/stride%k
+		if a == b {
+			stride *= k
+			continue
 		}
+		d := int32(i)
+		fwd := b - a // steps forward, mod k
+		if fwd < 0 {
+			fwd += k
+		}
+		if 2*fwd <= k { // forward, also when half way round (candidates lists it first)
+			next := at + stride
+			if a == k-1 {
+				next = at - a*stride
+			}
+			l := d*n.ruleN + at
+			return ruleHop{next: next, link: l, wire: 2 * l, dim: d, wrap: a == k-1}, true
+		}
+		next := at - stride
+		if a == 0 {
+			next = at + (k-1)*stride
+		}
+		l := d*n.ruleN + next
+		return ruleHop{next: next, link: l, wire: 2*l + 1, dim: d, wrap: a == 0}, true
+	}
+	return h, false
+}
+
+// firstWire is the wire a packet at node at bound for dst leaves by in
+// rule order on a rule-numbered torus or hypercube, or -1. It is a guess
+// to fetch state ahead by; route decides.
+func (n *network) firstWire(at, dst int32) int32 {
+	if n.rule == ruleNone {
+		return -1
+	}
+	if h, ok := n.firstHop(at, dst); ok {
+		return h.wire
 	}
 	return -1
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // On generated tori and hypercubes the links, wires and candidates
-// computed by rule are those the adjacency and link tables give.
+// computed by rule are those the adjacency and link tables give, and the
+// hop rule order takes is the first candidate.
 func TestLinkRuleAgreesWithTables(t *testing.T) {
 	cases := []struct {
 		name string
@@ -68,6 +69,20 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 					want, _ = ref.candidates(at, dst, -1, want, nil)
 					if !slices.Equal(got, want) {
 						t.Fatalf("candidates(%d, %d) = %v, want %v", at, dst, got, want)
+					}
+					// The hop rule order takes is the first candidate.
+					h, ok := n.firstHop(at, dst)
+					if ok != (len(want) > 0) {
+						t.Fatalf("firstHop(%d, %d) found %v, want %v", at, dst, ok, len(want) > 0)
+					}
+					if !ok {
+						continue
+					}
+					a := want[0]
+					d := g.Link(a.Link).Dim
+					wh := ruleHop{next: a.Node, link: a.Link, wire: ref.wire(a.Link, at), dim: d, wrap: (&sim{net: &ref}).wraps(at, a.Node, d)}
+					if h != wh {
+						t.Fatalf("firstHop(%d, %d) = %+v, want %+v", at, dst, h, wh)
 					}
 				}
 			}

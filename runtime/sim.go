@@ -442,28 +442,46 @@ func (s *sim) route(id int32) {
 		p.target = p.dst
 		p.class, p.lastDim = 0, -1
 	}
-	in := p.inLink
-	if n.rk == rAcyclic {
-		in = p.lastLane()
+	var (
+		a    topo.Adj
+		w, d int32
+		wrap bool
+		ci   int
+	)
+	if n.rule != ruleNone && (n.rk == rStatic || n.rk == rValiant) {
+		// Rule order takes the first minimal hop (choose's 0: a
+		// rule-numbered graph has no parallel links).
+		h, ok := n.firstHop(p.at, p.target)
+		if !ok {
+			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
+			return
+		}
+		a, w, d, wrap = topo.Adj{Node: h.next, Link: h.link}, h.wire, h.dim, h.wrap
+	} else {
+		in := p.inLink
+		if n.rk == rAcyclic {
+			in = p.lastLane()
+		}
+		s.cand, s.lbuf = n.candidates(p.at, p.target, in, s.cand, s.lbuf)
+		if len(s.cand) == 0 {
+			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
+			return
+		}
+		if len(s.cand) > 1 {
+			ci = s.choose(p)
+		}
+		a = s.cand[ci]
+		w, d = n.wire(a.Link, p.at), n.dim(a.Link)
+		if n.dateline {
+			wrap = s.wraps(p.at, a.Node, d)
+		}
 	}
-	s.cand, s.lbuf = n.candidates(p.at, p.target, in, s.cand, s.lbuf)
-	if len(s.cand) == 0 {
-		s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
-		return
-	}
-	ci := 0
-	if len(s.cand) > 1 {
-		ci = s.choose(p)
-	}
-	a := s.cand[ci]
-	w := n.wire(a.Link, p.at)
 	class := p.class
 	if n.dateline {
-		d := n.dim(a.Link)
 		if d != p.lastDim {
 			class = 0
 		}
-		if s.wraps(p.at, a.Node, d) {
+		if wrap {
 			class = 1
 		}
 	}
@@ -478,7 +496,7 @@ func (s *sim) route(id int32) {
 		ch = s.pickLane(w, lc)
 	}
 	p.class = class
-	p.lastDim = n.dim(a.Link)
+	p.lastDim = d
 	ln := &s.lanes[ch]
 	if ln.owner < 0 {
 		s.acquire(id, ch, a.Node)
