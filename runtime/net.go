@@ -44,10 +44,11 @@ type network struct {
 	// rankCore: processor rank r hangs off core label r (rankIsLabel).
 	rankCore bool
 	dims     []int32
-	lanes    int32 // lanes per wire
-	dateline bool  // torus dimension-order routing: lanes split before/after the wrap link
-	phased   bool  // Valiant: lanes split between the two phases
-	classes  int32 // lane classes (1, 2 or 4)
+	axes     []axis // dims with their strides, for coordinates by multiplication
+	lanes    int32  // lanes per wire
+	dateline bool   // torus dimension-order routing: lanes split before/after the wrap link
+	phased   bool   // Valiant: lanes split between the two phases
+	classes  int32  // lane classes (1, 2 or 4)
 	nprocs   int
 	// maxMemory bounds routing tables (0 means limits.Default()).
 	maxMemory int64
@@ -150,6 +151,7 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	for _, k := range n.core.Dims {
 		n.dims = append(n.dims, int32(k))
 	}
+	n.axes = newAxes(n.dims)
 	n.lanes = int32(max(pk.VirtualChannels, 1))
 	for l := range int32(g.NumLinks()) {
 		n.lanes = max(n.lanes, g.Link(l).Channels)

@@ -157,11 +157,11 @@ func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
 		l := n.ruleLink(at, d, true)
 		return ruleHop{next: at ^ 1<<d, link: l, wire: n.ruleWire(l, at), dim: d}, true
 	}
-	stride := int32(1)
-	for i, k := range n.dims {
-		a, b := at/stride%k, dst/stride%k
+	for i := range n.axes {
+		ax := &n.axes[i]
+		k, stride := ax.k, ax.stride
+		a, b := ax.coord(at), ax.coord(dst)
 		if a == b {
-			stride *= k
 			continue
 		}
 		d := int32(i)
