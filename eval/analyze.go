@@ -381,7 +381,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := range a.nicOp {
 		a.nicOp[i] = -1
 	}
-	a.ops = make([]opState, n)
+	a.ops = makeHuge[opState](n, n)
 	for r := 0; r < s.Ranks; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
 			a.ops[i] = opState{rank: int32(r), why: -1}
@@ -402,7 +402,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := 1; i <= n; i++ {
 		a.revOff[i] += a.revOff[i-1]
 	}
-	a.revDeps = make([]int32, len(s.Deps))
+	a.revDeps = makeHuge[int32](len(s.Deps), len(s.Deps))
 	fill := slices.Clone(a.revOff[:n])
 	for i := 0; i < n; i++ {
 		for _, d := range s.DepsOf(i) {
@@ -902,7 +902,9 @@ func (a *analysis) arrive(e anEvent) error {
 	q := &a.rq[d]
 	for i := q.head; i < len(q.e); i++ {
 		m := &q.e[i]
-		if m.dead || !matches(&s.Ops[m.op], src, o.Tag) {
+		// A posted receive's entry holds its source and tag: its
+		// operation need not be read.
+		if m.dead || !(m.src == lang.AnyRank || m.src == src) || !collective.TagMatches(m.tag, o.Tag) {
 			continue
 		}
 		recv := m.op

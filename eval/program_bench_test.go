@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"fmt"
 
 	"testing"
 
@@ -32,23 +33,27 @@ func BenchmarkProgramSchedule(b *testing.B) {
 }
 
 // BenchmarkAnalyzeManyRanks answers example programs analytically with
-// 4,096 ranks on the 64 processors of the XK-XMP-64: 64 ranks share each
-// processor's CPU and NIC.
+// 4,096 and 16,384 ranks on the 64 processors of the XK-XMP-64: 64 or 256
+// ranks share each processor's CPU and NIC.
 func BenchmarkAnalyzeManyRanks(b *testing.B) {
 	m, err := eval.Load("std:xmp64")
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"jacobi", "ring", "pipeline_bcast"} {
-		b.Run(name, func(b *testing.B) {
-			p, err := eval.LoadProgram("../examples/programs/" + name + ".machine")
+	for _, bc := range []struct {
+		name  string
+		ranks int
+	}{{"jacobi", 4096}, {"ring", 4096}, {"pipeline_bcast", 4096}, {"jacobi", 16384}, {"pipeline_bcast", 16384}} {
+		b.Run(fmt.Sprintf("%s/%d", bc.name, bc.ranks), func(b *testing.B) {
+			p, err := eval.LoadProgram("../examples/programs/" + bc.name + ".machine")
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 4096})
+			s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: bc.ranks})
 			if err != nil {
 				b.Fatal(err)
 			}
+			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := eval.Analyze(context.Background(), m, s, eval.AnalyzeOptions{}); err != nil {
 					b.Fatal(err)

@@ -480,7 +480,7 @@ func (in *inst) reserve(op *pop) bool {
 		// before the lists are full.
 		want = int(min(float64(want), fit+memCheckEvery, math.MaxInt32))
 		want = max(want, n+memCheckEvery, min(cap(s.Ops)+cap(s.Ops)/4, math.MaxInt32))
-		s.Ops = append(make([]lang.SchedOp, 0, want), s.Ops...)
+		s.Ops = append(makeHuge[lang.SchedOp](0, want), s.Ops...)
 		s.DepStart = append(make([]int32, 0, want+1), s.DepStart...)
 	}
 	if len(s.Deps)+memCheckEvery > cap(s.Deps) {
@@ -490,7 +490,7 @@ func (in *inst) reserve(op *pop) bool {
 			want = int(min(float64(len(s.Deps))/float64(n)*float64(cap(s.Ops))*1.02, math.MaxInt32))
 		}
 		want = max(want, len(s.Deps)+memCheckEvery, min(cap(s.Deps)+cap(s.Deps)/4, math.MaxInt32))
-		s.Deps = append(make([]lang.SchedDep, 0, want), s.Deps...)
+		s.Deps = append(makeHuge[lang.SchedDep](0, want), s.Deps...)
 	}
 	in.nextMem = int(min(float64(n+memCheckEvery), max(fit, float64(n+1)), float64(cap(s.Ops))))
 	return true
