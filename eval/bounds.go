@@ -123,10 +123,16 @@ func boundOf(kind, name string, t fieldType) *bound {
 }
 
 // holds reports whether x is within b: the check of every field of a
-// file, so it builds no message.
+// file, so it builds no message. A value at a bound in the unit it was
+// written in (a year as 31557600000000000ns) may convert to a hair beyond
+// it, so b's ends give by boundSlack; messages show ten digits, which tell
+// any value beyond that from the bound.
 func (b bound) holds(x float64) bool {
-	return x >= b.lo && x <= b.hi || b.zero && x == 0
+	return x >= b.lo*(1-boundSlack) && x <= b.hi*(1+boundSlack) || b.zero && x == 0
 }
+
+// boundSlack is the relative rounding a bound allows.
+const boundSlack = 1e-9
 
 // check returns why x is out of b, or "". name and shown are the field and
 // its value as the message gives them.
@@ -196,7 +202,7 @@ func clockBound(name string, x float64) string {
 	switch {
 	case name == "clock_drift" && x > MaxDrift: // below, it must be above -1 (clockDist)
 		return fmt.Sprintf("%s = %s is too large: a clock's rate error is at most 1 (a clock that runs twice as fast)", name, lang.FormatNumber(x))
-	case name != "clock_drift" && math.Abs(x) > MaxTime:
+	case name != "clock_drift" && !timeBound.holds(math.Abs(x)):
 		what := strings.TrimPrefix(name, "clock_")
 		return fmt.Sprintf("%s = %ss is too large: a clock's %s is at most a year (31557600s) either way", name, lang.FormatNumber(x), what)
 	}

@@ -219,6 +219,50 @@ func TestMachineParametersAtTheirBoundsLoad(t *testing.T) {
 	}
 }
 
+// TestBoundsWrittenInOtherUnitsLoad: a value equal to its bound in the
+// unit it is written in (nanoseconds, Parasol I's implied ones) loads,
+// though its conversion to base units rounds a hair above the bound; one
+// beyond it by more than rounding is still refused.
+func TestBoundsWrittenInOtherUnitsLoad(t *testing.T) {
+	tests := []struct{ name, src, refused string }{
+		{"a year in nanoseconds", `machine "m" {
+	processor p {
+		name = "P"
+		send_overhead = 31557600000000000ns
+		route_per_byte = 8000000000ns/B
+		clock_offset = uniform(-31557600000000000ns, 31557600000000000ns)
+	}
+	topology t = ring(4) { latency = 31557600000000000ns; speed = 1e-9GB/s * 0.125 }
+}`, ""},
+		{"a year in Parasol I's implied nanoseconds", `machinename = "m"
+processor = 1
+createjob = 31557600000000000
+topology = 7
+linknumber = 0
+linklatency = 31557600000000000
+linkspeed = 1
+procs_connected = 2
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1`, ""},
+		{"a year and a second in nanoseconds", `machine "m" {
+	processor p { name = "P"; send_overhead = 31557601000000000ns }
+}`, "send_overhead = 31557601s is too large"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadSource("m.machine", tc.src)
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Fatal(err)
+			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+				t.Fatalf("got %v, want an error saying %q", err, tc.refused)
+			}
+		})
+	}
+}
+
 // TestLanguageDocListsTheParameterBounds: docs/LANGUAGE.md's table of
 // bounds is rendered from the bounds loading applies; -update rewrites it.
 func TestLanguageDocListsTheParameterBounds(t *testing.T) {

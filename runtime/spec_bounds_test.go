@@ -87,6 +87,33 @@ func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
 	}
 }
 
+// TestMachineAtItsBoundsInNanosecondsSimulates: a machine whose fields
+// sit at their bounds in the units they are written in loads, and its Spec
+// passes Validate though the conversion rounds a hair above the bound.
+func TestMachineAtItsBoundsInNanosecondsSimulates(t *testing.T) {
+	m, err := eval.LoadSource("m.machine", `machine "m" {
+	processor p { name = "P"; send_overhead = 31557600000000000ns; route_per_byte = 8000000000ns/B }
+	topology t = ring(4) { latency = 31557600000000000ns; speed = 1GB/s }
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := FromMachine(m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Links[0].Latency <= eval.MaxTime {
+		t.Fatalf("latency %v converts to the bound exactly; the test needs one a hair above", spec.Links[0].Latency)
+	}
+	res, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := res.Latency.Max; math.IsInf(l, 0) || math.IsNaN(l) || l < eval.MaxTime {
+		t.Fatalf("latency max %v", l)
+	}
+}
+
 // FuzzValidatedSpecSimulatesToFiniteTimes: a Spec that Validate accepts
 // simulates to finite latencies, whatever its parameters within the
 // bounds and whatever the message size; one it refuses is refused by
