@@ -98,18 +98,7 @@ func (b *builder) machine(d *machineDecl, chain []string, _ int) {
 }
 
 // isProcessorType matches processortype0, processortype1, ….
-func isProcessorType(name string) bool {
-	rest, ok := strings.CutPrefix(name, "processortype")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, c := range rest {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isProcessorType(name string) bool { return endKind(name) == endType }
 
 // Which end of a Parasol I link a field of it gives, if any.
 const (

@@ -93,3 +93,33 @@ func TestParasolILinkFieldGivenTwiceIsReportedAtBothLines(t *testing.T) {
 		t.Errorf("error %q, want it to hold %q", got, want)
 	}
 }
+
+// A Parasol I link's endpoint fields are processornumber and processortype
+// with a whole number after it; names that only start like them are
+// ordinary fields.
+func TestParasolILinkEndpointFieldsAreToldByName(t *testing.T) {
+	tests := []struct {
+		name string
+		want int
+	}{
+		{"processornumber", endNumber},
+		{"processortype0", endType},
+		{"processortype1", endType},
+		{"processortype12", endType},
+		{"processortype", notAnEnd},
+		{"processortypeX", notAnEnd},
+		{"processortype1a", notAnEnd},
+		{"processornumbers", notAnEnd},
+		{"processornumbe", notAnEnd},
+		{"linkspeed", notAnEnd},
+		{"", notAnEnd},
+	}
+	for _, tt := range tests {
+		if got := endKind(tt.name); got != tt.want {
+			t.Errorf("endKind(%q) = %d, want %d", tt.name, got, tt.want)
+		}
+		if got, want := isProcessorType(tt.name), tt.want == endType; got != want {
+			t.Errorf("isProcessorType(%q) = %v, want %v", tt.name, got, want)
+		}
+	}
+}
