@@ -430,44 +430,93 @@ const (
 )
 
 // rtFunc builds the closure of a run-time expression for the current rank,
-// with its known values computed.
+// with its known values computed, sharing the closures made before.
 func (in *inst) rtFunc(n *rtnode) (func([]float64) float64, bool) {
+	id, ok := in.rtClosure(n)
+	if !ok {
+		return nil, false
+	}
+	return in.rt.funcs[id], true
+}
+
+// rtClosures shares closures among the operations that compute alike: a
+// register, a known value, or an operator on closures already made. Every
+// rank numbers its registers alike and known values mostly repeat
+// (parameters, loop counters, 2^i), so a program of many ranks makes few
+// distinct closures rather than a tree of them per operation and rank.
+type rtClosures struct {
+	funcs  []func([]float64) float64
+	byNode map[rtKey]int32
+}
+
+// rtKey is a closure by what it computes: op with its register, the bits
+// of its known value (so that -0 is not 0), or its operands' ids.
+type rtKey struct {
+	op   byte
+	a, b int64
+}
+
+func (in *inst) rtShare(k rtKey, make func() func([]float64) float64) int32 {
+	if id, ok := in.rt.byNode[k]; ok {
+		return id
+	}
+	if in.rt.byNode == nil {
+		in.rt.byNode = map[rtKey]int32{}
+	}
+	id := int32(len(in.rt.funcs))
+	in.rt.funcs = append(in.rt.funcs, make())
+	in.rt.byNode[k] = id
+	return id
+}
+
+func (in *inst) rtClosure(n *rtnode) (int32, bool) {
 	switch n.op {
 	case 'r':
 		r := n.reg
-		return func(regs []float64) float64 { return regs[r] }, true
+		return in.rtShare(rtKey{op: 'r', a: int64(r)}, func() func([]float64) float64 {
+			return func(regs []float64) float64 { return regs[r] }
+		}), true
 	case 'k':
 		v, ok := in.value(n.ce)
 		if !ok {
-			return nil, false
+			return 0, false
 		}
 		if v.Kind != lang.Number || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
 			in.fail(lang.Errorf(n.pos, "a run-time value combines with finite numbers and times, got %s on rank %d", describeValue(v), in.rank))
-			return nil, false
+			return 0, false
 		}
 		k := v.Num
-		return func([]float64) float64 { return k }, true
+		return in.rtShare(rtKey{op: 'k', a: int64(math.Float64bits(k))}, func() func([]float64) float64 {
+			return func([]float64) float64 { return k }
+		}), true
 	case 'n':
-		a, ok := in.rtFunc(n.x)
+		x, ok := in.rtClosure(n.x)
 		if !ok {
-			return nil, false
+			return 0, false
 		}
-		return func(regs []float64) float64 { return -a(regs) }, true
+		return in.rtShare(rtKey{op: 'n', a: int64(x)}, func() func([]float64) float64 {
+			a := in.rt.funcs[x]
+			return func(regs []float64) float64 { return -a(regs) }
+		}), true
 	}
-	a, ok1 := in.rtFunc(n.x)
-	b, ok2 := in.rtFunc(n.y)
+	x, ok1 := in.rtClosure(n.x)
+	y, ok2 := in.rtClosure(n.y)
 	if !ok1 || !ok2 {
-		return nil, false
+		return 0, false
 	}
-	switch n.op {
-	case '+':
-		return func(regs []float64) float64 { return a(regs) + b(regs) }, true
-	case '-':
-		return func(regs []float64) float64 { return a(regs) - b(regs) }, true
-	case '*':
-		return func(regs []float64) float64 { return a(regs) * b(regs) }, true
-	}
-	// Division (rtCompile makes no other operator). By zero it gives ±Inf
-	// or NaN, which until treats as never and a send carries as it is.
-	return func(regs []float64) float64 { return a(regs) / b(regs) }, true
+	return in.rtShare(rtKey{op: n.op, a: int64(x), b: int64(y)}, func() func([]float64) float64 {
+		a, b := in.rt.funcs[x], in.rt.funcs[y]
+		switch n.op {
+		case '+':
+			return func(regs []float64) float64 { return a(regs) + b(regs) }
+		case '-':
+			return func(regs []float64) float64 { return a(regs) - b(regs) }
+		case '*':
+			return func(regs []float64) float64 { return a(regs) * b(regs) }
+		}
+		// Division (rtCompile makes no other operator). By zero it gives
+		// ±Inf or NaN, which until treats as never and a send carries as
+		// it is.
+		return func(regs []float64) float64 { return a(regs) / b(regs) }
+	}), true
 }

@@ -94,6 +94,7 @@ type inst struct {
 	nextMem int   // op count at which memory is checked next
 	answer  Footprint
 	sends   int64
+	rt      rtClosures // program_clock.go
 
 	// The rank being run.
 	rank        int
