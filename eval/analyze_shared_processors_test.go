@@ -98,3 +98,41 @@ func TestAnalyzeRanksSharingProcessorsKeepTheirAnswers(t *testing.T) {
 		})
 	}
 }
+
+// Ranks that share a processor take its CPU, and its NIC, in the order
+// they became ready for it, each waiting rank in turn as the one before
+// it is done, whatever became ready meanwhile.
+func TestAnalyzeRanksSharingAProcessorTakeItInTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		P    int
+		g    int64 // the NIC's gap per message, ns
+		ops  [][]string
+		want string // end times, ns
+	}{
+		{"four ranks computing twice on one CPU", 1, 1000, [][]string{
+			{"l1: calc 1000", "l2: calc 1000", "l2 requires l1"},
+			{"l1: calc 1000", "l2: calc 1000", "l2 requires l1"},
+			{"l1: calc 1000", "l2: calc 1000", "l2 requires l1"},
+			{"l1: calc 1000", "l2: calc 1000", "l2 requires l1"},
+		}, "[5000 6000 7000 8000]"},
+		// Ranks 0, 2 and 4 share processor 0 and send to rank 1: each
+		// send holds the CPU o = 1 µs and the NIC g = 3 µs, so they
+		// start 3 µs apart; rank 1 takes each o = 1 µs after L = 2.5 µs.
+		{"three ranks sending through one NIC", 2, 3000, [][]string{
+			{"l1: send 1b to 1 tag 0"},
+			{"l1: recv 1b from -1 tag 0", "l2: recv 1b from -1 tag 0", "l3: recv 1b from -1 tag 0"},
+			{"l1: send 1b to 1 tag 0"},
+			{},
+			{"l1: send 1b to 1 tag 0"},
+		}, "[1000 10500 4000 0 7000]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := readGOAL(t, tc.name, goalText(tc.ops))
+			res := analyze(t, loggp(t, tc.P, 2500, 1000, tc.g, 0, 0, 65535), s, AnalyzeOptions{})
+			if got := fmt.Sprint(endsNS(res)); got != tc.want {
+				t.Errorf("end times (ns) %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
