@@ -464,13 +464,12 @@ func (in *inst) reserve(op *pop) bool {
 		in.stop = true
 		return false
 	}
-	// How many operations the limit allows at the rate so far: the next
-	// check comes no later.
+	// How many operations the limit allows at the rate so far.
 	fixed := in.answer.Bytes(0, 0, 0, int64(in.cp.ranks)) + 4*int64(len(s.RankStart))
 	fit := float64(limit-fixed) / (float64(max(need-fixed, 1)) / float64(n))
-	// The lists are grown only when full (the next check comes no later),
-	// and then to all they will need as far as can be told: every copy
-	// leaves the old lists behind until they are collected.
+	// The lists are grown only when full, and then to all they will need
+	// as far as can be told: every copy leaves the old lists behind until
+	// they are collected.
 	if cap(s.Ops) < n {
 		want := n + memCheckEvery
 		if in.rank > 0 {
@@ -493,6 +492,8 @@ func (in *inst) reserve(op *pop) bool {
 		want = max(want, len(s.Deps)+memCheckEvery, min(cap(s.Deps)+cap(s.Deps)/4, math.MaxInt32))
 		s.Deps = append(makeHuge[lang.SchedDep](0, want), s.Deps...)
 	}
+	// The next check comes by the time the limit is reached at the rate
+	// so far, or the lists are full.
 	in.nextMem = int(min(float64(n+memCheckEvery), max(fit, float64(n+1)), float64(cap(s.Ops))))
 	return true
 }
