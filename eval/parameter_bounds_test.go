@@ -219,6 +219,67 @@ func TestMachineParametersAtTheirBoundsLoad(t *testing.T) {
 	}
 }
 
+// TestLinkSpeedBeyondItsBoundIsReportedOnce: a link whose own speed is out
+// of bounds is reported at that field, not again at the link as one
+// without a speed.
+func TestLinkSpeedBeyondItsBoundIsReportedOnce(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"Parasol I", `machinename = "L"
+processor = 1
+topology = 100
+linknumber = 0
+linkspeed = ‸0
+procs_connected = 2
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1`, "linkspeed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s)"},
+		{"Parasol I, its topology built for a primitive's hops", `machinename = "L"
+processor = 1
+topology = 100
+linknumber = 0
+linkspeed = ‸0
+procs_connected = 2
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1
+modelsection = PVM
+send(n: B, src, dst) = 100us + hops(src, dst) * 1us`, "linkspeed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s)"},
+		{"Parasol I, a speed too small", `machinename = "L"
+processor = 1
+topology = 100
+linknumber = 0
+linkspeed = ‸0.01
+processortype0 = 1
+processornumber = 0
+processortype1 = 1
+processornumber = 1
+modelsection = PVM
+send(n: B, src, dst) = 100us + hops(src, dst) * 1us`, "linkspeed = 0.01B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)"},
+		{"an explicit link", `machine "m" {
+	processor p { name = "P" }
+	topology t {
+		link 0 -- 1 { latency = 1us; speed = ‸0B/s }
+	}
+	modelsection M { send(n: B, src, dst) = 100us + hops(src, dst) * 1us }
+}`, "speed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src, at := markedSource(tc.src)
+			_, err := CheckSource("m.machine", src)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			want := fmt.Sprintf("m.machine:%s: %s", at[0], tc.want)
+			if got := diagnosticLines(err, "m.machine"); strings.Join(got, "\n") != want {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+			}
+		})
+	}
+}
+
 // TestBoundsWrittenInOtherUnitsLoad: a value equal to its bound in the
 // unit it is written in (nanoseconds, Parasol I's implied ones) loads,
 // though its conversion to base units rounds a hair above the bound; one

@@ -834,7 +834,14 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		lat = r.val(f).Num
 	}
 	if f := l.field("speed"); f != nil {
-		spd = r.val(f).Num
+		v, err := r.m.value(f, lang.Pos{})
+		if err != nil {
+			if !isDep(err) {
+				r.errs.Append(err)
+			}
+			return // the error at the field says why the link has no speed
+		}
+		spd = v.Num
 	}
 	if spd <= 0 {
 		r.errs.Add(l.pos, "link %s needs a positive linkspeed", l.label)
