@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/parasol-lang/parasol/internal/hugepages"
 )
 
 // evQueue holds pending events and pops them in (time, sequence) order,
@@ -257,7 +259,7 @@ func (q *evQueue) spread() {
 		size += 2*int(c) + rungSlack
 	}
 	if cap(q.arena) < size {
-		q.arena = makeHuge[event](size)
+		q.arena = hugepages.Make[event](size, size)
 	}
 	arena := q.arena[:size]
 	q.buckets = slices.Grow(q.buckets[:0], nb)[:nb]

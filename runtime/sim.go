@@ -6,6 +6,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -223,7 +224,7 @@ func newSim(n *network, opt *Options) *sim {
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered,
-		lanes: makeHuge[lane](lanes), wires: makeHuge[wireState](wires), nodes: makeHuge[nodeState](g.N()),
+		lanes: hugepages.Make[lane](lanes, lanes), wires: hugepages.Make[wireState](wires, wires), nodes: hugepages.Make[nodeState](g.N(), g.N()),
 	}
 	return s
 }
@@ -311,7 +312,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		// Every part sends a packet, in a burst nearly all at once: room
 		// for them now spares growing the packets by copies (each 1.25
 		// times the last on a large network, the old copy live meanwhile).
-		s.pkts = makeHuge[packet](n)[:0]
+		s.pkts = hugepages.Make[packet](0, n)
 	}
 	for i := range s.msgs {
 		if s.msgs[i].deps == 0 {

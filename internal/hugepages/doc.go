@@ -1,0 +1,8 @@
+// Package hugepages allocates large arrays that are read at random places
+// (a network's lanes and packets, a schedule's operations) in memory the
+// kernel is asked to back by 2 MiB pages. With 4 KiB pages nearly every
+// such read also misses the processor's address translation cache, and
+// the page-table walk misses the data cache too. It is a hint: where
+// transparent huge pages are off, or on systems other than Linux, Make
+// is make.
+package hugepages

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugepages
+
+// Make is make([]T, n, c): huge pages are asked for on Linux only.
+func Make[T any](n, c int) []T { return make([]T, n, c) }
