@@ -261,7 +261,8 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 func (s *sim) pop() event { return s.q.pop() }
 
 // touchAhead fetches the packet of an event a few places ahead in the
-// queue, and the lane of a tail release nearer. On a large network nearly
+// queue and, nearer, the lane a tail release frees or the lane, wire and
+// node an arriving head will ask for. On a large network nearly
 // every packet event misses the cache; a prefetch lets the processor fetch
 // those lines while it handles the events before. (A plain load did so
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
