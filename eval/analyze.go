@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/collective"
@@ -381,7 +382,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := range a.nicOp {
 		a.nicOp[i] = -1
 	}
-	a.ops = makeHuge[opState](n, n)
+	a.ops = hugepages.Make[opState](n, n)
 	for r := 0; r < s.Ranks; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
 			a.ops[i] = opState{rank: int32(r), why: -1}
@@ -402,7 +403,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 	for i := 1; i <= n; i++ {
 		a.revOff[i] += a.revOff[i-1]
 	}
-	a.revDeps = makeHuge[int32](len(s.Deps), len(s.Deps))
+	a.revDeps = hugepages.Make[int32](len(s.Deps), len(s.Deps))
 	fill := slices.Clone(a.revOff[:n])
 	for i := 0; i < n; i++ {
 		for _, d := range s.DepsOf(i) {

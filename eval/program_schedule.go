@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -480,7 +481,7 @@ func (in *inst) reserve(op *pop) bool {
 		// before the lists are full.
 		want = int(min(float64(want), fit+memCheckEvery, math.MaxInt32))
 		want = max(want, n+memCheckEvery, min(cap(s.Ops)+cap(s.Ops)/4, math.MaxInt32))
-		s.Ops = append(makeHuge[lang.SchedOp](0, want), s.Ops...)
+		s.Ops = append(hugepages.Make[lang.SchedOp](0, want), s.Ops...)
 		s.DepStart = append(make([]int32, 0, want+1), s.DepStart...)
 	}
 	if len(s.Deps)+memCheckEvery > cap(s.Deps) {
@@ -490,7 +491,7 @@ func (in *inst) reserve(op *pop) bool {
 			want = int(min(float64(len(s.Deps))/float64(n)*float64(cap(s.Ops))*1.02, math.MaxInt32))
 		}
 		want = max(want, len(s.Deps)+memCheckEvery, min(cap(s.Deps)+cap(s.Deps)/4, math.MaxInt32))
-		s.Deps = append(makeHuge[lang.SchedDep](0, want), s.Deps...)
+		s.Deps = append(hugepages.Make[lang.SchedDep](0, want), s.Deps...)
 	}
 	// The next check comes by the time the limit is reached at the rate
 	// so far, or the lists are full.
