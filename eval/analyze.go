@@ -794,7 +794,7 @@ func (a *analysis) startOp(e anEvent) error {
 		}
 		d, ok := toPS(o.Time)
 		if !ok || d < 0 {
-			return fmt.Errorf("%s: operation %s of rank %d computes for %g s", s.Name, s.LabelOf(int(op)), r, o.Time)
+			return fmt.Errorf("%s: operation %s (line %d) of rank %d computes for %v, beyond %v, the longest time the analysis represents", s.Name, s.LabelOf(int(op)), o.Line, r, lang.Quantity(o.Time, lang.TimeDim), lang.Quantity(seconds(maxPS), lang.TimeDim))
 		}
 		a.begin(op, e.t)
 		a.occupy(c, e.t+d, op)

@@ -378,6 +378,10 @@ func (in *inst) emit(op *pop) bool {
 			in.fail(lang.Errorf(op.args[rTime].pos, "compute takes a time of 0s or more, got %s on rank %d", describeValue(v), in.rank))
 			return false
 		}
+		if msg := TimeBound.Check("compute", v.Num); msg != "" {
+			in.fail(lang.Errorf(op.args[rTime].pos, "%s, on rank %d", msg, in.rank))
+			return false
+		}
 		so.Time = v.Num
 	case lang.OpSend:
 		so.Bytes, ok = in.bytes(op, rBytes)
