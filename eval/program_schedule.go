@@ -460,17 +460,32 @@ func (in *inst) reserve(op *pop) bool {
 	n := len(s.Ops) + 1
 	need := in.need(n)
 	limit := limits.Or(in.max)
+	fixed := in.answer.Bytes(0, 0, 0, int64(in.cp.ranks)) + 4*int64(len(s.RankStart))
 	if need > limit {
 		what := fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks)
 		if in.answer != (Footprint{}) {
-			what = fmt.Sprintf("program %s on %d ranks, with its answer, at %d operations so far,", in.cp.name, in.cp.ranks, n)
+			what = fmt.Sprintf("%s, with its answer, at %d operations so far,", what, n)
+		}
+		// Stopped just past the limit, need says nothing of the limit to
+		// set: past the first rank, the ranks done tell what the whole
+		// would take, if the others do as much.
+		done := int64(s.RankStart[in.rank])
+		if whole := float64(done) / float64(max(in.rank, 1)) * float64(in.cp.ranks); in.rank > 0 && whole > float64(n) {
+			need = int64(min(float64(fixed)+float64(need-fixed)*whole/float64(n), math.MaxInt64/2))
+			first := "its first rank"
+			if in.rank > 1 {
+				first = fmt.Sprintf("its first %d ranks", in.rank)
+			}
+			if in.answer == (Footprint{}) {
+				what += fmt.Sprintf(", at %d operations so far,", n)
+			}
+			what = fmt.Sprintf("%s of about %d at the rate of %s,", strings.TrimSuffix(what, ","), int64(whole), first)
 		}
 		in.fail(lang.Errorf(op.pos, "%v", &limits.TooLarge{What: what, Need: need, Limit: limit}))
 		in.stop = true
 		return false
 	}
 	// How many operations the limit allows at the rate so far.
-	fixed := in.answer.Bytes(0, 0, 0, int64(in.cp.ranks)) + 4*int64(len(s.RankStart))
 	fit := float64(limit-fixed) / (float64(max(need-fixed, 1)) / float64(n))
 	// The lists are grown only when full, and then to all they will need
 	// as far as can be told: every copy leaves the old lists behind until
