@@ -471,7 +471,7 @@ func (in *inst) reserve(op *pop) bool {
 		// would take, if the others do as much.
 		done := int64(s.RankStart[in.rank])
 		if whole := float64(done) / float64(max(in.rank, 1)) * float64(in.cp.ranks); in.rank > 0 && whole > float64(n) {
-			need = int64(min(float64(fixed)+float64(need-fixed)*whole/float64(n), math.MaxInt64/2))
+			need = max(need, int64(min(float64(fixed)+float64(need-fixed)*whole/float64(n), math.MaxInt64/2)))
 			first := "its first rank"
 			if in.rank > 1 {
 				first = fmt.Sprintf("its first %d ranks", in.rank)
