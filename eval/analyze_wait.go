@@ -44,6 +44,10 @@ type waiter struct {
 type waitList struct {
 	key     waitKey
 	members []waiter // in seq order
+	// buf is members' storage from its start: members leave from the
+	// front, and a list emptied and reused (lists are recycled by due
+	// time) starts again with all of it rather than what the front left.
+	buf []waiter
 	// why is what held the members the last time they all found their
 	// resources busy (at whyEpoch); -1 none.
 	why      int32
@@ -83,6 +87,7 @@ func (a *analysis) wait(e anEvent, c int, class uint8, due ps, blocker int32) {
 		k, _ = slices.BinarySearchFunc(l.members, w.seq, func(m waiter, s uint64) int { return cmpSeq(m.seq, s) })
 	}
 	l.members = slices.Insert(l.members, k, w)
+	l.adopt()
 	if k == 0 {
 		a.wake(i)
 	}
@@ -113,7 +118,7 @@ func (a *analysis) waitList(key waitKey) int32 {
 	}
 	l := &a.waits[i]
 	l.key, l.why, l.whyEpoch, l.woken = key, -1, 0, false
-	l.members = l.members[:0]
+	l.members = l.buf[:0]
 	if a.waitAt == nil {
 		a.waitAt = map[waitKey]int32{}
 	}
@@ -125,8 +130,16 @@ func (a *analysis) dropWaitList(i int32) {
 	l := &a.waits[i]
 	delete(a.waitAt, l.key)
 	l.woken = false
-	l.members = l.members[:0]
+	l.members = l.buf[:0]
 	a.freeWaits = append(a.freeWaits, i)
+}
+
+// adopt makes members' storage the list's when growing it moved it.
+func (l *waitList) adopt() {
+	m, b := cap(l.members), cap(l.buf)
+	if m > 0 && (b == 0 || &l.members[:m][m-1] != &l.buf[:b][b-1]) {
+		l.buf = l.members
+	}
 }
 
 // wake queues the event of list i's head.
@@ -290,6 +303,7 @@ func (a *analysis) merge(t int32, run []waiter) {
 		out = append(append(out, old[x:]...), run[y:]...)
 		l.members = out
 	}
+	l.adopt()
 	if len(old) == 0 || l.members[0].seq != old[0].seq {
 		a.wake(t)
 	}
