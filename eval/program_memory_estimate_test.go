@@ -12,14 +12,7 @@ import (
 // allows and says nothing of the limit to set).
 func TestProgramRefusedPartWayNamesWhatTheWholeNeeds(t *testing.T) {
 	const limit = 16 << 20 // 17 MB
-	m, err := LoadSource("t.machine", `machine "m" {
-	processor cpu { float_timings { mul = 2ns } }
-	topology t = chain(4) { latency = 1us; speed = 1MB/s }
-	modelsection MPI { send(n: B, src, dst) = 1us }
-}`, WithMaxMemory(limit))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chainUnderLimit(t, limit)
 	need := regexp.MustCompile(`needs about (\d+) MB; the limit is 17 MB`)
 	for _, tc := range []struct {
 		name   string

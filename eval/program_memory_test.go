@@ -16,14 +16,7 @@ import (
 // answered as before.
 func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
 	const limit = 16 << 20
-	m, err := LoadSource("t.machine", `machine "m" {
-	processor cpu { float_timings { mul = 2ns } }
-	topology t = chain(4) { latency = 1us; speed = 1MB/s }
-	modelsection MPI { send(n: B, src, dst) = 1us }
-}`, WithMaxMemory(limit))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := chainUnderLimit(t, limit)
 	early := regexp.MustCompile(`^<program>:1:\d+: program main on 4 ranks, with its answer, at (\d+) operations so far(?: of about \d+ at the rate of its first (?:rank|\d ranks))?, needs about \d+ MB; the limit is 17 MB, set --max-memory to raise it$`)
 	for _, tc := range []struct {
 		name   string
@@ -77,4 +70,19 @@ func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// chainUnderLimit is a 4-processor chain loaded with a memory limit, for
+// programs refused as they grow past it.
+func chainUnderLimit(t *testing.T, limit int64) *Machine {
+	t.Helper()
+	m, err := LoadSource("t.machine", `machine "m" {
+	processor cpu { float_timings { mul = 2ns } }
+	topology t = chain(4) { latency = 1us; speed = 1MB/s }
+	modelsection MPI { send(n: B, src, dst) = 1us }
+}`, WithMaxMemory(limit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
