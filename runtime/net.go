@@ -49,7 +49,10 @@ type network struct {
 	dateline bool   // torus dimension-order routing: lanes split before/after the wrap link
 	phased   bool   // Valiant: lanes split between the two phases
 	classes  int32  // lane classes (1, 2 or 4)
-	nprocs   int
+	// classLo[c] is where class c's lanes start among a wire's (c·lanes /
+	// classes), worked out once rather than divided out at every hop.
+	classLo [5]int32
+	nprocs  int
 	// maxMemory bounds routing tables (0 means limits.Default()).
 	maxMemory int64
 
@@ -237,6 +240,9 @@ func (n *network) setRouting(name string) error {
 	}
 	if n.phased {
 		n.classes *= 2
+	}
+	for c := range n.classes + 1 {
+		n.classLo[c] = c * n.lanes / n.classes
 	}
 	if n.rk == rTree {
 		n.buildTree(n.g.Proc(0))

@@ -534,8 +534,8 @@ func (s *sim) wraps(u, v, d int32) bool {
 // net.classes equal shares): a free one if any, else the one with the
 // shortest queue.
 func (s *sim) pickLane(w, class int32) int32 {
-	V, C := s.net.lanes, s.net.classes
-	lo, hi := w*V+class*V/C, w*V+(class+1)*V/C
+	first := w * s.net.lanes
+	lo, hi := first+s.net.classLo[class], first+s.net.classLo[class+1]
 	best := lo
 	for c := lo; c < hi; c++ {
 		if s.lanes[c].owner < 0 {
