@@ -846,7 +846,7 @@ func (a *analysis) startOp(e anEvent) error {
 		q := &a.uq[r]
 		for i := q.head; i < len(q.e); i++ {
 			m := &q.e[i]
-			if m.dead || !matches(o, m.src, m.tag) {
+			if m.dead || !matches(o.Peer, o.Tag, m.src, m.tag) {
 				continue
 			}
 			send, from, at := m.op, m.from, m.at
@@ -861,9 +861,10 @@ func (a *analysis) startOp(e anEvent) error {
 	return nil
 }
 
-// matches reports whether receive o accepts a message from src with tag.
-func matches(o *lang.SchedOp, src, tag int32) bool {
-	return (o.Peer == lang.AnyRank || o.Peer == src) && collective.TagMatches(o.Tag, tag)
+// matches reports whether a receive from peer with tag want accepts a
+// message from src with tag.
+func matches(peer, want, src, tag int32) bool {
+	return (peer == lang.AnyRank || peer == src) && collective.TagMatches(want, tag)
 }
 
 func (a *analysis) begin(op int32, t ps) {
@@ -905,7 +906,7 @@ func (a *analysis) arrive(e anEvent) error {
 		m := &q.e[i]
 		// A posted receive's entry holds its source and tag: its
 		// operation need not be read.
-		if m.dead || !(m.src == lang.AnyRank || m.src == src) || !collective.TagMatches(m.tag, o.Tag) {
+		if m.dead || !matches(m.src, m.tag, src, o.Tag) {
 			continue
 		}
 		recv := m.op
