@@ -1,6 +1,9 @@
 package eval
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Operations waiting for a processor. An operation that finds its CPU (or
 // NIC) busy is due again when it is free, keeping its place (seq) among
@@ -84,23 +87,13 @@ func (a *analysis) wait(e anEvent, c int, class uint8, due ps, blocker int32) {
 	l := &a.waits[i]
 	k := len(l.members)
 	if k > 0 && l.members[k-1].seq > w.seq {
-		k, _ = slices.BinarySearchFunc(l.members, w.seq, func(m waiter, s uint64) int { return cmpSeq(m.seq, s) })
+		k, _ = slices.BinarySearchFunc(l.members, w.seq, func(m waiter, s uint64) int { return cmp.Compare(m.seq, s) })
 	}
 	l.members = slices.Insert(l.members, k, w)
 	l.adopt()
 	if k == 0 {
 		a.wake(i)
 	}
-}
-
-func cmpSeq(x, y uint64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // waitList returns the list of key, making it if there is none.
@@ -197,7 +190,7 @@ func (a *analysis) wakeList(i int32) error {
 		if free > due {
 			j := len(l.members)
 			if has {
-				j, _ = slices.BinarySearchFunc(l.members, next, func(m waiter, s uint64) int { return cmpSeq(m.seq, s) })
+				j, _ = slices.BinarySearchFunc(l.members, next, func(m waiter, s uint64) int { return cmp.Compare(m.seq, s) })
 			}
 			if a.move(i, j, free, blocker) {
 				return nil
