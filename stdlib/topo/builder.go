@@ -46,19 +46,10 @@ func NewBuilder() *Builder { return &Builder{} }
 // grows no list by copying.
 func (b *Builder) Grow(nodes, links int) {
 	nodes, links = max(nodes, 0), max(links, 0)
-	b.ids = grow(b.ids, nodes)
-	b.kinds = grow(b.kinds, nodes)
-	b.links = grow(b.links, links)
-	b.members = grow(b.members, 2*links)
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s)-len(s) >= n {
-		return s
-	}
-	t := make([]T, len(s), len(s)+n)
-	copy(t, s)
-	return t
+	b.ids = slices.Grow(b.ids, nodes)
+	b.kinds = slices.Grow(b.kinds, nodes)
+	b.links = slices.Grow(b.links, links)
+	b.members = slices.Grow(b.members, 2*links)
 }
 
 // Processor adds a processor with external id.
@@ -115,8 +106,7 @@ func (b *Builder) add(n, dim, channels int, io bool) *Builder {
 	return b
 }
 
-// NumNodes and NumLinks are the nodes and links added so far.
-func (b *Builder) NumNodes() int { return len(b.ids) }
+// NumLinks is the number of links added so far.
 func (b *Builder) NumLinks() int { return len(b.links) }
 
 // Build checks the topology and returns the graph.
