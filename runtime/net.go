@@ -432,7 +432,6 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 			addNext(at ^ 1<<d)
 		}
 	case topo.Mesh, topo.Torus:
-		stride := int32(1)
 		torus := n.core.Kind == topo.Torus
 		step := func(next, d int32, fwd bool) {
 			if n.rule == ruleTorus {
@@ -441,8 +440,9 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 			}
 			addNext(next)
 		}
-		for d, k32 := range n.dims {
-			a, b := at/stride%k32, dst/stride%k32
+		for d := range n.axes {
+			ax := &n.axes[d]
+			k32, stride, a, b := ax.k, ax.stride, ax.coord(at), ax.coord(dst)
 			if a != b {
 				fwd := (b - a + k32) % k32
 				plus, minus := at+stride, at-stride
@@ -464,7 +464,6 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 					}
 				}
 			}
-			stride *= k32
 		}
 	case topo.Full:
 		addNext(dst)

@@ -78,12 +78,8 @@ func (n *network) ruleEnds(l int32) (a, b int32) {
 
 // step is the neighbour of torus node v along dimension d, forward or back.
 func (n *network) step(v, d int32, forward bool) int32 {
-	stride := int32(1)
-	for _, k := range n.dims[:d] {
-		stride *= k
-	}
-	k := n.dims[d]
-	x := v / stride % k
+	ax := &n.axes[d]
+	k, stride, x := ax.k, ax.stride, ax.coord(v)
 	switch {
 	case forward && x == k-1:
 		return v - x*stride

@@ -521,12 +521,8 @@ func (s *sim) wraps(u, v, d int32) bool {
 	if d < 0 || int(d) >= len(s.net.dims) {
 		return false
 	}
-	stride := int32(1)
-	for _, k := range s.net.dims[:d] {
-		stride *= k
-	}
-	k := s.net.dims[d]
-	a, b := u/stride%k, v/stride%k
+	ax := &s.net.axes[d]
+	k, a, b := ax.k, ax.coord(u), ax.coord(v)
 	return k > 2 && (a == k-1 && b == 0 || a == 0 && b == k-1)
 }
 
