@@ -87,8 +87,7 @@ func checkText(src *lang.Source) *lang.Diagnostic {
 		// Eight bytes at a time while they are ASCII and not NUL.
 		if i+8 <= len(text) {
 			w := load8(text, i) // one load, one bounds check
-			const ones, highs = 0x0101010101010101, 0x8080808080808080
-			if w&highs == 0 && (w-ones)&^w&highs == 0 {
+			if w&highBits == 0 && (w-lowBits)&^w&highBits == 0 {
 				i += 8
 				continue
 			}
