@@ -153,9 +153,8 @@ Examples:
 	if err != nil {
 		return err
 	}
-	o := runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
-		ProgramOptions: runtime.ProgramOptions{Map: prog.mapping, Seed: rf.seed, MaxEvents: rf.maxEvents,
-			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
+	o := rf.options()
+	o.Map = prog.mapping
 	var done func()
 	if e.isTerminal && format.value == outText {
 		done = ticker(e.stderr)
@@ -348,6 +347,14 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 	return p, nil
 }
 
+// options are the run's options but for the mapping, which is known once
+// the schedule is.
+func (rf *runFlags) options() runtime.RunOptions {
+	return runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
+		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
+			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
+}
+
 // instantiate makes the schedule of a program for --ranks, --map and
 // --arg.
 func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProgram, prog *eval.Program) (*runProgram, error) {
@@ -360,8 +367,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 	}
 	// The answer's memory is counted as the program grows, so that one
 	// too large to answer is refused before it has taken the memory.
-	answer := runtime.RunFootprint(runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate,
-		ProgramOptions: runtime.ProgramOptions{Timeline: rf.timeline != "" || rf.plot != ""}})
+	answer := runtime.RunFootprint(rf.options())
 	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args, Answer: answer})
 	if err != nil {
 		return nil, err
