@@ -22,19 +22,6 @@ func take[T any](s *[]T) *T { return slab.Take(s, slabChunk) }
 // cannot grow into its neighbour, as its capacity is n.
 func room[T any](s *[]T, n int) []T { return slab.Room(s, n, 4*slabChunk) }
 
-// push appends v to s, doubling its capacity when it is full. append
-// grows a long list by about a quarter at a time, so that a list of a
-// hundred thousand items, made one by one, would be copied some twenty
-// times over; doubled, it is copied about twice over.
-func push[T any](s []T, v T) []T {
-	if len(s) == cap(s) {
-		t := make([]T, len(s), max(2*cap(s), 16))
-		copy(t, s)
-		s = t
-	}
-	return append(s, v)
-}
-
 // linkRecords holds a Parasol I link's load-time records in one piece: its
 // object, its fields' records and its lists of them, for the commonest
 // shape of link block (four fields and two endpoints). Their pointers to

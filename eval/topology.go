@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -693,13 +694,13 @@ func (r *realizer) node(id int, typ *NodeType, explicit bool, at func() lang.Pos
 		}
 		i = len(r.nodes)
 		r.ids.set(id, i)
-		r.nodes = push(r.nodes, id)
-		r.types = push(r.types, typ)
+		r.nodes = slab.Push(r.nodes, id)
+		r.types = slab.Push(r.types, typ)
 		var declared *NodeType
 		if explicit {
 			declared = typ
 		}
-		r.explicit = push(r.explicit, declared)
+		r.explicit = slab.Push(r.explicit, declared)
 	}
 	if explicit {
 		prev := r.explicit[i]

@@ -349,13 +349,9 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 			b = alloc(&r.a.blocks)
 		}
 		b.Pos, b.Kind, b.Label, b.LabelPos = pos, "link", legacyLabel(value), r.pos(valueOff)
-		if body := r.topo.Body; len(body) == cap(body) && len(body) >= 1024 {
-			// Doubled, not grown by a quarter as append would: a
-			// topology of a hundred thousand links is copied about
-			// twice over, not some twenty times.
-			r.topo.Body = append(make([]lang.Stmt, 0, 2*len(body)), body...)
-		}
-		r.topo.Body = append(r.topo.Body, b)
+		// Doubled, not grown by a quarter as append would: a topology
+		// of a hundred thousand links is copied about twice over.
+		r.topo.Body = slab.Push(r.topo.Body, lang.Stmt(b))
 		r.into, r.where = &b.Body, "link"
 		return
 	}

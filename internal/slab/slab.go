@@ -34,3 +34,16 @@ func Room[T any](s *[]T, n, most int) []T {
 func Copy[T any](s *[]T, items []T, most int) []T {
 	return append(Room(s, len(items), most), items...)
 }
+
+// Push appends v to s, doubling its capacity when it is full. append
+// grows a long list by about a quarter at a time, so that a list of a
+// hundred thousand items, made one by one, would be copied some twenty
+// times over; doubled, it is copied about twice over.
+func Push[T any](s []T, v T) []T {
+	if len(s) == cap(s) {
+		t := make([]T, len(s), max(2*cap(s), 16))
+		copy(t, s)
+		s = t
+	}
+	return append(s, v)
+}
