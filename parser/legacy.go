@@ -67,6 +67,15 @@ func readLegacy(src *lang.Source, general bool) (*lang.File, error) {
 		end, eq, plain := scanLine(text, off)
 		r.lineNo++
 		r.lineStart = off
+		// Text that is not text is refused with one error and nothing
+		// else, as ParseFile refuses it for the modern syntax; a plain
+		// line is printable ASCII, so only the others need the check,
+		// and the first bad byte of the file is on the first such line.
+		if !plain {
+			if d := checkTextIn(src, off, end); d != nil {
+				return nil, d
+			}
+		}
 		if general || !plain || !r.plainLine(off, text[off:end], eq-off) {
 			r.line(off, text[off:end])
 		}

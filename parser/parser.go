@@ -36,11 +36,12 @@ func ParseFile(name, text string) (*lang.File, error) {
 	if len(text) > MaxSourceBytes {
 		return nil, lang.Errorf(src.PosAt(0), "file is %d bytes; the limit is %d", len(text), MaxSourceBytes)
 	}
+	if IsLegacy(text) {
+		// The Parasol I reader checks the text as it reads it (readLegacy).
+		return parseLegacy(src)
+	}
 	if d := checkText(src); d != nil {
 		return nil, d
-	}
-	if IsLegacy(text) {
-		return parseLegacy(src)
 	}
 	return parseModern(src)
 }
@@ -82,8 +83,16 @@ func IsLegacy(text string) bool {
 // checkText refuses input that is not text: one error at the first invalid
 // UTF-8 sequence or NUL byte, instead of a syntax error per garbage token.
 func checkText(src *lang.Source) *lang.Diagnostic {
-	text := src.Text
-	for i := 0; i < len(text); {
+	return checkTextIn(src, 0, len(src.Text))
+}
+
+// checkTextIn is checkText of the bytes from..to of the source: a line, for
+// the Parasol I reader, which checks only lines that hold other than
+// printable ASCII. A UTF-8 sequence never spans a newline, so the first
+// bad byte of a line is where checkText of the whole text finds it.
+func checkTextIn(src *lang.Source, from, to int) *lang.Diagnostic {
+	text := src.Text[:to]
+	for i := from; i < len(text); {
 		// Eight bytes at a time while they are ASCII and not NUL.
 		if i+8 <= len(text) {
 			w := load8(text, i) // one load, one bounds check

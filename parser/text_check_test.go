@@ -34,3 +34,40 @@ func TestCheckTextFindsTheFirstBadByteAtAnyOffset(t *testing.T) {
 		}
 	}
 }
+
+// The Parasol I reader checks only the lines that are not plain ASCII, as
+// it reads them; it refuses a file with the one error checkText gives for
+// the whole text, wherever the bad byte falls, even after lines that hold
+// syntax errors of their own, and with non-ASCII text before it.
+func TestParasolIReaderRefusesWhatCheckTextRefuses(t *testing.T) {
+	head := "machinename = \"m\"\nprocessor = 1\n"
+	for _, bad := range []string{"\x00", "\xff", "\xc3", "\xe2\x82"} {
+		for _, tail := range []string{
+			"",
+			"\nname = 1",
+			"x = 1\n",
+		} {
+			for _, before := range []string{
+				"",
+				"unknownheader\n",
+				"note = \"µs\" # µ\n",
+				"# a comment\n\tlatency = 2 \r\n",
+			} {
+				for off := 0; off < 12; off++ {
+					text := head + before + "k = " + strings.Repeat("7", off) + bad + tail
+					if !IsLegacy(text) {
+						t.Fatalf("%q is not read as Parasol I", text)
+					}
+					want := checkText(lang.NewSource("t.machine", text))
+					if want == nil {
+						t.Fatalf("%q: checkText accepts it", text)
+					}
+					f, err := ParseFile("t.machine", text)
+					if f != nil || err == nil || err.Error() != want.Error() {
+						t.Errorf("%q: got %v (file %v), want only %v", text, err, f != nil, want)
+					}
+				}
+			}
+		}
+	}
+}
