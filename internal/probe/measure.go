@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -301,12 +302,43 @@ func hostname() string {
 	return h
 }
 
-// fitLink fits T = ts + tw m to the ping-pong medians.
+// fitLink fits T = ts + tw m to the ping-pong medians. A start-up time
+// cannot be negative, yet on a loaded host the small sizes' medians can
+// sit below the line the large ones draw, and the free fit's ts falls
+// under zero: a machine with that latency would not load. The best fit
+// with ts ≥ 0 then has ts = 0, so tw is refitted with ts held there.
 func fitLink(samples []Sample) (*fit.Result, error) {
+	r, err := fitMedians(samples, false)
+	if err != nil {
+		return nil, err
+	}
+	if r.Params[0].Value < 0 {
+		ts := fit.Param{Name: r.Params[0].Name, Dim: r.Params[0].Dim}
+		if r, err = fitMedians(samples, true); err != nil {
+			return nil, err
+		}
+		r.Params = append([]fit.Param{ts}, r.Params...)
+	}
+	if r.Params[1].Value <= 0 {
+		return nil, fmt.Errorf("the ping-pong times do not grow with the message size (t_w = %s): measure larger sizes", fit.Literal(r.Params[1].Value, r.Params[1].Dim))
+	}
+	return r, nil
+}
+
+// fitMedians fits the linear model to the medians, ts free or held at 0.
+func fitMedians(samples []Sample, noStartup bool) (*fit.Result, error) {
 	var b strings.Builder
-	b.WriteString("size,time\n")
+	b.WriteString("size,time")
+	if noStartup {
+		b.WriteString(",ts")
+	}
+	b.WriteString("\n")
 	for _, s := range samples {
-		fmt.Fprintf(&b, "%d,%gs\n", s.Size, s.Median())
+		fmt.Fprintf(&b, "%d,%gs", s.Size, s.Median())
+		if noStartup {
+			b.WriteString(",0s")
+		}
+		b.WriteString("\n")
 	}
 	md, err := fit.Lookup("linear")
 	if err != nil {
@@ -316,6 +348,9 @@ func fitLink(samples []Sample) (*fit.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if noStartup {
+		p.Free = slices.DeleteFunc(p.Free, func(f fit.Free) bool { return f.Name == "ts" })
+	}
 	// Timing noise grows with the time: without weights the largest
 	// message would decide the start-up time of the smallest.
 	p.Relative = true
@@ -323,12 +358,5 @@ func fitLink(samples []Sample) (*fit.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := fit.Fit(p, t)
-	if err != nil {
-		return nil, err
-	}
-	if r.Params[1].Value <= 0 {
-		return nil, fmt.Errorf("the ping-pong times do not grow with the message size (t_w = %s): measure larger sizes", fit.Literal(r.Params[1].Value, r.Params[1].Dim))
-	}
-	return r, nil
+	return fit.Fit(p, t)
 }
