@@ -235,6 +235,13 @@ var lineClass = func() (c [256]uint8) {
 // having done nothing, for what it leaves to line: a header, or a line
 // without a key or a value (an error).
 func (r *legacyReader) plainLine(off int, line string, eq int) bool {
+	// Most lines are `key = value`, a space either side of the '=' and
+	// none around: their parts are known without the loops below.
+	if eq >= 2 && eq+2 < len(line) && line[eq-1] == ' ' && line[eq+1] == ' ' &&
+		!isBlank(line[0]) && !isBlank(line[eq-2]) && !isBlank(line[eq+2]) && !isBlank(line[len(line)-1]) {
+		r.entry(r.pos(off), line[:eq-1], line[eq+2:], off+eq+2)
+		return true
+	}
 	lead := 0
 	for lead < len(line) && isBlank(line[lead]) {
 		lead++
@@ -364,7 +371,8 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 		r.into, r.where = &b.Body, "link"
 		return
 	}
-	if !r.needMachine(pos, key) {
+	if r.mach == nil {
+		r.needMachine(pos, key)
 		return
 	}
 	// (A function's key ends in ')': funcKey.)

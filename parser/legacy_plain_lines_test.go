@@ -38,6 +38,7 @@ func TestLegacyPlainLinesReadAsTheGeneralReaderReadsThem(t *testing.T) {
 	const head = "machinename = \"m\"\nprocessor = 1\ntopology = 100\n"
 	tests := []struct{ name, lines string }{
 		{"link block", "linknumber = 0\nlinkio = 0\nlinklatency = 230\nlinkspeed = 2667231\nprocs_connected = 2\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
+		{"one space either side of '=', and almost", "linknumber = 0\na = 1\nab = 12\na = 1 \n a = 1\na  = 1\na =  1\na\t= 1\na = \t1\n= = 1\na = =\n  = 1\na =  \n"},
 		{"blanks around key and value", "linknumber =  7 \n \tlinkspeed\t=\t5\t \n  linkio=0\n"},
 		{"carriage returns before newlines", "linknumber = 0\r\nlinkspeed = 5\r\n\r\nlinkio = 1\r"},
 		{"carriage return inside a line", "linknumber = 0\nlinkspeed = 5\r5\nlinkio = 1\r \n"},
