@@ -8,6 +8,7 @@ package lang
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -29,39 +30,44 @@ func NewSource(name, text string) *Source {
 	// The line table is made at its size: a large file's table grown by
 	// appending would take several times its memory.
 	lines := make([]int, 1, 1+strings.Count(text, "\n"))
-	for off := 0; ; {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			break
+	lines, ascii := lineStarts(text, lines)
+	return &Source{Name: name, Text: text, lines: lines, ascii: ascii}
+}
+
+// lineStarts appends to lines the offset after each newline of text, and
+// reports whether text is all ASCII: one pass, eight bytes at a time, where
+// a search per line would pay a call for each of a large file's short lines.
+func lineStarts(text string, lines []int) ([]int, bool) {
+	const low, high = 0x0101010101010101, 0x8080808080808080
+	var or uint64
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		b := text[i : i+8] // one bounds check for the eight bytes
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		or |= w
+		// A newline is a zero byte of x. The test flags every zero
+		// byte, and may flag a byte above one that is not: each flag is
+		// checked.
+		x := w ^ '\n'*low
+		for m := (x - low) &^ x & high; m != 0; m &= m - 1 {
+			if j := i + bits.TrailingZeros64(m)>>3; b[j-i] == '\n' {
+				lines = append(lines, j+1)
+			}
 		}
-		off += i + 1
-		lines = append(lines, off)
 	}
-	return &Source{Name: name, Text: text, lines: lines, ascii: isASCII(text)}
+	for ; i < len(text); i++ {
+		or |= uint64(text[i])
+		if text[i] == '\n' {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines, or&high == 0
 }
 
 // ASCII reports whether the text is all ASCII, so that a column is a byte
 // offset.
 func (s *Source) ASCII() bool { return s.ascii }
-
-// isASCII reports whether text is all ASCII, eight bytes at a time.
-func isASCII(text string) bool {
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		b := text[i : i+8] // one bounds check for the eight bytes, not eight
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if w&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 // NewSourceLine records line n (1-based) of a file that is read as a
 // stream and not kept whole (a GOAL schedule of gigabytes), so that a
