@@ -93,7 +93,14 @@ func checkText(src *lang.Source) *lang.Diagnostic {
 func checkTextIn(src *lang.Source, from, to int) *lang.Diagnostic {
 	text := src.Text[:to]
 	for i := from; i < len(text); {
-		// Eight bytes at a time while they are ASCII and not NUL.
+		// Sixteen or eight bytes at a time while they are ASCII and not NUL.
+		if i+16 <= len(text) {
+			w0, w1 := load8(text, i), load8(text, i+8)
+			if (w0|w1)&highBits == 0 && ((w0-lowBits)&^w0|(w1-lowBits)&^w1)&highBits == 0 {
+				i += 16
+				continue
+			}
+		}
 		if i+8 <= len(text) {
 			w := load8(text, i) // one load, one bounds check
 			if w&highBits == 0 && (w-lowBits)&^w&highBits == 0 {
