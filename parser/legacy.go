@@ -64,9 +64,15 @@ func readLegacy(src *lang.Source, general bool) (*lang.File, error) {
 	text := src.Text
 	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII(), linkPiece: true}
 	for off := 0; off < len(text); {
-		end, eq, plain := scanLine(text, off)
 		r.lineNo++
 		r.lineStart = off
+		if !general {
+			if end, ok := r.numberLine(text, off); ok {
+				off = end + 1
+				continue
+			}
+		}
+		end, eq, plain := scanLine(text, off)
 		// Text that is not text is refused with one error and nothing
 		// else, as ParseFile refuses it for the modern syntax; a plain
 		// line is printable ASCII, so only the others need the check,
@@ -377,20 +383,7 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	}
 	// (A function's key ends in ')': funcKey.)
 	if n, ok := wholeNumber(value); ok && key[len(key)-1] != ')' {
-		// The commonest line, a plain value: its field and literal are
-		// one record, set field by field (see value).
-		var nf *numberField
-		if r.link != nil && r.linkNumbers < len(r.link.lines) {
-			nf = &r.link.lines[r.linkNumbers]
-		} else {
-			nf = alloc(&r.a.numberFields)
-		}
-		if r.where == "link" {
-			r.linkNumbers++
-		}
-		nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), constText(value), lang.Num(float64(n))
-		nf.field.Pos, nf.field.Name, nf.field.Value = pos, constText(key), &nf.lit
-		r.addField(&nf.field)
+		r.number(pos, key, value, n, valueOff)
 		return
 	}
 	f := alloc(&r.a.fields)
@@ -415,6 +408,92 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 	if f.Value != nil {
 		r.addField(f)
 	}
+}
+
+// number adds the field of the commonest line, a key other than a
+// header's whose value is a whole number n: its field and literal are one
+// record, set field by field (see value).
+func (r *legacyReader) number(pos lang.Pos, key, value string, n int64, valueOff int) {
+	var nf *numberField
+	if r.link != nil && r.linkNumbers < len(r.link.lines) {
+		nf = &r.link.lines[r.linkNumbers]
+	} else {
+		nf = alloc(&r.a.numberFields)
+	}
+	if r.where == "link" {
+		r.linkNumbers++
+	}
+	nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), constText(value), lang.Num(float64(n))
+	nf.field.Pos, nf.field.Name, nf.field.Value = pos, constText(key), &nf.lit
+	r.addField(&nf.field)
+}
+
+// numberLine reads the line at off when it has the commonest shape of a
+// large file, `key = digits`: a key of letters, digits and '_' from the
+// start of the line, one space either side of the '=', and up to 15 digits
+// up to the newline or the end of the text. Such a line is plain, and it
+// is read as plainLine and entry read it, without their scans; end is its
+// newline. It returns false, having done nothing, for any other line.
+func (r *legacyReader) numberLine(text string, off int) (end int, ok bool) {
+	i := keyEnd(text, off)
+	if i == off || i+3 > len(text) || text[i] != ' ' || text[i+1] != '=' || text[i+2] != ' ' {
+		return 0, false
+	}
+	v := i + 3
+	j, n := v, int64(0)
+	for j < len(text) && j-v < 15 {
+		d := text[j] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + int64(d)
+		j++
+	}
+	if j == v || j < len(text) && text[j] != '\n' {
+		return 0, false
+	}
+	key, value := text[off:i], text[v:j]
+	switch {
+	case r.mach == nil || isHeaderKey(key):
+		r.entry(r.pos(off), key, value, v)
+	default:
+		r.number(r.pos(off), key, value, n, v)
+	}
+	return j, true
+}
+
+// keyEnd finds the first byte from off on that cannot be in numberLine's
+// keys (or the end of the text): a byte below '0' (a blank, a control byte,
+// '#', '"', '(' and ')' among others), '=', '\\' or one past '~'. The
+// bytes before it are plain, none of them a blank or '=', so that such a
+// key followed by " = " is what plainLine would find. Eight bytes at a time.
+func keyEnd(text string, off int) int {
+	i := off
+	for ; i+8 <= len(text); i += 8 {
+		w := load8(text, i)
+		eq := w ^ ('=' * lowBits)
+		bs := w ^ ('\\' * lowBits)
+		// Each test flags its lowest byte rightly (see notable).
+		m := (((w - '0'*lowBits) &^ w) | w | (w + lowBits) | ((eq - lowBits) &^ eq) | ((bs - lowBits) &^ bs)) & highBits
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(text); i++ {
+		if c := text[i]; c < '0' || c == '=' || c == '\\' || c >= 0x7f {
+			return i
+		}
+	}
+	return i
+}
+
+// isHeaderKey tells the keys that entry reads as headers.
+func isHeaderKey(key string) bool {
+	switch key {
+	case "machinename", "processor", "topology", "modelsection", "linknumber":
+		return true
+	}
+	return false
 }
 
 func (r *legacyReader) header(pos lang.Pos, word string) {

@@ -39,6 +39,9 @@ func TestLegacyPlainLinesReadAsTheGeneralReaderReadsThem(t *testing.T) {
 	tests := []struct{ name, lines string }{
 		{"link block", "linknumber = 0\nlinkio = 0\nlinklatency = 230\nlinkspeed = 2667231\nprocs_connected = 2\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
 		{"one space either side of '=', and almost", "linknumber = 0\na = 1\nab = 12\na = 1 \n a = 1\na  = 1\na =  1\na\t= 1\na = \t1\n= = 1\na = =\n  = 1\na =  \n"},
+		{"key = digits, and almost", "linknumber = 0\na<b = 5\na=b = 5\na\\b = 5\na~ = 5\n_x9 = 0123\nk = 123456789012345\nk2 = 1234567890123456\nk3 = 5x\nk4 = 5 \nk5 = 5\r\nk6 = -5\nk7 = 5.\n" +
+			"a_very_long_key_of_many_words = 7\nab.c = 5\nf(x) = 5\nfx) = 5\nk8 =5\nk9= 5\nk10 = \nk11 = 5 5\nlinknumber = 3\nprocessor = 2\ntopology = 100\nlinknumber = 4\nmodelsection = 5\nlinkio = 1"},
+		{"key = digits before any machine", "k = 5\nlinknumber = 1\nprocessor = 3\nmachinename = 7\nk = 5\n"},
 		{"blanks around key and value", "linknumber =  7 \n \tlinkspeed\t=\t5\t \n  linkio=0\n"},
 		{"carriage returns before newlines", "linknumber = 0\r\nlinkspeed = 5\r\n\r\nlinkio = 1\r"},
 		{"carriage return inside a line", "linknumber = 0\nlinkspeed = 5\r5\nlinkio = 1\r \n"},
