@@ -436,12 +436,23 @@ func (r *legacyReader) number(pos lang.Pos, key, value string, n int64, valueOff
 // newline. It returns false, having done nothing, for any other line.
 func (r *legacyReader) numberLine(text string, off int) (end int, ok bool) {
 	i := keyEnd(text, off)
-	if i == off || i+3 > len(text) || text[i] != ' ' || text[i+1] != '=' || text[i+2] != ' ' {
+	if i == off || i+3 > len(text) || text[i:i+3] != " = " {
 		return 0, false
 	}
 	v := i + 3
 	j, n := v, int64(0)
-	for j < len(text) && j-v < 15 {
+	word := false // the digits were read as one word
+	if v+8 <= len(text) {
+		// Up to seven digits, the commonest value, read as one word.
+		w := load8(text, v)
+		// A byte below '0' or above '9'; each test flags its lowest
+		// byte rightly (see notable).
+		if m := (((w - '0'*lowBits) &^ w) | w | (w + (0x7f-'9')*lowBits)) & highBits; m != 0 {
+			k := bits.TrailingZeros64(m) >> 3
+			j, n, word = v+k, int64(digits8((w-'0'*lowBits)<<(64-8*k))), true
+		}
+	}
+	for !word && j < len(text) && j-v < 15 {
 		d := text[j] - '0'
 		if d > 9 {
 			break
@@ -460,6 +471,17 @@ func (r *legacyReader) numberLine(text string, off int) (end int, ok bool) {
 		r.number(r.pos(off), key, value, n, v)
 	}
 	return j, true
+}
+
+// digits8 is the number written in the bytes of x, each a digit's value
+// (0 to 9), the first byte the most significant: leading zero bytes are
+// leading zeros. Three multiplications combine the bytes in pairs, the
+// pairs in fours and the fours in the eight.
+func digits8(x uint64) uint64 {
+	x = x*10 + x>>8 // byte 2i: digits 2i and 2i+1 as a two-digit number
+	const mask = 0x000000ff000000ff
+	const mul1, mul2 = 100 + 1000000<<32, 1 + 10000<<32
+	return ((x&mask)*mul1 + (x>>16&mask)*mul2) >> 32
 }
 
 // keyEnd finds the first byte from off on that cannot be in numberLine's

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,6 +42,7 @@ func TestLegacyPlainLinesReadAsTheGeneralReaderReadsThem(t *testing.T) {
 		{"one space either side of '=', and almost", "linknumber = 0\na = 1\nab = 12\na = 1 \n a = 1\na  = 1\na =  1\na\t= 1\na = \t1\n= = 1\na = =\n  = 1\na =  \n"},
 		{"key = digits, and almost", "linknumber = 0\na<b = 5\na=b = 5\na\\b = 5\na~ = 5\n_x9 = 0123\nk = 123456789012345\nk2 = 1234567890123456\nk3 = 5x\nk4 = 5 \nk5 = 5\r\nk6 = -5\nk7 = 5.\n" +
 			"a_very_long_key_of_many_words = 7\nab.c = 5\nf(x) = 5\nfx) = 5\nk8 =5\nk9= 5\nk10 = \nk11 = 5 5\nlinknumber = 3\nprocessor = 2\ntopology = 100\nlinknumber = 4\nmodelsection = 5\nlinkio = 1"},
+		{"whole numbers of every length", "linknumber = 0\na = 1\nb = 12\nc = 123\nd = 1234\ne = 12345\nf = 123456\ng = 1234567\nh = 12345678\ni = 123456789\nj = 9999999\nk = 0000000\nl = 0000001\nm = 1234567\n9 = 7654321"},
 		{"key = digits before any machine", "k = 5\nlinknumber = 1\nprocessor = 3\nmachinename = 7\nk = 5\n"},
 		{"blanks around key and value", "linknumber =  7 \n \tlinkspeed\t=\t5\t \n  linkio=0\n"},
 		{"carriage returns before newlines", "linknumber = 0\r\nlinkspeed = 5\r\n\r\nlinkio = 1\r"},
@@ -168,6 +170,25 @@ func TestLegacyLinkBlocksOfEveryShapeKeepTheirFields(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(want[i], "\n") || b.Label != fmt.Sprint(i) {
 			t.Errorf("link %s has\n%s\nwant link %d with\n%s", b.Label, strings.Join(got, "\n"), i, strings.Join(want[i], "\n"))
+		}
+	}
+}
+
+// digits8 reads the digits numberLine finds in one word as the number they
+// write, for every count of digits it reads that way and every digit in
+// every place.
+func TestDigitsReadAsOneWordAreTheNumberWritten(t *testing.T) {
+	for k := 1; k <= 7; k++ {
+		for place := 0; place < k; place++ {
+			for d := byte('0'); d <= '9'; d++ {
+				b := []byte(strings.Repeat("5", k))
+				b[place] = d
+				want, _ := strconv.ParseUint(string(b), 10, 64)
+				w := load8(string(b)+"\n = 9876543", 0)
+				if got := digits8((w - '0'*lowBits) << (64 - 8*k)); got != want {
+					t.Errorf("digits8 of %q = %d, want %d", b, got, want)
+				}
+			}
 		}
 	}
 }
