@@ -233,6 +233,9 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 		}
 		return v, lang.Errorf(pos, "%s expects a %s, got a %s", quoteField(f.name), t, got)
 	}
+	if boundDeferred(f) {
+		return v, nil // held to its bound where a link takes it (bounds.go)
+	}
 	// Counts, times, sizes and rates are never negative: a negative latency
 	// or overhead would run the simulator backwards in time.
 	switch {
@@ -241,7 +244,7 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 	case t != tNumber && v.Num < 0:
 		return v, lang.Errorf(pos, "%s must not be negative, got %s", quoteField(f.name), v)
 	}
-	return v, checkBound(f.obj.kind, f.name, t, v, f.decl.Value)
+	return v, fieldBound(f, t, v)
 }
 
 func example(t fieldType) string {

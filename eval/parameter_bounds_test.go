@@ -54,20 +54,20 @@ func TestMachineParametersBeyondTheirBoundsArePositionedErrors(t *testing.T) {
 		latency = ‸1e308s
 		speed = 1MB/s
 	}
-}`, nil, []string{"latency = 1e+308s is too large: a time is at most a year (31557600s)"}},
+}`, nil, []string{"latency = 1e+308s is too large: a time is at most a year (31557600s); every link of topology t takes it (it has no link template)"}},
 		{"a topology's speed of 1e-320 B/s", `machine "m" {
 	processor p { name = "P" }
 	topology t = ring(4) {
 		latency = 1us
 		speed = ‸1e-320B/s
 	}
-}`, nil, []string{"speed = 9.999888672e-321B/s is too small: a link's speed is at least 1 bit/s (0.125B/s)"}},
+}`, nil, []string{"speed = 9.999888672e-321B/s is too small: a link's speed is at least 1 bit/s (0.125B/s); every link of topology t takes it (it has no link template)"}},
 		{"a topology's speed of 0", `machine "m" {
 	processor p { name = "P" }
 	topology t = ring(4) {
 		speed = ‸0B/s
 	}
-}`, nil, []string{"speed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s)"}},
+}`, nil, []string{"speed = 0B/s: a link's speed must be positive, at least 1 bit/s (0.125B/s); every link of topology t takes it (it has no link template)"}},
 		{"every bad field, not only the first", `machine "m" {
 	processor p {
 		name = "P"
@@ -90,7 +90,7 @@ func TestMachineParametersBeyondTheirBoundsArePositionedErrors(t *testing.T) {
 			"maxrecvdelay = 1000000000% is too large: a percentage is at most 1000000%",
 			"mul = 1e+300s is too large: a time is at most a year (31557600s)",
 			"size = 1e+300B is too large: a size is at most 2^53 bytes (9007199254740992B)",
-			"speed = 1e+30B/s is too large: a link's speed is at most 1e24B/s",
+			"speed = 1e+30B/s is too large: a link's speed is at most 1e24B/s; every link of topology t takes it (it has no link template)",
 			"speedup = 1e-09 is too small: a speedup other than 0 is at least 0.001",
 			"nic_latency = 3.456e+13s is too large: a time is at most a year (31557600s)",
 		}},
@@ -128,7 +128,7 @@ func TestMachineParametersBeyondTheirBoundsArePositionedErrors(t *testing.T) {
 		latency = ‸h
 		speed = 1MB/s
 	}
-}`, []string{"h=1e300s"}, []string{"latency = 1e+300s is too large: a time is at most a year (31557600s)"}},
+}`, []string{"h=1e300s"}, []string{"latency = 1e+300s is too large: a time is at most a year (31557600s); every link of topology t takes it (it has no link template)"}},
 		{"clock fields", `machine "m" {
 	processor p {
 		name = "P"

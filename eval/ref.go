@@ -183,6 +183,9 @@ func (c *compiler) ref(e lang.Expr, sc *scope) (cexpr, error) {
 		}
 		return cexpr{}, err
 	}
+	if err := readDefault(t.fld, v, e); err != nil {
+		return cexpr{}, err
+	}
 	return constant(v), nil
 }
 

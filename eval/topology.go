@@ -163,6 +163,9 @@ type realizer struct {
 	memberBuf []int                // see members
 	typeOf    map[string]*NodeType // see nodeType
 	defaults  *linkDefaults        // see topologyDefaultsQuiet
+	// takenReported: a default out of its bound was reported, at the
+	// first link that takes it (takenDefaults).
+	takenReported bool
 }
 
 type compiledExpr struct {
@@ -175,6 +178,7 @@ func (r *realizer) realize() *Topology {
 	r.maxMemory = r.m.MaxMemory()
 	def := r.defaultType()
 	r.checkPacketFields()
+	r.checkNICDefaults()
 	if r.obj.gen != nil {
 		if len(r.obj.stmts) > 0 || len(r.obj.childrenOf("link")) > 0 {
 			r.errs.Add(r.obj.stmts0Pos(), "a generated topology cannot also list links; use a for loop for anything a generator does not make")
@@ -831,6 +835,10 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		spec.Channels = ch
 	}
 	lat, spd, _ := r.topologyDefaultsQuiet()
+	if takesLat, takesSpd := l.field("latency") == nil, l.field("speed") == nil; !r.defaultsHold(takesLat, takesSpd) {
+		r.errs.Append(r.takenDefaults(takesLat, takesSpd, "link "+l.label, "it sets no link%s of its own"))
+		return
+	}
 	if f := l.field("latency"); f != nil {
 		lat = r.val(f).Num
 	}
@@ -939,6 +947,7 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			spec.Members[i] = id
 		}
 		lat, spd, _ := r.topologyDefaultsQuiet()
+		setLat, setSpd := false, false
 		for _, b := range s.Body {
 			f, ok := b.(*lang.Field)
 			if !ok || f.IsFunc() || !linkField(f.Name) {
@@ -967,9 +976,9 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			}
 			switch name {
 			case "latency":
-				lat = v.Num
+				lat, setLat = v.Num, true
 			case "speed":
-				spd = v.Num
+				spd, setSpd = v.Num, true
 			case "channels":
 				if spec.Channels, ok = r.linkChannels(v, f.Value.ExprPos()); !ok {
 					return
@@ -977,6 +986,10 @@ func (r *realizer) stmt(s lang.Stmt, sc *scope, def *NodeType) {
 			case "dim":
 				spec.Dim = int(v.Num)
 			}
+		}
+		if !r.defaultsHold(!setLat, !setSpd) {
+			r.errs.Append(r.takenDefaults(!setLat, !setSpd, linkName(s, spec.Members), "it sets no %s of its own"))
+			return
 		}
 		if spd <= 0 {
 			r.errs.Add(s.Pos, "link needs a positive speed: set speed in the link or the topology")

@@ -19,6 +19,7 @@ func (m *Machine) Warnings() lang.Diagnostics {
 func (m *Machine) warnings() {
 	for _, t := range m.topos {
 		m.warnNumLinks(t)
+		m.warnUntakenDefaults(t)
 	}
 }
 
