@@ -72,7 +72,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 type machineFlags struct {
 	machine   string
 	sets      setList
-	maxMemory quantityFlag // see memoryFlag
+	maxMemory memoryLimit
 	env       *env
 }
 
@@ -84,7 +84,7 @@ func (mf *machineFlags) register(fs *flag.FlagSet) {
 	fs.Var(&mf.maxMemory, "max-memory", maxMemoryUsage)
 }
 
-const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB; beyond it a topology, a simulation or a check is refused with the figure (default: $" + limits.EnvVar + " or a quarter of physical memory)"
+const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB: a topology, a simulation or a check whose estimate exceeds it is refused with the figure, and Go's garbage collector works harder as the process nears it (a soft limit on all the Go runtime's memory, not a cap the kernel enforces) (default: $" + limits.EnvVar + " or a quarter of physical memory, checked by the estimates only)"
 
 // memory is the --max-memory limit in bytes, 0 for the default.
 func (mf *machineFlags) memory() int64 { return mf.maxMemory.bytes() }
@@ -112,9 +112,6 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 	}
 	return eval.Load(spec, opts...)
 }
-
-// memoryFlag is a --max-memory value: a size, 0 (the default) until set.
-func memoryFlag() quantityFlag { return sizeFlag(0, 1) }
 
 type setList []eval.Set
 
