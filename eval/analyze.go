@@ -110,7 +110,7 @@ type opState struct {
 // nanoseconds.
 type ps = int64
 
-// maxPS is the longest time Analyze represents, about 26 days: a time
+// maxPS is the longest time Analyze represents, about 26.7 days: a time
 // no later than it plus a few costs no longer than it cannot overflow.
 const maxPS = math.MaxInt64 / 4
 
@@ -685,7 +685,24 @@ func (a *analysis) run(ctx context.Context) error {
 }
 
 func (a *analysis) tooLong() error {
-	return fmt.Errorf("%s runs past %v, the longest time the analysis represents", a.s.Name, lang.Quantity(seconds(maxPS), lang.TimeDim))
+	return fmt.Errorf("%s runs past %v, the longest time the analysis represents (%s)", a.s.Name, lang.Quantity(seconds(maxPS), lang.TimeDim), whyMaxPS)
+}
+
+// whyMaxPS says where the analysis's longest time comes from.
+const whyMaxPS = "about 26.7 days: times are whole picoseconds in 64-bit integers, so that sums are exact, with room to add costs to any of them; run --simulate has no such limit"
+
+// computeTooLong is the error for a compute operation longer than the
+// analysis represents: at its statement, when the schedule says where
+// that is (a program's), else at its line (a GOAL schedule's).
+func (a *analysis) computeTooLong(op int32, rank int) error {
+	s := a.s
+	o := &s.Ops[op]
+	what := fmt.Sprintf("computes for %v on rank %d, beyond %v, the longest time the analysis represents (%s)",
+		lang.Quantity(o.Time, lang.TimeDim), rank, lang.Quantity(seconds(maxPS), lang.TimeDim), whyMaxPS)
+	if l := o.Label; l >= 0 && int(l) < len(s.LabelPos) && s.LabelPos[l].IsValid() {
+		return lang.Errorf(s.LabelPos[l], "%s %s", s.LabelOf(int(op)), what)
+	}
+	return fmt.Errorf("%s: operation %s (line %d) %s", s.Name, s.LabelOf(int(op)), o.Line, what)
 }
 
 // kindOrder is the order in which operations made ready together are
@@ -794,7 +811,7 @@ func (a *analysis) startOp(e anEvent) error {
 		}
 		d, ok := toPS(o.Time)
 		if !ok || d < 0 {
-			return fmt.Errorf("%s: operation %s (line %d) of rank %d computes for %v, beyond %v, the longest time the analysis represents", s.Name, s.LabelOf(int(op)), o.Line, r, lang.Quantity(o.Time, lang.TimeDim), lang.Quantity(seconds(maxPS), lang.TimeDim))
+			return a.computeTooLong(op, r)
 		}
 		a.begin(op, e.t)
 		a.occupy(c, e.t+d, op)

@@ -53,7 +53,7 @@ func (p *Program) ScheduleContext(ctx context.Context, m *Machine, o ScheduleOpt
 	if err != nil {
 		return nil, err
 	}
-	in.s = &lang.Schedule{Name: cp.name, Ranks: cp.ranks, Labels: cp.labels, Src: cp.src,
+	in.s = &lang.Schedule{Name: cp.name, Ranks: cp.ranks, Labels: cp.labels, LabelPos: cp.labelPos, Src: cp.src,
 		RankStart: make([]int32, 1, cp.ranks+1), DepStart: []int32{0}, Map: append([]int(nil), mapping...)}
 	in.fr = &frame{stack: make([]lang.Value, cp.nslots+64)}
 	in.cut = make([]bool, cp.ranks)

@@ -35,6 +35,10 @@ type Schedule struct {
 	// GOAL label ("l3") or a program statement ("send(8B, to: 3)"). An
 	// operation's Label indexes it; -1 means none.
 	Labels []string
+	// LabelPos is where each label's statement stands, for diagnostics
+	// that point at it: a program's; nil for a GOAL schedule, which
+	// keeps no text (its operations' Line still says where).
+	LabelPos []Pos
 	// Src is the file the schedule was read or compiled from; an
 	// operation's Line is a 1-based line in it (0 when unknown).
 	Src *Source
