@@ -423,7 +423,7 @@ func (r *legacyReader) number(pos lang.Pos, key, value string, n int64, valueOff
 	if r.where == "link" {
 		r.linkNumbers++
 	}
-	nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), constText(value), lang.Num(float64(n))
+	nf.lit.Pos, nf.lit.Text, nf.lit.Value = r.pos(valueOff), digitText(value), lang.Num(float64(n))
 	nf.field.Pos, nf.field.Name, nf.field.Value = pos, constText(key), &nf.lit
 	r.addField(&nf.field)
 }
@@ -680,15 +680,24 @@ func commentStart(line string) int {
 	return -1
 }
 
+// digitText is the text of a whole number, a constant when it is one digit,
+// as constText gives it, without the look for a key.
+func digitText(text string) string {
+	if len(text) == 1 && text[0] >= '0' && text[0] <= '9' {
+		const digits = "0123456789"
+		d := text[0] - '0'
+		return digits[d : d+1]
+	}
+	return text
+}
+
 // constText returns the keys of a Parasol I link block and one-digit
 // numbers as constants, equal to text but outside the heap: the collector
 // passes over a pointer to a constant without looking it up, and a large
 // file has these on most of its lines.
 func constText(text string) string {
-	if len(text) == 1 && text[0] >= '0' && text[0] <= '9' {
-		const digits = "0123456789"
-		d := text[0] - '0'
-		return digits[d : d+1]
+	if len(text) == 1 {
+		return digitText(text)
 	}
 	switch text {
 	case "linkio":
