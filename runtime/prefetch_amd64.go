@@ -11,3 +11,8 @@ func prefetch(addr uintptr)
 //
 //go:noescape
 func prefetch3(a, b, c uintptr)
+
+// prefetchSpan is prefetch of every line of the n bytes from addr.
+//
+//go:noescape
+func prefetchSpan(addr, n uintptr)

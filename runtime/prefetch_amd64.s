@@ -15,3 +15,17 @@ TEXT ·prefetch3(SB), NOSPLIT|NOFRAME, $0-24
 	MOVQ	c+16(FP), AX
 	PREFETCHT0	(AX)
 	RET
+
+// func prefetchSpan(addr, n uintptr)
+TEXT ·prefetchSpan(SB), NOSPLIT|NOFRAME, $0-16
+	MOVQ	addr+0(FP), AX
+	MOVQ	n+8(FP), CX
+	ADDQ	AX, CX
+loop:
+	CMPQ	AX, CX
+	JAE	done
+	PREFETCHT0	(AX)
+	ADDQ	$64, AX
+	JMP	loop
+done:
+	RET

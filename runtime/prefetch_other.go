@@ -6,3 +6,5 @@ package runtime
 func prefetch(addr uintptr) {}
 
 func prefetch3(a, b, c uintptr) {}
+
+func prefetchSpan(addr, n uintptr) {}

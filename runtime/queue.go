@@ -12,10 +12,12 @@ import (
 // exactly the order of a heap on event.before, so results do not depend on
 // how it is built.
 //
-// A small network's events are kept in one list per distinct time
-// (timeLists: appends and pops, no comparisons) while there are few
-// distinct times, else in a 4-ary heap, and above heapMax pending events
-// in a one-rung ladder queue.
+// Events are kept in one list per distinct time (timeLists: appends and
+// pops, no comparisons) while at most maxTimes distinct times are pending,
+// as on a network whose times are sums of a few latencies and
+// transmission times, however large. Past that (continuous times, as from
+// Poisson sources) they go to a 4-ary heap, and above heapMax pending
+// events to a one-rung ladder queue.
 //
 // The ladder queue is one rung. Events far enough ahead go to top, an
 // unsorted list, in O(1). When everything nearer is done, top is spread
@@ -45,6 +47,8 @@ type evQueue struct {
 	// network it stays in the L1 cache and beats the rung's bookkeeping.
 	heapMax int
 	ladder  bool
+	// maxTimes bounds the distinct times kept in lists (0: maxListTimes).
+	maxTimes int
 	// Until the ladder, events are kept in timeLists while they can be
 	// (listed), in near otherwise.
 	lists  timeLists
@@ -73,6 +77,7 @@ func (q *evQueue) reset() {
 	}
 	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
 	q.lists.reset()
+	q.lists.max = min(cmp.Or(q.maxTimes, maxListTimes), maxListTimes)
 	q.listed = true
 	clear(q.buckets)
 	// A flat rung above every time: everything goes to near.
@@ -81,9 +86,14 @@ func (q *evQueue) reset() {
 }
 
 // unlist moves the events of the time lists to near, which keeps them
-// from now on.
+// from now on, or, past heapMax of them, to the ladder.
 func (q *evQueue) unlist() {
 	q.listed = false
+	if q.n > cmp.Or(q.heapMax, defaultHeapMax) {
+		q.lists.drain(func(e event) { q.near = append(q.near, e) })
+		q.toLadder()
+		return
+	}
 	q.lists.drain(q.pushNear)
 }
 
@@ -130,7 +140,7 @@ func (q *evQueue) bucket(t float64) int {
 func (q *evQueue) push(e event) {
 	q.n++
 	if q.listed {
-		if q.n <= cmp.Or(q.heapMax, defaultHeapMax) && q.lists.push(e) {
+		if q.lists.push(e) {
 			return
 		}
 		q.unlist()
@@ -155,8 +165,20 @@ func (q *evQueue) push(e event) {
 }
 
 // pop removes and returns the first pending event; the queue must not be
-// empty.
+// empty. The common case, the next event of the list being popped, is
+// small enough to be inlined into the simulator's loop.
 func (q *evQueue) pop() event {
+	l := &q.lists
+	if c := l.cc; c != nil && l.hd < c.n {
+		q.n--
+		e := c.ev[l.hd]
+		l.hd++
+		return e
+	}
+	return q.popSlow()
+}
+
+func (q *evQueue) popSlow() event {
 	if q.listed {
 		q.n--
 		return q.lists.pop()
@@ -176,6 +198,12 @@ func (q *evQueue) pop() event {
 // ahead is the pending event d places after the next in the open bucket,
 // if it is there; it may not be the d+1-th to pop (near may come first).
 func (q *evQueue) ahead(d int) *event {
+	if c := q.lists.cc; c != nil {
+		if i := q.lists.hd + int32(d); i < c.n {
+			return &c.ev[i]
+		}
+		return q.lists.aheadFar(d)
+	}
 	if i := q.bi + d; i < len(q.bot) {
 		return &q.bot[i]
 	}

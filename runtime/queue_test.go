@@ -36,21 +36,31 @@ type queueOp struct {
 // difference.
 func checkQueueOrder(t *testing.T, ops []queueOp) {
 	t.Helper()
-	for _, heapMax := range []int{0, 1, 100} {
-		checkQueueOrderFrom(t, ops, heapMax)
+	for _, c := range []struct{ heapMax, maxTimes int }{{0, 0}, {0, 1}, {1, 1}, {100, 1}, {100, 3}, {0, 64}} {
+		checkQueueOrderFrom(t, ops, c.heapMax, c.maxTimes)
 	}
 }
 
-// checkQueueOrderFrom is checkQueueOrder with the queue leaving its heap
-// after heapMax pending events.
-func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax int) {
+// checkQueueOrderFrom is checkQueueOrder with the queue leaving its lists
+// past maxTimes distinct times and its heap after heapMax pending events.
+// Every event ahead says it is a pending one.
+func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
 	t.Helper()
-	q := evQueue{heapMax: heapMax}
+	q := evQueue{heapMax: heapMax, maxTimes: maxTimes}
 	q.reset()
+	pending := map[uint64]bool{}
+	checkAhead := func(pass, i int) {
+		for _, d := range []int{1, 3, 16, 70} {
+			if e := q.ahead(d); e != nil && !pending[e.seq] {
+				t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: ahead(%d) is (t=%v, seq=%d), not pending", heapMax, maxTimes, pass, i, d, e.t, e.seq)
+			}
+		}
+	}
 	for pass := range 2 {
 		var ref refHeap
 		var seq uint64
 		q.reset()
+		clear(pending)
 		for i, op := range ops {
 			if op.pop {
 				if ref.Len() == 0 {
@@ -59,26 +69,29 @@ func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax int) {
 				want := heap.Pop(&ref).(event)
 				got := q.pop()
 				if got != want {
-					t.Fatalf("heapMax %d, pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, pass, i, got.t, got.seq, want.t, want.seq)
+					t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, pass, i, got.t, got.seq, want.t, want.seq)
 				}
+				delete(pending, got.seq)
+				checkAhead(pass, i)
 				continue
 			}
 			seq++
 			e := event{t: op.t, seq: seq, id: int32(i)}
 			heap.Push(&ref, e)
 			q.push(e)
+			pending[seq] = true
 			if q.len() != ref.Len() {
-				t.Fatalf("heapMax %d, pass %d, op %d: %d pending, want %d", heapMax, pass, i, q.len(), ref.Len())
+				t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: %d pending, want %d", heapMax, maxTimes, pass, i, q.len(), ref.Len())
 			}
 		}
 		for ref.Len() > 0 {
 			want := heap.Pop(&ref).(event)
 			if got := q.pop(); got != want {
-				t.Fatalf("heapMax %d, pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, pass, got.t, got.seq, want.t, want.seq)
+				t.Fatalf("heapMax %d, maxTimes %d, pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, pass, got.t, got.seq, want.t, want.seq)
 			}
 		}
 		if q.len() != 0 {
-			t.Fatalf("heapMax %d, pass %d: %d pending after draining", heapMax, pass, q.len())
+			t.Fatalf("heapMax %d, maxTimes %d, pass %d: %d pending after draining", heapMax, maxTimes, pass, q.len())
 		}
 	}
 }
@@ -124,9 +137,9 @@ func distinctTimes(n int) []queueOp {
 	return ops
 }
 
-// A small queue keeps its events in lists by time until a time more than
-// maxListTimes would need a list, or a sequence comes out of order, and in
-// its heap from then on.
+// A queue keeps its events in lists by time, however many, until a time
+// more than maxListTimes would need a list, a time is NaN or a sequence
+// comes out of order, and in its heap (or ladder) from then on.
 func TestQueueListsGiveWayToTheHeap(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -134,6 +147,13 @@ func TestQueueListsGiveWayToTheHeap(t *testing.T) {
 		listed bool
 	}{
 		{"few times", []event{{t: 2, seq: 1}, {t: 1, seq: 2}, {t: 2, seq: 3}}, true},
+		{"many events at few times", func() []event {
+			var es []event
+			for i := range 10 * defaultHeapMax {
+				es = append(es, event{t: float64(i % 7), seq: uint64(i + 1)})
+			}
+			return es
+		}(), true},
 		{"sequence out of order", []event{{t: 1, seq: 2}, {t: 1, seq: 1}}, false},
 		{"NaN", []event{{t: 1, seq: 1}, {t: math.NaN(), seq: 2}}, false},
 		{"too many times", func() []event {

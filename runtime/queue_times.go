@@ -1,86 +1,334 @@
 package runtime
 
-// timeLists holds a small network's pending events as one list per
-// distinct time. Times cluster on a few values (sums of a few latencies
-// and transmission times), and events arrive in sequence order, so each
-// list is already in (time, sequence) order: a pop takes the head of the
-// earliest list and a push appends to its time's list, with no comparison
-// of sequences. It gives up (push reports false) past maxListTimes
-// distinct times, on a NaN time, or when sequences do not ascend; the
-// queue then keeps its events in the heap.
+import (
+	"math"
+	"unsafe"
+)
+
+// timeLists holds pending events as one list per distinct time. Times
+// cluster on few values (sums of a few latencies and transmission times:
+// a random permutation on a 256×256 torus pushes 17 M events at 132,000
+// distinct times, a few hundred pending at once), and events arrive in
+// sequence order, so each list is already in (time, sequence) order: a
+// push appends to its time's list, found by hashing the time, and a pop
+// takes the next event of the earliest list, the root of a heap of the
+// lists by time. No event is compared, copied or sorted on the way. It
+// gives up (push reports false) past max distinct times, on a NaN time, or
+// when sequences do not ascend; the queue then keeps its events in its
+// heap or ladder.
+//
+// A list's events lie in chunks, which do not move once made, so the
+// list being popped is read through a pointer to its head chunk.
 type timeLists struct {
-	times   []float64 // distinct pending times, descending: the earliest last
-	lists   [][]event // lists[i]: the events of times[i], in push order
-	heads   []int32   // lists[i][heads[i]:] are pending
-	spare   [][]event // emptied lists, for reuse
+	cc      *chunk // the earliest list's head chunk (nil: no list)
+	hd      int32  // the next event to pop in cc
+	nc      *chunk // the next list's head chunk, once ahead has looked (nil: not yet)
+	nhd     int32  // and its next event
+	lists   []timeList
+	free    []int32 // ids of retired lists
+	heap    []int32 // ids of pending lists, a 4-ary min-heap by time
+	table   [1 << tableBits]int32
+	spare   *chunk // free chunks, linked by next
+	max     int    // distinct times held at most
 	lastSeq uint64
 }
 
-const maxListTimes = 64
+// timeList is the pending events at time t: the chunks from head to
+// tail, from index hd of head (while it is not the earliest list; then
+// timeLists.cc and hd stand for head and hd).
+type timeList struct {
+	t          float64
+	head, tail *chunk
+	hd         int32
+	slot       int32 // where table holds this list's id + 1
+}
+
+// chunkEvents fills a chunk to 1,536 bytes, one of Go's size classes.
+const chunkEvents = 63
+
+type chunk struct {
+	ev   [chunkEvents]event
+	n    int32 // events written
+	next *chunk
+}
+
+// maxListTimes is the most distinct pending times the lists hold; table
+// has room for twice as many, so probes stay short.
+const (
+	maxListTimes = 4096
+	tableBits    = 13
+	tableMask    = 1<<tableBits - 1
+)
 
 func (l *timeLists) reset() {
-	for i := range l.lists {
-		l.spare = append(l.spare, l.lists[i][:0])
+	if l.lists == nil {
+		// Never more than maxListTimes lists: pointers into lists stay valid.
+		l.lists = make([]timeList, 0, maxListTimes)
 	}
-	l.times, l.lists, l.heads, l.lastSeq = l.times[:0], l.lists[:0], l.heads[:0], 0
+	l.save()
+	for _, id := range l.heap {
+		l.retire(id)
+	}
+	l.heap, l.cc, l.hd, l.lastSeq = l.heap[:0], nil, 0, 0
+}
+
+// home is time t's first slot in table (+0 and -0 alike: t+0 is +0).
+func home(t float64) int32 {
+	return int32((math.Float64bits(t+0) * 0x9e3779b97f4a7c15) >> (64 - tableBits))
 }
 
 func (l *timeLists) push(e event) bool {
 	if e.seq < l.lastSeq || e.t != e.t {
 		return false
 	}
-	// The first index whose time is at or before e.t.
-	lo, hi := 0, len(l.times)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if l.times[m] > e.t {
-			lo = m + 1
-		} else {
-			hi = m
+	i := home(e.t)
+	for {
+		c := l.table[i]
+		if c == 0 {
+			break
 		}
+		if tl := &l.lists[c-1]; tl.t == e.t {
+			l.append(tl, e)
+			return true
+		}
+		i = (i + 1) & tableMask
 	}
-	if lo < len(l.times) && l.times[lo] == e.t {
-		l.lists[lo] = append(l.lists[lo], e)
-		l.lastSeq = e.seq
-		return true
-	}
-	if len(l.times) == maxListTimes {
+	if len(l.heap) >= l.max {
 		return false
 	}
-	var list []event
-	if n := len(l.spare); n > 0 {
-		list, l.spare = l.spare[n-1], l.spare[:n-1]
+	var id int32
+	if n := len(l.free); n > 0 {
+		id, l.free = l.free[n-1], l.free[:n-1]
+	} else {
+		id = int32(len(l.lists))
+		l.lists = append(l.lists, timeList{})
 	}
-	l.times = append(l.times, 0)
-	l.lists = append(l.lists, nil)
-	l.heads = append(l.heads, 0)
-	copy(l.times[lo+1:], l.times[lo:])
-	copy(l.lists[lo+1:], l.lists[lo:])
-	copy(l.heads[lo+1:], l.heads[lo:])
-	l.times[lo], l.lists[lo], l.heads[lo] = e.t, append(list, e), 0
-	l.lastSeq = e.seq
+	c := l.newChunk()
+	tl := &l.lists[id]
+	*tl = timeList{t: e.t, head: c, tail: c, slot: i}
+	l.table[i] = id + 1
+	l.append(tl, e)
+	l.heapPush(id)
 	return true
+}
+
+func (l *timeLists) append(tl *timeList, e event) {
+	c := tl.tail
+	if c.n == chunkEvents {
+		c.next = l.newChunk()
+		c = c.next
+		tl.tail = c
+	}
+	c.ev[c.n] = e
+	c.n++
+	l.lastSeq = e.seq
+}
+
+func (l *timeLists) newChunk() *chunk {
+	c := l.spare
+	if c == nil {
+		return new(chunk)
+	}
+	l.spare = c.next
+	c.n, c.next = 0, nil
+	return c
 }
 
 // pop removes the first pending event; there must be one.
 func (l *timeLists) pop() event {
-	k := len(l.times) - 1
-	list, h := l.lists[k], l.heads[k]
-	e := list[h]
-	if int(h)+1 < len(list) {
-		l.heads[k] = h + 1
+	if c := l.cc; c != nil && l.hd < c.n {
+		e := c.ev[l.hd]
+		l.hd++
 		return e
 	}
-	l.spare = append(l.spare, list[:0])
-	l.times, l.lists, l.heads = l.times[:k], l.lists[:k], l.heads[:k]
+	l.settle()
+	e := l.cc.ev[l.hd]
+	l.hd++
 	return e
 }
 
-// drain hands every pending event to f, in no particular order.
+// settle makes cc and hd point at the first pending event: past a full
+// head chunk to the next, or past an exhausted list to the next earliest.
+func (l *timeLists) settle() {
+	for c := l.cc; c != nil && l.hd == c.n; c = l.cc {
+		if c.n == chunkEvents && c.next != nil {
+			l.cc, l.hd = c.next, 0
+			c.next, l.spare = l.spare, c
+			l.cc.fetch()
+			continue
+		}
+		id := l.heap[0]
+		l.lists[id].head = c
+		l.heapPop()
+		l.retire(id)
+		l.load()
+	}
+}
+
+// load makes the heap's root the list cc and hd read.
+func (l *timeLists) load() {
+	l.nc = nil
+	if len(l.heap) == 0 {
+		l.cc, l.hd = nil, 0
+		return
+	}
+	tl := &l.lists[l.heap[0]]
+	l.cc, l.hd = tl.head, tl.hd
+	l.cc.fetch()
+}
+
+// fetch asks for a chunk's events ahead of their pops: they were written
+// long before (hundreds of thousands of events on a large network), so
+// they are no longer in the nearer caches, and a list is too short for
+// the processor to see the stream.
+func (c *chunk) fetch() {
+	prefetchSpan(uintptr(unsafe.Pointer(c)), uintptr(c.n)*unsafe.Sizeof(event{}))
+}
+
+// save writes cc and hd back to the list they read.
+func (l *timeLists) save() {
+	if l.cc != nil {
+		tl := &l.lists[l.heap[0]]
+		tl.head, tl.hd = l.cc, l.hd
+	}
+}
+
+// aheadFar is the pending event d places after the next where that is
+// past the earliest list's head chunk: in the chunk after, or, past the
+// list's end, in the next list's head chunk; nil otherwise.
+func (l *timeLists) aheadFar(d int) *event {
+	c, i := l.cc, l.hd+int32(d)
+	if c.n == chunkEvents && c.next != nil {
+		c, i = c.next, i-chunkEvents
+		if i < c.n {
+			return &c.ev[i]
+		}
+		if c.n == chunkEvents {
+			return nil // the list goes on
+		}
+	}
+	if l.nc == nil && !l.findNext() {
+		return nil
+	}
+	if i += l.nhd - c.n; i < l.nc.n {
+		return &l.nc.ev[i]
+	}
+	return nil
+}
+
+// findNext sets nc and nhd to the head of the list after the earliest,
+// the earliest of the heap root's children, and fetches its first events.
+func (l *timeLists) findNext() bool {
+	h := l.heap
+	if len(h) < 2 {
+		return false
+	}
+	m := h[1]
+	for _, id := range h[2:min(len(h), 5)] {
+		if l.lists[id].t < l.lists[m].t {
+			m = id
+		}
+	}
+	tl := &l.lists[m]
+	l.nc, l.nhd = tl.head, tl.hd
+	const size = unsafe.Sizeof(event{})
+	prefetchSpan(uintptr(unsafe.Pointer(tl.head))+uintptr(tl.hd)*size, uintptr(min(tl.head.n-tl.hd, 16))*size)
+	return true
+}
+
+// retire frees list id's chunks and slot; it must be out of the heap.
+func (l *timeLists) retire(id int32) {
+	tl := &l.lists[id]
+	tl.tail.next, l.spare = l.spare, tl.head
+	l.unslot(tl.slot)
+	tl.t, tl.head, tl.tail = math.NaN(), nil, nil
+	l.free = append(l.free, id)
+}
+
+// unslot empties table slot i, moving later entries of its probe run back
+// so that every entry stays reachable from its home (Knuth's deletion for
+// linear probing).
+func (l *timeLists) unslot(i int32) {
+	l.table[i] = 0
+	for j := (i + 1) & tableMask; l.table[j] != 0; j = (j + 1) & tableMask {
+		c := l.table[j]
+		h := home(l.lists[c-1].t)
+		// The entry at j stays when its home lies cyclically in (i, j].
+		if i <= j && i < h && h <= j || j < i && (i < h || h <= j) {
+			continue
+		}
+		l.table[i], l.table[j] = c, 0
+		l.lists[c-1].slot = i
+		i = j
+	}
+}
+
+func (l *timeLists) heapPush(id int32) {
+	l.nc = nil
+	h := append(l.heap, id)
+	i := len(h) - 1
+	t := l.lists[id].t
+	for i > 0 {
+		p := (i - 1) / 4
+		if !(t < l.lists[h[p]].t) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	if i == 0 {
+		// A new earliest list (a time before the one being popped, or
+		// the first): cc follows it.
+		l.save()
+		h[0] = id
+		l.heap = h
+		l.load()
+		return
+	}
+	h[i] = id
+	l.heap = h
+}
+
+func (l *timeLists) heapPop() {
+	h := l.heap
+	n := len(h) - 1
+	last := h[n]
+	h = h[:n]
+	if n > 0 {
+		t := l.lists[last].t
+		i := 0
+		for {
+			c := 4*i + 1
+			if c >= n {
+				break
+			}
+			m := c
+			for k := c + 1; k < c+4 && k < n; k++ {
+				if l.lists[h[k]].t < l.lists[h[m]].t {
+					m = k
+				}
+			}
+			if !(l.lists[h[m]].t < t) {
+				break
+			}
+			h[i] = h[m]
+			i = m
+		}
+		h[i] = last
+	}
+	l.heap = h
+}
+
+// drain hands every pending event to f, in no particular order, and
+// empties the lists.
 func (l *timeLists) drain(f func(event)) {
-	for i := range l.lists {
-		for _, e := range l.lists[i][l.heads[i]:] {
-			f(e)
+	l.save()
+	for _, id := range l.heap {
+		tl := &l.lists[id]
+		for c, i := tl.head, tl.hd; c != nil; c, i = c.next, 0 {
+			for ; i < c.n; i++ {
+				f(c.ev[i])
+			}
 		}
 	}
 	l.reset()

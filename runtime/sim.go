@@ -209,6 +209,8 @@ type sim struct {
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
+	// fetchAhead: the network's state is large enough for touchAhead to pay.
+	fetchAhead bool
 	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
 	// with input buffering), decided once per network.
 	keepsWorm bool
@@ -223,7 +225,11 @@ func newSim(n *network, opt *Options) *sim {
 	g := n.g
 	wires := 2 * g.NumLinks()
 	lanes := wires * int(n.lanes)
-	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered,
+	// Fetching ahead pays where the state one event reads is not already
+	// in the cache: past about a core's L2 cache, counting a packet a node.
+	state := lanes*int(unsafe.Sizeof(lane{})) + wires*int(unsafe.Sizeof(wireState{})) +
+		g.N()*int(unsafe.Sizeof(nodeState{})+unsafe.Sizeof(packet{}))
+	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered, fetchAhead: state > 1<<20,
 		lanes: hugepages.Make[lane](lanes, lanes), wires: hugepages.Make[wireState](wires, wires), nodes: hugepages.Make[nodeState](g.N(), g.N()),
 	}
 	return s
@@ -328,7 +334,9 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			return true
 		}
 		e := s.pop()
-		s.touchAhead()
+		if s.fetchAhead {
+			s.touchAhead()
+		}
 		s.events++
 		s.now = e.t
 		s.last = max(s.last, e.t)
