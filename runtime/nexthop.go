@@ -183,15 +183,11 @@ func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
 	return h, false
 }
 
-// firstWire is the wire a packet at node at bound for dst leaves by in
-// rule order on a rule-numbered torus or hypercube, or -1. It is a guess
-// to fetch state ahead by; route decides.
-func (n *network) firstWire(at, dst int32) int32 {
+// ruleFirstHop is firstHop where links are numbered by rule; ok is false
+// where they are not or at is dst.
+func (n *network) ruleFirstHop(at, dst int32) (h ruleHop, ok bool) {
 	if n.rule == ruleNone {
-		return -1
+		return h, false
 	}
-	if h, ok := n.firstHop(at, dst); ok {
-		return h.wire
-	}
-	return -1
+	return n.firstHop(at, dst)
 }

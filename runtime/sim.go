@@ -211,6 +211,7 @@ type sim struct {
 	drv    driver      // nil for a burst
 	// fetchAhead: the network's state is large enough for touchAhead to pay.
 	fetchAhead bool
+	hopMemo    [hopMemos]hopMemo
 	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
 	// with input buffering), decided once per network.
 	keepsWorm bool
@@ -248,6 +249,9 @@ func (s *sim) reset(seed uint64) {
 	clear(s.wires)
 	clear(s.nodes)
 	s.q.reset()
+	for i := range s.hopMemo {
+		s.hopMemo[i].id = -1
+	}
 	s.seq, s.now, s.last = 0, 0, 0
 	s.pkts, s.free, s.parts, s.msgs = s.pkts[:0], s.free[:0], s.parts[:0], s.msgs[:0]
 	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
@@ -296,13 +300,27 @@ func (s *sim) touchAhead() {
 			// The head's next lane and wire, where routing can tell them
 			// by arithmetic, and the node it acquires them at.
 			p := &s.pkts[e.id]
-			if w := s.net.firstWire(p.at, p.target); w >= 0 {
+			if h, ok := s.net.ruleFirstHop(p.at, p.target); ok {
+				// route will want the same hop: it is kept for it.
+				s.hopMemo[e.id&(hopMemos-1)] = hopMemo{id: e.id, at: p.at, target: p.target, h: h}
+				w := h.wire
 				prefetch3(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])), uintptr(unsafe.Pointer(&s.wires[w])),
 					uintptr(unsafe.Pointer(&s.nodes[p.at])))
 			}
 		}
 	}
 }
+
+// hopMemo is a hop touchAhead worked out for packet id at node at bound
+// for target; route takes it from there instead of working it out again.
+type hopMemo struct {
+	id, at, target int32
+	h              ruleHop
+}
+
+// hopMemos is how many hops are kept (a power of 2, by packet id): more
+// than the laneDistance events ahead, so a packet's rarely displaces another's.
+const hopMemos = 8
 
 // laneDistance is how many events ahead touchAhead fetches a tail's lane.
 const laneDistance = 3
@@ -326,8 +344,12 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.push(0, evMsgReady, int32(i), 0)
 		}
 	}
+	limit := s.opt.MaxEvents
+	if limit <= 0 {
+		limit = math.MaxInt64
+	}
 	for s.q.len() > 0 && s.err == nil {
-		if s.opt.MaxEvents > 0 && s.events >= s.opt.MaxEvents {
+		if s.events >= limit {
 			return true
 		}
 		if s.events&0xffff == 0xffff && ctx.Err() != nil {
@@ -339,7 +361,9 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		}
 		s.events++
 		s.now = e.t
-		s.last = max(s.last, e.t)
+		if e.t > s.last || e.t != e.t { // max(s.last, e.t), without its signed-zero cases (s.last is never -0)
+			s.last = e.t
+		}
 		switch e.kind() {
 		case evMsgReady:
 			s.msgReady(e.id)
@@ -461,7 +485,13 @@ func (s *sim) route(id int32) {
 	if n.rule != ruleNone && (n.rk == rStatic || n.rk == rValiant) {
 		// Rule order takes the first minimal hop (choose's 0: a
 		// rule-numbered graph has no parallel links).
-		h, ok := n.firstHop(p.at, p.target)
+		var h ruleHop
+		ok := true
+		if m := &s.hopMemo[id&(hopMemos-1)]; m.id == id && m.at == p.at && m.target == p.target {
+			h = m.h
+		} else {
+			h, ok = n.firstHop(p.at, p.target)
+		}
 		if !ok {
 			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
 			return
