@@ -15,17 +15,30 @@ import (
 // FuzzRunGOAL runs every schedule the GOAL reader accepts both ways on
 // std:loggp with a rendezvous limit: neither answer panics or fails,
 // every rank's breakdown adds up to its end, and the simulated critical
-// path visits each operation at most once and ends by the makespan.
+// path visits each operation at most once and ends by the makespan. Its
+// only refusal is a time beyond what the analysis represents. The seeds
+// reach what the simulation adds: rendezvous messages over the packet
+// network, many of them into one rank's link, forwarding down a tree,
+// messages no receive takes, a deadlock, and work on a second CPU.
 func FuzzRunGOAL(f *testing.F) {
-	for _, name := range []string{"mixed_4.goal", "pingpong_2_65536_x3.goal", "dissemination_16_1.goal"} {
+	for _, name := range []string{"pingpong_2_300000_x1.goal", "gather_13_200000.goal", "binomialtreebcast_16_1024.goal"} {
 		text, err := os.ReadFile(filepath.Join("../eval/testdata/goal", name))
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(string(text))
 	}
-	f.Add("num_ranks 2\nrank 0 {\na: send 1b to 0 tag 0\nb: recv 1b from -1 tag -1\nc: calc 5 cpu 3\nc irequires b\n}\nrank 1 {\nsend 100000b to 0 tag 7\n}\n")
-	f.Add("num_ranks 2\nrank 0 {\na: recv 8b from 1 tag 0\nb: send 8b to 1 tag 0\nc: calc 10\nb irequires a\nc requires a\nc requires b\n}\nrank 1 {\na: recv 8b from 0 tag 0\nb: send 8b to 0 tag 0\nb irequires a\n}\n")
+	for _, s := range []string{
+		"num_ranks 2\nrank 0 {\na: send 1b to 0 tag 0\nb: recv 1b from -1 tag -1\nc: calc 5 cpu 3\nc irequires b\n}\nrank 1 {\nsend 100000b to 0 tag 7\n}\n",
+		"num_ranks 2\nrank 0 {\na: recv 8b from 1 tag 0\nb: send 8b to 1 tag 0\nc: calc 10\nb irequires a\nc requires a\nc requires b\n}\nrank 1 {\na: recv 8b from 0 tag 0\nb: send 8b to 0 tag 0\nb irequires a\n}\n",
+		"num_ranks 4\nrank 0 {\na: recv 70000b from -1 tag -1\nb: recv 70000b from -1 tag -1\nc: recv 70000b from -1 tag -1\nb requires a\nc requires b\n}\nrank 1 {\nsend 70000b to 0 tag 1\n}\nrank 2 {\nsend 70000b to 0 tag 2\n}\nrank 3 {\nsend 70000b to 0 tag 3\n}\n",
+		"num_ranks 2\nrank 0 {\nc: send 1000b to 1 tag 0\n}\nrank 1 {\nd: calc 10\n}\n",
+		"num_ranks 2\nrank 0 {\na: recv 100000b from 1 tag 0\nb: send 100000b to 1 tag 0\nb requires a\n}\nrank 1 {\na: recv 100000b from 0 tag 0\nb: send 100000b to 0 tag 0\nb requires a\n}\n",
+		"num_ranks 2\nrank 0 {\na: calc 5000 cpu 1\nb: send 8b to 1 tag 0 cpu 1\nc: calc 100\nb requires a\n}\nrank 1 {\nrecv 8b from 0 tag 0\n}\n",
+		"num_ranks 1\nrank 0 {\na: calc 2000000000000000\nb: calc 2000000000000000\nb requires a\n}\n",
+	} {
+		f.Add(s)
+	}
 	m, err := eval.Load("std:loggp", eval.WithSet("P", "4"))
 	if err != nil {
 		f.Fatal(err)
@@ -37,6 +50,9 @@ func FuzzRunGOAL(f *testing.F) {
 		}
 		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: ProgramOptions{MaxEvents: 1 << 20}})
 		if err != nil {
+			if strings.Contains(err.Error(), "the longest time the analysis represents") {
+				return
+			}
 			t.Fatalf("Run: %v", err)
 		}
 		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
