@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -25,6 +26,8 @@ type options struct {
 	program  string // LoadProgram's choice (WithProgram)
 	sets     []Set
 	readFile func(path string) ([]byte, error)
+	// ownReads: readFile is ReadInput, whose bytes no one else holds.
+	ownReads bool
 	extra    [][]lang.Stmt // definitions added by Extend (the REPL), one layer each
 	// maxMemory bounds what loading may allocate (topologies, loops); 0
 	// means limits.Default().
@@ -172,6 +175,7 @@ func newLoader(opts []Option) *loader {
 	}
 	if l.opts.readFile == nil {
 		l.opts.readFile = func(path string) ([]byte, error) { return ReadInput(path, l.opts.maxMemory) }
+		l.opts.ownReads = true
 	}
 	return l
 }
@@ -246,7 +250,19 @@ func (l *loader) readSpec(spec string, at lang.Pos) *lang.File {
 		}
 		return nil
 	}
-	return l.parse(DisplayName(spec), key, string(data), at)
+	return l.parse(DisplayName(spec), key, l.text(data), at)
+}
+
+// text is a file's bytes as the string the parser reads. The bytes
+// ReadInput returns are the loader's alone and never written, so they are
+// taken as they are: a copy would hold a large file twice while it loads.
+// What another reader (WithReadFile) returns may be its caller's, and is
+// copied.
+func (l *loader) text(data []byte) string {
+	if l.opts.ownReads {
+		return unsafe.String(unsafe.SliceData(data), len(data))
+	}
+	return string(data)
 }
 
 // fileKey is a file's identity: the same file reached through a relative
@@ -417,10 +433,20 @@ func ReadInput(path string, maxMemory int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(min(st.Size(), limit)) + 1)
-	// The limit also holds for a file that grows while it is read.
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+	// Read into room for the size Stat gave and one byte more, which
+	// stays empty unless the file has grown: a bytes.Buffer would double
+	// its room for the end-of-file read, and take three times the file.
+	data := make([]byte, min(st.Size(), limit)+1)
+	n, err := io.ReadFull(f, data)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return data[:n], nil
+	case err != nil:
+		return nil, inputError(path, err)
+	}
+	// The file grew while it was read; the limit holds for the rest.
+	buf := bytes.NewBuffer(data)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1-int64(n))); err != nil {
 		return nil, inputError(path, err)
 	}
 	if int64(buf.Len()) > limit {
