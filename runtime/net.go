@@ -55,6 +55,9 @@ type network struct {
 	nprocs  int
 	// maxMemory bounds routing tables (0 means limits.Default()).
 	maxMemory int64
+	// links are the links' parameters, or nil when all are link0.
+	links []LinkParams
+	link0 LinkParams
 
 	// dist[rank(dst)][node] for graphs without a distance rule.
 	dist [][]int32
@@ -119,6 +122,13 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 		if err := checkLink(fmt.Sprintf("link %d", i), p); err != nil {
 			return nil, err
 		}
+	}
+	n.link0, n.links = spec.DefaultLink, spec.Links
+	if len(spec.Links) > 0 && sameLinks(spec.Links) {
+		// A machine file gives every link its parameters, most often all
+		// alike; one copy spares a hop a look-up in a list as long as the
+		// links (a cache miss each on a large network).
+		n.link0, n.links = spec.Links[0], nil
 	}
 	for i, p := range append([]NodeParams{spec.DefaultNode}, spec.Nodes...) {
 		which := "DefaultNode"
@@ -344,10 +354,21 @@ func (n *network) nodeP(v int32) *NodeParams {
 }
 
 func (n *network) linkP(l int32) *LinkParams {
-	if len(n.spec.Links) == 0 {
-		return &n.spec.DefaultLink
+	if n.links == nil {
+		return &n.link0
 	}
-	return &n.spec.Links[l]
+	return &n.links[l]
+}
+
+// sameLinks tells whether every link's parameters are bit for bit the first's.
+func sameLinks(links []LinkParams) bool {
+	a, b := math.Float64bits(links[0].Latency), math.Float64bits(links[0].Bandwidth)
+	for _, p := range links[1:] {
+		if math.Float64bits(p.Latency) != a || math.Float64bits(p.Bandwidth) != b {
+			return false
+		}
+	}
+	return true
 }
 
 // wire is the directed wire of link l leaving node from.
