@@ -144,14 +144,23 @@ type ruleHop struct {
 // a rule-numbered torus or hypercube: the hop rule-order routing takes,
 // found without listing the others. ok is false when at is dst.
 func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
+	ok = n.firstHopTo(at, dst, &h)
+	return h, ok
+}
+
+// firstHopTo is firstHop writing the hop to *h, field by field: a
+// returned hop was copied through memory in pieces, the copies waiting on
+// the stores before them.
+func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 	if n.rule == ruleCube {
 		x := uint32(at ^ dst)
 		if x == 0 {
-			return h, false
+			return false
 		}
 		d := int32(bits.TrailingZeros32(x))
 		l := n.ruleLink(at, d, true)
-		return ruleHop{next: at ^ 1<<d, link: l, wire: n.ruleWire(l, at), dim: d}, true
+		h.next, h.link, h.wire, h.dim, h.wrap = at^1<<d, l, n.ruleWire(l, at), d, false
+		return true
 	}
 	for i := range n.axes {
 		ax := &n.axes[i]
@@ -171,23 +180,16 @@ func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
 				next = at - a*stride
 			}
 			l := d*n.ruleN + at
-			return ruleHop{next: next, link: l, wire: 2 * l, dim: d, wrap: a == k-1}, true
+			h.next, h.link, h.wire, h.dim, h.wrap = next, l, 2*l, d, a == k-1
+			return true
 		}
 		next := at - stride
 		if a == 0 {
 			next = at + (k-1)*stride
 		}
 		l := d*n.ruleN + next
-		return ruleHop{next: next, link: l, wire: 2*l + 1, dim: d, wrap: a == 0}, true
+		h.next, h.link, h.wire, h.dim, h.wrap = next, l, 2*l+1, d, a == 0
+		return true
 	}
-	return h, false
-}
-
-// ruleFirstHop is firstHop where links are numbered by rule; ok is false
-// where they are not or at is dst.
-func (n *network) ruleFirstHop(at, dst int32) (h ruleHop, ok bool) {
-	if n.rule == ruleNone {
-		return h, false
-	}
-	return n.firstHop(at, dst)
+	return false
 }

@@ -212,6 +212,7 @@ type sim struct {
 	// fetchAhead: the network's state is large enough for touchAhead to pay.
 	fetchAhead bool
 	hopMemo    [hopMemos]hopMemo
+	hop        ruleHop // route's, where the memo has none
 	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
 	// with input buffering), decided once per network.
 	keepsWorm bool
@@ -300,12 +301,14 @@ func (s *sim) touchAhead() {
 			// The head's next lane and wire, where routing can tell them
 			// by arithmetic, and the node it acquires them at.
 			p := &s.pkts[e.id]
-			if h, ok := s.net.ruleFirstHop(p.at, p.target); ok {
-				// route will want the same hop: it is kept for it.
-				s.hopMemo[e.id&(hopMemos-1)] = hopMemo{id: e.id, at: p.at, target: p.target, h: h}
-				w := h.wire
+			// route will want the same hop: it is kept for it.
+			if m := &s.hopMemo[e.id&(hopMemos-1)]; s.net.rule != ruleNone && s.net.firstHopTo(p.at, p.target, &m.h) {
+				m.id, m.at, m.target = e.id, p.at, p.target
+				w := m.h.wire
 				prefetch3(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])), uintptr(unsafe.Pointer(&s.wires[w])),
 					uintptr(unsafe.Pointer(&s.nodes[p.at])))
+			} else {
+				m.id = -1 // m.h may be half written
 			}
 		}
 	}
@@ -485,12 +488,12 @@ func (s *sim) route(id int32) {
 	if n.rule != ruleNone && (n.rk == rStatic || n.rk == rValiant) {
 		// Rule order takes the first minimal hop (choose's 0: a
 		// rule-numbered graph has no parallel links).
-		var h ruleHop
+		h := &s.hop
 		ok := true
 		if m := &s.hopMemo[id&(hopMemos-1)]; m.id == id && m.at == p.at && m.target == p.target {
-			h = m.h
+			h = &m.h
 		} else {
-			h, ok = n.firstHop(p.at, p.target)
+			ok = n.firstHopTo(p.at, p.target, h)
 		}
 		if !ok {
 			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
