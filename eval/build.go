@@ -405,10 +405,17 @@ func (b *builder) overrides(sets []Set, layer int32) {
 // whatever depends on the field, at a line of the machine the user did not
 // write.
 func (m *Machine) checkOverride(f *field, v lang.Value) error {
-	over := f.overridden()
-	if over == nil || f.legacy {
+	// Kept small enough to be inlined where every field is evaluated:
+	// few fields are overridden.
+	if f.rare == nil || f.rare.over == nil || f.legacy {
 		return nil
 	}
+	return m.checkOverridden(f, v)
+}
+
+// checkOverridden is checkOverride of a field a --set value replaced.
+func (m *Machine) checkOverridden(f *field, v lang.Value) error {
+	over := f.overridden()
 	if _, known := fieldSpecOf(f.obj.kind, f.name); known && !blocks[f.obj.kind].own {
 		return nil // the schema has checked it
 	}
