@@ -33,13 +33,14 @@ type wireFigures struct {
 
 // wireFigures copies the last run's per-wire figures.
 func (s *sim) wireFigures() wireFigures {
-	f := wireFigures{load: make([]int32, len(s.wires)), util: make([]float64, len(s.wires)), bytes: make([]float64, len(s.wires))}
-	for w := range s.wires {
-		f.load[w] = s.wires[w].load
+	n := s.numWires()
+	f := wireFigures{load: make([]int32, n), util: make([]float64, n), bytes: make([]float64, n)}
+	for w := range s.numWires() {
+		f.load[w] = s.wire(w).load
 		// Busy time is bytes over bandwidth, transmission by transmission.
-		f.bytes[w] = math.Round(s.wires[w].busy * s.net.linkP(int32(w/2)).Bandwidth)
+		f.bytes[w] = math.Round(s.wire(w).busy * s.net.linkP(w/2).Bandwidth)
 		if s.last > 0 {
-			f.util[w] = s.wires[w].busy / s.last
+			f.util[w] = s.wire(w).busy / s.last
 		}
 	}
 	return f

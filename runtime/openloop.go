@@ -544,7 +544,10 @@ func (o *openLoop) endWindow() {
 			o.phase, o.windows = measuring, 0
 			o.t0 = s.now
 			o.m0, o.m1 = int32(len(s.msgs)), int32(len(s.msgs))
-			o.wires0 = append(o.wires0[:0], s.wires...)
+			o.wires0 = o.wires0[:0]
+			for w := range s.numWires() {
+				o.wires0 = append(o.wires0, *s.wire(w))
+			}
 			if o.load.Measure > 0 {
 				o.window = o.load.Measure / MeasureWindows
 			}
@@ -638,9 +641,9 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	// Wire figures are over the measurement and the drain, where the
 	// marked messages travelled.
 	nw := 0
-	for w := range s.wires {
-		busy, load := s.wires[w].busy, s.wires[w].load
-		if w < len(o.wires0) {
+	for w := range s.numWires() {
+		busy, load := s.wire(w).busy, s.wire(w).load
+		if int(w) < len(o.wires0) {
 			busy, load = busy-o.wires0[w].busy, load-o.wires0[w].load
 		}
 		if w%2 == 1 && s.net.g.Link(int32(w/2)).Multi || s.last <= o.t0 {
@@ -661,8 +664,8 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		for w := range f.load {
 			if w < len(o.wires0) {
 				f.load[w] -= o.wires0[w].load
-				f.util[w] = (s.wires[w].busy - o.wires0[w].busy) / max(s.last-o.t0, 1e-300)
-				f.bytes[w] = math.Round((s.wires[w].busy - o.wires0[w].busy) * s.net.linkP(int32(w/2)).Bandwidth)
+				f.util[w] = (s.wire(int32(w)).busy - o.wires0[w].busy) / max(s.last-o.t0, 1e-300)
+				f.bytes[w] = math.Round((s.wire(int32(w)).busy - o.wires0[w].busy) * s.net.linkP(int32(w/2)).Bandwidth)
 			}
 		}
 		lr.Links = s.net.linkLoads([]wireFigures{f})

@@ -165,11 +165,48 @@ type wireState struct {
 	free, busy float64 // transmitter free at; total busy time
 	xbar       float64 // with Spec.Speedup, the crossbar input at the wire's far end is free at
 	load       int32   // messages carried
+	through    int32   // of those, passing through the node the wire leaves (not starting or ending there)
 }
 
 type nodeState struct {
 	cpu, vcp float64 // CPU and packet engine free at
-	load     int32   // messages through-routed
+}
+
+// slot is the unit of wireLanes: 16 bytes, 8-aligned.
+type slot struct{ a, b uint64 }
+
+// A wire's state fills two slots, a lane one (the constants overflow,
+// failing the build, if either grows).
+const (
+	_ = 2*unsafe.Sizeof(slot{}) - unsafe.Sizeof(wireState{})
+	_ = unsafe.Sizeof(slot{}) - unsafe.Sizeof(lane{})
+)
+
+// wireLanes keeps each wire's state and then its lanes side by side,
+// 32 + 16·lanes bytes a wire (one cache line with two lanes): taking a
+// lane reads and writes its wire too, and on a network far larger than
+// the cache apart they were two misses.
+type wireLanes struct {
+	slots   []slot
+	stride  int32 // slots a wire: 2 + lanes
+	byLanes divider
+	nwires  int32
+}
+
+func newWireLanes(wires, lanes int32) wireLanes {
+	stride := 2 + lanes
+	n := int(wires) * int(stride)
+	return wireLanes{slots: hugepages.Make[slot](n, n), stride: stride, byLanes: newDivider(uint32(lanes)), nwires: wires}
+}
+
+// wire is wire w's state.
+func (wl *wireLanes) wire(w int32) *wireState {
+	return (*wireState)(unsafe.Pointer(&wl.slots[w*wl.stride]))
+}
+
+// lane is lane ch, lane ch mod lanes of wire ch / lanes.
+func (wl *wireLanes) lane(ch int32) *lane {
+	return (*lane)(unsafe.Pointer(&wl.slots[ch+2*int32(wl.byLanes.div(uint32(ch)))+2]))
 }
 
 // sim is one worker's simulation state, reused across runs.
@@ -185,10 +222,11 @@ type sim struct {
 
 	// State is grouped per lane, wire and node so that one access costs
 	// one cache line on networks far larger than the cache.
-	lanes  []lane
+	wl     wireLanes
 	lastIn []int32 // per lane: input link served last (round robin)
-	wires  []wireState
 	nodes  []nodeState
+	// nodeLoad is scratch for maxThroughLoad.
+	nodeLoad []int32
 
 	pkts  []packet
 	free  []int32
@@ -232,22 +270,22 @@ func newSim(n *network, opt *Options) *sim {
 	state := lanes*int(unsafe.Sizeof(lane{})) + wires*int(unsafe.Sizeof(wireState{})) +
 		g.N()*int(unsafe.Sizeof(nodeState{})+unsafe.Sizeof(packet{}))
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered, fetchAhead: state > 1<<20,
-		lanes: hugepages.Make[lane](lanes, lanes), wires: hugepages.Make[wireState](wires, wires), nodes: hugepages.Make[nodeState](g.N(), g.N()),
+		wl: newWireLanes(int32(wires), n.lanes), nodes: make([]nodeState, g.N()),
 	}
 	return s
 }
 
 func (s *sim) reset(seed uint64) {
-	for i := range s.lanes {
-		s.lanes[i] = lane{owner: -1, head: -1, tail: -1}
+	clear(s.wl.slots)
+	for ch := range s.numLanes() {
+		*s.lane(ch) = lane{owner: -1, head: -1, tail: -1}
 	}
 	if s.net.arb == RoundRobin {
 		s.lastIn = s.lastIn[:0]
-		for range s.lanes {
+		for range s.numLanes() {
 			s.lastIn = append(s.lastIn, -1)
 		}
 	}
-	clear(s.wires)
 	clear(s.nodes)
 	s.q.reset()
 	for i := range s.hopMemo {
@@ -270,6 +308,11 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 }
 
 func (s *sim) pop() event { return s.q.pop() }
+
+func (s *sim) lane(ch int32) *lane     { return s.wl.lane(ch) }
+func (s *sim) wire(w int32) *wireState { return s.wl.wire(w) }
+func (s *sim) numWires() int32         { return s.wl.nwires }
+func (s *sim) numLanes() int32         { return s.wl.nwires * s.net.lanes }
 
 // touchAhead fetches the packet of an event a few places ahead in the
 // queue and, nearer, the lane a tail release frees or the lane, wire and
@@ -295,7 +338,7 @@ func (s *sim) touchAhead() {
 		switch e.kind() {
 		case evTail:
 			if p := &s.pkts[e.id]; !p.spilled {
-				prefetch(uintptr(unsafe.Pointer(&s.lanes[p.ring[uint32(e.aux)%ringHops].ch])))
+				prefetch(uintptr(unsafe.Pointer(s.lane(p.ring[uint32(e.aux)%ringHops].ch))))
 			}
 		case evArrive:
 			// The head's next lane and wire, where routing can tell them
@@ -305,8 +348,8 @@ func (s *sim) touchAhead() {
 			if m := &s.hopMemo[e.id&(hopMemos-1)]; s.net.rule != ruleNone && s.net.firstHopTo(p.at, p.target, &m.h) {
 				m.id, m.at, m.target = e.id, p.at, p.target
 				w := m.h.wire
-				prefetch3(uintptr(unsafe.Pointer(&s.lanes[w*s.net.lanes])), uintptr(unsafe.Pointer(&s.wires[w])),
-					uintptr(unsafe.Pointer(&s.nodes[p.at])))
+				prefetch3(uintptr(unsafe.Pointer(s.wire(w))), uintptr(unsafe.Pointer(s.lane(w*s.net.lanes))),
+					uintptr(unsafe.Pointer(s.lane((w+1)*s.net.lanes-1))))
 			} else {
 				m.id = -1 // m.h may be half written
 			}
@@ -540,7 +583,7 @@ func (s *sim) route(id int32) {
 	}
 	p.class = class
 	p.lastDim = d
-	ln := &s.lanes[ch]
+	ln := s.lane(ch)
 	if ln.owner < 0 {
 		s.acquire(id, ch, a.Node)
 		return
@@ -575,10 +618,10 @@ func (s *sim) pickLane(w, class int32) int32 {
 	lo, hi := first+s.net.classLo[class], first+s.net.classLo[class+1]
 	best := lo
 	for c := lo; c < hi; c++ {
-		if s.lanes[c].owner < 0 {
+		if s.lane(c).owner < 0 {
 			return c
 		}
-		if s.lanes[c].qLen < s.lanes[best].qLen {
+		if s.lane(c).qLen < s.lane(best).qLen {
 			best = c
 		}
 	}
@@ -616,21 +659,21 @@ func (s *sim) choose(p *packet) int {
 		var score float64
 		switch n.rk {
 		case rLeastUsed:
-			score = float64(s.wires[w].load)
+			score = float64(s.wire(w).load)
 		case rQuiet:
-			score = s.wires[w].free
+			score = s.wire(w).free
 		case rShortQueue, rFirstReady:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
-				l := s.lanes[c].qLen
-				if s.lanes[c].owner >= 0 {
+				l := s.lane(c).qLen
+				if s.lane(c).owner >= 0 {
 					l++
 				}
 				q = min(q, l)
 			}
 			score = float64(q)
 			if n.rk == rFirstReady && q > 0 {
-				score = 1 + s.wires[w].free // all busy: the wire free soonest
+				score = 1 + s.wire(w).free // all busy: the wire free soonest
 			}
 		}
 		switch {
@@ -654,7 +697,7 @@ func (s *sim) choose(p *packet) int {
 func (s *sim) acquire(id, ch, next int32) {
 	n := s.net
 	p := &s.pkts[id]
-	s.lanes[ch].owner = id
+	s.lane(ch).owner = id
 	start := s.now
 	if p.waitCh >= 0 {
 		p.waitCh = -1
@@ -683,31 +726,33 @@ func (s *sim) acquire(id, ch, next int32) {
 			s.nodes[p.at].vcp = vs + beta
 			start = vs + beta
 		}
-	} else if p.first && p.at != p.dst && n.g.NodeKind(p.at) == topo.Processor {
-		s.nodes[p.at].load++
 	}
 	if p.first {
-		s.wires[w].load++
+		wr := s.wire(w)
+		wr.load++
+		if p.nhops > 0 && p.at != p.dst {
+			wr.through++
+		}
 	}
 	var end float64
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
 	} else {
-		start = max(start, s.wires[w].free)
+		start = max(start, s.wire(w).free)
 		dur := float64(p.bytes) / lp.Bandwidth
 		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 			// The crossbar input the packet came in by passes one packet
 			// at a time, at speedup times the link's rate (router.go).
 			in := p.hop(p.nhops-1).ch / n.lanes
-			start = max(start, s.wires[in].xbar)
-			s.wires[in].xbar = start + dur/sp
+			start = max(start, s.wire(in).xbar)
+			s.wire(in).xbar = start + dur/sp
 		}
 		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
 			end = max(end, p.hop(p.nhops-1).end+p.lastLat)
 		}
-		s.wires[w].free = end
-		s.wires[w].busy += dur
+		s.wire(w).free = end
+		s.wire(w).busy += dur
 	}
 	p.addHop(hop{end: end, ch: ch})
 	p.lastTx, p.lastLat = start, lp.Latency
@@ -789,8 +834,8 @@ func (s *sim) circuitUp(id int32) {
 		lp := n.linkP(w / 2)
 		dur := float64(p.bytes) / lp.Bandwidth
 		h.end = max(t+dur, prevEnd+prevLat)
-		s.wires[w].busy += dur
-		s.wires[w].free = max(s.wires[w].free, h.end)
+		s.wire(w).busy += dur
+		s.wire(w).free = max(s.wire(w).free, h.end)
 		prevEnd, prevLat = h.end, lp.Latency
 		t += lp.Latency
 	}
@@ -841,7 +886,7 @@ func (s *sim) tailRelease(id, i int32) {
 
 // release frees lane ch and grants it to the next waiting packet.
 func (s *sim) release(ch int32) {
-	ln := &s.lanes[ch]
+	ln := s.lane(ch)
 	ln.owner = -1
 	q := ln.head
 	if q < 0 {

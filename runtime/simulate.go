@@ -293,16 +293,14 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 		r.deadlock = true
 		r.cycle = s.cycle()
 	}
-	for i := range s.wires {
-		r.linkLoad = max(r.linkLoad, int(s.wires[i].load))
+	for w := range s.numWires() {
+		r.linkLoad = max(r.linkLoad, int(s.wire(w).load))
 	}
-	for i := range s.nodes {
-		r.procLoad = max(r.procLoad, int(s.nodes[i].load))
-	}
+	r.procLoad = s.maxThroughLoad()
 	if s.last > 0 {
 		nw := 0
-		for w := range s.wires {
-			b := s.wires[w].busy
+		for w := range s.numWires() {
+			b := s.wire(w).busy
 			if w%2 == 1 && s.net.g.Link(int32(w/2)).Multi {
 				continue
 			}
@@ -316,6 +314,27 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 		}
 	}
 	return r
+}
+
+// maxThroughLoad is the most messages any processor routed through (a
+// wire counts those it carried away from the node it leaves that neither
+// started nor ended there).
+func (s *sim) maxThroughLoad() int {
+	g := s.net.g
+	s.nodeLoad = slices.Grow(s.nodeLoad[:0], g.N())[:g.N()]
+	clear(s.nodeLoad)
+	for l := range int32(g.NumLinks()) {
+		k := g.Link(l)
+		s.nodeLoad[k.A] += s.wire(2 * l).through
+		s.nodeLoad[k.B] += s.wire(2*l + 1).through
+	}
+	most := 0
+	for v, n := range s.nodeLoad {
+		if g.NodeKind(int32(v)) == topo.Processor {
+			most = max(most, int(n))
+		}
+	}
+	return most
 }
 
 // cycle extracts a deadlock cycle from the wait-for graph over lanes: a
@@ -342,7 +361,7 @@ func (s *sim) cycle() []Channel {
 func (s *sim) cycleLanes() []int32 {
 	// next returns the lane the holder of lane c needs after c, or -1.
 	next := func(c int32) int32 {
-		o := s.lanes[c].owner
+		o := s.lane(c).owner
 		if o < 0 {
 			return -1
 		}

@@ -61,7 +61,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 		multi := false
 		for i, c := range lanes {
 			d := lanes[(i+1)%len(lanes)]
-			o := s.lanes[c].owner
+			o := s.lane(c).owner
 			if o < 0 {
 				t.Fatalf("size %d: lane %d of the cycle is free", size, c)
 			}
@@ -208,7 +208,7 @@ func TestAdaptiveTiesRandom(t *testing.T) {
 				t.Fatalf("%s: %d messages", r, len(res.lat))
 			}
 			for _, a := range s.net.g.Adj(0) {
-				if s.wires[s.net.wire(a.Link, 0)].load > 0 {
+				if s.wire(s.net.wire(a.Link, 0)).load > 0 {
 					return a.Node
 				}
 			}
