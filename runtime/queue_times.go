@@ -27,9 +27,10 @@ type timeLists struct {
 	lists   []timeList
 	free    []int32 // ids of retired lists
 	heap    []int32 // ids of pending lists, a 4-ary min-heap by time
-	table   [1 << tableBits]int32
-	spare   *chunk // free chunks, linked by next
-	max     int    // distinct times held at most
+	table   []int32 // list id + 1 by time, open addressing; at least twice as many slots as lists
+	shift   uint    // 64 - log2(len(table))
+	spare   *chunk  // free chunks, linked by next
+	max     int     // distinct times held at most
 	lastSeq uint64
 }
 
@@ -46,24 +47,27 @@ type timeList struct {
 // chunkEvents fills a chunk to 1,536 bytes, one of Go's size classes.
 const chunkEvents = 63
 
+// chunk is a run of a list's events. Its count and link come first, in
+// the line with its first events: a list of a few events touches one or
+// two lines of it, not its last line too.
 type chunk struct {
-	ev   [chunkEvents]event
 	n    int32 // events written
 	next *chunk
+	ev   [chunkEvents]event
 }
 
-// maxListTimes is the most distinct pending times the lists hold; table
-// has room for twice as many, so probes stay short.
+// maxListTimes is the most distinct pending times the lists hold.
+// table starts at minTable slots and doubles to stay at least twice the
+// lists, so probes stay short, and a small network's few times touch
+// little memory.
 const (
 	maxListTimes = 4096
-	tableBits    = 13
-	tableMask    = 1<<tableBits - 1
+	minTable     = 64
 )
 
 func (l *timeLists) reset() {
-	if l.lists == nil {
-		// Never more than maxListTimes lists: pointers into lists stay valid.
-		l.lists = make([]timeList, 0, maxListTimes)
+	if l.table == nil {
+		l.table, l.shift = make([]int32, minTable), 64-6
 	}
 	l.save()
 	for _, id := range l.heap {
@@ -73,15 +77,16 @@ func (l *timeLists) reset() {
 }
 
 // home is time t's first slot in table (+0 and -0 alike: t+0 is +0).
-func home(t float64) int32 {
-	return int32((math.Float64bits(t+0) * 0x9e3779b97f4a7c15) >> (64 - tableBits))
+func (l *timeLists) home(t float64) int32 {
+	return int32((math.Float64bits(t+0) * 0x9e3779b97f4a7c15) >> l.shift)
 }
 
 func (l *timeLists) push(e event) bool {
 	if e.seq < l.lastSeq || e.t != e.t {
 		return false
 	}
-	i := home(e.t)
+	mask := int32(len(l.table) - 1)
+	i := l.home(e.t)
 	for {
 		c := l.table[i]
 		if c == 0 {
@@ -91,10 +96,14 @@ func (l *timeLists) push(e event) bool {
 			l.append(tl, e)
 			return true
 		}
-		i = (i + 1) & tableMask
+		i = (i + 1) & mask
 	}
 	if len(l.heap) >= l.max {
 		return false
+	}
+	if 2*(len(l.heap)+1) > len(l.table) {
+		l.grow()
+		i = l.freeSlot(e.t)
 	}
 	var id int32
 	if n := len(l.free); n > 0 {
@@ -182,7 +191,7 @@ func (l *timeLists) load() {
 // they are no longer in the nearer caches, and a list is too short for
 // the processor to see the stream.
 func (c *chunk) fetch() {
-	prefetchSpan(uintptr(unsafe.Pointer(c)), uintptr(c.n)*unsafe.Sizeof(event{}))
+	prefetchSpan(uintptr(unsafe.Pointer(c)), unsafe.Offsetof(c.ev)+uintptr(c.n)*unsafe.Sizeof(event{}))
 }
 
 // save writes cc and hd back to the list they read.
@@ -232,7 +241,7 @@ func (l *timeLists) findNext() bool {
 	tl := &l.lists[m]
 	l.nc, l.nhd = tl.head, tl.hd
 	const size = unsafe.Sizeof(event{})
-	prefetchSpan(uintptr(unsafe.Pointer(tl.head))+uintptr(tl.hd)*size, uintptr(min(tl.head.n-tl.hd, 16))*size)
+	prefetchSpan(uintptr(unsafe.Pointer(tl.head))+unsafe.Offsetof(tl.head.ev)+uintptr(tl.hd)*size, uintptr(min(tl.head.n-tl.hd, 16))*size)
 	return true
 }
 
@@ -245,14 +254,37 @@ func (l *timeLists) retire(id int32) {
 	l.free = append(l.free, id)
 }
 
+// freeSlot is the empty slot time t's probe from its home reaches
+// (t must have no list).
+func (l *timeLists) freeSlot(t float64) int32 {
+	mask := int32(len(l.table) - 1)
+	i := l.home(t)
+	for l.table[i] != 0 {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// grow doubles table and places every pending list anew.
+func (l *timeLists) grow() {
+	l.table = make([]int32, 2*len(l.table))
+	l.shift--
+	for _, id := range l.heap {
+		i := l.freeSlot(l.lists[id].t)
+		l.table[i] = id + 1
+		l.lists[id].slot = i
+	}
+}
+
 // unslot empties table slot i, moving later entries of its probe run back
 // so that every entry stays reachable from its home (Knuth's deletion for
 // linear probing).
 func (l *timeLists) unslot(i int32) {
+	mask := int32(len(l.table) - 1)
 	l.table[i] = 0
-	for j := (i + 1) & tableMask; l.table[j] != 0; j = (j + 1) & tableMask {
+	for j := (i + 1) & mask; l.table[j] != 0; j = (j + 1) & mask {
 		c := l.table[j]
-		h := home(l.lists[c-1].t)
+		h := l.home(l.lists[c-1].t)
 		// The entry at j stays when its home lies cyclically in (i, j].
 		if i <= j && i < h && h <= j || j < i && (i < h || h <= j) {
 			continue
