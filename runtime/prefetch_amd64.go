@@ -16,3 +16,8 @@ func prefetch3(a, b, c uintptr)
 //
 //go:noescape
 func prefetchSpan(addr, n uintptr)
+
+// prefetch3L2 is prefetch3 into the second-level cache only.
+//
+//go:noescape
+func prefetch3L2(a, b, c uintptr)

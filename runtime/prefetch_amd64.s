@@ -29,3 +29,13 @@ loop:
 	JMP	loop
 done:
 	RET
+
+// func prefetch3L2(a, b, c uintptr)
+TEXT ·prefetch3L2(SB), NOSPLIT|NOFRAME, $0-24
+	MOVQ	a+0(FP), AX
+	PREFETCHT1	(AX)
+	MOVQ	b+8(FP), AX
+	PREFETCHT1	(AX)
+	MOVQ	c+16(FP), AX
+	PREFETCHT1	(AX)
+	RET

@@ -8,3 +8,5 @@ func prefetch(addr uintptr) {}
 func prefetch3(a, b, c uintptr) {}
 
 func prefetchSpan(addr, n uintptr) {}
+
+func prefetch3L2(a, b, c uintptr) {}
