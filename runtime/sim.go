@@ -315,8 +315,8 @@ func (s *sim) numWires() int32         { return s.wl.nwires }
 func (s *sim) numLanes() int32         { return s.wl.nwires * s.net.lanes }
 
 // touchAhead fetches the packet of an event a few places ahead in the
-// queue and, nearer, the lane a tail release frees or the lane, wire and
-// node an arriving head will ask for. On a large network nearly
+// queue and, nearer, the lane a tail release frees or the wire and lanes
+// an arriving head will ask for. On a large network nearly
 // every packet event misses the cache; a prefetch lets the processor fetch
 // those lines while it handles the events before. (A plain load did so
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
@@ -344,8 +344,8 @@ func (s *sim) touchAhead() {
 				prefetch(uintptr(unsafe.Pointer(s.lane(p.ring[uint32(e.aux)%ringHops].ch))))
 			}
 		case evArrive:
-			// The head's next lane and wire, where routing can tell them
-			// by arithmetic, and the node it acquires them at.
+			// The head's next wire and its lanes (one line), where routing
+			// can tell them by arithmetic.
 			p := &s.pkts[e.id]
 			// route will want the same hop: it is kept for it.
 			if m := &s.hopMemo[e.id&(hopMemos-1)]; s.net.rule != ruleNone && s.net.firstHopTo(p.at, p.target, &m.h) {
