@@ -351,8 +351,12 @@ func (s *sim) touchAhead() {
 			if m := &s.hopMemo[e.id&(hopMemos-1)]; s.net.rule != ruleNone && s.net.firstHopTo(p.at, p.target, &m.h) {
 				m.id, m.at, m.target = e.id, p.at, p.target
 				w := m.h.wire
-				prefetch3(uintptr(unsafe.Pointer(s.wire(w))), uintptr(unsafe.Pointer(s.lane(w*s.net.lanes))),
-					uintptr(unsafe.Pointer(s.lane((w+1)*s.net.lanes-1))))
+				// One line with up to two lanes; the last lane's where more.
+				a, b := uintptr(unsafe.Pointer(s.wire(w))), uintptr(unsafe.Pointer(s.lane((w+1)*s.net.lanes-1)))
+				prefetch(a)
+				if b>>6 != a>>6 {
+					prefetch(b)
+				}
 			} else {
 				m.id = -1 // m.h may be half written
 			}
