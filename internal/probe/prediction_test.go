@@ -56,18 +56,7 @@ func serveVirtual(t *testing.T, n int, link *virtualLink) []string {
 	t.Helper()
 	now = link.now
 	t.Cleanup(func() { now = time.Now })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	var hosts []string
-	for i := 0; i < n; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		go Serve(ctx, virtualListener{l, link})
-		hosts = append(hosts, l.Addr().String())
-	}
-	return hosts
+	return serveVia(t, n, func(l net.Listener) net.Listener { return virtualListener{l, link} })
 }
 
 // The probe's promise, checked where timing cannot waver: the machine it

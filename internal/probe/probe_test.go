@@ -13,6 +13,11 @@ import (
 
 // serve starts n servers on loopback ports the OS chooses.
 func serve(t *testing.T, n int) []string {
+	return serveVia(t, n, func(l net.Listener) net.Listener { return l })
+}
+
+// serveVia is serve with each server's listener passed through wrap.
+func serveVia(t *testing.T, n int, wrap func(net.Listener) net.Listener) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -22,7 +27,7 @@ func serve(t *testing.T, n int) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		go Serve(ctx, l)
+		go Serve(ctx, wrap(l))
 		hosts = append(hosts, l.Addr().String())
 	}
 	return hosts
