@@ -206,8 +206,12 @@ func (wl *wireLanes) wire(w int32) *wireState {
 
 // lane is lane ch, lane ch mod lanes of wire ch / lanes.
 func (wl *wireLanes) lane(ch int32) *lane {
-	return (*lane)(unsafe.Pointer(&wl.slots[ch+2*int32(wl.byLanes.div(uint32(ch)))+2]))
+	return (*lane)(unsafe.Pointer(&wl.slots[ch+2*wl.wireOf(ch)+2]))
 }
+
+// wireOf is the wire lane ch belongs to, ch / lanes by multiplication (a
+// division instruction takes tens of cycles, once a hop).
+func (wl *wireLanes) wireOf(ch int32) int32 { return int32(wl.byLanes.div(uint32(ch))) }
 
 // sim is one worker's simulation state, reused across runs.
 type sim struct {
@@ -724,7 +728,7 @@ func (s *sim) acquire(id, ch, next int32) {
 			s.push(p.hop(p.tail).end, evTail, id, p.tail)
 		}
 	}
-	w := ch / n.lanes
+	w := s.wl.wireOf(ch)
 	l := w / 2
 	lp := n.linkP(l)
 	if p.nhops == 0 {
