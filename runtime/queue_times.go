@@ -62,18 +62,19 @@ type chunk struct {
 // little memory.
 const (
 	maxListTimes = 4096
-	minTable     = 64
+	minTableBits = 6
+	minTable     = 1 << minTableBits
 )
 
 func (l *timeLists) reset() {
 	if l.table == nil {
-		l.table, l.shift = make([]int32, minTable), 64-6
+		l.table, l.shift = make([]int32, minTable), 64-minTableBits
 	}
 	l.save()
 	for _, id := range l.heap {
 		l.retire(id)
 	}
-	l.heap, l.cc, l.hd, l.lastSeq = l.heap[:0], nil, 0, 0
+	l.heap, l.cc, l.hd, l.nc, l.lastSeq = l.heap[:0], nil, 0, nil, 0
 }
 
 // home is time t's first slot in table (+0 and -0 alike: t+0 is +0).
