@@ -140,17 +140,12 @@ type ruleHop struct {
 	wrap                  bool
 }
 
-// firstHop is the first of candidates' minimal hops from at toward dst on
-// a rule-numbered torus or hypercube: the hop rule-order routing takes,
-// found without listing the others. ok is false when at is dst.
-func (n *network) firstHop(at, dst int32) (h ruleHop, ok bool) {
-	ok = n.firstHopTo(at, dst, &h)
-	return h, ok
-}
-
-// firstHopTo is firstHop writing the hop to *h, field by field: a
-// returned hop was copied through memory in pieces, the copies waiting on
-// the stores before them.
+// firstHopTo writes to *h the first of candidates' minimal hops from at
+// toward dst on a rule-numbered torus or hypercube: the hop rule-order
+// routing takes, found without listing the others. It is false when at is
+// dst. The hop is written field by field where it is kept: a returned hop
+// was copied through memory in pieces, the copies waiting on the stores
+// before them.
 func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 	if n.rule == ruleCube {
 		x := uint32(at ^ dst)

@@ -70,10 +70,12 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 					if !slices.Equal(got, want) {
 						t.Fatalf("candidates(%d, %d) = %v, want %v", at, dst, got, want)
 					}
-					// The hop rule order takes is the first candidate.
-					h, ok := n.firstHop(at, dst)
+					// The hop rule order takes is the first candidate, every
+					// field written over whatever the hop held before.
+					h := ruleHop{next: -7, link: -7, wire: -7, dim: -7, wrap: true}
+					ok := n.firstHopTo(at, dst, &h)
 					if ok != (len(want) > 0) {
-						t.Fatalf("firstHop(%d, %d) found %v, want %v", at, dst, ok, len(want) > 0)
+						t.Fatalf("firstHopTo(%d, %d) found %v, want %v", at, dst, ok, len(want) > 0)
 					}
 					if !ok {
 						continue
@@ -82,7 +84,7 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 					d := g.Link(a.Link).Dim
 					wh := ruleHop{next: a.Node, link: a.Link, wire: ref.wire(a.Link, at), dim: d, wrap: (&sim{net: &ref}).wraps(at, a.Node, d)}
 					if h != wh {
-						t.Fatalf("firstHop(%d, %d) = %+v, want %+v", at, dst, h, wh)
+						t.Fatalf("firstHopTo(%d, %d) = %+v, want %+v", at, dst, h, wh)
 					}
 				}
 			}

@@ -195,8 +195,10 @@ func (q *evQueue) popSlow() event {
 	return q.popNear()
 }
 
-// ahead is the pending event d places after the next in the open bucket,
-// if it is there; it may not be the d+1-th to pop (near may come first).
+// ahead is the pending event d places after the next in the list being
+// popped (or the one after) or in the ladder's open bucket, if it is
+// there; in the ladder it may not be the d+1-th to pop (near may come
+// first).
 func (q *evQueue) ahead(d int) *event {
 	if c := q.lists.cc; c != nil {
 		if i := q.lists.hd + int32(d); i < c.n {
@@ -358,8 +360,17 @@ func (q *evQueue) sampleWidth() float64 {
 	return (q.topMax - q.topMin) * ladderSplit / float64(n)
 }
 
-func (q *evQueue) pushNear(e event) {
-	h := append(q.near, e)
+func (q *evQueue) pushNear(e event) { q.near = heapPush4(q.near, e) }
+
+func (q *evQueue) popNear() event {
+	var e event
+	q.near, e = heapPop4(q.near)
+	return e
+}
+
+// heapPush4 adds e to h, a 4-ary min-heap by event.before.
+func heapPush4(h []event, e event) []event {
+	h = append(h, e)
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
@@ -370,11 +381,12 @@ func (q *evQueue) pushNear(e event) {
 		i = p
 	}
 	h[i] = e
-	q.near = h
+	return h
 }
 
-func (q *evQueue) popNear() event {
-	h := q.near
+// heapPop4 removes and returns the least event of h, which must not be
+// empty.
+func heapPop4(h []event) ([]event, event) {
 	top := h[0]
 	n := len(h) - 1
 	e := h[n]
@@ -400,8 +412,7 @@ func (q *evQueue) popNear() event {
 	if n > 0 {
 		h[i] = e
 	}
-	q.near = h
-	return top
+	return h, top
 }
 
 // sortEvents sorts a bucket by (time, sequence). A bucket is filled in push

@@ -26,7 +26,7 @@ type timeLists struct {
 	nhd     int32  // and its next event
 	lists   []timeList
 	free    []int32 // ids of retired lists
-	heap    []int32 // ids of pending lists, a 4-ary min-heap by time
+	heap    []event // pending lists, a 4-ary min-heap by time: t the list's time, id its id
 	table   []int32 // list id + 1 by time, open addressing; at least twice as many slots as lists
 	shift   uint    // 64 - log2(len(table))
 	spare   *chunk  // free chunks, linked by next
@@ -71,8 +71,8 @@ func (l *timeLists) reset() {
 		l.table, l.shift = make([]int32, minTable), 64-minTableBits
 	}
 	l.save()
-	for _, id := range l.heap {
-		l.retire(id)
+	for _, h := range l.heap {
+		l.retire(h.id)
 	}
 	l.heap, l.cc, l.hd, l.nc, l.lastSeq = l.heap[:0], nil, 0, nil, 0
 }
@@ -167,9 +167,9 @@ func (l *timeLists) settle() {
 			l.cc.fetch()
 			continue
 		}
-		id := l.heap[0]
+		id := l.heap[0].id
 		l.lists[id].head = c
-		l.heapPop()
+		l.heap, _ = heapPop4(l.heap)
 		l.retire(id)
 		l.load()
 	}
@@ -182,7 +182,7 @@ func (l *timeLists) load() {
 		l.cc, l.hd = nil, 0
 		return
 	}
-	tl := &l.lists[l.heap[0]]
+	tl := &l.lists[l.heap[0].id]
 	l.cc, l.hd = tl.head, tl.hd
 	l.cc.fetch()
 }
@@ -198,7 +198,7 @@ func (c *chunk) fetch() {
 // save writes cc and hd back to the list they read.
 func (l *timeLists) save() {
 	if l.cc != nil {
-		tl := &l.lists[l.heap[0]]
+		tl := &l.lists[l.heap[0].id]
 		tl.head, tl.hd = l.cc, l.hd
 	}
 }
@@ -233,13 +233,13 @@ func (l *timeLists) findNext() bool {
 	if len(h) < 2 {
 		return false
 	}
-	m := h[1]
-	for _, id := range h[2:min(len(h), 5)] {
-		if l.lists[id].t < l.lists[m].t {
-			m = id
+	m := 1
+	for k := 2; k < min(len(h), 5); k++ {
+		if h[k].t < h[m].t {
+			m = k
 		}
 	}
-	tl := &l.lists[m]
+	tl := &l.lists[h[m].id]
 	l.nc, l.nhd = tl.head, tl.hd
 	const size = unsafe.Sizeof(event{})
 	prefetchSpan(uintptr(unsafe.Pointer(tl.head))+unsafe.Offsetof(tl.head.ev)+uintptr(tl.hd)*size, uintptr(min(tl.head.n-tl.hd, 16))*size)
@@ -270,10 +270,10 @@ func (l *timeLists) freeSlot(t float64) int32 {
 func (l *timeLists) grow() {
 	l.table = make([]int32, 2*len(l.table))
 	l.shift--
-	for _, id := range l.heap {
-		i := l.freeSlot(l.lists[id].t)
-		l.table[i] = id + 1
-		l.lists[id].slot = i
+	for _, h := range l.heap {
+		i := l.freeSlot(h.t)
+		l.table[i] = h.id + 1
+		l.lists[h.id].slot = i
 	}
 }
 
@@ -296,68 +296,23 @@ func (l *timeLists) unslot(i int32) {
 	}
 }
 
+// heapPush adds list id to the heap; a list earlier than the one being
+// popped (a time before it, or the first) becomes the one cc reads.
 func (l *timeLists) heapPush(id int32) {
 	l.nc = nil
-	h := append(l.heap, id)
-	i := len(h) - 1
-	t := l.lists[id].t
-	for i > 0 {
-		p := (i - 1) / 4
-		if !(t < l.lists[h[p]].t) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	if i == 0 {
-		// A new earliest list (a time before the one being popped, or
-		// the first): cc follows it.
-		l.save()
-		h[0] = id
-		l.heap = h
+	l.save()
+	l.heap = heapPush4(l.heap, event{t: l.lists[id].t, id: id})
+	if l.heap[0].id == id {
 		l.load()
-		return
 	}
-	h[i] = id
-	l.heap = h
-}
-
-func (l *timeLists) heapPop() {
-	h := l.heap
-	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	if n > 0 {
-		t := l.lists[last].t
-		i := 0
-		for {
-			c := 4*i + 1
-			if c >= n {
-				break
-			}
-			m := c
-			for k := c + 1; k < c+4 && k < n; k++ {
-				if l.lists[h[k]].t < l.lists[h[m]].t {
-					m = k
-				}
-			}
-			if !(l.lists[h[m]].t < t) {
-				break
-			}
-			h[i] = h[m]
-			i = m
-		}
-		h[i] = last
-	}
-	l.heap = h
 }
 
 // drain hands every pending event to f, in no particular order, and
 // empties the lists.
 func (l *timeLists) drain(f func(event)) {
 	l.save()
-	for _, id := range l.heap {
-		tl := &l.lists[id]
+	for _, h := range l.heap {
+		tl := &l.lists[h.id]
 		for c, i := tl.head, tl.hd; c != nil; c, i = c.next, 0 {
 			for ; i < c.n; i++ {
 				f(c.ev[i])
