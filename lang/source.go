@@ -9,6 +9,8 @@ package lang
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/parasol-lang/parasol/internal/swar"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -43,9 +45,9 @@ func lineStarts(text string, lines []int) ([]int, bool) {
 	// Sixteen bytes at a time, in which a long line mostly has no newline.
 	for ; i+16 <= len(text); i += 16 {
 		b := text[i : i+16] // one bounds check for the sixteen bytes
-		w0, w1 := word(b[:8]), word(b[8:])
+		w0, w1 := swar.Load8(b, 0), swar.Load8(b, 8)
 		or |= w0 | w1
-		m0, m1 := newlines(w0), newlines(w1)
+		m0, m1 := swar.Equal(w0, '\n'), swar.Equal(w1, '\n')
 		if m0|m1 == 0 {
 			continue
 		}
@@ -58,26 +60,12 @@ func lineStarts(text string, lines []int) ([]int, bool) {
 			lines = append(lines, i+1)
 		}
 	}
-	return lines, or&0x8080808080808080 == 0
-}
-
-// word reads the eight bytes of b as one word, the first lowest.
-func word(b string) uint64 {
-	b = b[:8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// newlines flags the high bit of each byte of w that is a newline, and may
-// flag one above a newline that is not: appendNewlines checks each.
-func newlines(w uint64) uint64 {
-	const low, high = 0x0101010101010101, 0x8080808080808080
-	x := w ^ '\n'*low
-	return (x - low) &^ x & high
+	return lines, or&swar.High == 0
 }
 
 // appendNewlines appends the offset after each newline among the eight
-// bytes b, at offset off of the text, that m flags.
+// bytes b, at offset off of the text, that m flags (swar.Equal's flags:
+// each is checked).
 func appendNewlines(lines []int, b string, off int, m uint64) []int {
 	for ; m != 0; m &= m - 1 {
 		if j := bits.TrailingZeros64(m) >> 3; b[j] == '\n' {

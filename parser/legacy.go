@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/parasol-lang/parasol/internal/slab"
+	"github.com/parasol-lang/parasol/internal/swar"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -160,7 +161,7 @@ func scanLine(text string, off int) (end, eq int, plain bool) {
 	eq, plain = -1, true
 	i := off
 	for ; i+8 <= len(text); i += 8 {
-		for m := notable(load8(text, i)); m != 0; m &= m - 1 {
+		for m := notable(swar.Load8(text, i)); m != 0; m &= m - 1 {
 			j := i + bits.TrailingZeros64(m)>>3
 			if scanByte(text, j, &eq, &plain) {
 				return j, eq, plain
@@ -192,28 +193,19 @@ func scanByte(text string, j int, eq *int, plain *bool) bool {
 	return false
 }
 
-// load8 reads the eight bytes of s from i on as one word, the first lowest.
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // notable has the high bit of each byte of w set that scanLine must look
 // at (and maybe of a few more above one): control bytes (a newline, a tab),
 // '=', a quote, '#', '\\', and what is not printable ASCII. Each test is
 // the classic one for a byte below n, (x - n) &^ x, whose lowest flag is
 // always right; it may flag a byte above a flagged one, never without it.
 func notable(w uint64) uint64 {
-	eq := w ^ ('=' * lowBits)
-	qh := w ^ ('"' * lowBits) // '"' and '#' become 0 and 1
-	bs := w ^ ('\\' * lowBits)
-	return (w | (w + lowBits) | // 0x7f and above
-		((w - 0x20*lowBits) &^ w) | // control bytes
-		((eq - lowBits) &^ eq) | ((qh - 2*lowBits) &^ qh) | ((bs - lowBits) &^ bs)) & highBits
+	eq := w ^ ('=' * swar.Low)
+	qh := w ^ ('"' * swar.Low) // '"' and '#' become 0 and 1
+	bs := w ^ ('\\' * swar.Low)
+	return (w | (w + swar.Low) | // 0x7f and above
+		((w - 0x20*swar.Low) &^ w) | // control bytes
+		((eq - swar.Low) &^ eq) | ((qh - 2*swar.Low) &^ qh) | ((bs - swar.Low) &^ bs)) & swar.High
 }
-
-const lowBits, highBits = 0x0101010101010101, 0x8080808080808080
 
 // Classes of bytes for scanLine.
 const (
@@ -444,12 +436,12 @@ func (r *legacyReader) numberLine(text string, off int) (end int, ok bool) {
 	word := false // the digits were read as one word
 	if v+8 <= len(text) {
 		// Up to seven digits, the commonest value, read as one word.
-		w := load8(text, v)
+		w := swar.Load8(text, v)
 		// A byte below '0' or above '9'; each test flags its lowest
 		// byte rightly (see notable).
-		if m := (((w - '0'*lowBits) &^ w) | w | (w + (0x7f-'9')*lowBits)) & highBits; m != 0 {
+		if m := (((w - '0'*swar.Low) &^ w) | w | (w + (0x7f-'9')*swar.Low)) & swar.High; m != 0 {
 			k := bits.TrailingZeros64(m) >> 3
-			j, n, word = v+k, int64(digits8((w-'0'*lowBits)<<(64-8*k))), true
+			j, n, word = v+k, int64(digits8((w-'0'*swar.Low)<<(64-8*k))), true
 		}
 	}
 	for !word && j < len(text) && j-v < 15 {
@@ -492,11 +484,11 @@ func digits8(x uint64) uint64 {
 func keyEnd(text string, off int) int {
 	i := off
 	for ; i+8 <= len(text); i += 8 {
-		w := load8(text, i)
-		eq := w ^ ('=' * lowBits)
-		bs := w ^ ('\\' * lowBits)
+		w := swar.Load8(text, i)
+		eq := w ^ ('=' * swar.Low)
+		bs := w ^ ('\\' * swar.Low)
 		// Each test flags its lowest byte rightly (see notable).
-		m := (((w - '0'*lowBits) &^ w) | w | (w + lowBits) | ((eq - lowBits) &^ eq) | ((bs - lowBits) &^ bs)) & highBits
+		m := (((w - '0'*swar.Low) &^ w) | w | (w + swar.Low) | ((eq - swar.Low) &^ eq) | ((bs - swar.Low) &^ bs)) & swar.High
 		if m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}

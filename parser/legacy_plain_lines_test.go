@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/internal/swar"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -184,8 +185,8 @@ func TestDigitsReadAsOneWordAreTheNumberWritten(t *testing.T) {
 				b := []byte(strings.Repeat("5", k))
 				b[place] = d
 				want, _ := strconv.ParseUint(string(b), 10, 64)
-				w := load8(string(b)+"\n = 9876543", 0)
-				if got := digits8((w - '0'*lowBits) << (64 - 8*k)); got != want {
+				w := swar.Load8(string(b)+"\n = 9876543", 0)
+				if got := digits8((w - '0'*swar.Low) << (64 - 8*k)); got != want {
 					t.Errorf("digits8 of %q = %d, want %d", b, got, want)
 				}
 			}

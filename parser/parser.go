@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/parasol-lang/parasol/internal/swar"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -95,15 +96,15 @@ func checkTextIn(src *lang.Source, from, to int) *lang.Diagnostic {
 	for i := from; i < len(text); {
 		// Sixteen or eight bytes at a time while they are ASCII and not NUL.
 		if i+16 <= len(text) {
-			w0, w1 := load8(text, i), load8(text, i+8)
-			if (w0|w1)&highBits == 0 && ((w0-lowBits)&^w0|(w1-lowBits)&^w1)&highBits == 0 {
+			w0, w1 := swar.Load8(text, i), swar.Load8(text, i+8)
+			if (w0|w1)&swar.High == 0 && ((w0-swar.Low)&^w0|(w1-swar.Low)&^w1)&swar.High == 0 {
 				i += 16
 				continue
 			}
 		}
 		if i+8 <= len(text) {
-			w := load8(text, i) // one load, one bounds check
-			if w&highBits == 0 && (w-lowBits)&^w&highBits == 0 {
+			w := swar.Load8(text, i) // one load, one bounds check
+			if w&swar.High == 0 && (w-swar.Low)&^w&swar.High == 0 {
 				i += 8
 				continue
 			}
