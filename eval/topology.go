@@ -835,14 +835,15 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		spec.Channels = ch
 	}
 	lat, spd, _ := r.topologyDefaultsQuiet()
-	if takesLat, takesSpd := l.field("latency") == nil, l.field("speed") == nil; !r.defaultsHold(takesLat, takesSpd) {
-		r.errs.Append(r.takenDefaults(takesLat, takesSpd, "link "+l.label, "it sets no link%s of its own"))
+	latF, spdF := l.field("latency"), l.field("speed")
+	if !r.defaultsHold(latF == nil, spdF == nil) {
+		r.errs.Append(r.takenDefaults(latF == nil, spdF == nil, "link "+l.label, "it sets no link%s of its own"))
 		return
 	}
-	if f := l.field("latency"); f != nil {
+	if f := latF; f != nil {
 		lat = r.val(f).Num
 	}
-	if f := l.field("speed"); f != nil {
+	if f := spdF; f != nil {
 		v, err := r.m.value(f, lang.Pos{})
 		if err != nil {
 			if !isDep(err) {
