@@ -165,7 +165,7 @@ func writeSnippet(b *strings.Builder, p, end Pos, msg string) {
 	text, pad := window(line, p.Col-1, snippetWidth)
 	// The underline runs to the range's end, within what the window shows.
 	tildes := 0
-	if end.Src == p.Src && end.Line == p.Line && end.Col > p.Col+1 {
+	if end.Src.Same(p.Src) && end.Line == p.Line && end.Col > p.Col+1 {
 		shown := utf8.RuneCountInString(text)
 		if strings.HasSuffix(text, "…") {
 			shown--

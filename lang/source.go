@@ -9,6 +9,7 @@ package lang
 import (
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/swar"
 	"sort"
@@ -25,6 +26,17 @@ type Source struct {
 	// first is the number of lines before Text in the file it comes from
 	// (NewSourceLine), 0 for a whole file.
 	first int
+}
+
+// Same reports whether s and t are the same source: the same Source, or
+// copies of one, which hold the same text under the same name. Compare
+// positions' sources with Same, not ==: the Parasol I reader gives the
+// positions of the link blocks it allocates together a copy of the source
+// within that allocation, which the garbage collector passes over as it
+// does the blocks' other pointers to one another.
+func (s *Source) Same(t *Source) bool {
+	return s == t || s != nil && t != nil && s.Name == t.Name && s.first == t.first &&
+		unsafe.StringData(s.Text) == unsafe.StringData(t.Text) && len(s.Text) == len(t.Text)
 }
 
 // NewSource records text under a name for positions and snippets.

@@ -38,3 +38,29 @@ func TestSourceLinesAndASCIIAreWhatEveryByteShows(t *testing.T) {
 		}
 	}
 }
+
+// Same holds of a source and its copies, and of nothing else: not of
+// another file's source, nor of one with the same text under another
+// name, nor of nil beside a source.
+func TestSourceSameHoldsOfCopies(t *testing.T) {
+	a := NewSource("a.machine", "x = 1\n")
+	cp := *a
+	for _, c := range []struct {
+		s, t *Source
+		want bool
+	}{
+		{a, a, true},
+		{a, &cp, true},
+		{&cp, a, true},
+		{nil, nil, true},
+		{a, nil, false},
+		{nil, a, false},
+		{a, NewSource("b.machine", a.Text), false},
+		{a, NewSource("a.machine", "x = 2\n"), false},
+		{a, NewSourceLine("a.machine", a.Text, 3), false},
+	} {
+		if got := c.s.Same(c.t); got != c.want {
+			t.Errorf("Same(%p, %p) = %v, want %v", c.s, c.t, got, c.want)
+		}
+	}
+}

@@ -26,7 +26,8 @@ type arena struct {
 	// A Parasol I field whose value is a plain number, with its literal,
 	// and link blocks held in one piece.
 	numberFields []numberField
-	linkPieces   []linkNodes
+	linkPieces   *linkChunk
+	linkPieceN   int // used of linkPieces.links
 
 	// Lists under construction, nested ones above their parents'.
 	exprStack []lang.Expr
@@ -58,10 +59,30 @@ type linkNodes struct {
 // next is given a piece: a piece mostly empty would waste its room.
 const minLinkLines = 6
 
-// linkChunk is the most link pieces one allocation holds: within the
+// linkChunk is link pieces allocated together, with a copy of their
+// file's Source for their positions to point at: a link's nineteen
+// positions then point within the allocation like its other pointers,
+// instead of each being looked up by the collector at the one Source
+// (equal copies: see lang.Source.Same).
+type linkChunk struct {
+	src   lang.Source
+	links [linkChunkLinks]linkNodes
+}
+
+// linkChunkLinks is the most link pieces one allocation holds: within the
 // 128 KiB the collector scans as one piece, so that none of its pointers
 // to itself is taken for a pointer elsewhere.
-const linkChunk = 120 << 10 / int(unsafe.Sizeof(linkNodes{}))
+const linkChunkLinks = (120<<10 - int(unsafe.Sizeof(lang.Source{}))) / int(unsafe.Sizeof(linkNodes{}))
+
+// linkPiece returns a zero link piece and the source its positions are
+// to point at.
+func (a *arena) linkPiece(src *lang.Source) (*linkNodes, *lang.Source) {
+	if a.linkPieces == nil || a.linkPieceN == linkChunkLinks {
+		a.linkPieces, a.linkPieceN = &linkChunk{src: *src}, 0
+	}
+	a.linkPieceN++
+	return &a.linkPieces.links[a.linkPieceN-1], &a.linkPieces.src
+}
 
 // stmtSlab is the most statements one slab of the arena holds.
 const stmtSlab = 2048

@@ -53,7 +53,8 @@ type legacyReader struct {
 	// link.lines. Whether the next link block is given a piece depends on
 	// whether the last one had the plain numbers to fill most of one.
 	link                   *linkNodes
-	linkStmts, linkNumbers int // used of link.body; plain numbers in the block
+	posSrc                 *lang.Source // what positions point at: src, or link's chunk's copy of it
+	linkStmts, linkNumbers int          // used of link.body; plain numbers in the block
 	linkPiece              bool
 }
 
@@ -63,7 +64,7 @@ func parseLegacy(src *lang.Source) (*lang.File, error) { return readLegacy(src, 
 // plain ones too, for tests that compare the two ways.
 func readLegacy(src *lang.Source, general bool) (*lang.File, error) {
 	text := src.Text
-	r := &legacyReader{src: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII(), linkPiece: true}
+	r := &legacyReader{src: src, posSrc: src, file: &lang.File{Src: src, Legacy: true}, ascii: src.ASCII(), linkPiece: true}
 	for off := 0; off < len(text); {
 		r.lineNo++
 		r.lineStart = off
@@ -107,7 +108,7 @@ func (r *legacyReader) flush() {
 			cur = r.link.body[:r.linkStmts:r.linkStmts]
 		}
 		r.linkPiece = r.linkNumbers >= minLinkLines
-		r.link, r.linkStmts, r.linkNumbers = nil, 0, 0
+		r.link, r.linkStmts, r.linkNumbers, r.posSrc = nil, 0, 0, r.src
 	}
 	if len(cur) == 0 {
 		return
@@ -279,7 +280,7 @@ func (r *legacyReader) pos(off int) lang.Pos {
 	if !r.ascii {
 		col = 1 + utf8.RuneCountInString(r.src.Text[r.lineStart:off])
 	}
-	return lang.Pos{Src: r.src, Offset: off, Line: r.lineNo, Col: col}
+	return lang.Pos{Src: r.posSrc, Offset: off, Line: r.lineNo, Col: col}
 }
 
 func (r *legacyReader) line(off int, line string) {
@@ -357,8 +358,9 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 		}
 		var b *lang.Block
 		if r.linkPiece {
-			r.link = slab.Take(&r.a.linkPieces, linkChunk)
+			r.link, r.posSrc = r.a.linkPiece(r.src)
 			b = &r.link.block
+			pos.Src = r.posSrc
 		} else {
 			b = alloc(&r.a.blocks)
 		}
