@@ -607,10 +607,14 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 	case *Binary:
 		if hyphenated(e) {
 			// A word with hyphens (first-ready, recursive-doubling) as
-			// written, not as a subtraction.
-			writeExpr(b, e.X, 100)
+			// written, not as a subtraction; still a subtraction to the
+			// parser, so bracketed where one would be: 2 * (a-b).
+			q := Precedence["-"]
+			open(b, prec > q)
+			writeExpr(b, e.X, q)
 			b.WriteString("-")
 			writeExpr(b, e.Y, 100)
+			closeParen(b, prec > q)
 			return
 		}
 		q := Precedence[e.Op]
@@ -689,7 +693,7 @@ func hyphenated(e *Binary) bool {
 		return false
 	}
 	end, start := End(e.X), e.Y.ExprPos()
-	return e.Pos.Src != nil && end.Src == e.Pos.Src && start.Src == e.Pos.Src &&
+	return e.Pos.Src != nil && end.Src.Same(e.Pos.Src) && start.Src.Same(e.Pos.Src) &&
 		end.Offset == e.Pos.Offset && start.Offset == e.Pos.Offset+1
 }
 

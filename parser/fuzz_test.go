@@ -157,7 +157,7 @@ func FuzzParseExpr(f *testing.F) {
 		"1 + 2 * 3", "(1 + 2) * 3", "-2^2", "(-2)^2", "2^3^2", "a - (b - c)",
 		"not a and b or c", "if a then b else c + 1", "(if a then b else c) + 1",
 		"processor(1).float_timings.mul", `processor(1)."fp type"`,
-		"sum(i in 1..n, i*2)", "20Mbit/s / 8", "1.2e+3ns", "1KiB", "5 µs", "30%",
+		"sum(i in 1..n, i*2)", "0*(A-A)", "2 * (a-b-c) - d", "a-b-c", "-(a-b)^2", "20Mbit/s / 8", "1.2e+3ns", "1KiB", "5 µs", "30%",
 		"topology(100).link(0).linkspeed", "PVM.send(1KB, 43, 45)",
 		"max(1ns, 2ns, h_in)", "x == 1 != true", "a <= b >= c", `"s" + "t"`,
 		"f(n) = n * 10ns", "x = 3 * h_in", "h_in", "2 * (h_in +\n  h_off)",
@@ -192,6 +192,10 @@ func exprRoundTrip(text string) result {
 	}
 	if twice := lang.FormatExpr(again); twice != once {
 		return result{fail: fmt.Sprintf("formatting is not idempotent\n--- input ---\n%s\n--- once ---\n%s\n--- twice ---\n%s", text, once, twice)}
+	}
+	field := func(e lang.Expr) *lang.File { return &lang.File{Stmts: []lang.Stmt{&lang.Field{Name: "x", Value: e}}} }
+	if err := lang.CheckFormatted(field(e), field(again)); err != nil {
+		return result{fail: fmt.Sprintf("formatting changes the meaning: %v\n--- input ---\n%s\n--- formatted ---\n%s", err, text, once)}
 	}
 	return result{}
 }
