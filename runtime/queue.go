@@ -200,10 +200,15 @@ func (q *evQueue) popSlow() event {
 // there; in the ladder it may not be the d+1-th to pop (near may come
 // first).
 func (q *evQueue) ahead(d int) *event {
-	if c := q.lists.cc; c != nil {
-		if i := q.lists.hd + int32(d); i < c.n {
-			return &c.ev[i]
-		}
+	if e := q.lists.peek(d); e != nil {
+		return e
+	}
+	return q.aheadSlow(d)
+}
+
+// aheadSlow is ahead past the time lists' peek.
+func (q *evQueue) aheadSlow(d int) *event {
+	if q.lists.cc != nil {
 		return q.lists.aheadFar(d)
 	}
 	if i := q.bi + d; i < len(q.bot) {

@@ -32,6 +32,10 @@ type timeLists struct {
 	spare   *chunk  // free chunks, linked by next
 	max     int     // distinct times held at most
 	lastSeq uint64
+	// last is the list the last push appended to: pushes come in runs to
+	// one time (a link's latency after now), and a retired list's time is
+	// NaN, so a match is always the live list for that time.
+	last int32
 }
 
 // timeList is the pending events at time t: the chunks from head to
@@ -94,6 +98,7 @@ func (l *timeLists) push(e event) bool {
 			break
 		}
 		if tl := &l.lists[c-1]; tl.t == e.t {
+			l.last = c - 1
 			l.append(tl, e)
 			return true
 		}
@@ -117,8 +122,30 @@ func (l *timeLists) push(e event) bool {
 	tl := &l.lists[id]
 	*tl = timeList{t: e.t, head: c, tail: c, slot: i}
 	l.table[i] = id + 1
+	l.last = id
 	l.append(tl, e)
 	l.heapPush(id)
+	return true
+}
+
+// pushLast is push's commonest case, small enough to inline into the
+// simulator's push: e goes to the list the last push went to, whose last
+// chunk has room. It is false when push has to decide.
+func (l *timeLists) pushLast(e *event) bool {
+	if int(l.last) >= len(l.lists) {
+		return false
+	}
+	tl := &l.lists[l.last]
+	if tl.t != e.t || e.seq < l.lastSeq {
+		return false
+	}
+	c := tl.tail
+	if c.n == chunkEvents {
+		return false
+	}
+	c.ev[c.n] = *e
+	c.n++
+	l.lastSeq = e.seq
 	return true
 }
 
@@ -201,6 +228,16 @@ func (l *timeLists) save() {
 		tl := &l.lists[l.heap[0].id]
 		tl.head, tl.hd = l.cc, l.hd
 	}
+}
+
+// peek is the pending event d places after the next where that is in the
+// chunk being popped, nil otherwise: ahead's common case, small enough to
+// inline.
+func (l *timeLists) peek(d int) *event {
+	if c, i := l.cc, l.hd+int32(d); c != nil && i < c.n {
+		return &c.ev[i]
+	}
+	return nil
 }
 
 // aheadFar is the pending event d places after the next where that is

@@ -308,7 +308,13 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	if s.guard.maxEvents > 0 && s.q.len() >= s.guard.maxEvents && s.err == nil {
 		s.err = s.guard.exceeded("pending events", s.q.len(), eventBytes)
 	}
-	s.q.push(event{t: t, seq: s.seq<<8 | uint64(kind), id: id, aux: aux})
+	e := event{t: t, seq: s.seq<<8 | uint64(kind), id: id, aux: aux}
+	// The commonest case inline; the queue's push decides the others.
+	if s.q.listed && s.q.lists.pushLast(&e) {
+		s.q.n++
+		return
+	}
+	s.q.push(e)
 }
 
 func (s *sim) pop() event { return s.q.pop() }
@@ -325,7 +331,11 @@ func (s *sim) numLanes() int32         { return s.wl.nwires * s.net.lanes }
 // those lines while it handles the events before. (A plain load did so
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
 func (s *sim) touchAhead() {
-	if e := s.q.ahead(touchDistance); e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
+	e := s.q.lists.peek(touchDistance)
+	if e == nil {
+		e = s.q.aheadSlow(touchDistance)
+	}
+	if e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
 		// A tail release also reads the next lane's record, which may lie
 		// in the ring's other line. Into the second-level cache: the
 		// first level's few miss buffers were full (perf put the stall on
@@ -341,7 +351,11 @@ func (s *sim) touchAhead() {
 	}
 	// Nearer, that packet line has come in: a tail's lane is then one
 	// load away.
-	if e := s.q.ahead(laneDistance); e != nil {
+	e = s.q.lists.peek(laneDistance)
+	if e == nil {
+		e = s.q.aheadSlow(laneDistance)
+	}
+	if e != nil {
 		switch e.kind() {
 		case evTail:
 			if p := &s.pkts[e.id]; !p.spilled {
