@@ -137,6 +137,17 @@ func (q *evQueue) bucket(t float64) int {
 	return q.nb
 }
 
+// pushFast is push where the time lists take e in their commonest case
+// (pushLast), small enough to inline into the simulator's push; false
+// when push has to decide.
+func (q *evQueue) pushFast(e *event) bool {
+	if q.listed && q.lists.pushLast(e) {
+		q.n++
+		return true
+	}
+	return false
+}
+
 func (q *evQueue) push(e event) {
 	q.n++
 	if q.listed {

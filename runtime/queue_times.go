@@ -73,6 +73,9 @@ const (
 func (l *timeLists) reset() {
 	if l.table == nil {
 		l.table, l.shift = make([]int32, minTable), 64-minTableBits
+		// List 0 is never used: it stands for last until a push sets it,
+		// its time NaN so that no event matches it.
+		l.lists = append(l.lists, timeList{t: math.NaN()})
 	}
 	l.save()
 	for _, h := range l.heap {
@@ -132,15 +135,9 @@ func (l *timeLists) push(e event) bool {
 // simulator's push: e goes to the list the last push went to, whose last
 // chunk has room. It is false when push has to decide.
 func (l *timeLists) pushLast(e *event) bool {
-	if int(l.last) >= len(l.lists) {
-		return false
-	}
 	tl := &l.lists[l.last]
-	if tl.t != e.t || e.seq < l.lastSeq {
-		return false
-	}
 	c := tl.tail
-	if c.n == chunkEvents {
+	if tl.t != e.t || e.seq < l.lastSeq || c.n == chunkEvents {
 		return false
 	}
 	c.ev[c.n] = *e

@@ -309,12 +309,9 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 		s.err = s.guard.exceeded("pending events", s.q.len(), eventBytes)
 	}
 	e := event{t: t, seq: s.seq<<8 | uint64(kind), id: id, aux: aux}
-	// The commonest case inline; the queue's push decides the others.
-	if s.q.listed && s.q.lists.pushLast(&e) {
-		s.q.n++
-		return
+	if !s.q.pushFast(&e) {
+		s.q.push(e)
 	}
-	s.q.push(e)
 }
 
 func (s *sim) pop() event { return s.q.pop() }
