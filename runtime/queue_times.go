@@ -10,7 +10,8 @@ import (
 // a random permutation on a 256×256 torus pushes 17 M events at 132,000
 // distinct times, a few hundred pending at once), and events arrive in
 // sequence order, so each list is already in (time, sequence) order: a
-// push appends to its time's list, found by hashing the time, and a pop
+// push appends to its time's list, most often the one the last push went
+// to (pushLast), else found by hashing the time, and a pop
 // takes the next event of the earliest list, the root of a heap of the
 // lists by time. No event is compared, copied or sorted on the way. It
 // gives up (push reports false) past max distinct times, on a NaN time, or
