@@ -58,6 +58,8 @@ type network struct {
 	// links are the links' parameters, or nil when all are link0.
 	links []LinkParams
 	link0 LinkParams
+	// buses: some link has more than two members (topo.Link.Multi).
+	buses bool
 
 	// dist[rank(dst)][node] for graphs without a distance rule.
 	dist [][]int32
@@ -124,6 +126,9 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 		}
 	}
 	n.link0, n.links = spec.DefaultLink, spec.Links
+	for l := range int32(n.g.NumLinks()) {
+		n.buses = n.buses || n.g.Link(l).Multi
+	}
 	if len(spec.Links) > 0 && sameLinks(spec.Links) {
 		// A machine file gives every link its parameters, most often all
 		// alike; one copy spares a hop a look-up in a list as long as the

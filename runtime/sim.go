@@ -165,11 +165,14 @@ type wireState struct {
 	free, busy float64 // transmitter free at; total busy time
 	xbar       float64 // with Spec.Speedup, the crossbar input at the wire's far end is free at
 	load       int32   // messages carried
-	through    int32   // of those, passing through the node the wire leaves (not starting or ending there)
+	through    int32   // of those, passing through the node the wire leaves (not starting or ending there); a bus's in nodeState
 }
 
 type nodeState struct {
 	cpu, vcp float64 // CPU and packet engine free at
+	// through counts the messages passed on by a bus, whose wire every
+	// member sends on: the others are counted on the wire they leave by.
+	through int32
 }
 
 // slot is the unit of wireLanes: 16 bytes, 8-aligned.
@@ -753,7 +756,11 @@ func (s *sim) acquire(id, ch, next int32) {
 		wr := s.wire(w)
 		wr.load++
 		if p.nhops > 0 && p.at != p.dst {
-			wr.through++
+			if n.buses && n.g.Link(l).Multi {
+				s.nodes[p.at].through++
+			} else {
+				wr.through++
+			}
 		}
 	}
 	var end float64

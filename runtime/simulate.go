@@ -318,15 +318,19 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 
 // maxThroughLoad is the most messages any processor routed through (a
 // wire counts those it carried away from the node it leaves that neither
-// started nor ended there).
+// started nor ended there; a bus's are counted at the node).
 func (s *sim) maxThroughLoad() int {
 	g := s.net.g
 	s.nodeLoad = slices.Grow(s.nodeLoad[:0], g.N())[:g.N()]
-	clear(s.nodeLoad)
+	for v := range s.nodeLoad {
+		s.nodeLoad[v] = s.nodes[v].through
+	}
 	for l := range int32(g.NumLinks()) {
 		k := g.Link(l)
 		s.nodeLoad[k.A] += s.wire(2 * l).through
-		s.nodeLoad[k.B] += s.wire(2*l + 1).through
+		if k.B >= 0 { // an I/O link of one member has no far end
+			s.nodeLoad[k.B] += s.wire(2*l + 1).through
+		}
 	}
 	most := 0
 	for v, n := range s.nodeLoad {
