@@ -840,8 +840,8 @@ func (r *realizer) legacyLink(l *object, def *NodeType) {
 		r.errs.Append(r.takenDefaults(latF == nil, spdF == nil, "link "+l.label, "it sets no link%s of its own"))
 		return
 	}
-	if f := latF; f != nil {
-		lat = r.val(f).Num
+	if latF != nil {
+		lat = r.val(latF).Num
 	}
 	if f := spdF; f != nil {
 		v, err := r.m.value(f, lang.Pos{})

@@ -9,12 +9,12 @@ package lang
 import (
 	"fmt"
 	"math/bits"
-	"unsafe"
-
-	"github.com/parasol-lang/parasol/internal/swar"
 	"sort"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/swar"
 )
 
 // Source is one named piece of text: a file, a REPL entry, a --set value.

@@ -331,6 +331,7 @@ func (s *sim) numLanes() int32         { return s.wl.nwires * s.net.lanes }
 // those lines while it handles the events before. (A plain load did so
 // too, but held the processor up until it arrived: 30% slower at 256×256.)
 func (s *sim) touchAhead() {
+	// q.ahead, with its common case inlined (ahead itself is too large).
 	e := s.q.lists.peek(touchDistance)
 	if e == nil {
 		e = s.q.aheadSlow(touchDistance)
