@@ -62,39 +62,45 @@ type hop struct {
 const ringHops = 8
 
 // packet is laid out by what an event touches: routing, an arrival, an
-// acquisition and a tail release read the first cache line and one of
-// the ring's; the last line is for waiting, spilling and delivery.
+// acquisition and a tail release read and write the first cache line and
+// one of the ring's; the last line is for waiting (where a blocked worm's
+// fields are), spilling and a packet's first and last hop. (On a network
+// far larger than the cache a line written each hop is a miss each hop;
+// the constant below fails the build if the first line overflows.)
 type packet struct {
-	at       int32 // node the head is at or is travelling to
-	target   int32 // routing target: dst, or Valiant's intermediate node
-	dst      int32
-	tail     int32 // path index of the oldest lane still held
-	nhops    int32 // lanes acquired so far
-	k        int32 // lanes a blocked worm keeps
-	waitCh   int32 // lane waited for, -1 if none
-	inLink   int32
-	lastDim  int32
-	class    int32 // dateline lane class
-	pending  bool  // a tail event is scheduled
-	deferred bool  // the tail waits for the blocked head
-	arrived  bool
-	spilled  bool // the held lanes are in hops, not ring
-	ack      bool
-	probe    bool    // circuit set-up still under way
-	first    bool    // the first packet of its part, not an acknowledgement (counted in loads)
-	bytes    int64   // size on the wire
-	lastLat  float64 // latency of the newest lane
+	at      int32 // node the head is at or is travelling to
+	target  int32 // routing target: dst, or Valiant's intermediate node
+	dst     int32
+	tail    int32 // path index of the oldest lane still held
+	nhops   int32 // lanes acquired so far
+	waitCh  int32 // lane waited for, -1 if none
+	inLink  int32
+	lastDim int32
+	class   int32   // dateline lane class
+	pending bool    // a tail event is scheduled
+	spilled bool    // the held lanes are in hops, not ring
+	probe   bool    // circuit set-up still under way
+	first   bool    // the first packet of its part, not an acknowledgement (counted in loads)
+	bytes   int64   // size on the wire
+	lastLat float64 // latency of the newest lane
+	lastTx  float64 // transmission start on the newest lane
 	// ring holds lane i of the path at i % ringHops, until spilled.
 	ring     [ringHops]hop
 	part     int32
-	idx      int32   // packet number within its part (-1 for an acknowledgement)
-	next     int32   // next packet in the lane's queue
-	waitNext int32   // node that lane leads to
-	base     int32   // path index of hops[0], once spilled
-	lastTx   float64 // transmission start on the newest lane
+	idx      int32 // packet number within its part (-1 for an acknowledgement)
+	next     int32 // next packet in the lane's queue
+	waitNext int32 // node that lane leads to
+	base     int32 // path index of hops[0], once spilled
+	k        int32 // lanes a blocked worm keeps
+	deferred bool  // the tail waits for the blocked head
+	arrived  bool
+	ack      bool
 	blocked  float64
 	hops     []hop // the held lanes, from path index base, once spilled
 }
+
+// The fields every hop writes end within the first cache line.
+const _ = 64 - (unsafe.Offsetof(packet{}.lastTx) + unsafe.Sizeof(packet{}.lastTx))
 
 // hop is lane i of the packet's path, which it must still hold.
 func (p *packet) hop(i int32) *hop {
