@@ -218,6 +218,11 @@ func (l *timeLists) load() {
 // the processor to see the stream.
 func (c *chunk) fetch() {
 	prefetchSpan(uintptr(unsafe.Pointer(c)), unsafe.Offsetof(c.ev)+uintptr(c.n)*unsafe.Sizeof(event{}))
+	if c.next != nil {
+		// The first events of the chunk after, which touchAhead reads
+		// that many events before they are popped.
+		prefetchSpan(uintptr(unsafe.Pointer(c.next)), unsafe.Offsetof(c.ev)+touchDistance*unsafe.Sizeof(event{}))
+	}
 }
 
 // save writes cc and hd back to the list they read.
