@@ -169,7 +169,11 @@ func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*net
 	for _, k := range n.core.Dims {
 		n.dims = append(n.dims, int32(k))
 	}
-	n.axes = newAxes(n.dims)
+	if n.core.Kind == topo.Mesh || n.core.Kind == topo.Torus {
+		// Only a grid's arguments are sides: a hypercube's is its
+		// dimension, a tree's its arity and depth (either may be 0).
+		n.axes = newAxes(n.dims)
+	}
 	n.lanes = int32(max(pk.VirtualChannels, 1))
 	for l := range int32(g.NumLinks()) {
 		n.lanes = max(n.lanes, g.Link(l).Channels)

@@ -356,6 +356,9 @@ func (s *sim) pattern(op string, r int) int {
 	switch kind {
 	case topo.Hypercube:
 		if op == "neighbor" {
+			if P < 2 {
+				return r // a 0-cube: no neighbour, no message
+			}
 			return r ^ 1
 		}
 		return (r + P/2 - 1 + P) % P
@@ -366,6 +369,8 @@ func (s *sim) pattern(op string, r int) int {
 			switch {
 			case x+1 < k:
 				return r + 1
+			case k == 1:
+				return r // a side of one: no neighbour along it, no message
 			case kind == topo.Torus:
 				return r - x
 			default:

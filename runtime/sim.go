@@ -633,7 +633,7 @@ func (s *sim) route(id int32) {
 // wraps tells whether the hop from u to v along dimension d of a torus
 // crosses the wrap-around (dateline) link.
 func (s *sim) wraps(u, v, d int32) bool {
-	if d < 0 || int(d) >= len(s.net.dims) {
+	if d < 0 || int(d) >= len(s.net.axes) {
 		return false
 	}
 	ax := &s.net.axes[d]
