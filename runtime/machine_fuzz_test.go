@@ -17,7 +17,8 @@ import (
 // FuzzMachineSimulates: whatever machine file loads, each of its
 // topologies simulates every operation under every switching and routing
 // to a result with finite times or to an error, within its event budget,
-// never a panic; and its routing checks the same way. The seeds are every
+// never a panic; and its routing checks, and an offered load runs, the
+// same way. The seeds are every
 // machine of the repository and a few shapes the standard ones lack
 // (buses, one-member I/O links, switches, explicit routes).
 func FuzzMachineSimulates(f *testing.F) {
@@ -103,6 +104,16 @@ processornumber = 1`,
 			}
 			if top.Graph.N() <= 64 {
 				_, _ = CheckRouting(spec, opts.Routing)
+				lr, err := Offered(context.Background(), spec, opts, Load{Fraction: 0.05 + float64(op%10)/10})
+				if err == nil {
+					for name, v := range map[string]float64{"offered": lr.Offered, "accepted": lr.Accepted, "latency mean": lr.Latency.Mean} {
+						if math.IsInf(v, 0) || math.IsNaN(v) || v < 0 {
+							t.Errorf("%s, %+v, offered load: %s = %v", top.Label, opts, name, v)
+						}
+					}
+				} else if strings.Contains(err.Error(), "runtime error") {
+					t.Errorf("%s, offered load: %v", top.Label, err)
+				}
 			}
 		}
 	})
