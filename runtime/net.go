@@ -427,6 +427,9 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 		}
 		return buf, lbuf
 	case n.rk == rTree:
+		if n.depth[at] < 0 || n.depth[dst] < 0 {
+			return buf, lbuf // off the spanning tree: no route
+		}
 		// Up to the common ancestor, then down.
 		v := dst
 		for n.depth[v] > n.depth[at] {

@@ -225,7 +225,7 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	guard := newGrowthGuard(n, tr, need, opts.MaxMemory, workers)
 	out := make([]*LoadResult, len(loads))
 	errs := make([]error, len(loads))
-	n.onSims(ctx, &opts, guard, workers, len(loads), func(s *sim, i int) {
+	n.onSims(ctx, &opts, guard, workers, len(loads), func(ctx context.Context, s *sim, i int) {
 		out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
 	})
 	if err := errors.Join(errs...); err != nil {

@@ -300,7 +300,9 @@ func (s *sim) build(tr *traffic) error {
 		}
 	case "broadcast":
 		if s.net.rk == rTree || s.net.rk == rAcyclic && s.net.treeOrder != nil {
-			s.treeBroadcast(tr, size)
+			if err := s.treeBroadcast(tr, size); err != nil {
+				return err
+			}
 		} else {
 			s.broadcast(tr, srcRank, size, nil)
 		}
@@ -477,9 +479,14 @@ func (s *sim) dimensionExchange(tr *traffic, d int, size int64, grow bool) {
 // treeBroadcast forwards the message down the routing's spanning tree:
 // each processor sends to its nearest processor descendants (seed 003's
 // static broadcast trees), once it has received.
-func (s *sim) treeBroadcast(tr *traffic, size int64) {
+func (s *sim) treeBroadcast(tr *traffic, size int64) error {
 	n := s.net
 	g := n.g
+	for r := range n.nprocs {
+		if v := g.Proc(r); n.depth[v] < 0 {
+			return fmt.Errorf("no route from node %d to node %d", g.ID(n.treeRoot), g.ID(v))
+		}
+	}
 	in := make(map[int32]int32) // message into each processor
 	up := func(v int32) int32 { // nearest processor ancestor
 		for v = n.parent[v]; v >= 0 && g.NodeKind(v) != topo.Processor; v = n.parent[v] {
@@ -500,4 +507,5 @@ func (s *sim) treeBroadcast(tr *traffic, size int64) {
 			s.after(pm, m)
 		}
 	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -86,7 +87,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	})
 	done := 0
 	var mu sync.Mutex
-	n.onSims(ctx, &opts, guard, workers, runs, func(s *sim, i int) {
+	n.onSims(ctx, &opts, guard, workers, runs, func(ctx context.Context, s *sim, i int) {
 		if !order.admit(ctx, i) {
 			return
 		}
@@ -96,10 +97,12 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		}
 		order.put(i, x)
 		if opts.Progress != nil {
-			mu.Lock()
-			done++
-			opts.Progress(done, runs)
-			mu.Unlock()
+			func() {
+				mu.Lock()
+				defer mu.Unlock() // held by no one if Progress panics
+				done++
+				opts.Progress(done, runs)
+			}()
 		}
 	})
 	order.flush(runs)
@@ -126,14 +129,27 @@ const resultWindow = 8
 // to be folded and those running.
 func heldRuns(runs, workers int) int { return min(runs, (resultWindow+1)*workers) }
 
-// onSims calls f(s, i) for every i in [0, count) over workers goroutines,
-// each with a sim of its own that it reuses, until ctx is done: the items
-// not yet started then are left undone.
-func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, workers, count int, f func(s *sim, i int)) {
+// onSims calls f(ctx, s, i) for every i in [0, count) over workers
+// goroutines, each with a sim of its own that it reuses, until ctx is
+// done: the items not yet started then are left undone. A panic in f
+// stops the others (f's ctx is cancelled) and is raised again in the
+// caller's goroutine, where a caller can recover it, with the worker's
+// stack: a goroutine of the library's own would otherwise end the
+// program.
+func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, workers, count int, f func(ctx context.Context, s *sim, i int)) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var failed atomic.Pointer[workerPanic]
 	for range workers {
 		wg.Go(func() {
+			defer func() {
+				if v := recover(); v != nil {
+					failed.CompareAndSwap(nil, &workerPanic{value: v, stack: debug.Stack()})
+					cancel()
+				}
+			}()
 			s := newSim(n, opts)
 			s.guard = guard
 			for {
@@ -141,11 +157,32 @@ func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, 
 				if i >= count || ctx.Err() != nil {
 					return
 				}
-				f(s, i)
+				f(ctx, s, i)
 			}
 		})
 	}
 	wg.Wait()
+	if p := failed.Load(); p != nil {
+		panic(p)
+	}
+}
+
+// workerPanic is a panic in a simulation worker, raised again where the
+// simulation was called.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *workerPanic) Error() string {
+	return fmt.Sprintf("%v [recovered in a simulation worker]\n\n%s", p.value, p.stack)
+}
+
+// Unwrap gives the worker's panic value where it was an error (a
+// runtime.Error, say).
+func (p *workerPanic) Unwrap() error {
+	err, _ := p.value.(error)
+	return err
 }
 
 // runSeed derives run i's seed, so any run can be reproduced alone.
