@@ -13,7 +13,6 @@ import (
 	"time"
 	"weak"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -285,14 +284,7 @@ func TestAcyclicFromMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := strings.Replace(string(text), "routing = shortest", "routing = acyclic", 1)
-	m, err := eval.LoadSource("ring.machine", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := sourceSpec(t, "ring.machine", src)
 	if spec.Routing != "acyclic" {
 		t.Fatalf("routing %q", spec.Routing)
 	}

@@ -13,6 +13,20 @@ import (
 func loadSpec(t *testing.T, name string) (*eval.Machine, *Spec) {
 	t.Helper()
 	m, err := eval.Load(name)
+	return machineSpec(t, m, err)
+}
+
+// sourceSpec loads a machine from its text and makes its first topology's Spec.
+func sourceSpec(t testing.TB, name, src string) (*eval.Machine, *Spec) {
+	t.Helper()
+	m, err := eval.LoadSource(name, src)
+	return machineSpec(t, m, err)
+}
+
+// machineSpec is the Spec of a loaded machine's first topology; err is
+// the load's.
+func machineSpec(t testing.TB, m *eval.Machine, err error) (*eval.Machine, *Spec) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,19 +177,12 @@ func TestAllreduceIsNotABarrier(t *testing.T) {
 // A receive primitive costs the receiver's part of a message; compare sets
 // it beside the receive overhead the simulation charges at Dst.
 func TestReceiveComparesTheReceiversCost(t *testing.T) {
-	m, err := eval.LoadSource("recv.machine", `machine "recv" {
+	m, spec := sourceSpec(t, "recv.machine", `machine "recv" {
 	processor cpu { recv_overhead = 3us }
 	topology t = chain(3) { node = cpu; latency = 1us; speed = 1MB/s }
 	modelsection MPI { recv(n: B) = 3us }
 	modelsection PVM { receive(n: B) = 2us + n * 2ns / 1B }
 }`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		prim string
 		diff float64
@@ -193,18 +200,11 @@ func TestReceiveComparesTheReceiversCost(t *testing.T) {
 // Primitives compare cannot simulate are refused with the reason; --op
 // (Options.Op) simulates a machine's own primitive.
 func TestCompareRefusals(t *testing.T) {
-	m, err := eval.LoadSource("own.machine", `machine "own" {
+	m, spec := sourceSpec(t, "own.machine", `machine "own" {
 	processor cpu {}
 	topology t = hypercube(2) { node = cpu; latency = 1us; speed = 1MB/s }
 	modelsection MPI { scan(n: B, p) = 2 * p * 1us; spawn() = 1ms; packdouble(n) = n * 1ns }
 }`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		prim, op, want string
 	}{

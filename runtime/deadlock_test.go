@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -276,14 +275,7 @@ func TestDeadlockShownAndAvoided(t *testing.T) {
 	}
 	load := func(lanes int) *Spec {
 		src := strings.Replace(string(text), "param lanes = 1", fmt.Sprintf("param lanes = %d", lanes), 1)
-		m, err := eval.LoadSource("ring.machine", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := FromMachine(m, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, spec := sourceSpec(t, "ring.machine", src)
 		return spec
 	}
 	spec := load(1)

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/parasol-lang/parasol/eval"
 )
 
 // TestDisconnectedMachineIsNoRouteUnderEveryRouting: on a machine whose
@@ -17,17 +15,10 @@ import (
 // once left the unreached nodes without a parent and indexed link -1, and
 // its broadcast reached only the root's part without a word.
 func TestDisconnectedMachineIsNoRouteUnderEveryRouting(t *testing.T) {
-	m, err := eval.LoadSource("m.machine", `machine "m" {
+	_, spec := sourceSpec(t, "m.machine", `machine "m" {
 	processor p {}
 	topology t { node 0 .. 3 = p; link 0 -- 1 { latency = 1us; speed = 1MB/s } }
 }`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, rt := range slices.Sorted(maps.Keys(Routings)) {
 		for _, op := range []string{"broadcast", "allgather", "alltoall", "randperm", "scatter"} {
 			_, err := Simulate(context.Background(), spec, Options{Op: op, Size: 64, Routing: rt})

@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 	"testing"
-
-	"github.com/parasol-lang/parasol/eval"
 )
 
 // TestGeneratorsAtTheirSmallestSimulateEveryOp: a generated topology with
@@ -21,17 +19,10 @@ func TestGeneratorsAtTheirSmallestSimulateEveryOp(t *testing.T) {
 	pairOps := map[string]bool{"send": true, "pingpong": true, "swap": true}
 	for _, gen := range []string{"hypercube(0)", "hypercube(1)", "tree(2, 0)", "tree(1, 3)", "full(1)",
 		"mesh(1)", "mesh(1, 4)", "torus(1, 4)", "ring(1)", "chain(1)"} {
-		m, err := eval.LoadSource("m.machine", fmt.Sprintf(`machine "m" {
+		_, spec := sourceSpec(t, "m.machine", fmt.Sprintf(`machine "m" {
 	processor p {}
 	topology t = %s { latency = 1us; speed = 1MB/s }
 }`, gen))
-		if err != nil {
-			t.Fatalf("%s: %v", gen, err)
-		}
-		spec, err := FromMachine(m, "")
-		if err != nil {
-			t.Fatalf("%s: %v", gen, err)
-		}
 		one := spec.Graph.N() == 1
 		for _, op := range slices.Sorted(maps.Keys(Ops)) {
 			res, err := Simulate(context.Background(), spec, Options{Op: op, Size: 64})

@@ -91,17 +91,10 @@ func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
 // sit at their bounds in the units they are written in loads, and its Spec
 // passes Validate though the conversion rounds a hair above the bound.
 func TestMachineAtItsBoundsInNanosecondsSimulates(t *testing.T) {
-	m, err := eval.LoadSource("m.machine", `machine "m" {
+	_, spec := sourceSpec(t, "m.machine", `machine "m" {
 	processor p { name = "P"; send_overhead = 31557600000000000ns; route_per_byte = 8000000000ns/B }
 	topology t = ring(4) { latency = 31557600000000000ns; speed = 1GB/s }
 }`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if spec.Links[0].Latency <= eval.MaxTime {
 		t.Fatalf("latency %v converts to the bound exactly; the test needs one a hair above", spec.Links[0].Latency)
 	}

@@ -41,14 +41,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := eval.LoadSource("ring.machine", string(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := sourceSpec(t, "ring.machine", string(text))
 	for _, size := range []int{32, 64, 256, 512} {
 		s, r := runOnce(t, spec, Options{Op: "alltoall", Size: size, Seed: 1})
 		if !r.deadlock {
