@@ -21,7 +21,9 @@ import (
 // not depend on the number of workers. A deadlock, the MaxEvents limit or
 // cancellation of ctx end a run early: the result then reports what was
 // delivered (Deadlock with its Cycle, or Partial) and the error is nil,
-// except for cancellation, which also returns ctx.Err().
+// except for cancellation, which also returns ctx.Err(). A panic in a
+// worker (opts.Progress's, say) is raised again in the caller's
+// goroutine, as an error that carries the worker's stack.
 func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
