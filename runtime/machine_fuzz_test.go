@@ -17,8 +17,8 @@ import (
 // FuzzMachineSimulates: whatever machine file loads, each of its
 // topologies simulates every operation under every switching and routing
 // to a result with finite times or to an error, within its event budget,
-// never a panic; and its routing checks, and an offered load runs, the
-// same way. The seeds are every
+// never a panic; and its routing checks, an offered load runs and a
+// program runs, analytically and simulated, the same way. The seeds are every
 // machine of the repository and a few shapes the standard ones lack
 // (buses, one-member I/O links, switches, explicit routes).
 func FuzzMachineSimulates(f *testing.F) {
@@ -114,7 +114,52 @@ processornumber = 1`,
 				} else if strings.Contains(err.Error(), "runtime error") {
 					t.Errorf("%s, offered load: %v", top.Label, err)
 				}
+				runRing(t, m, top.Label, opts, 1+int(op%8))
 			}
 		}
 	})
+}
+
+// ringBody is a program that any machine runs: a ring exchange between
+// collectives.
+const ringBody = `barrier()
+let right = mod(rank + 1, ranks)
+let left = mod(rank + ranks - 1, ranks)
+if mod(rank, 2) == 0 { send(64B, to: right) recv(from: left) } else { recv(from: left) send(64B, to: right) }
+allreduce(1KB)
+bcast(2KB, root: 0)`
+
+// runRing runs ringBody on topology top of m, analytically and
+// simulated, with ranks ranks: an answer with finite times or an error.
+func runRing(t *testing.T, m *eval.Machine, top string, opts Options, ranks int) {
+	p, err := eval.ParseProgramBody(m, ringBody)
+	if err != nil {
+		t.Fatalf("the ring program: %v", err)
+	}
+	s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: ranks})
+	if err != nil {
+		return
+	}
+	// Simulated alone, and both: a machine without a model section has no
+	// analytic answer (an error), but is simulated all the same.
+	for _, simulatedOnly := range []bool{true, false} {
+		res, err := Run(context.Background(), m, s, RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: ProgramOptions{
+			MaxEvents: opts.MaxEvents, MaxMemory: opts.MaxMemory, Routing: opts.Routing, Switching: opts.Switching}})
+		if err != nil {
+			if strings.Contains(err.Error(), "runtime error") {
+				t.Errorf("%s, program: %v", top, err)
+			}
+			continue
+		}
+		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+			if pr == nil {
+				continue
+			}
+			for _, r := range pr.Ranks {
+				if math.IsInf(r.End, 0) || math.IsNaN(r.End) || r.End < 0 {
+					t.Errorf("%s, program %s: rank %d ends at %v", top, pr.Method, r.Rank, r.End)
+				}
+			}
+		}
+	}
 }
