@@ -1057,20 +1057,27 @@ func (p *progRun) criticalPath(last int32, steps int) []eval.PathStep {
 // walkPath visits the operations from op last back through what each
 // waited for last, with each one's rank and index in the input schedule;
 // merge says it is of the same step as the one visited before (the
-// operations a collective was expanded into are one step).
+// operations a collective was expanded into are one step). An operation
+// is visited once: the path can pass through one twice, its completion
+// waiting on what its own start let begin (a receive that the send it
+// lets start, by irequires, answers), and its step already spans both.
 func (p *progRun) walkPath(last int32, visit func(i int32, r, op int, merge bool)) {
 	started := false // reached i through its start, not its completion
 	steps, prevR, prevOp := 0, -1, -1
-	for i := last; i >= 0; {
-		r, op := p.rankOf(i), p.origOp(i)
-		merge := steps > 0 && r == prevR && op == prevOp
-		if !merge {
-			steps++
-		}
-		prevR, prevOp = r, op
-		visit(i, r, op, merge)
-		if steps > len(p.end) { // a cycle of causes cannot happen; guard anyway
+	seen := make([]bool, len(p.end))
+	for n, i := 0, last; i >= 0; n++ {
+		if n > 2*len(p.end) { // a cycle of causes cannot happen; guard anyway
 			break
+		}
+		if !seen[i] {
+			seen[i] = true
+			r, op := p.rankOf(i), p.origOp(i)
+			merge := steps > 0 && r == prevR && op == prevOp
+			if !merge {
+				steps++
+			}
+			prevR, prevOp = r, op
+			visit(i, r, op, merge)
 		}
 		next := p.cause[i]
 		if started {
