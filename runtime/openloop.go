@@ -176,7 +176,8 @@ func Offered(ctx context.Context, spec *Spec, opts Options, load Load) (*LoadRes
 // opts.Workers goroutines; point i's seed is derived from opts.Seed and
 // its load, so a point gives the same answer alone or in any curve.
 // Cancellation returns the points finished (nil for the others) with
-// ctx.Err().
+// ctx.Err(). A panic in a worker is raised again in the caller's
+// goroutine, as Simulate's is.
 func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) ([]*LoadResult, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
