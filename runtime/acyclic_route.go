@@ -211,7 +211,7 @@ func (p *packet) lastLane() int32 {
 // (another allowed component), else the one with the shortest queue.
 func (s *sim) acyclicLane(ci int) int32 {
 	best := s.lbuf[ci]
-	if s.lane(best).owner < 0 {
+	if s.lane(best).free(s.now) {
 		return best
 	}
 	V := s.net.lanes
@@ -220,10 +220,10 @@ func (s *sim) acyclicLane(ci int) int32 {
 		if c/V != w {
 			continue
 		}
-		if s.lane(c).owner < 0 {
+		if s.lane(c).free(s.now) {
 			return c
 		}
-		if s.lane(c).qLen < s.lane(best).qLen {
+		if s.queued(c) < s.queued(best) {
 			best = c
 		}
 	}

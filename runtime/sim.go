@@ -16,8 +16,8 @@ const (
 	evPartStart              // id = part: sender software done, start packets
 	evRoute                  // id = packet, aux = path index of its newest lane: head ready for a routing decision
 	evArrive                 // id = packet, aux = as evRoute: head reached the far end of its newest lane
-	evTail                   // id = packet, aux = path index: tail leaves that lane
 	evDeliver                // id = packet: last byte at the destination
+	evGrant                  // id = lane: its holder's tail is due to leave it; hand it to the first waiter
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
 )
@@ -56,28 +56,27 @@ type hop struct {
 
 // ringHops is how many lanes a packet keeps inline: a worm holds a few
 // lanes at a time (its buffers' worth behind the head, and those its tail
-// still crosses), and keeping them in the packet itself spares a tail
-// release a second cache miss. A worm that holds more (a circuit's whole
-// path, a long packet on short links) spills them to hops.
+// still crosses), and keeping them in the packet itself spares an arrival
+// a second cache miss. A worm that holds more (a circuit's whole path, a
+// long packet on short links) spills them to hops.
 const ringHops = 8
 
-// packet is laid out by what an event touches: routing, an arrival, an
-// acquisition and a tail release read and write the first cache line and
-// one of the ring's; the last line is for waiting (where a blocked worm's
-// fields are), spilling and a packet's first and last hop. (On a network
-// far larger than the cache a line written each hop is a miss each hop;
-// the constant below fails the build if the first line overflows.)
+// packet is laid out by what an event touches: routing, an arrival and an
+// acquisition read and write the first cache line and one of the ring's;
+// the last line is for waiting (where a blocked worm's fields are),
+// spilling and a packet's first and last hop. (On a network far larger
+// than the cache a line written each hop is a miss each hop; the constant
+// below fails the build if the first line overflows.)
 type packet struct {
 	at      int32 // node the head is at or is travelling to
 	target  int32 // routing target: dst, or Valiant's intermediate node
 	dst     int32
-	tail    int32 // path index of the oldest lane still held
+	tail    int32 // path index of the oldest lane that may still be held (advanced lazily: see lane)
 	nhops   int32 // lanes acquired so far
 	waitCh  int32 // lane waited for, -1 if none
 	inLink  int32
 	lastDim int32
 	class   int32   // dateline lane class
-	pending bool    // a tail event is scheduled
 	spilled bool    // the held lanes are in hops, not ring
 	probe   bool    // circuit set-up still under way
 	first   bool    // the first packet of its part, not an acknowledgement (counted in loads)
@@ -92,8 +91,6 @@ type packet struct {
 	waitNext int32 // node that lane leads to
 	base     int32 // path index of hops[0], once spilled
 	k        int32 // lanes a blocked worm keeps
-	deferred bool  // the tail waits for the blocked head
-	arrived  bool
 	ack      bool
 	blocked  float64
 	hops     []hop // the held lanes, from path index base, once spilled
@@ -159,12 +156,31 @@ type message struct {
 	done         bool
 }
 
-// lane is one lane's state, all that one access to the lane touches, in
-// 16 bytes: four lanes to a cache line.
+// lane is one lane's state, all that taking it touches, in 16 bytes:
+// four lanes to a cache line. No event releases a lane: its holder's tail
+// leaves it at until, and from then on it is free, unless packets wait
+// for it, the first of whom an evGrant at until hands it to. until is
+// +Inf while the holder keeps it open-ended (a circuit being set up, the
+// last K lanes of a blocked worm); the holder that lifts that sets the
+// time. So a hop costs one event, the head's arrival, not two.
 type lane struct {
-	owner      int32 // holder, -1 when free
-	qLen       int32 // packets waiting
-	head, tail int32 // the queue of waiting packets, linked by packet.next
+	until float64 // the holder's tail leaves at
+	owner int32   // holder while until is ahead, -1 if never held
+	head  int32   // first waiting packet (linked by packet.next), -1 if none
+}
+
+// free tells whether a head asking at time now may take the lane: the
+// holder's tail has left by then (a tail leaving at the very moment a head
+// asks goes first) and no packet waits before it.
+func (ln *lane) free(now float64) bool { return ln.head < 0 && ln.until <= now }
+
+// held tells whether the holder still keeps the lane at time now.
+func (ln *lane) held(now float64) bool { return ln.owner >= 0 && ln.until > now }
+
+// laneQueue is the rest of a lane's queue of waiting packets, apart from
+// lane: only a lane with waiters touches it.
+type laneQueue struct {
+	tail, n int32
 }
 
 type wireState struct {
@@ -236,6 +252,7 @@ type sim struct {
 	// State is grouped per lane, wire and node so that one access costs
 	// one cache line on networks far larger than the cache.
 	wl     wireLanes
+	laneQ  []laneQueue
 	lastIn []int32 // per lane: input link served last (round robin)
 	nodes  []nodeState
 	// nodeLoad is scratch for maxThroughLoad.
@@ -284,6 +301,8 @@ func newSim(n *network, opt *Options) *sim {
 		g.N()*int(unsafe.Sizeof(nodeState{})+unsafe.Sizeof(packet{}))
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered, fetchAhead: state > 1<<20,
 		wl: newWireLanes(int32(wires), n.lanes), nodes: make([]nodeState, g.N()),
+		// A queue's tail and length are set when its first packet waits.
+		laneQ: make([]laneQueue, lanes),
 	}
 	return s
 }
@@ -291,7 +310,7 @@ func newSim(n *network, opt *Options) *sim {
 func (s *sim) reset(seed uint64) {
 	clear(s.wl.slots)
 	for ch := range s.numLanes() {
-		*s.lane(ch) = lane{owner: -1, head: -1, tail: -1}
+		*s.lane(ch) = lane{until: math.Inf(-1), owner: -1, head: -1}
 	}
 	if s.net.arb == RoundRobin {
 		s.lastIn = s.lastIn[:0]
@@ -331,7 +350,7 @@ func (s *sim) numWires() int32         { return s.wl.nwires }
 func (s *sim) numLanes() int32         { return s.wl.nwires * s.net.lanes }
 
 // touchAhead fetches the packet of an event a few places ahead in the
-// queue and, nearer, the lane a tail release frees or the wire and lanes
+// queue and, nearer, the lane a grant hands over or the wire and lanes
 // an arriving head will ask for. On a large network nearly
 // every packet event misses the cache; a prefetch lets the processor fetch
 // those lines while it handles the events before. (A plain load did so
@@ -344,9 +363,8 @@ func (s *sim) touchAhead() {
 	}
 	if e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
 		// The packet's line and the ring's places aux and aux+1, which
-		// may lie in its other line: a tail release reads the next lane's
-		// record, an arrival writes the next hop there (fetching that
-		// rather than aux twice: 512×512 +4%). Into the second-level
+		// may lie in its other line: an arrival reads the newest hop and
+		// writes the next one. Into the second-level
 		// cache: the first level's few miss buffers were full (perf put
 		// the stall on these prefetches), and the lines are read from
 		// there a dozen events later at a small cost (256×256 and
@@ -355,18 +373,16 @@ func (s *sim) touchAhead() {
 		prefetch3L2(uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])),
 			uintptr(unsafe.Pointer(&p.ring[uint32(e.aux+1)%ringHops])))
 	}
-	// Nearer, that packet line has come in: a tail's lane is then one
-	// load away.
+	// Nearer, that packet line has come in: the lanes the head asks for
+	// are then a little arithmetic away.
 	e = s.q.lists.peek(laneDistance)
 	if e == nil {
 		e = s.q.aheadSlow(laneDistance)
 	}
 	if e != nil {
 		switch e.kind() {
-		case evTail:
-			if p := &s.pkts[e.id]; !p.spilled {
-				prefetch(uintptr(unsafe.Pointer(s.lane(p.ring[uint32(e.aux)%ringHops].ch))))
-			}
+		case evGrant:
+			prefetch(uintptr(unsafe.Pointer(s.lane(e.id))))
 		case evArrive:
 			// The head's next wire and its lanes (one line), where routing
 			// can tell them by arithmetic.
@@ -399,7 +415,8 @@ type hopMemo struct {
 // than the laneDistance events ahead, so a packet's rarely displaces another's.
 const hopMemos = 8
 
-// laneDistance is how many events ahead touchAhead fetches a tail's lane.
+// laneDistance is how many events ahead touchAhead fetches the lanes an
+// event asks for.
 const laneDistance = 3
 
 // touchDistance is how many events ahead touchAhead fetches packets: at
@@ -450,8 +467,8 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.route(e.id)
 		case evArrive:
 			s.arrive(e.id)
-		case evTail:
-			s.tailRelease(e.id, e.aux)
+		case evGrant:
+			s.grant(e.id)
 		case evDeliver:
 			s.deliver(e.id)
 		case evAckGen:
@@ -615,19 +632,58 @@ func (s *sim) route(id int32) {
 	p.class = class
 	p.lastDim = d
 	ln := s.lane(ch)
-	if ln.owner < 0 {
+	if ln.free(s.now) {
 		s.acquire(id, ch, a.Node)
 		return
 	}
 	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
 	p.next = -1
-	if ln.tail < 0 {
-		ln.head = id
+	s.keepWorm(p)
+	q := &s.laneQ[ch]
+	if ln.head < 0 {
+		ln.head, q.n = id, 0
+		if !math.IsInf(ln.until, 1) {
+			s.push(max(s.now, ln.until), evGrant, ch, 0)
+		}
 	} else {
-		s.pkts[ln.tail].next = id
+		s.pkts[q.tail].next = id
 	}
-	ln.tail = id
-	ln.qLen++
+	q.tail = id
+	q.n++
+}
+
+// keepWorm makes a worm whose head has just blocked keep the lanes its
+// flits fill, the last K it holds, until the head moves on (acquire then
+// sets when their tails leave). Its lanes before them drain into those
+// buffers and keep their times.
+func (s *sim) keepWorm(p *packet) {
+	if p.k == 0 {
+		return
+	}
+	for p.tail < p.nhops && p.hop(p.tail).end <= s.now {
+		p.tail++
+	}
+	for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
+		s.lane(p.hop(i).ch).until = math.Inf(1)
+	}
+}
+
+// reopen sets when the tail leaves lane ch, which its holder kept
+// open-ended, and hands it then to the first packet waiting, if any.
+func (s *sim) reopen(ch int32, until float64) {
+	ln := s.lane(ch)
+	ln.until = until
+	if ln.head >= 0 {
+		s.push(max(s.now, until), evGrant, ch, 0)
+	}
+}
+
+// queued is how many packets wait for lane ch.
+func (s *sim) queued(ch int32) int32 {
+	if s.lane(ch).head < 0 {
+		return 0
+	}
+	return s.laneQ[ch].n
 }
 
 // wraps tells whether the hop from u to v along dimension d of a torus
@@ -649,10 +705,10 @@ func (s *sim) pickLane(w, class int32) int32 {
 	lo, hi := first+s.net.classLo[class], first+s.net.classLo[class+1]
 	best := lo
 	for c := lo; c < hi; c++ {
-		if s.lane(c).owner < 0 {
+		if s.lane(c).free(s.now) {
 			return c
 		}
-		if s.lane(c).qLen < s.lane(best).qLen {
+		if c > lo && s.queued(c) < s.queued(best) {
 			best = c
 		}
 	}
@@ -696,8 +752,8 @@ func (s *sim) choose(p *packet) int {
 		case rShortQueue, rFirstReady:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
-				l := s.lane(c).qLen
-				if s.lane(c).owner >= 0 {
+				l := s.queued(c)
+				if !s.lane(c).free(s.now) {
 					l++
 				}
 				q = min(q, l)
@@ -728,24 +784,21 @@ func (s *sim) choose(p *packet) int {
 func (s *sim) acquire(id, ch, next int32) {
 	n := s.net
 	p := &s.pkts[id]
-	s.lane(ch).owner = id
+	ln := s.lane(ch)
+	ln.owner = id
 	start := s.now
 	if p.waitCh >= 0 {
 		p.waitCh = -1
 		// A lane handed over to a waiting head is allocated anew, which
 		// takes the router's AllocDelay (router.go).
 		start += n.nodeP(p.at).AllocDelay
-		// The flits in the last K lanes stood still while the head was
-		// blocked: their tails pass that much later. Earlier lanes drained
-		// into the buffers ahead and keep their times.
+		// The flits in the last K lanes (those keepWorm kept) stood still
+		// while the head was blocked: their tails leave that much later.
 		stall := start - p.blocked
 		for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
-			p.hop(i).end += stall
-		}
-		if p.deferred {
-			p.deferred = false
-			p.pending = true
-			s.push(p.hop(p.tail).end, evTail, id, p.tail)
+			h := p.hop(i)
+			h.end += stall
+			s.reopen(h.ch, h.end)
 		}
 	}
 	w := s.wl.wireOf(ch)
@@ -789,6 +842,21 @@ func (s *sim) acquire(id, ch, next int32) {
 		s.wire(w).free = end
 		s.wire(w).busy += dur
 	}
+	if p.probe {
+		ln.until = math.Inf(1) // until the circuit is up
+	} else {
+		ln.until = end
+		if !p.spilled && p.nhops-p.tail == ringHops {
+			// The ring is full: forget the lanes the tail has left.
+			for p.tail < p.nhops && p.hop(p.tail).end <= s.now {
+				p.tail++
+			}
+		}
+	}
+	if ln.head >= 0 && !p.probe {
+		// Granted with more waiting: the next gets it when this tail leaves.
+		s.push(end, evGrant, ch, 0)
+	}
 	p.addHop(hop{end: end, ch: ch})
 	p.lastTx, p.lastLat = start, lp.Latency
 	p.inLink = l
@@ -798,10 +866,6 @@ func (s *sim) acquire(id, ch, next int32) {
 		s.push(end+lp.Latency, evArrive, id, p.nhops-1)
 	default:
 		s.push(start+lp.Latency, evArrive, id, p.nhops-1)
-	}
-	if !p.pending && !p.probe {
-		p.pending = true
-		s.push(max(s.now, p.hop(p.tail).end), evTail, id, p.tail)
 	}
 	if p.nhops == 1 && !p.ack {
 		m := &s.msgs[s.parts[p.part].msg]
@@ -871,17 +935,16 @@ func (s *sim) circuitUp(id int32) {
 		h.end = max(t+dur, prevEnd+prevLat)
 		s.wire(w).busy += dur
 		s.wire(w).free = max(s.wire(w).free, h.end)
+		s.reopen(h.ch, h.end)
 		prevEnd, prevLat = h.end, lp.Latency
 		t += lp.Latency
 	}
 	p.probe = false
-	p.pending = true
 	if !p.ack {
 		// The sender is busy until the data has streamed onto the first lane.
 		m := &s.msgs[s.parts[p.part].msg]
 		m.sent = max(m.sent, p.hop(p.tail).end)
 	}
-	s.push(p.hop(p.tail).end, evTail, id, p.tail)
 	s.push(prevEnd+prevLat, evDeliver, id, 0)
 }
 
@@ -894,42 +957,18 @@ func (s *sim) fromNode(ch int32) int32 {
 	return k.A
 }
 
-// tailRelease frees lane number i of packet id's path, unless the worm is
-// blocked and this lane is one of the last K behind its head.
-func (s *sim) tailRelease(id, i int32) {
-	p := &s.pkts[id]
-	h := p.hop(i)
-	if end := h.end; s.now < end { // postponed by a stall since scheduled
-		s.push(end, evTail, id, i)
-		return
-	}
-	p.pending = false
-	if p.waitCh >= 0 && p.nhops-1-i < p.k {
-		p.deferred = true
-		return
-	}
-	ch := h.ch
-	p.tail++
-	if p.tail < p.nhops {
-		p.pending = true
-		s.push(max(s.now, p.hop(p.tail).end), evTail, id, p.tail)
-	} else if p.arrived {
-		s.free = append(s.free, id)
-	}
-	s.release(ch)
-}
-
-// release frees lane ch and grants it to the next waiting packet.
-func (s *sim) release(ch int32) {
+// grant hands lane ch, whose holder's tail leaves it now, to the packet
+// that has waited for it longest or, under round-robin arbitration, to
+// the one whose input link follows the last one served.
+func (s *sim) grant(ch int32) {
 	ln := s.lane(ch)
-	ln.owner = -1
 	q := ln.head
-	if q < 0 {
-		return
+	if q < 0 || ln.until > s.now {
+		return // handed over already, or kept on by a worm that blocked since
 	}
+	lq := &s.laneQ[ch]
 	prev := int32(-1)
-	if s.net.arb == RoundRobin && ln.qLen > 1 {
-		// The waiter whose input link follows the last one served.
+	if s.net.arb == RoundRobin && lq.n > 1 {
 		last := s.lastIn[ch]
 		best, bestPrev, bestKey := q, int32(-1), int64(math.MaxInt64)
 		for x, px := q, int32(-1); x >= 0; px, x = x, s.pkts[x].next {
@@ -949,10 +988,10 @@ func (s *sim) release(ch int32) {
 	} else {
 		s.pkts[prev].next = nx
 	}
-	if ln.tail == q {
-		ln.tail = prev
+	if lq.tail == q {
+		lq.tail = prev
 	}
-	ln.qLen--
+	lq.n--
 	if s.lastIn != nil {
 		s.lastIn[ch] = s.pkts[q].inLink
 	}
@@ -961,12 +1000,11 @@ func (s *sim) release(ch int32) {
 
 func (s *sim) deliver(id int32) {
 	p := &s.pkts[id]
-	p.arrived = true
 	pi := p.part
 	pt := &s.parts[pi]
-	if p.tail == p.nhops {
-		s.free = append(s.free, id)
-	}
+	// Its tail has left every lane by now (lanes keep no reference that
+	// matters once until has passed), so the packet can be reused.
+	s.free = append(s.free, id)
 	if p.ack {
 		m := &s.msgs[pt.msg]
 		m.sent = max(m.sent, s.now)

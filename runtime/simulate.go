@@ -404,11 +404,11 @@ func (s *sim) cycle() []Channel {
 func (s *sim) cycleLanes() []int32 {
 	// next returns the lane the holder of lane c needs after c, or -1.
 	next := func(c int32) int32 {
-		o := s.lane(c).owner
-		if o < 0 {
+		ln := s.lane(c)
+		if !ln.held(s.now) {
 			return -1
 		}
-		p := &s.pkts[o]
+		p := &s.pkts[ln.owner]
 		for i := p.tail; i < p.nhops; i++ {
 			if p.hop(i).ch == c {
 				if i+1 < p.nhops {

@@ -55,7 +55,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 		for i, c := range lanes {
 			d := lanes[(i+1)%len(lanes)]
 			o := s.lane(c).owner
-			if o < 0 {
+			if !s.lane(c).held(s.now) {
 				t.Fatalf("size %d: lane %d of the cycle is free", size, c)
 			}
 			p := &s.pkts[o]
