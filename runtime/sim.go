@@ -234,6 +234,11 @@ func (wl *wireLanes) lane(ch int32) *lane {
 	return (*lane)(unsafe.Pointer(&wl.slots[ch+2*wl.wireOf(ch)+2]))
 }
 
+// laneOn is lane ch, which is one of wire w's: lane without the division.
+func (wl *wireLanes) laneOn(w, ch int32) *lane {
+	return (*lane)(unsafe.Pointer(&wl.slots[ch+2*w+2]))
+}
+
 // wireOf is the wire lane ch belongs to, ch / lanes by multiplication (a
 // division instruction takes tens of cycles, once a hop).
 func (wl *wireLanes) wireOf(ch int32) int32 { return int32(wl.byLanes.div(uint32(ch))) }
@@ -464,7 +469,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evPartStart:
 			s.launch(e.id)
 		case evRoute:
-			s.route(e.id)
+			s.route(e.id, &s.pkts[e.id])
 		case evArrive:
 			s.arrive(e.id)
 		case evGrant:
@@ -473,7 +478,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.deliver(e.id)
 		case evAckGen:
 			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
-			s.route(p)
+			s.route(p, &s.pkts[p])
 		case evDriver:
 			s.drv.wake(e.id, e.aux)
 		}
@@ -509,7 +514,7 @@ func (s *sim) launch(pi int32) {
 	}
 	p := s.newPacket(pi, pt.src, pt.dst, false)
 	pt.sent++
-	s.route(p)
+	s.route(p, &s.pkts[p])
 }
 
 func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
@@ -562,10 +567,10 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 	return id
 }
 
-// route makes the routing decision for the head of packet id at its node.
-func (s *sim) route(id int32) {
+// route makes the routing decision for the head of packet id (p) at its
+// node.
+func (s *sim) route(id int32, p *packet) {
 	n := s.net
-	p := &s.pkts[id]
 	if p.at == p.target && p.target != p.dst { // Valiant: intermediate reached
 		p.target = p.dst
 		p.class, p.lastDim = 0, -1
@@ -626,14 +631,15 @@ func (s *sim) route(id int32) {
 	var ch int32
 	if n.rk == rAcyclic {
 		ch = s.acyclicLane(ci)
+		w = s.wl.wireOf(ch)
 	} else {
 		ch = s.pickLane(w, lc)
 	}
 	p.class = class
 	p.lastDim = d
-	ln := s.lane(ch)
+	ln := s.wl.laneOn(w, ch)
 	if ln.free(s.now) {
-		s.acquire(id, ch, a.Node)
+		s.acquire(id, p, w, ch, a.Node)
 		return
 	}
 	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
@@ -705,7 +711,7 @@ func (s *sim) pickLane(w, class int32) int32 {
 	lo, hi := first+s.net.classLo[class], first+s.net.classLo[class+1]
 	best := lo
 	for c := lo; c < hi; c++ {
-		if s.lane(c).free(s.now) {
+		if s.wl.laneOn(w, c).free(s.now) {
 			return c
 		}
 		if c > lo && s.queued(c) < s.queued(best) {
@@ -779,12 +785,12 @@ func (s *sim) choose(p *packet) int {
 	return s.ties[0]
 }
 
-// acquire gives lane ch to packet id at the current time and sends the
-// packet (or, for a circuit probe, the header) over it.
-func (s *sim) acquire(id, ch, next int32) {
+// acquire gives lane ch, of wire w, to packet id (p) at the current time
+// and sends the packet (or, for a circuit probe, the header) over it.
+func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	n := s.net
-	p := &s.pkts[id]
-	ln := s.lane(ch)
+	wr := s.wire(w)
+	ln := s.wl.laneOn(w, ch)
 	ln.owner = id
 	start := s.now
 	if p.waitCh >= 0 {
@@ -801,7 +807,6 @@ func (s *sim) acquire(id, ch, next int32) {
 			s.reopen(h.ch, h.end)
 		}
 	}
-	w := s.wl.wireOf(ch)
 	l := w / 2
 	lp := n.linkP(l)
 	if p.nhops == 0 {
@@ -812,7 +817,6 @@ func (s *sim) acquire(id, ch, next int32) {
 		}
 	}
 	if p.first {
-		wr := s.wire(w)
 		wr.load++
 		if p.nhops > 0 && p.at != p.dst {
 			if n.buses && n.g.Link(l).Multi {
@@ -826,7 +830,7 @@ func (s *sim) acquire(id, ch, next int32) {
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
 	} else {
-		start = max(start, s.wire(w).free)
+		start = max(start, wr.free)
 		dur := float64(p.bytes) / lp.Bandwidth
 		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 			// The crossbar input the packet came in by passes one packet
@@ -839,8 +843,8 @@ func (s *sim) acquire(id, ch, next int32) {
 		if s.sw != SAF && p.nhops > 0 {
 			end = max(end, p.hop(p.nhops-1).end+p.lastLat)
 		}
-		s.wire(w).free = end
-		s.wire(w).busy += dur
+		wr.free = end
+		wr.busy += dur
 	}
 	if p.probe {
 		ln.until = math.Inf(1) // until the circuit is up
@@ -907,7 +911,7 @@ func (s *sim) arrive(id int32) {
 	if ready > s.now {
 		s.push(ready, evRoute, id, p.nhops-1)
 	} else {
-		s.route(id)
+		s.route(id, p)
 	}
 }
 
@@ -995,7 +999,8 @@ func (s *sim) grant(ch int32) {
 	if s.lastIn != nil {
 		s.lastIn[ch] = s.pkts[q].inLink
 	}
-	s.acquire(q, ch, s.pkts[q].waitNext)
+	p := &s.pkts[q]
+	s.acquire(q, p, s.wl.wireOf(ch), ch, p.waitNext)
 }
 
 func (s *sim) deliver(id int32) {
