@@ -157,10 +157,18 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 		h.next, h.link, h.wire, h.dim, h.wrap = at^1<<d, l, n.ruleWire(l, at), d, false
 		return true
 	}
+	// The coordinates by successive division, axis by axis, as far as
+	// the first that differs: the last axis's is what the others leave.
+	x, y, last := uint32(at), uint32(dst), len(n.axes)-1
 	for i := range n.axes {
 		ax := &n.axes[i]
 		k, stride := ax.k, ax.stride
-		a, b := ax.coord(at), ax.coord(dst)
+		a, b := int32(x), int32(y)
+		if i < last {
+			qx, qy := ax.byK.div(x), ax.byK.div(y)
+			a, b = int32(x-qx*uint32(k)), int32(y-qy*uint32(k))
+			x, y = qx, qy
+		}
 		if a == b {
 			continue
 		}
