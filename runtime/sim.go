@@ -71,7 +71,7 @@ type packet struct {
 	at      int32 // node the head is at or is travelling to
 	target  int32 // routing target: dst, or Valiant's intermediate node
 	dst     int32
-	tail    int32 // path index of the oldest lane that may still be held (advanced lazily: see lane)
+	tail    int32 // path index of the oldest lane kept in ring or hops (older ones are left to their lanes: see acquire)
 	nhops   int32 // lanes acquired so far
 	waitCh  int32 // lane waited for, -1 if none
 	inLink  int32
@@ -80,9 +80,10 @@ type packet struct {
 	spilled bool    // the held lanes are in hops, not ring
 	probe   bool    // circuit set-up still under way
 	first   bool    // the first packet of its part, not an acknowledgement (counted in loads)
+	ack     bool    // an acknowledgement
 	bytes   int64   // size on the wire
 	lastLat float64 // latency of the newest lane
-	lastTx  float64 // transmission start on the newest lane
+	lastEnd float64 // when the tail has been sent over the newest lane (its hop's end)
 	// ring holds lane i of the path at i % ringHops, until spilled.
 	ring     [ringHops]hop
 	part     int32
@@ -91,13 +92,19 @@ type packet struct {
 	waitNext int32 // node that lane leads to
 	base     int32 // path index of hops[0], once spilled
 	k        int32 // lanes a blocked worm keeps
-	ack      bool
 	blocked  float64
-	hops     []hop // the held lanes, from path index base, once spilled
+	lastTx   float64 // transmission start on the lane into the destination
+	hops     []hop   // the held lanes, from path index base, once spilled
 }
 
-// The fields every hop writes end within the first cache line.
-const _ = 64 - (unsafe.Offsetof(packet{}.lastTx) + unsafe.Sizeof(packet{}.lastTx))
+// The fields every hop reads or writes end within the first cache line,
+// and a packet is four whole lines (a large slice of them starts on a
+// page boundary, so no packet shares a line with another).
+const (
+	_ = 64 - (unsafe.Offsetof(packet{}.lastEnd) + unsafe.Sizeof(packet{}.lastEnd))
+	_ = 256 - unsafe.Sizeof(packet{})
+	_ = unsafe.Sizeof(packet{}) - 256
+)
 
 // hop is lane i of the packet's path, which it must still hold.
 func (p *packet) hop(i int32) *hop {
@@ -289,6 +296,10 @@ type sim struct {
 	// keepsWorm: a blocked packet keeps the lanes its flits fill (wormhole
 	// with input buffering), decided once per network.
 	keepsWorm bool
+	// maxKeep is the largest packet.k of the run so far: acquire reads
+	// it instead of the packet's own, which lies in a line a hop does
+	// not otherwise touch.
+	maxKeep int32
 	// passing, if set, is told of every data packet whose head reaches a
 	// node (as destination or to pass through): the node, whether it is
 	// the destination, and when the head and (as scheduled then) the tail
@@ -307,7 +318,7 @@ func newSim(n *network, opt *Options) *sim {
 	s := &sim{net: n, sw: n.sw, opt: opt, keepsWorm: n.sw == Wormhole && !n.spec.OutputBuffered, fetchAhead: state > 1<<20,
 		wl: newWireLanes(int32(wires), n.lanes), nodes: make([]nodeState, g.N()),
 		// A queue's tail and length are set when its first packet waits.
-		laneQ: make([]laneQueue, lanes),
+		laneQ: hugepages.Make[laneQueue](lanes, lanes),
 	}
 	return s
 }
@@ -333,6 +344,7 @@ func (s *sim) reset(seed uint64) {
 	s.depPre, s.depPost, s.depList = s.depPre[:0], s.depPost[:0], s.depList[:0]
 	s.rng = *topo.NewRand(seed)
 	s.events, s.nDone, s.lat, s.err = 0, 0, s.lat[:0], nil
+	s.maxKeep = 0
 }
 
 // push schedules an event (queue.go keeps them in time order).
@@ -368,8 +380,9 @@ func (s *sim) touchAhead() {
 	}
 	if e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
 		// The packet's line and the ring's places aux and aux+1, which
-		// may lie in its other line: an arrival reads the newest hop and
-		// writes the next one. Into the second-level
+		// may lie in its other line: an arrival writes the next hop at
+		// aux+1, and a head that blocks reads its last lanes, up to aux.
+		// Into the second-level
 		// cache: the first level's few miss buffers were full (perf put
 		// the stall on these prefetches), and the lines are read from
 		// there a dozen events later at a small cost (256×256 and
@@ -377,6 +390,8 @@ func (s *sim) touchAhead() {
 		p := &s.pkts[e.id]
 		prefetch3L2(uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])),
 			uintptr(unsafe.Pointer(&p.ring[uint32(e.aux+1)%ringHops])))
+	} else if e != nil && e.kind() == evGrant {
+		prefetch(uintptr(unsafe.Pointer(s.lane(e.id))))
 	}
 	// Nearer, that packet line has come in: the lanes the head asks for
 	// are then a little arithmetic away.
@@ -387,7 +402,10 @@ func (s *sim) touchAhead() {
 	if e != nil {
 		switch e.kind() {
 		case evGrant:
-			prefetch(uintptr(unsafe.Pointer(s.lane(e.id))))
+			// The packet the lane will go to: its first line.
+			if q := s.lane(e.id).head; q >= 0 {
+				prefetch(uintptr(unsafe.Pointer(&s.pkts[q])))
+			}
 		case evArrive:
 			// The head's next wire and its lanes (one line), where routing
 			// can tell them by arithmetic.
@@ -563,6 +581,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		}
 		flits := (size + flit - 1) / flit
 		p.k = int32(max(1, (flits+buf-1)/buf))
+		s.maxKeep = max(s.maxKeep, p.k)
 	}
 	return id
 }
@@ -666,10 +685,11 @@ func (s *sim) keepWorm(p *packet) {
 	if p.k == 0 {
 		return
 	}
+	p.tail = max(p.tail, p.nhops-p.k)
 	for p.tail < p.nhops && p.hop(p.tail).end <= s.now {
 		p.tail++
 	}
-	for i := max(p.tail, p.nhops-p.k); i < p.nhops; i++ {
+	for i := p.tail; i < p.nhops; i++ {
 		s.lane(p.hop(i).ch).until = math.Inf(1)
 	}
 }
@@ -805,6 +825,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			h := p.hop(i)
 			h.end += stall
 			s.reopen(h.ch, h.end)
+			p.lastEnd = h.end // the newest lane's, last
 		}
 	}
 	l := w / 2
@@ -841,7 +862,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		}
 		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
-			end = max(end, p.hop(p.nhops-1).end+p.lastLat)
+			end = max(end, p.lastEnd+p.lastLat)
 		}
 		wr.free = end
 		wr.busy += dur
@@ -851,10 +872,12 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	} else {
 		ln.until = end
 		if !p.spilled && p.nhops-p.tail == ringHops {
-			// The ring is full: forget the lanes the tail has left.
-			for p.tail < p.nhops && p.hop(p.tail).end <= s.now {
-				p.tail++
-			}
+			// The ring is full. Of the lanes held, only the last K are
+			// read again (keepWorm, and the stall when the head moves
+			// on), and the newest: the older ones drain whatever the head
+			// does, and their lanes know when. Forgetting them reads
+			// nothing; only a worm of more lanes than the ring spills.
+			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
 	}
 	if ln.head >= 0 && !p.probe {
@@ -862,7 +885,10 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		s.push(end, evGrant, ch, 0)
 	}
 	p.addHop(hop{end: end, ch: ch})
-	p.lastTx, p.lastLat = start, lp.Latency
+	p.lastEnd, p.lastLat = end, lp.Latency
+	if next == p.dst {
+		p.lastTx = start
+	}
 	p.inLink = l
 	p.at = next
 	switch {
@@ -883,27 +909,26 @@ func (s *sim) arrive(id int32) {
 	n := s.net
 	p := &s.pkts[id]
 	if s.passing != nil && !p.probe && !p.ack {
-		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.hop(p.nhops-1).end+p.lastLat))
+		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.lastEnd+p.lastLat))
 	}
 	if p.at == p.dst {
 		if p.probe {
 			s.circuitUp(id)
 			return
 		}
-		last := *p.hop(p.nhops - 1)
 		if !p.ack && n.spec.Packet.Window > 0 {
-			bw := n.linkP(last.ch / n.lanes / 2).Bandwidth
+			bw := n.linkP(p.inLink).Bandwidth
 			t := max(s.now, p.lastTx+p.lastLat+float64(n.spec.Packet.Header)/bw)
 			s.push(t, evAckGen, p.part, p.dst)
 		}
-		s.push(max(s.now, last.end+p.lastLat), evDeliver, id, 0)
+		s.push(max(s.now, p.lastEnd+p.lastLat), evDeliver, id, 0)
 		return
 	}
 	np := n.nodeP(p.at)
 	ready := s.now + np.HopDelay
 	if (np.RouteFixed > 0 || np.RoutePerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
-		whole := max(s.now, p.hop(p.nhops-1).end+p.lastLat)
+		whole := max(s.now, p.lastEnd+p.lastLat)
 		cs := max(whole, s.nodes[p.at].cpu)
 		s.nodes[p.at].cpu = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
 		ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
@@ -949,6 +974,7 @@ func (s *sim) circuitUp(id int32) {
 		m := &s.msgs[s.parts[p.part].msg]
 		m.sent = max(m.sent, p.hop(p.tail).end)
 	}
+	p.lastEnd = prevEnd
 	s.push(prevEnd+prevLat, evDeliver, id, 0)
 }
 
