@@ -414,8 +414,10 @@ func (s *sim) touchAhead() {
 			if m := &s.hopMemo[e.id&(hopMemos-1)]; s.net.rule != ruleNone && s.net.firstHopTo(p.at, p.target, &m.h) {
 				m.id, m.at, m.target = e.id, p.at, p.target
 				w := m.h.wire
-				// One line with up to two lanes; the last lane's where more.
-				a, b := uintptr(unsafe.Pointer(s.wire(w))), uintptr(unsafe.Pointer(s.lane((w+1)*s.net.lanes-1)))
+				// One line with up to two lanes; the record's last byte's
+				// where more.
+				a := uintptr(unsafe.Pointer(s.wire(w)))
+				b := a + uintptr(s.wl.stride)*unsafe.Sizeof(slot{}) - 1
 				prefetch(a)
 				if b>>6 != a>>6 {
 					prefetch(b)
