@@ -134,3 +134,39 @@ func TestSpeedupLetsAnInputPassOnePacketAtATime(t *testing.T) {
 		t.Errorf("speedup -1: err = %v", err)
 	}
 }
+
+func TestHeadAskingAsTheTailLeavesTakesTheLaneWithoutWaiting(t *testing.T) {
+	// A 3-chain of processors, 1 byte/ns, wormhole with 2-buffer worms:
+	// 1 sends 32 B to 2, taking lane 1→2 until its tail leaves at 32 ns,
+	// while 0 sends 32 B to 2, its head reaching 1 after one latency L.
+	// At L = 32 ns it asks at the very moment the tail leaves and takes
+	// the lane then, with no allocation delay: 96 ns. At L = 31 ns it
+	// waits a nanosecond and the lane is handed over AllocDelay (5 ns)
+	// later, its first lane's tail held back as long: 37 + 32 + 31 = 100 ns.
+	g, err := topo.NewBuilder().Processor(0).Processor(1).Processor(2).Connect(0, 1).Connect(1, 2).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ lat, want float64 }{{32e-9, 96e-9}, {31e-9, 100e-9}} {
+		spec := basic(g, c.lat, 1e9)
+		spec.Switching, spec.Packet = Wormhole, PacketParams{FlitBytes: 4, BufferFlits: 4}
+		spec.DefaultNode.AllocDelay = 5e-9
+		n, err := compile(spec, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSim(n, &Options{})
+		s.reset(1)
+		tr := &traffic{op: "send", channels: 1, links: 1}
+		node := func(id int) int32 { v, _ := g.Index(id); return v }
+		// 0's first: its head's arrival is scheduled before 1's tail
+		// leaves, which must still go first.
+		m := s.addMsg(tr, node(0), node(2), 32)
+		s.addMsg(tr, node(1), node(2), 32)
+		s.linkDeps()
+		s.run(context.Background())
+		if got := s.msgs[m].lat; math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("latency %g ns: 0→2 took %g ns, want %g", c.lat*1e9, got*1e9, c.want*1e9)
+		}
+	}
+}
