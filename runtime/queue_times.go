@@ -61,12 +61,13 @@ type chunk struct {
 	ev   [chunkEvents]event
 }
 
-// maxListTimes is the most distinct pending times the lists hold.
+// maxListTimes is the most distinct pending times the lists hold (a
+// random permutation on a 1024×1024 torus reaches 3,800).
 // table starts at minTable slots and doubles to stay at least twice the
 // lists, so probes stay short, and a small network's few times touch
 // little memory.
 const (
-	maxListTimes = 4096
+	maxListTimes = 16384
 	minTableBits = 6
 	minTable     = 1 << minTableBits
 )
