@@ -111,20 +111,8 @@ func TestSpeedupLetsAnInputPassOnePacketAtATime(t *testing.T) {
 	}{{0, 250}, {1, 300}, {2, 250}, {4, 250}} {
 		spec := basic(g, 0, 1e9)
 		spec.Switching, spec.Speedup = VCT, c.speedup
-		n, err := compile(spec, "", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := newSim(n, &Options{})
-		s.reset(1)
-		tr := &traffic{op: "send", channels: 1, links: 1}
-		node := func(id int) int32 { v, _ := g.Index(id); return v }
-		s.addMsg(tr, node(3), node(1), 150)
-		m := s.addMsg(tr, node(0), node(1), 100)
-		s.addMsg(tr, node(0), node(2), 100)
-		s.linkDeps()
-		s.run(context.Background())
-		if got := s.msgs[m].lat * 1e9; math.Abs(got-c.want) > 1e-6 {
+		lat := sendAll(t, spec, []int{3, 1, 150}, []int{0, 1, 100}, []int{0, 2, 100})
+		if got := lat[1] * 1e9; math.Abs(got-c.want) > 1e-6 {
 			t.Errorf("speedup %g: latency %g ns, want %g", c.speedup, got, c.want)
 		}
 	}
@@ -151,22 +139,36 @@ func TestHeadAskingAsTheTailLeavesTakesTheLaneWithoutWaiting(t *testing.T) {
 		spec := basic(g, c.lat, 1e9)
 		spec.Switching, spec.Packet = Wormhole, PacketParams{FlitBytes: 4, BufferFlits: 4}
 		spec.DefaultNode.AllocDelay = 5e-9
-		n, err := compile(spec, "", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := newSim(n, &Options{})
-		s.reset(1)
-		tr := &traffic{op: "send", channels: 1, links: 1}
-		node := func(id int) int32 { v, _ := g.Index(id); return v }
 		// 0's first: its head's arrival is scheduled before 1's tail
 		// leaves, which must still go first.
-		m := s.addMsg(tr, node(0), node(2), 32)
-		s.addMsg(tr, node(1), node(2), 32)
-		s.linkDeps()
-		s.run(context.Background())
-		if got := s.msgs[m].lat; math.Abs(got-c.want) > 1e-15 {
+		lat := sendAll(t, spec, []int{0, 2, 32}, []int{1, 2, 32})
+		if got := lat[0]; math.Abs(got-c.want) > 1e-15 {
 			t.Errorf("latency %g ns: 0→2 took %g ns, want %g", c.lat*1e9, got*1e9, c.want*1e9)
 		}
 	}
+}
+
+// sendAll simulates messages {from, to, bytes} (node ids), all ready at
+// time 0 and scheduled in the order given, and returns their latencies.
+func sendAll(t *testing.T, spec *Spec, msgs ...[]int) []float64 {
+	t.Helper()
+	n, err := compile(spec, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(n, &Options{})
+	s.reset(1)
+	tr := &traffic{op: "send", channels: 1, links: 1}
+	node := func(id int) int32 { v, _ := spec.Graph.Index(id); return v }
+	var ids []int32
+	for _, m := range msgs {
+		ids = append(ids, s.addMsg(tr, node(m[0]), node(m[1]), int64(m[2])))
+	}
+	s.linkDeps()
+	s.run(context.Background())
+	lat := make([]float64, len(ids))
+	for i, id := range ids {
+		lat[i] = s.msgs[id].lat
+	}
+	return lat
 }
