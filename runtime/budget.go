@@ -114,7 +114,7 @@ func (tr *traffic) packets(size int64) int64 {
 
 // Per-item bytes of the simulator's state, for the estimate.
 var (
-	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
+	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
 	wireBytes    = int64(unsafe.Sizeof(wireState{}))
 	nodeBytes    = int64(unsafe.Sizeof(nodeState{}))
 	runBytes     = int64(unsafe.Sizeof(runResult{}))
