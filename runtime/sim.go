@@ -382,11 +382,10 @@ func (s *sim) touchAhead() {
 		// The packet's line and the ring's places aux and aux+1, which
 		// may lie in its other line: an arrival writes the next hop at
 		// aux+1, and a head that blocks reads its last lanes, up to aux.
-		// Into the second-level
-		// cache: the first level's few miss buffers were full (perf put
-		// the stall on these prefetches), and the lines are read from
-		// there a dozen events later at a small cost (256×256 and
-		// 512×512: +10–15%).
+		// Into the second-level cache: the first level's few miss
+		// buffers were full (perf put the stall on these prefetches), and
+		// the lines are read from there a dozen events later at a small
+		// cost (256×256 and 512×512: +10–15%).
 		p := &s.pkts[e.id]
 		prefetch3L2(uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&p.ring[uint32(e.aux)%ringHops])),
 			uintptr(unsafe.Pointer(&p.ring[uint32(e.aux+1)%ringHops])))
