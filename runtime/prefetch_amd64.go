@@ -7,11 +7,6 @@ package runtime
 //go:noescape
 func prefetch(addr uintptr)
 
-// prefetch3 is prefetch of three lines in one call.
-//
-//go:noescape
-func prefetch3(a, b, c uintptr)
-
 // prefetchSpan is prefetch of every line of the n bytes from addr.
 //
 //go:noescape

@@ -894,10 +894,11 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
-	}
-	if ln.head >= 0 && !p.probe {
-		// Granted with more waiting: the next gets it when this tail leaves.
-		s.push(end, evGrant, ch, 0)
+		if ln.head >= 0 {
+			// Granted with more waiting: the next gets it when this tail
+			// leaves.
+			s.push(end, evGrant, ch, 0)
+		}
 	}
 	p.addHop(hop{end: end, ch: ch})
 	p.lastEnd, p.lastLat = end, lp.Latency
