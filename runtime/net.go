@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -76,8 +75,6 @@ type network struct {
 // tableLimit bounds the routing tables of graphs without a rule
 // (processors × nodes entries).
 const tableLimit = 1 << 27
-
-var tableCache sync.Map // *topo.Graph -> [][]int32
 
 func compile(spec *Spec, routing, switching string) (*network, error) {
 	return compileWithin(spec, routing, switching, 0)
@@ -299,10 +296,9 @@ func (n *network) notRegularReason(routing, needs string) error {
 
 func (n *network) buildTables() error {
 	g := n.g
-	if t, ok := tableCache.Load(g); ok {
-		n.dist = t.([][]int32)
-		return nil
-	}
+	// Checked whether or not the graph already keeps its tables: the
+	// network holds them while it runs, so they count against its limit
+	// either way, and the answer does not depend on what ran before.
 	what := fmt.Sprintf("routing by table on a %d-node %s graph", g.N(), g.Kind())
 	if err := limits.Check(what, limits.Mul(int64(g.NumProcs()), int64(g.N()), 4), n.maxMemory); err != nil {
 		return err
@@ -310,22 +306,7 @@ func (n *network) buildTables() error {
 	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
 		return fmt.Errorf("a %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
 	}
-	n.dist = make([][]int32, g.NumProcs())
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range max(1, min(8, g.NumProcs())) {
-		wg.Go(func() {
-			for r := range next {
-				n.dist[r] = g.BFS(g.Proc(r))
-			}
-		})
-	}
-	for r := range g.NumProcs() {
-		next <- r
-	}
-	close(next)
-	wg.Wait()
-	tableCache.Store(g, n.dist)
+	n.dist = g.ProcDistances()
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind says how a graph was made; anything but Explicit is a regular family
@@ -97,6 +98,22 @@ type Graph struct {
 	cdims  []int
 	core   int32
 	attach []int32
+
+	// What is computed from the graph on demand, kept with it so that it
+	// goes when the graph does (a process-wide cache keyed by the graph
+	// would keep every graph ever measured alive).
+	memo *memo
+}
+
+// memo holds a graph's derived figures, computed at most once each and
+// safe for concurrent use. It is reached through a pointer so that the
+// Graph itself stays a plain value (Recognize renumbers one in place).
+type memo struct {
+	mu      sync.Mutex
+	metrics *Metrics // Metrics' answer, once it has one to keep
+
+	distOnce sync.Once
+	dist     [][]int32 // ProcDistances' tables
 }
 
 // N is the number of nodes.
@@ -215,6 +232,7 @@ func (g *Graph) Degree(v int32) int { return int(g.off[v+1] - g.off[v]) }
 // finish builds the CSR arrays from the link list; order within a node
 // follows link order, which the generators choose deliberately.
 func (g *Graph) finish(n int) {
+	g.memo = new(memo)
 	// A graph renumbered in place (Recognize) refills the adjacency it had.
 	deg := g.off
 	if len(deg) == n+1 {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/parasol-lang/parasol/internal/workers"
 )
 
 // BFS returns the hop distance from src to every node (-1 if unreachable).
@@ -35,6 +37,26 @@ func (g *Graph) bfsInto(src int32, dist, queue []int32) []int32 {
 		}
 	}
 	return queue
+}
+
+// ProcDistances returns the hop distances from every processor to every
+// node, dist[r][v] from the processor of rank r to node v (-1 if
+// unreachable): the routing tables of a graph routed by table. They are
+// computed once per graph, one breadth-first search per processor spread
+// over the CPUs, and kept with the graph, so that they go when it does;
+// they take NumProcs × N × 4 bytes, which the caller checks against its
+// memory limit before asking. The tables must not be modified.
+func (g *Graph) ProcDistances() [][]int32 {
+	m := g.memo
+	m.distOnce.Do(func() {
+		dist := make([][]int32, g.NumProcs())
+		_ = workers.For(context.Background(), 0, len(dist), nil, func(_ context.Context, _ struct{}, r int) error {
+			dist[r] = g.BFS(g.Proc(r))
+			return nil
+		})
+		m.dist = dist
+	})
+	return m.dist
 }
 
 // ShortestPath returns one shortest path from src to dst as node indices
@@ -182,8 +204,6 @@ func Sci(x float64) string {
 	return m + "e" + strconv.Itoa(exp)
 }
 
-var metricsCache sync.Map // *Graph -> Metrics
-
 // Metrics computes (once per graph) diameter, average distance and
 // bisection width, within DefaultMaxWork. Regular kinds use closed forms,
 // so a million-node torus costs nothing; other graphs use one BFS per
@@ -195,14 +215,25 @@ func (g *Graph) Metrics() Metrics {
 // MetricsWith is Metrics with a work bound, progress reports and
 // cancellation. A result with Err set for cancellation is not cached.
 func (g *Graph) MetricsWith(ctx context.Context, o MetricsOptions) Metrics {
-	if m, ok := metricsCache.Load(g); ok {
-		return m.(Metrics)
+	memo := g.memo
+	memo.mu.Lock()
+	kept := memo.metrics
+	memo.mu.Unlock()
+	if kept != nil {
+		return *kept
 	}
+	// Measured without the lock, so that a caller who cancels does not
+	// hold up another; two callers at once may both measure, and the
+	// first to finish is kept.
 	var m Metrics
 	m.Diameter, m.AvgDistance, m.Err = g.distances(ctx, o)
 	m.Bisection, m.BisectionExact = g.bisection()
 	if m.Err == nil || ctx.Err() == nil {
-		metricsCache.Store(g, m)
+		memo.mu.Lock()
+		if memo.metrics == nil {
+			memo.metrics = &m
+		}
+		memo.mu.Unlock()
 	}
 	return m
 }
