@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/internal/workers"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -131,60 +130,24 @@ const resultWindow = 8
 // to be folded and those running.
 func heldRuns(runs, workers int) int { return min(runs, (resultWindow+1)*workers) }
 
-// onSims calls f(ctx, s, i) for every i in [0, count) over workers
-// goroutines, each with a sim of its own that it reuses, until ctx is
-// done: the items not yet started then are left undone. A panic in f
-// stops the others (f's ctx is cancelled) and is raised again in the
-// caller's goroutine, where a caller can recover it, with the worker's
-// stack: a goroutine of the library's own would otherwise end the
-// program.
-func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, workers, count int, f func(ctx context.Context, s *sim, i int)) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var failed atomic.Pointer[workerPanic]
-	for range workers {
-		wg.Go(func() {
-			defer func() {
-				if v := recover(); v != nil {
-					failed.CompareAndSwap(nil, &workerPanic{value: v, stack: debug.Stack()})
-					cancel()
-				}
-			}()
-			s := newSim(n, opts)
-			s.guard = guard
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= count || ctx.Err() != nil {
-					return
-				}
-				f(ctx, s, i)
-			}
-		})
+// onSims calls f(ctx, s, i) for every i in [0, count) over nworkers
+// goroutines (internal/workers), each with a sim of its own that it
+// reuses, until ctx is done: the items not yet started then are left
+// undone. A panic in f stops the others (f's ctx is cancelled) and is
+// raised again in the caller's goroutine as a *workers.Panic, where a
+// caller can recover it, with the worker's stack: a goroutine of the
+// library's own would otherwise end the program.
+func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, nworkers, count int, f func(ctx context.Context, s *sim, i int)) {
+	makeSim := func() *sim {
+		s := newSim(n, opts)
+		s.guard = guard
+		return s
 	}
-	wg.Wait()
-	if p := failed.Load(); p != nil {
-		panic(p)
-	}
-}
-
-// workerPanic is a panic in a simulation worker, raised again where the
-// simulation was called.
-type workerPanic struct {
-	value any
-	stack []byte
-}
-
-func (p *workerPanic) Error() string {
-	return fmt.Sprintf("%v [recovered in a simulation worker]\n\n%s", p.value, p.stack)
-}
-
-// Unwrap gives the worker's panic value where it was an error (a
-// runtime.Error, say).
-func (p *workerPanic) Unwrap() error {
-	err, _ := p.value.(error)
-	return err
+	// The only error is ctx's, which the callers read from ctx.
+	_ = workers.For(ctx, nworkers, count, makeSim, func(ctx context.Context, s *sim, i int) error {
+		f(ctx, s, i)
+		return nil
+	})
 }
 
 // runSeed derives run i's seed, so any run can be reproduced alone.

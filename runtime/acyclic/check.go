@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
+
+	"github.com/parasol-lang/parasol/internal/workers"
 )
 
 // Routing describes any routing function to [Check]: a network of channels
@@ -105,15 +105,16 @@ func Check(r Routing) (Report, error) {
 		outN[v]++
 	}
 	useMask := slices.Max(append(outN, 0)) <= 64
-	workers := 1
+	nworkers := 1
 	if r.Parallel {
-		workers = max(1, min(runtime.GOMAXPROCS(0), len(ends)))
+		nworkers = 0 // one per CPU
 	}
-	cks := make([]*checker, workers)
-	errs := make([]error, workers)
-	var next atomic.Int64
-	var progressMu sync.Mutex
-	explored := 0
+	var (
+		cksMu      sync.Mutex
+		cks        []*checker // one per worker
+		progressMu sync.Mutex
+		explored   int
+	)
 	reported := func() {
 		if r.Progress != nil {
 			progressMu.Lock()
@@ -122,60 +123,53 @@ func Check(r Routing) (Report, error) {
 			progressMu.Unlock()
 		}
 	}
-	var wg sync.WaitGroup
-	for w := range cks {
+	newChecker := func() *checker {
 		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx,
-			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels)}
+			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels),
+			srcs: make([]int, 0, len(ends))}
 		if useMask {
 			ck.mask = make([]uint64, r.Channels)
 		} else {
 			ck.deps = make([][]int32, r.Channels)
 		}
-		cks[w] = ck
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			srcs := make([]int, 0, len(ends))
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(ends) {
-					return
+		cksMu.Lock()
+		cks = append(cks, ck)
+		cksMu.Unlock()
+		return ck
+	}
+	ctx := r.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	err := workers.For(ctx, nworkers, len(ends), newChecker, func(_ context.Context, ck *checker, i int) error {
+		dst := ends[i]
+		srcs := ck.srcs[:0]
+		if r.SourceFree {
+			for _, s := range ends {
+				if s != dst {
+					srcs = append(srcs, s)
 				}
-				if r.Context != nil && r.Context.Err() != nil {
-					errs[w] = r.Context.Err()
-					return
-				}
-				dst := ends[i]
-				if r.SourceFree {
-					srcs = srcs[:0]
-					for _, s := range ends {
-						if s != dst {
-							srcs = append(srcs, s)
-						}
-					}
-					if errs[w] = ck.explore(dst, srcs); errs[w] != nil {
-						return
-					}
-					reported()
+			}
+			if err := ck.explore(dst, srcs); err != nil {
+				return err
+			}
+		} else {
+			for _, s := range ends {
+				if s == dst {
 					continue
 				}
-				for _, s := range ends {
-					if s == dst {
-						continue
-					}
-					if errs[w] = ck.explore(dst, append(srcs[:0], s)); errs[w] != nil {
-						return
-					}
+				if err := ck.explore(dst, append(srcs[:0], s)); err != nil {
+					return err
 				}
-				reported()
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		reported()
+		return nil
+	})
 	if r.Context != nil && r.Context.Err() != nil {
 		return Report{}, r.Context.Err()
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err != nil {
 		return Report{}, err
 	}
 	// Merge the workers' dependencies into sorted lists, so that the
@@ -246,6 +240,7 @@ type checker struct {
 	init      []int32
 	queue     []int32
 	buf       []int
+	srcs      []int // the sources of one destination's exploration
 }
 
 // resize returns s with length n and zero elements, reusing its storage.

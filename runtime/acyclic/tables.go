@@ -1,11 +1,11 @@
 package acyclic
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/parasol-lang/parasol/internal/workers"
 )
 
 // buildTables computes, per destination d, the distance to d of every
@@ -21,31 +21,31 @@ func (nw *Network) buildTables() {
 	n := nw.n
 	adj := nw.adjacency()
 	nw.table = make([]uint64, int64(n)*nw.words)
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			queue := make([]int32, 0, len(nw.tail))
-			// Short distances keep the searched array in the fastest cache.
-			if len(nw.tail) < math.MaxUint16 {
-				dist := make([]uint16, len(nw.tail))
-				for d := next.Add(1) - 1; d < int64(n); d = next.Add(1) - 1 {
-					distances(adj, int32(d), dist, queue)
-					fill(adj, int32(d), dist)
-				}
-				return
-			}
-			dist := make([]uint32, len(nw.tail))
-			for d := next.Add(1) - 1; d < int64(n); d = next.Add(1) - 1 {
-				distances(adj, int32(d), dist, queue)
-				fill(adj, int32(d), dist)
-			}
-		}()
+	// Short distances keep the searched array in the fastest cache.
+	short := len(nw.tail) < math.MaxUint16
+	type buffers struct {
+		queue []int32
+		d16   []uint16 // distances when short
+		d32   []uint32 // else
 	}
-	wg.Wait()
+	_ = workers.For(context.Background(), 0, n, func() *buffers {
+		b := &buffers{queue: make([]int32, 0, len(nw.tail))}
+		if short {
+			b.d16 = make([]uint16, len(nw.tail))
+		} else {
+			b.d32 = make([]uint32, len(nw.tail))
+		}
+		return b
+	}, func(_ context.Context, b *buffers, d int) error {
+		if short {
+			distances(adj, int32(d), b.d16, b.queue)
+			fill(adj, int32(d), b.d16)
+		} else {
+			distances(adj, int32(d), b.d32, b.queue)
+			fill(adj, int32(d), b.d32)
+		}
+		return nil
+	})
 }
 
 // adjacency holds the allowed connects by slot while the tables are built.

@@ -303,66 +303,59 @@ func (g *Graph) distances(ctx context.Context, o MetricsOptions) (int, float64, 
 		}
 	}
 	// One search per processor, spread over the CPUs; distances are summed
-	// as integers, so the result does not depend on the order. The context
-	// is checked and progress reported every so many steps rather than
-	// every search, so that small graphs pay nothing for it.
+	// as integers, so the result does not depend on the order. Progress is
+	// reported every so many steps rather than every search, so that small
+	// graphs pay nothing for it (workers.For checks the context before
+	// every search, an atomic load).
 	const stride = 1 << 22
-	var (
-		next, done atomic.Int64
-		mu         sync.Mutex
-		diam       int32
-		sum        int64
-		cancelled  error
-		wg         sync.WaitGroup
-	)
-	workers := max(1, min(goruntime.GOMAXPROCS(0), np/16))
-	for range workers {
-		wg.Go(func() {
-			dist := make([]int32, g.N())
-			queue := make([]int32, 0, g.N())
-			var myDiam int32
-			var mySum int64
-			steps := 0
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= np {
-					break
-				}
-				if steps >= stride {
-					steps = 0
-					mu.Lock()
-					if cancelled == nil {
-						cancelled = ctx.Err()
-					}
-					if cancelled == nil && o.Progress != nil {
-						o.Progress(int(done.Load()), np)
-					}
-					stop := cancelled != nil
-					mu.Unlock()
-					if stop {
-						break
-					}
-				}
-				for i := range dist {
-					dist[i] = -1
-				}
-				queue = g.bfsInto(g.Proc(r), dist, queue)
-				steps += len(dist) + len(g.adj)
-				for q := range np {
-					d := dist[g.Proc(q)]
-					myDiam = max(myDiam, d)
-					mySum += int64(d)
-				}
-				done.Add(1)
-			}
-			mu.Lock()
-			diam, sum = max(diam, myDiam), sum+mySum
-			mu.Unlock()
-		})
+	// Each worker sums over its own searches; the parts are added up at
+	// the end.
+	type part struct {
+		dist, queue []int32
+		diam        int32
+		sum         int64
+		steps       int // since progress was last reported
 	}
-	wg.Wait()
-	if cancelled != nil {
-		return 0, 0, cancelled
+	var (
+		mu    sync.Mutex // guards parts and calls to o.Progress
+		parts []*part
+		done  atomic.Int64
+	)
+	newPart := func() *part {
+		p := &part{dist: make([]int32, g.N()), queue: make([]int32, 0, g.N())}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+		return p
+	}
+	nworkers := max(1, min(goruntime.GOMAXPROCS(0), np/16))
+	err := workers.For(ctx, nworkers, np, newPart, func(_ context.Context, p *part, r int) error {
+		if p.steps >= stride && o.Progress != nil {
+			p.steps = 0
+			mu.Lock()
+			o.Progress(int(done.Load()), np)
+			mu.Unlock()
+		}
+		for i := range p.dist {
+			p.dist[i] = -1
+		}
+		p.queue = g.bfsInto(g.Proc(r), p.dist, p.queue)
+		p.steps += len(p.dist) + len(g.adj)
+		for q := range np {
+			d := p.dist[g.Proc(q)]
+			p.diam = max(p.diam, d)
+			p.sum += int64(d)
+		}
+		done.Add(1)
+		return nil
+	})
+	if err != nil { // ctx is done
+		return 0, 0, err
+	}
+	var diam int32
+	var sum int64
+	for _, p := range parts {
+		diam, sum = max(diam, p.diam), sum+p.sum
 	}
 	if o.Progress != nil && g.DistanceWork() >= stride {
 		o.Progress(np, np)
