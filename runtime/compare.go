@@ -159,7 +159,7 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	if opts.Op == "" {
 		c.Op, c.Metric, c.Traffic = cp.Op, cp.Metric, cp.Traffic
 	} else {
-		c.Op, c.Metric, c.Traffic = opts.Op, MetricMakespan, Ops[opts.Op]
+		c.Op, c.Metric, c.Traffic = opts.Op, MetricMakespan, ops[opts.Op]
 		if opts.Op == "send" {
 			c.Metric = MetricLatency
 		}

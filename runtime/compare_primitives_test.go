@@ -68,7 +68,7 @@ func TestEveryStandardPrimitiveHasACounterpart(t *testing.T) {
 		case cp.Op == "" && cp.NotNetwork == "":
 			t.Errorf("%s: neither an operation nor a reason", p)
 		case cp.Op != "":
-			if _, ok := Ops[cp.Op]; !ok {
+			if _, ok := OpDoc(cp.Op); !ok {
 				t.Errorf("%s: op %q is not simulated", p, cp.Op)
 			}
 			if cp.Metric != MetricLatency && cp.Metric != MetricMakespan && cp.Metric != MetricRecv {

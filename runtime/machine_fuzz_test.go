@@ -69,7 +69,7 @@ processornumber = 1`,
 	} {
 		f.Add(src, uint8(3*i), uint8(i), uint8(2*i), uint16(8<<i))
 	}
-	ops := slices.Sorted(maps.Keys(Ops))
+	ops := Ops()
 	routings := append([]string{""}, slices.Sorted(maps.Keys(Routings))...)
 	switchings := append([]string{""}, switchingNames[:]...)
 	f.Fuzz(func(t *testing.T, src string, op, sw, rt uint8, size uint16) {

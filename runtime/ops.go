@@ -2,19 +2,21 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// Ops lists the operations Simulate runs. Ranks are processors in node
-// index order (the hypercube label on a hypercube); messages to oneself are
-// not sent.
-var Ops = map[string]string{
+// ops describes the operations Simulate runs, by name (read through Ops
+// and OpDoc, so that no caller can change it). Ranks are processors in
+// node index order (the hypercube label on a hypercube); messages to
+// oneself are not sent.
+var ops = map[string]string{
 	"send":          "one message Src -> Dst",
 	"pingpong":      "Src -> Dst, then Dst -> Src once it has arrived",
 	"swap":          "Src and Dst send each other a message at the same time (Express exchange)",
@@ -338,13 +340,20 @@ func (s *sim) build(tr *traffic) error {
 	return nil
 }
 
+// Ops lists the names of the operations Simulate runs, sorted.
+func Ops() []string {
+	return slices.Sorted(maps.Keys(ops))
+}
+
+// OpDoc describes the operation name in a line; ok is false when
+// Simulate does not run it.
+func OpDoc(name string) (doc string, ok bool) {
+	doc, ok = ops[name]
+	return doc, ok
+}
+
 func unknownOp(op string) error {
-	names := make([]string, 0, len(Ops))
-	for k := range Ops {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return fmt.Errorf("unknown op %q (have %s)", op, strings.Join(names, ", "))
+	return fmt.Errorf("unknown op %q (have %s)", op, strings.Join(Ops(), ", "))
 }
 
 // pattern gives the destination rank of neighbor and tornado traffic.

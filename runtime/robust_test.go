@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"sort"
 	"testing"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -12,11 +11,7 @@ import (
 // combination returns a result or an error, never panics or hangs.
 func TestNoPanics(t *testing.T) {
 	rng := topo.NewRand(5)
-	ops := make([]string, 0, len(Ops))
-	for k := range Ops {
-		ops = append(ops, k)
-	}
-	sort.Strings(ops)
+	ops := Ops()
 	routings := []string{"", "shortest", "ecube", "xy", "dor", "least-used", "random", "quiet", "short-queue", "first-ready", "valiant", "tree", "nonsense"}
 	graphs := []func() (*topo.Graph, error){
 		func() (*topo.Graph, error) { return topo.Generate("hypercube", []int{3}) },

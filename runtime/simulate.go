@@ -166,7 +166,7 @@ func (n *network) traffic(o *Options) (*traffic, error) {
 	if tr.op == "" {
 		tr.op = "send"
 	}
-	if _, ok := Ops[tr.op]; !ok {
+	if _, ok := ops[tr.op]; !ok {
 		return nil, unknownOp(tr.op)
 	}
 	tr.size = int64(o.Size)

@@ -3,8 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"testing"
 )
 
@@ -24,7 +22,7 @@ func TestGeneratorsAtTheirSmallestSimulateEveryOp(t *testing.T) {
 	topology t = %s { latency = 1us; speed = 1MB/s }
 }`, gen))
 		one := spec.Graph.N() == 1
-		for _, op := range slices.Sorted(maps.Keys(Ops)) {
+		for _, op := range Ops() {
 			res, err := Simulate(context.Background(), spec, Options{Op: op, Size: 64})
 			switch {
 			case err != nil && !(one && pairOps[op]):

@@ -89,7 +89,7 @@ func (c *choiceFlag) Choices() []string { return c.words }
 // flagValues are the words completed after flags of these names, from the
 // registries that validate them.
 var flagValues = map[string]func() []string{
-	"op":          func() []string { return sortedKeys(runtime.Ops) },
+	"op":          runtime.Ops,
 	"routing":     registry.Routing.Names,
 	"switching":   registry.Switching.Names,
 	"arbitration": registry.Arbitration.Names,

@@ -30,7 +30,7 @@ func TestCompletionScriptsNameEveryCommandFlagAndRegisteredValue(t *testing.T) {
 		t.Fatalf("%d commands in the completion, %d in the table", len(specs), len(commands))
 	}
 	var words []string
-	words = append(words, sortedKeys(runtime.Ops)...)
+	words = append(words, runtime.Ops()...)
 	words = append(words, registry.Routing.Names()...)
 	words = append(words, registry.Switching.Names()...)
 	words = append(words, stdMachines()...)

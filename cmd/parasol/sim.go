@@ -40,7 +40,7 @@ func (sf *simFlags) register(fs *flag.FlagSet) {
 	sf.cmd = fs.Name()
 	sf.machineFlags.register(fs)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
-	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(sortedKeys(runtime.Ops), ", "))
+	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(runtime.Ops(), ", "))
 	sf.size, sf.packet = sizeFlag(32, 0), sizeFlag(0, 0)
 	fs.Var(&sf.size, "size", "message `SIZE`, e.g. 32 (bytes), 4KB, 1MiB")
 	fs.Var(&sf.src, "src", "source node `id` (send, pingpong, swap; root of broadcast, reduce, allreduce, scatter, gather; default: the first processor)")
@@ -145,8 +145,8 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 // command-line mistakes (exit status 2), with a suggestion.
 func (sf *simFlags) validate(rs *runtime.Spec) error {
 	cmd := sf.cmd
-	if _, ok := runtime.Ops[sf.op]; sf.op != "" && !ok {
-		return usageError("parasol %s: unknown op %q%s; ops: %s", cmd, sf.op, lang.DidYouMean(sf.op, sortedKeys(runtime.Ops)), strings.Join(sortedKeys(runtime.Ops), ", "))
+	if _, ok := runtime.OpDoc(sf.op); sf.op != "" && !ok {
+		return usageError("parasol %s: unknown op %q%s; ops: %s", cmd, sf.op, lang.DidYouMean(sf.op, runtime.Ops()), strings.Join(runtime.Ops(), ", "))
 	}
 	if err := checkRouting(cmd, sf.routing, rs); err != nil {
 		return err
