@@ -9,6 +9,7 @@ import (
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -368,12 +369,8 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 		}
 		args = append(args, n)
 	}
-	if _, known := topo.Generators[name.Name]; !known {
-		var names []string
-		for n := range topo.Generators {
-			names = append(names, n)
-		}
-		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, names))
+	if _, known := registry.LookupGenerator(name.Name); !known {
+		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, registry.GeneratorNames()))
 		return nil
 	}
 	size, err := topo.Plan(name.Name, args)

@@ -3,33 +3,21 @@ package topo
 import (
 	"fmt"
 	"math/bits"
-	"sort"
 	"strings"
+
+	"github.com/parasol-lang/parasol/registry"
 )
 
 // maxNodes bounds generated graphs (about 2^27 nodes); beyond that int32
 // link indices of a torus would overflow.
 const maxNodes = 1 << 27
 
-// Generators lists the names Generate accepts, with their arguments.
-var Generators = map[string]string{
-	"hypercube":   "hypercube(d)",
-	"mesh":        "mesh(d1, d2, ...)",
-	"torus":       "torus(d1, d2, ...)",
-	"ring":        "ring(n)",
-	"chain":       "chain(n)",
-	"tree":        "tree(k, depth)",
-	"full":        "full(n)",
-	"hamiltonian": "hamiltonian(n, seed[, degree=4])",
-}
-
+// unknownGenerator is the error for a name that is not one of
+// registry.Generators, the one list of generators (the language reads it;
+// Plan and Generate implement each of its entries, which registry's tests
+// hold).
 func unknownGenerator(name string) error {
-	names := make([]string, 0, len(Generators))
-	for n := range Generators {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return fmt.Errorf("unknown topology generator %q (have %s)", name, strings.Join(names, ", "))
+	return fmt.Errorf("unknown topology generator %q (have %s)", name, strings.Join(registry.GeneratorNames(), ", "))
 }
 
 // Generate builds a generated topology by name, as written in a machine

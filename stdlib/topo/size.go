@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/registry"
 )
 
 // Structural bounds of a Graph: node and adjacency indices are int32, and
@@ -72,24 +73,23 @@ func mulCap(a, b int64) int64 {
 
 // Plan checks a generator call's arguments and counts its nodes and links
 // without building anything, so that the memory it needs can be checked
-// first. Each generator reports its own name and arguments in errors.
+// first. Each generator reports its own name and arguments in errors. The
+// names, signatures and argument counts are registry.Generators'.
 func Plan(name string, args []int) (Size, error) {
+	gen, known := registry.LookupGenerator(name)
+	if !known {
+		return Size{}, unknownGenerator(name)
+	}
+	if len(args) < gen.MinArgs || len(args) > gen.MaxArgs {
+		return Size{}, fmt.Errorf("%s takes %s, got %d argument%s", name, gen.Signature, len(args), plural(len(args)))
+	}
 	call := callString(name, args)
 	s := Size{Call: call}
-	need := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return fmt.Errorf("%s takes %s, got %d argument%s", name, Generators[name], len(args), plural(len(args)))
-		}
-		return nil
-	}
 	bad := func(format string, a ...any) (Size, error) {
 		return Size{}, fmt.Errorf("%s: "+format, append([]any{call}, a...)...)
 	}
 	switch name {
 	case "hypercube":
-		if err := need(1, 1); err != nil {
-			return Size{}, err
-		}
 		d := args[0]
 		if d < 0 {
 			return bad("the dimension must be at least 0")
@@ -100,13 +100,6 @@ func Plan(name string, args []int) (Size, error) {
 		s.Kind, s.Nodes = Hypercube, int64(1)<<d
 		s.Links = mulCap(s.Nodes/2, int64(d))
 	case "mesh", "torus", "ring", "chain":
-		if name == "mesh" || name == "torus" {
-			if err := need(1, 16); err != nil {
-				return Size{}, err
-			}
-		} else if err := need(1, 1); err != nil {
-			return Size{}, err
-		}
 		wrap := name == "torus" || name == "ring"
 		s.Kind, s.Nodes = Mesh, 1
 		if wrap {
@@ -130,9 +123,6 @@ func Plan(name string, args []int) (Size, error) {
 			s.Links = min(countCap, s.Links+mulCap(s.Nodes/int64(k), per))
 		}
 	case "tree":
-		if err := need(2, 2); err != nil {
-			return Size{}, err
-		}
 		k, depth := args[0], args[1]
 		if k < 1 {
 			return bad("the branching factor k must be at least 1")
@@ -155,9 +145,6 @@ func Plan(name string, args []int) (Size, error) {
 		}
 		s.Links = s.Nodes - 1
 	case "full":
-		if err := need(1, 1); err != nil {
-			return Size{}, err
-		}
 		n := int64(args[0])
 		if n < 1 {
 			return bad("a complete graph needs at least 1 node")
@@ -165,9 +152,6 @@ func Plan(name string, args []int) (Size, error) {
 		s.Kind, s.Nodes = Full, n
 		s.Links = mulCap(n, n-1) / 2
 	case "hamiltonian":
-		if err := need(2, 3); err != nil {
-			return Size{}, err
-		}
 		n, deg := args[0], 4
 		if len(args) == 3 {
 			deg = args[2]
@@ -182,7 +166,7 @@ func Plan(name string, args []int) (Size, error) {
 		}
 		s.Kind, s.Nodes = Hamiltonian, int64(n)
 		s.Links = mulCap(int64(n), int64(deg)) / 2
-	default:
+	default: // in the registry, not implemented here: registry's tests fail
 		return Size{}, unknownGenerator(name)
 	}
 	return s, nil
