@@ -5,12 +5,17 @@
 //
 // The input is a Spec: a topo.Graph plus plain numbers (seconds, bytes,
 // bytes per second) that the evaluator fills from a parsed machine. The
-// kernel is a hand-written binary heap of 32-byte value events ordered by
-// (time, sequence number), so equal seeds give identical results; packets,
-// channels and nodes live in preallocated slices indexed by int32, with no
-// goroutine per node or packet. Repetitions (Options.Runs) are spread over
-// GOMAXPROCS workers, each reusing its own state, and aggregated in run
-// order.
+// kernel pops 24-byte value events (time, sequence number and kind, two
+// int32 operands; no pointers) in (time, sequence number) order, so equal
+// seeds give identical results. Its queue (evQueue) keeps them in one
+// list per distinct time (timeLists) while at most 16,384 distinct times
+// are pending, as on a network whose times are sums of a few latencies and
+// transmission times; past that in a 4-ary heap, and above 4,096 pending
+// events in a one-rung ladder queue. Every form pops the same order.
+// Packets, channels and nodes live in preallocated slices indexed by
+// int32, with no goroutine per node or packet. Repetitions (Options.Runs)
+// are spread over GOMAXPROCS workers, each reusing its own state, and
+// aggregated in run order.
 //
 // # Model
 //
