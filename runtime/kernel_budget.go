@@ -150,7 +150,7 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	wires := 2 * int64(g.NumLinks())
 	network := limits.Add(limits.Mul(wires, int64(n.lanes), laneBytes), limits.Mul(wires, wireBytes), limits.Mul(int64(g.N()), nodeBytes))
 	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
-	// Runs are folded as they finish (runfold.go): only the held ones keep
+	// Runs are folded as they finish (result_fold.go): only the held ones keep
 	// their latencies, and the fold keeps at most exactLatencies of them.
 	held := int64(heldRuns(runs, workers))
 	results := limits.Add(limits.Mul(held, limits.Add(runBytes, limits.Mul(msgs, 8))),

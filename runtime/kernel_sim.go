@@ -347,7 +347,7 @@ func (s *sim) reset(seed uint64) {
 	s.maxKeep = 0
 }
 
-// push schedules an event (queue.go keeps them in time order).
+// push schedules an event (kernel_queue.go keeps them in time order).
 func (s *sim) push(t float64, kind uint8, id, aux int32) {
 	s.seq++
 	if s.guard.maxEvents > 0 && s.q.len() >= s.guard.maxEvents && s.err == nil {

@@ -35,7 +35,7 @@ type network struct {
 	arb    Arbitration
 	rk     routeKind
 	custom RouteFunc
-	acyc   *acyclicTables // acyclic routing (acyclic_route.go)
+	acyc   *acyclicTables // acyclic routing (route_acyclic.go)
 	// core is the regular network routed by rule (topo.Graph.Core), of
 	// sides dims; attached is set when processors hang off its switches.
 	core     topo.Core
@@ -67,7 +67,7 @@ type network struct {
 	treeRoot                  int32
 	treeOrder                 []int32 // nodes in BFS order from treeRoot
 
-	// rule, when set, numbers links by rule (nexthop.go); ruleN is N.
+	// rule, when set, numbers links by rule (net_rule.go); ruleN is N.
 	rule  linkRule
 	ruleN int32
 }

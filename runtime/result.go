@@ -89,7 +89,7 @@ type Stats struct {
 	P99  float64 `json:"p99"`
 	// QuantileError, when not 0, is the relative error the quantiles may
 	// have: there were more latencies than a simulation keeps, and they
-	// were summarised (latency_summary.go). Min, Max and Mean stay exact.
+	// were summarised (result_latency.go). Min, Max and Mean stay exact.
 	QuantileError float64 `json:"quantile_error,omitempty"`
 }
 
