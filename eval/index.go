@@ -63,15 +63,6 @@ var indexes = map[string]indexFn{
 	}},
 }
 
-// IndexDocs describes the derived indexes, for help texts.
-func IndexDocs() map[string]string {
-	out := map[string]string{}
-	for n, ix := range indexes {
-		out[n] = ix.doc
-	}
-	return out
-}
-
 // MaxTotalSpeed is the sum over processors of the rate at which each can
 // move data over all its links at once.
 func (t *Topology) MaxTotalSpeed() float64 {

@@ -309,7 +309,7 @@ type openLoop struct {
 	overloaded        bool
 	prevLat, prevAcc  float64
 	settled           bool
-	t0, t1, drainEnd  float64
+	t0, t1            float64
 	m0, m1            int32 // marked messages are [m0, m1)
 	genBytes, accByte int64 // measurement phase
 	markedLeft        int

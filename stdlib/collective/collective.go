@@ -122,9 +122,6 @@ func TagMatches(want, got int32) bool {
 	return want == got || want == lang.AnyTag && got >= 0
 }
 
-// IsCollectiveTag reports whether tag belongs to a collective's message.
-func IsCollectiveTag(tag int32) bool { return tag <= -2 }
-
 // Expand returns s with every OpColl replaced by point-to-point
 // operations; s itself is not changed, and is returned as it is when it
 // has no collectives. An operation that required a collective requires
@@ -267,15 +264,14 @@ type emitter struct {
 	first   int32 // first new op of the current collective
 
 	// the collective being expanded, operation j of the rank
-	j      int32
-	tag    int32
-	label  int32
-	line   int32
-	cpu    uint8
-	r, P   int
-	root   int
-	v      int // relative rank
-	failed error
+	j     int32
+	tag   int32
+	label int32
+	line  int32
+	cpu   uint8
+	r, P  int
+	root  int
+	v     int // relative rank
 }
 
 func (e *emitter) rank(s *lang.Schedule, r int, algs []algorithm) error {

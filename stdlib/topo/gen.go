@@ -103,9 +103,6 @@ func newGrid(s Size, dims []int, wrap bool) *Graph {
 	return g
 }
 
-// NewTree builds a complete k-ary tree with depth levels below the root.
-func NewTree(k, depth int) (*Graph, error) { return Generate("tree", []int{k, depth}) }
-
 func newTree(s Size, k, depth int) *Graph {
 	n := int(s.Nodes)
 	g := &Graph{kind: Tree, dims: []int{k, depth}, links: make([]Link, 0, s.Links)}
@@ -115,9 +112,6 @@ func newTree(s Size, k, depth int) *Graph {
 	g.finish(n)
 	return g
 }
-
-// NewFull builds a complete graph of n processors.
-func NewFull(n int) (*Graph, error) { return Generate("full", []int{n}) }
 
 func newFull(s Size) *Graph {
 	n := int(s.Nodes)
