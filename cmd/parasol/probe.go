@@ -227,9 +227,7 @@ func readHostfile(path string) ([]string, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line, _, _ := strings.Cut(sc.Text(), "#")
-		for _, h := range strings.Fields(line) {
-			hosts = append(hosts, h)
-		}
+		hosts = append(hosts, strings.Fields(line)...)
 	}
 	if len(hosts) == 0 {
 		return nil, errors.New(path + ": no hosts (one host or host:port a line)")

@@ -32,8 +32,6 @@ type distEntry struct {
 	hits atomic.Int64 // lookups answered by this entry
 }
 
-func (e *distEntry) bytes() int64 { return int64(len(e.d16))*2 + int64(len(e.d32))*4 }
-
 // distCache is a clock cache of distance arrays by destination. A lookup
 // first tries a direct-mapped array of entries without locking or writing
 // shared memory (a worker usually asks about one destination many times
