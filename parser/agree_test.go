@@ -58,7 +58,7 @@ func disagreement(text string) string {
 		return d
 	}
 	src := lang.NewSource("agree.machine", text)
-	ref, rerr := parser.ParseReference(src)
+	ref, rerr := parser.Reference.ParseFile(src)
 	got, gerr := parser.ParseModern(src)
 	if (rerr == nil) != (gerr == nil) {
 		return fmt.Sprintf("the parsers disagree on the file\n--- reference grammar ---\n%v\n--- hand-written parser ---\n%v", errOrOK(rerr), errOrOK(gerr))
@@ -69,7 +69,7 @@ func disagreement(text string) string {
 		}
 	}
 	esrc := lang.NewSource("<query>", text)
-	rx, rerr := parser.ParseExprReference(esrc)
+	rx, rerr := parser.Reference.ParseExpr(esrc)
 	gx, gerr := parser.ParseExprSource(esrc)
 	if (rerr == nil) != (gerr == nil) {
 		return fmt.Sprintf("the parsers disagree on the expression\n--- reference grammar ---\n%v\n--- hand-written parser ---\n%v", errOrOK(rerr), errOrOK(gerr))

@@ -17,8 +17,8 @@ type xparser struct {
 	a     *arena
 	depth int
 	terms int // operands and prefix operators so far, bounded by MaxTerms
-	// errs receives number literals' unit errors; nil when reading
-	// participle's tokens, whose converter reports them.
+	// errs receives number literals' unit errors; nil for the reference
+	// grammar, whose converter reports them (and sets the values).
 	errs *lang.Diagnostics
 	// names allows named arguments (to: 3) in the outermost call, as
 	// program statements have them.
@@ -34,8 +34,6 @@ type synErr struct {
 	tok token
 	msg string // without the "syntax error: " that diagnostics add
 }
-
-func (e *synErr) Error() string { return e.msg }
 
 // unexpected says that t is not what the grammar expects there.
 func unexpected(t token, expect string) *synErr {

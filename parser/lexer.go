@@ -2,18 +2,16 @@ package parser
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/parasol-lang/parasol/lang"
 )
 
 // The modern syntax's tokens are read by one hand-written scanner
 // (scanToken). The statement parser reads them through a tokStream; the
-// participle reference grammar (grammar.go) reads the same tokens through
-// lexDef.
+// participle reference grammar (parser/internal/reference, which only
+// tests link) reads the same tokens through scanToken.
 
 type tokKind uint8
 
@@ -107,9 +105,7 @@ func scanToken(rest string) (kind tokKind, n int, msg string) {
 // tokStream is the token stream the hand-written parsers read, with two
 // tokens of lookahead (the next one always scanned, so peek is a field
 // read). It tracks lines as it goes, so positions cost no search; comments
-// are collected on the way when collect is set. With pl set it reads
-// participle's tokens instead (for the expression production of the
-// reference grammar), and positions carry only offsets.
+// are collected on the way when collect is set.
 type tokStream struct {
 	src   *lang.Source
 	text  string
@@ -128,8 +124,6 @@ type tokStream struct {
 	collect  bool
 	comments []*lang.Comment
 	lexErr   func(t token) // reports a lexical error when it is scanned
-
-	pl *lexer.PeekingLexer
 }
 
 // init prepares s to read src.Text[start:end]; start scans the first token
@@ -153,10 +147,6 @@ func (s *tokStream) init(src *lang.Source, start, end int) {
 }
 
 func (s *tokStream) start() {
-	if s.pl != nil {
-		s.tok = fromParticiple(s.pl.Peek())
-		return
-	}
 	s.tok = s.scan()
 }
 
@@ -212,14 +202,7 @@ func (s *tokStream) peek() token { return s.tok }
 // peek2 is the token after the next.
 func (s *tokStream) peek2() token {
 	if !s.has2 {
-		if s.pl != nil {
-			cp := s.pl.MakeCheckpoint()
-			s.pl.Next()
-			s.tok2 = fromParticiple(s.pl.Peek())
-			s.pl.LoadCheckpoint(cp)
-		} else {
-			s.tok2 = s.scan()
-		}
+		s.tok2 = s.scan()
 		s.has2 = true
 	}
 	return s.tok2
@@ -231,9 +214,6 @@ func (s *tokStream) next() token {
 		return t
 	}
 	switch {
-	case s.pl != nil:
-		s.pl.Next()
-		s.tok, s.has2 = fromParticiple(s.pl.Peek()), false
 	case s.has2:
 		s.tok, s.has2 = s.tok2, false
 	default:
@@ -244,107 +224,13 @@ func (s *tokStream) next() token {
 	return t
 }
 
-// pos is the position of t: complete, or only the offset when reading
-// participle's tokens (the converter completes it).
+// pos is the position of t.
 func (s *tokStream) pos(t token) lang.Pos {
-	if s.pl != nil {
-		return lang.Pos{Offset: int(t.off)}
-	}
 	col := 1 + int(t.off-t.lineStart)
 	if !s.ascii {
 		col = 1 + utf8.RuneCountInString(s.text[t.lineStart:t.off])
 	}
 	return lang.Pos{Src: s.src, Offset: int(t.off), Line: int(t.line), Col: col}
-}
-
-// Token types of the participle lexer, for the reference grammar.
-const (
-	tokComment lexer.TokenType = -2 - iota
-	tokString
-	tokNumber
-	tokKeyword
-	tokIdent
-	tokPunct
-)
-
-var kindOf = map[lexer.TokenType]tokKind{
-	lexer.EOF: kEOF, tokComment: kComment, tokString: kString, tokNumber: kNumber,
-	tokKeyword: kKeyword, tokIdent: kIdent, tokPunct: kPunct,
-}
-
-var typeOf = [...]lexer.TokenType{
-	kEOF: lexer.EOF, kComment: tokComment, kString: tokString, kNumber: tokNumber,
-	kKeyword: tokKeyword, kIdent: tokIdent, kPunct: tokPunct,
-}
-
-func fromParticiple(t *lexer.Token) token {
-	return token{kind: kindOf[t.Type], text: t.Value, off: int32(t.Pos.Offset), line: int32(t.Pos.Line)}
-}
-
-type lexDef struct{}
-
-var modernLexer = lexDef{}
-
-func (lexDef) Symbols() map[string]lexer.TokenType {
-	return map[string]lexer.TokenType{
-		"EOF": lexer.EOF, "Comment": tokComment, "String": tokString, "Number": tokNumber,
-		"Keyword": tokKeyword, "Ident": tokIdent, "Punct": tokPunct,
-	}
-}
-
-func (d lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return d.LexString(filename, string(b))
-}
-
-func (lexDef) LexString(filename, input string) (lexer.Lexer, error) {
-	return &scanner{src: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
-}
-
-// scanner adapts scanToken to participle's lexer interface.
-type scanner struct {
-	src string
-	pos lexer.Position
-}
-
-// advance moves the position over n bytes.
-func (s *scanner) advance(n int) {
-	for end := s.pos.Offset + n; s.pos.Offset < end; {
-		c := s.src[s.pos.Offset]
-		if c == '\n' {
-			s.pos.Line++
-			s.pos.Column = 1
-			s.pos.Offset++
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s.src[s.pos.Offset:])
-		s.pos.Offset += size
-		s.pos.Column++
-	}
-}
-
-func (s *scanner) Next() (lexer.Token, error) {
-	for s.pos.Offset < len(s.src) {
-		c := s.src[s.pos.Offset]
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			break
-		}
-		s.advance(1)
-	}
-	start := s.pos
-	rest := s.src[s.pos.Offset:]
-	if rest == "" {
-		return lexer.Token{Type: lexer.EOF, Pos: start}, nil
-	}
-	kind, n, msg := scanToken(rest)
-	if kind == kError {
-		return lexer.Token{}, &lexer.Error{Pos: start, Msg: msg}
-	}
-	s.advance(n)
-	return lexer.Token{Type: typeOf[kind], Value: rest[:n], Pos: start}, nil
 }
 
 func lineEnd(s string) int {

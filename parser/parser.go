@@ -2,9 +2,9 @@
 //
 // Two syntaxes produce the same tree: the modern block syntax, read by a
 // hand-written recursive-descent parser (statements.go, expr.go) that is
-// held to the participle grammar of grammar.go (specified in grammar.ebnf),
-// and the Parasol I line format (legacy.go), whose values are parsed with
-// the modern expression grammar. The parser evaluates nothing; it reports
+// held to the participle grammar of parser/internal/reference (specified in
+// grammar.ebnf, and linked only by tests), and the Parasol I line format
+// (legacy.go), whose values are parsed with the modern expression grammar. The parser evaluates nothing; it reports
 // every syntax error it can find in one pass, each with a position.
 package parser
 

@@ -1,12 +1,15 @@
 package parser
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/parasol-lang/parasol/lang"
 )
 
 // stmtParser is the hand-written recursive-descent parser of the modern
-// syntax's statements. It follows the participle grammar of grammar.go
-// production by production (TestParsersAgree and FuzzParsersAgree hold the
+// syntax's statements. It follows the participle reference grammar
+// (parser/internal/reference) production by production (TestParsersAgree and FuzzParsersAgree hold the
 // two to the same decisions and trees), building the lang AST directly,
 // with every position filled.
 //
@@ -429,6 +432,21 @@ func linkLabel(a lang.Expr) string {
 		return x.Value
 	}
 	return ""
+}
+
+// blockParams says why a block (other than a link template) cannot have
+// parameters: nothing would use them.
+const blockParams = "a block takes no parameters: a function (f(x) = …) or a link template (link(d) { … }) does"
+
+// unquoteName is the name a String or Ident token stands for: a quoted
+// name without its quotes.
+func unquoteName(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
 }
 
 // param is `param NAME = VALUE`; the field is at its name.

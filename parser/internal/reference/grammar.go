@@ -1,4 +1,17 @@
-package parser
+// Package reference is the participle grammar of the modern syntax: the
+// definition of its statements, from which grammar.ebnf at the root is
+// derived, and to which the hand-written parser of package parser is held
+// by its tests (TestParsersAgree, FuzzParsersAgree). Only tests link it:
+// the parasol binary reads files with the hand-written parser alone.
+//
+// The statements are participle structs (this file), turned into the lang
+// AST by a converter (convert.go). The tokens, the Expr production and the
+// few rules a statement shares with the hand-written parser (what a
+// program statement may be, a link's label, a quoted name) are that
+// parser's own, handed over as a Syntax: the reference defines how
+// statements are put together from them. The package imports nothing of
+// parser, so that parser's own tests can import it.
+package reference
 
 import (
 	"errors"
@@ -11,12 +24,53 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// The participle grammar of the modern syntax's statements: the reference
-// definition of the syntax, from which grammar.ebnf is derived, and which
-// the hand-written parser (statements.go) is held to by TestParsersAgree
-// and FuzzParsersAgree. These structs are concrete syntax; convert.go
-// turns them into the lang AST. Statements are chosen by their first
-// token; expressions (the Expr production) are parsed by expr.go.
+// Syntax is what the grammar takes from the hand-written parser.
+type Syntax struct {
+	// Scan reads the token at the start of rest, which is not white
+	// space: its kind and length, or a message for a lexical error.
+	Scan func(rest string) (kind Kind, n int, msg string)
+	// Expr parses the expression that starts at byte offset off of src;
+	// named allows named arguments in its outermost call (to: 3).
+	Expr func(src *lang.Source, off int, named bool) Expr
+	// Check refuses a source, before it is parsed, whose nesting would
+	// make a recursive-descent parser recurse without bound.
+	Check func(src *lang.Source) *lang.Diagnostic
+	// Call checks that a program statement's expression is a call, which
+	// is all such a statement may be.
+	Call func(e lang.Expr) (*lang.Call, *lang.Diagnostic)
+	// LinkLabel is the label of `link LABEL { … }` written as a, or "".
+	LinkLabel func(a lang.Expr) string
+	// Unquote is the name a String or Ident token stands for.
+	Unquote func(text string) string
+}
+
+// Kind is a token's kind, as Syntax.Scan reports it.
+type Kind uint8
+
+// The kinds of token.
+const (
+	Comment Kind = iota + 1
+	String
+	Number
+	Keyword
+	Ident
+	Punct
+)
+
+// Expr is what Syntax.Expr read.
+type Expr struct {
+	// OK is false when the text at the offset does not start an
+	// expression (the production does not match).
+	OK bool
+	// X is the expression, nil after a syntax error.
+	X lang.Expr
+	// ErrOffset and ErrMsg are the syntax error when X is nil.
+	ErrOffset int
+	ErrMsg    string
+	// End is the offset of the first token after the expression: after a
+	// syntax error, of the first token the parser did not skip over.
+	End int
+}
 
 type gFile struct {
 	Stmts []*gTop `parser:"@@*"`
@@ -60,14 +114,14 @@ type gPStmt struct {
 	Let  *gLet  `parser:"  @@"`
 	For  *gPFor `parser:"| @@"`
 	If   *gPIf  `parser:"| @@"`
-	Do   Call   `parser:"| @@"`
+	Do   call   `parser:"| @@"`
 	Semi bool   `parser:"| @\";\""`
 }
 
 type gLet struct {
 	Pos   lexer.Position
 	Name  string `parser:"\"let\" @Ident \"=\""`
-	Value Value  `parser:"@@"`
+	Value value  `parser:"@@"`
 }
 
 type gPFor struct {
@@ -90,13 +144,14 @@ type gPElse struct {
 	Body []*gPStmt `parser:"| \"{\" @@* \"}\""`
 }
 
-// Call is the production of a program's statement call, and Value of a
-// let's value: expressions (parsed by expr.go, as Expr is) whose outermost
-// call may have named arguments, `send(8KB, to: 3)`. A statement call
-// starts with a name.
+// call is the production of a program's statement call, and value of a
+// let's value: expressions (read by Syntax.Expr, as Expr is) whose
+// outermost call may have named arguments, `send(8KB, to: 3)`. A statement
+// call starts with a name. (participle names the productions Call and
+// Value in grammar.ebnf.)
 type (
-	Call  interface{ lang.Expr }
-	Value interface{ lang.Expr }
+	call  interface{ lang.Expr }
+	value interface{ lang.Expr }
 )
 
 type gStmt struct {
@@ -234,150 +289,139 @@ type gExprOnly struct {
 	X lang.Expr `parser:"@@"`
 }
 
-// referenceParsers builds the participle parsers on first use: only tests
-// and EBNF need them, and building them costs every program that imports
-// this package half a megabyte at start-up.
-var referenceParsers = sync.OnceValues(func() (*participle.Parser[gFile], *participle.Parser[gExprOnly]) {
-	options := []participle.Option{
-		participle.Lexer(modernLexer),
-		participle.Elide("Comment"),
-		participle.UseLookahead(1), // the grammar is LL(1): errors stay where they are
-		participle.ParseTypeWith(parseExpr),
-		participle.ParseTypeWith(parseCall),
-		participle.ParseTypeWith(parseValue),
-	}
-	return participle.MustBuild[gFile](options...), participle.MustBuild[gExprOnly](options...)
-})
+// Grammar parses the modern syntax with the participle grammar over a
+// Syntax. One parse runs at a time.
+type Grammar struct {
+	syn  Syntax
+	file *participle.Parser[gFile]
+	expr *participle.Parser[gExprOnly]
 
-// EBNF returns the grammar of the modern statements as participle derives
-// it from the parser; grammar.ebnf is kept equal to it by a test.
-func EBNF() string {
-	fileParser, _ := referenceParsers()
-	return fileParser.String()
+	mu  sync.Mutex
+	src *lang.Source // being parsed, for the Expr production
 }
 
-// parseExpr is the Expr production of the reference grammar, registered
-// with participle's ParseTypeWith: the hand-written expression parser over
-// participle's tokens. Nodes carry only byte offsets; the converter fills
-// in full positions and unit values.
-func parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
-	s := &tokStream{pl: lex}
-	s.start()
-	if !startsExpr(s.peek()) {
-		return nil, participle.NextMatch
+// New builds the grammar over syn.
+func New(syn Syntax) *Grammar {
+	g := &Grammar{syn: syn}
+	options := []participle.Option{
+		participle.Lexer(lexDef{scan: syn.Scan}),
+		participle.Elide("Comment"),
+		participle.UseLookahead(1), // the grammar is LL(1): errors stay where they are
+		participle.ParseTypeWith(g.parseExpr),
+		participle.ParseTypeWith(g.parseCall),
+		participle.ParseTypeWith(g.parseValue),
 	}
-	p := &xparser{s: s, a: &arena{}}
-	start := s.peek()
-	e, err := p.expr(1)
-	if err != nil {
-		return p.recover(start, err), nil
-	}
-	return e, nil
+	g.file, g.expr = participle.MustBuild[gFile](options...), participle.MustBuild[gExprOnly](options...)
+	return g
+}
+
+// EBNF returns the grammar of the modern statements as participle derives
+// it from the structs; grammar.ebnf is kept equal to it by a test.
+func EBNF() string { return New(Syntax{}).file.String() }
+
+// parseExpr is the Expr production, registered with participle's
+// ParseTypeWith: Syntax.Expr reads the expression from the source at the
+// next token, and participle's tokens are skipped up to its end.
+func (g *Grammar) parseExpr(lex *lexer.PeekingLexer) (lang.Expr, error) {
+	return g.read(lex, false)
 }
 
 // parseCall is the Call production: a program's statement call.
-func parseCall(lex *lexer.PeekingLexer) (Call, error) {
+func (g *Grammar) parseCall(lex *lexer.PeekingLexer) (call, error) {
 	if lex.Peek().Type != tokIdent {
 		return nil, participle.NextMatch
 	}
-	return parseNamed(lex)
+	return g.read(lex, true)
 }
 
 // parseValue is the Value production: a let's value.
-func parseValue(lex *lexer.PeekingLexer) (Value, error) { return parseNamed(lex) }
+func (g *Grammar) parseValue(lex *lexer.PeekingLexer) (value, error) { return g.read(lex, true) }
 
-// parseNamed parses an expression whose outermost call may have named
-// arguments.
-func parseNamed(lex *lexer.PeekingLexer) (lang.Expr, error) {
-	s := &tokStream{pl: lex}
-	s.start()
-	if !startsExpr(s.peek()) {
+// read parses the expression at lex's next token; named allows named
+// arguments in its outermost call.
+func (g *Grammar) read(lex *lexer.PeekingLexer, named bool) (lang.Expr, error) {
+	start := lex.Peek().Pos.Offset
+	x := g.syn.Expr(g.src, start, named)
+	if !x.OK {
 		return nil, participle.NextMatch
 	}
-	p := &xparser{s: s, a: &arena{}, names: true}
-	start := s.peek()
-	e, err := p.expr(1)
-	if err != nil {
-		return p.recover(start, err), nil
+	for t := lex.Peek(); !t.EOF() && t.Pos.Offset < x.End; t = lex.Peek() {
+		lex.Next()
 	}
-	return e, nil
+	if x.X == nil {
+		return &badExpr{pos: g.src.PosAt(start), errOffset: x.ErrOffset, msg: x.ErrMsg}, nil
+	}
+	return x.X, nil
 }
 
 // badExpr stands for an expression with a syntax error. The expression
 // parser skips to the end of the line and goes on, so participle does not
 // backtrack over the error; the converter reports it.
 type badExpr struct {
-	pos lang.Pos
-	err *synErr
+	pos       lang.Pos
+	errOffset int
+	msg       string
 }
 
 func (b *badExpr) ExprPos() lang.Pos { return b.pos }
 
-// recover skips what is left of the line the error is on (not past a
-// closing brace), so that parsing resumes at the next statement.
-func (p *xparser) recover(start token, err *synErr) lang.Expr {
-	line := err.tok.line
-	if line > p.s.last.line {
-		// The error opens a new line: the expression ended incomplete
-		// on the line before, and this line is a statement of its own.
-		return &badExpr{pos: p.s.pos(start), err: err}
-	}
-	for {
-		t := p.s.peek()
-		if t.kind == kEOF || t.line > line || t.punct("}") || t.punct(";") {
-			break
-		}
-		p.s.next()
-	}
-	return &badExpr{pos: p.s.pos(start), err: err}
-}
-
-// parseReference parses the modern syntax with the participle grammar,
-// stopping at the first syntax error: the definition the hand-written
-// parser is tested against.
-func parseReference(src *lang.Source) (*lang.File, error) {
-	if d := checkNesting(src, 0, src.Text); d != nil {
+// ParseFile parses the modern syntax, stopping at the first syntax error:
+// the definition the hand-written parser is tested against.
+func (g *Grammar) ParseFile(src *lang.Source) (*lang.File, error) {
+	if d := g.syn.Check(src); d != nil {
 		return nil, d
 	}
-	fileParser, _ := referenceParsers()
-	g, err := fileParser.ParseString(src.Name, src.Text)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.src = src
+	gf, err := g.file.ParseString(src.Name, src.Text)
 	if err != nil {
-		return nil, syntaxError(src, 0, err)
+		return nil, syntaxError(src, err)
 	}
-	c := &converter{src: src}
-	f := &lang.File{Src: src, Stmts: c.top(g.Stmts), Comments: comments(src)}
+	c := &converter{src: src, syn: g.syn}
+	f := &lang.File{Src: src, Stmts: c.top(gf.Stmts), Comments: g.comments(src)}
 	if len(c.errs) > 0 {
 		return f, c.errs.Err()
 	}
 	return f, nil
 }
 
-// parseExprReference parses one expression with the participle grammar.
-func parseExprReference(src *lang.Source) (lang.Expr, error) {
-	if d := checkNesting(src, 0, src.Text); d != nil {
+// ParseExpr parses one expression.
+func (g *Grammar) ParseExpr(src *lang.Source) (lang.Expr, error) {
+	if d := g.syn.Check(src); d != nil {
 		return nil, d
 	}
-	_, exprParser := referenceParsers()
-	g, err := exprParser.ParseString(src.Name, src.Text)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.src = src
+	gx, err := g.expr.ParseString(src.Name, src.Text)
 	if err != nil {
-		return nil, syntaxError(src, 0, err)
+		return nil, syntaxError(src, err)
 	}
-	c := &converter{src: src}
-	e := c.expr(g.X)
+	c := &converter{src: src, syn: g.syn}
+	e := c.expr(gx.X)
 	if len(c.errs) > 0 {
 		return e, c.errs.Err()
 	}
 	return e, nil
 }
 
-// comments lists the comments of a modern-syntax source.
-func comments(src *lang.Source) []*lang.Comment {
-	var s tokStream
-	s.init(src, 0, len(src.Text))
-	s.collect = true
-	for s.start(); s.next().kind != kEOF; {
+// comments lists the comments of a source, which participle elides.
+func (g *Grammar) comments(src *lang.Source) []*lang.Comment {
+	var out []*lang.Comment
+	text := src.Text
+	for i := 0; i < len(text); {
+		if c := text[i]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			i++
+			continue
+		}
+		kind, n, msg := g.syn.Scan(text[i:])
+		if msg == "" && kind == Comment {
+			out = append(out, &lang.Comment{Pos: src.PosAt(i), Text: strings.TrimRight(text[i:i+n], " \t\r")})
+		}
+		i += n
 	}
-	return s.comments
+	return out
 }
 
 // grammarNames says in words what a grammar rule is.
@@ -390,13 +434,12 @@ var grammarNames = map[string]string{
 var grammarRef = regexp.MustCompile(`\bG[A-Z][A-Za-z]*\b`)
 
 // syntaxError turns participle's error into a diagnostic.
-func syntaxError(src *lang.Source, base int, err error) *lang.Diagnostic {
+func syntaxError(src *lang.Source, err error) *lang.Diagnostic {
 	var perr participle.Error
 	if !errors.As(err, &perr) {
-		return lang.Errorf(src.PosAt(base), "%v", err)
+		return lang.Errorf(src.PosAt(0), "%v", err)
 	}
-	p := perr.Position()
-	pos := src.PosAt(base + p.Offset)
+	pos := src.PosAt(perr.Position().Offset)
 	msg := perr.Message()
 	msg = strings.ReplaceAll(msg, `"}"`, "'}'")
 	msg = grammarRef.ReplaceAllStringFunc(msg, func(g string) string {

@@ -1,9 +1,6 @@
-package parser
+package reference
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -12,12 +9,12 @@ import (
 // errors (bad units, misplaced parts) instead of stopping at the first.
 type converter struct {
 	src  *lang.Source
-	base int // byte offset of the parsed text within src
+	syn  Syntax
 	errs lang.Diagnostics
 }
 
 func (c *converter) pos(p lexer.Position) lang.Pos {
-	return c.src.PosAt(c.base + p.Offset)
+	return c.src.PosAt(p.Offset)
 }
 
 func (c *converter) stmts(list []*gStmt) []lang.Stmt {
@@ -34,13 +31,13 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 	switch {
 	case s.Machine != nil:
 		m := s.Machine
-		out := &lang.Machine{Pos: c.pos(m.Pos), Name: unquoteName(m.Name), Body: c.stmts(m.Body), End: c.pos(m.Close.Pos)}
+		out := &lang.Machine{Pos: c.pos(m.Pos), Name: c.syn.Unquote(m.Name), Body: c.stmts(m.Body), End: c.pos(m.Close.Pos)}
 		if m.Extends != nil {
-			out.Extends, out.ExtendsPos = unquoteName(m.Extends.Name), c.pos(m.Extends.Pos)
+			out.Extends, out.ExtendsPos = c.syn.Unquote(m.Extends.Name), c.pos(m.Extends.Pos)
 		}
 		return out
 	case s.Import != nil:
-		return &lang.Import{Pos: c.pos(s.Import.Pos), Path: unquoteName(s.Import.Path)}
+		return &lang.Import{Pos: c.pos(s.Import.Pos), Path: c.syn.Unquote(s.Import.Path)}
 	case s.For != nil:
 		f := s.For
 		return &lang.For{Pos: c.pos(f.Pos), Var: f.Var, From: c.expr(f.From), To: c.expr(f.To), Body: c.stmts(f.Body)}
@@ -53,9 +50,9 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 				c.errs.Add(c.pos(n.Pos), "expected the first node before '..': node FROM .. TO = TYPE")
 				return nil
 			}
-			return &lang.Field{Pos: c.pos(n.Pos), Name: "node", Value: &lang.Ident{Pos: c.pos(n.Type.Pos), Name: unquoteName(n.Type.Name)}}
+			return &lang.Field{Pos: c.pos(n.Pos), Name: "node", Value: &lang.Ident{Pos: c.pos(n.Type.Pos), Name: c.syn.Unquote(n.Type.Name)}}
 		}
-		out := &lang.Node{Pos: c.pos(n.Pos), From: c.expr(n.From), Type: unquoteName(n.Type.Name), TypePos: c.pos(n.Type.Pos)}
+		out := &lang.Node{Pos: c.pos(n.Pos), From: c.expr(n.From), Type: c.syn.Unquote(n.Type.Name), TypePos: c.pos(n.Type.Pos)}
 		if n.To != nil {
 			out.To = c.expr(n.To)
 		}
@@ -70,7 +67,7 @@ func (c *converter) stmt(s *gStmt) lang.Stmt {
 		}
 		return out
 	case s.Param != nil:
-		return &lang.Field{Pos: c.pos(s.Param.Pos), Name: unquoteName(s.Param.Name), Value: c.expr(s.Param.Value), IsParam: true}
+		return &lang.Field{Pos: c.pos(s.Param.Pos), Name: c.syn.Unquote(s.Param.Name), Value: c.expr(s.Param.Value), IsParam: true}
 	case s.Decl != nil:
 		return c.decl(s.Decl)
 	}
@@ -87,7 +84,7 @@ func (c *converter) decl(d *gDecl) lang.Stmt {
 	if d.Body != nil {
 		b := &lang.Block{Pos: pos, Kind: d.Name, Body: c.stmts(d.Body.Stmts), End: c.pos(d.Body.Close.Pos)}
 		if d.Label != nil {
-			b.Label, b.LabelPos = unquoteName(d.Label.Text), c.pos(d.Label.Pos)
+			b.Label, b.LabelPos = c.syn.Unquote(d.Label.Text), c.pos(d.Label.Pos)
 		}
 		if d.Value != nil {
 			g, ok := c.expr(d.Value).(*lang.Call)
@@ -110,7 +107,7 @@ func (c *converter) decl(d *gDecl) lang.Stmt {
 		c.errs.Add(pos, "expected '=' and a value, or a block '{ … }', after %s", d.Name)
 		return nil
 	}
-	f := &lang.Field{Pos: pos, Name: unquoteName(d.Name), Value: c.expr(d.Value)}
+	f := &lang.Field{Pos: pos, Name: c.syn.Unquote(d.Name), Value: c.expr(d.Value)}
 	if d.Params != nil {
 		f.Params = c.params(d.Params.Params)
 	}
@@ -134,7 +131,7 @@ func (c *converter) link(l *gLink) lang.Stmt {
 		return &lang.Link{Pos: pos, Ends: []lang.Expr{c.expr(l.A), c.expr(l.B)}, Body: body}
 	}
 	a := c.expr(l.A)
-	label := linkLabel(a)
+	label := c.syn.LinkLabel(a)
 	if label == "" || l.Body == nil {
 		c.errs.Add(pos, "expected link A -- B, link(d) { … } or link LABEL { … }")
 		return nil
@@ -171,18 +168,19 @@ func (c *converter) params(list []*gParam) []*lang.Param {
 }
 
 func (c *converter) exprPos(e lang.Expr) lang.Pos {
-	return c.src.PosAt(c.base + e.ExprPos().Offset)
+	return c.src.PosAt(e.ExprPos().Offset)
 }
 
-// expr completes an expression from expr.go: full positions, and number
-// literals' values (a bad unit is an error here, so all are reported).
+// expr completes an expression from Syntax.Expr: positions from their
+// offsets, and number literals' values (a bad unit is an error here, so
+// all are reported).
 func (c *converter) expr(e lang.Expr) lang.Expr {
-	fix := func(p *lang.Pos) { *p = c.src.PosAt(c.base + p.Offset) }
+	fix := func(p *lang.Pos) { *p = c.src.PosAt(p.Offset) }
 	var walk func(e lang.Expr)
 	walk = func(e lang.Expr) {
 		switch e := e.(type) {
 		case *badExpr:
-			c.errs.Add(c.src.PosAt(c.base+int(e.err.tok.off)), "syntax error: %s", e.err.msg)
+			c.errs.Add(c.src.PosAt(e.errOffset), "syntax error: %s", e.msg)
 		case *lang.NumberLit:
 			fix(&e.Pos)
 			v, err := lang.ParseQuantity(e.Text)
@@ -229,15 +227,6 @@ func (c *converter) expr(e lang.Expr) lang.Expr {
 	}
 	walk(e)
 	return e
-}
-
-func unquoteName(s string) string {
-	if strings.HasPrefix(s, `"`) {
-		if u, err := strconv.Unquote(s); err == nil {
-			return u
-		}
-	}
-	return s
 }
 
 // top converts the statements of a file's top level.
@@ -296,7 +285,7 @@ func (c *converter) pstmt(s *gPStmt) lang.Stmt {
 		if _, bad := e.(*badExpr); bad {
 			return nil
 		}
-		call, d := doCall(e)
+		call, d := c.syn.Call(e)
 		if d != nil {
 			c.errs.Add(d.Pos, "syntax error: %s", d.Msg)
 			return nil
