@@ -4,7 +4,10 @@
 // hand-written recursive-descent parser (statements.go, expr.go) that is
 // held to the participle grammar of parser/internal/reference (specified in
 // grammar.ebnf, and linked only by tests), and the Parasol I line format
-// (legacy.go), whose values are parsed with the modern expression grammar. The parser evaluates nothing; it reports
+// (legacy.go), whose values are parsed with the modern expression grammar.
+// Modernize (legacy_modernize.go, legacy_infer.go) rewrites a Parasol I
+// tree in the modern syntax with the same meaning, as `parasol import`
+// prints it; the evaluator gives it the schema. The parser evaluates nothing; it reports
 // every syntax error it can find in one pass, each with a position.
 package parser
 

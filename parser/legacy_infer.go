@@ -1,4 +1,4 @@
-package eval
+package parser
 
 import (
 	"math"
@@ -129,7 +129,7 @@ func (mz *modernizer) constrain(body lang.Expr, sc *inferScope) {
 // isBuiltin reports whether a called name is the built-in function rather
 // than a field in scope, which the evaluator looks up first.
 func (mz *modernizer) isBuiltin(name string, sc *inferScope) bool {
-	if _, ok := builtins[name]; !ok {
+	if !mz.schema.Builtin(name) {
 		return false
 	}
 	if _, ok := sc.params[name]; ok {
@@ -153,7 +153,7 @@ func (mz *modernizer) infer(e lang.Expr, sc *inferScope) dimInfo {
 			return mz.primitiveDim(sc.section, f)
 		}
 		if f := sc.siblings[e.Name]; f != nil && !f.IsFunc() {
-			return schemaDim(fieldTypeOf(sc.kind, e.Name))
+			return schemaDim(mz.schema.Field(sc.kind, e.Name))
 		}
 		return unknownDim
 	case *lang.Unary:
@@ -289,22 +289,21 @@ func (mz *modernizer) inferSelect(e *lang.Select, sc *inferScope) dimInfo {
 	case *lang.Select:
 		kind = x.Name
 	}
-	if !knownKind(kind) {
+	if !mz.schema.KnownKind(kind) {
 		return unknownDim
 	}
-	return schemaDim(fieldTypeOf(kind, e.Name))
+	return schemaDim(mz.schema.Field(kind, e.Name))
 }
 
 // schemaDim is what the schema says of a field's value once loaded.
-func schemaDim(t fieldType) dimInfo {
-	switch t {
-	case tAny:
+func schemaDim(t FieldType) dimInfo {
+	switch t.Kind {
+	case FieldAny:
 		return unknownDim
-	case tBool, tString, tSymbol:
+	case FieldBool, FieldString, FieldSymbol:
 		return notNumber
 	}
-	d, _ := t.dim()
-	return numDim(d)
+	return numDim(t.Dim)
 }
 
 // isSection reports whether a name refers to a model section here: no
