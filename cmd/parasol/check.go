@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -10,8 +11,12 @@ import (
 	"github.com/parasol-lang/parasol/runtime"
 )
 
-func runCheck(e *env, args []string) error {
-	fs := newFlags(e, "check", "FILE...", `
+// checkCmd is parasol check.
+var checkCmd = &command{
+	name:    "check",
+	summary: "report every error in machine files",
+	args:    "FILE...",
+	doc: `
 Check reads each machine file (modern syntax or Parasol I) and reports every
 error it finds as file:line:col with the source line and a caret. Every
 machine in a file is checked, and every topology is built as the simulator
@@ -20,47 +25,50 @@ is an error here. Values that are legal but suspicious are warnings
 (file:line:col: warning: …): a num_links that disagrees with the links
 given, a routing whose channels can wait for each other in a cycle under
 wormhole switching (the cycle is shown). The exit status is 1 when there is
-any error; warnings alone exit 0.`)
+any error; warnings alone exit 0.`,
+	flags: declareCheck,
+}
+
+// declareCheck declares check's flags on fs and returns the function that runs it.
+func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
 	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "errors", "warnings"}`)
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usageError("parasol check: no files given\nUsage: parasol check FILE...")
-	}
-	failed := false
-	for _, f := range files {
-		mem := maxMemory.bytes()
-		names, ds := eval.CheckWith(f, func(m *eval.Machine) lang.Diagnostics { return simChecks(m, mem) }, eval.WithMaxMemory(mem))
-		errs, warns := ds.Split()
-		ok := len(errs) == 0
-		failed = failed || !ok
-		if *asJSON {
-			writeJSONErrors(e.stdout, ds)
-			enc := newJSON(e.stdout)
-			if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
-				return err
+	return func(files []string) error {
+		if len(files) == 0 {
+			return usageError("parasol check: no files given\nUsage: parasol check FILE...")
+		}
+		failed := false
+		for _, f := range files {
+			mem := maxMemory.bytes()
+			names, ds := eval.CheckWith(f, func(m *eval.Machine) lang.Diagnostics { return simChecks(m, mem) }, eval.WithMaxMemory(mem))
+			errs, warns := ds.Split()
+			ok := len(errs) == 0
+			failed = failed || !ok
+			if *asJSON {
+				writeJSONErrors(e.stdout, ds)
+				enc := newJSON(e.stdout)
+				if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
+					return err
+				}
+				continue
 			}
-			continue
-		}
-		if len(ds) > 0 {
-			fmt.Fprintln(e.stderr, ds.Error())
-		}
-		if ok {
-			note := ""
-			if len(warns) > 0 {
-				note = fmt.Sprintf(", %d warning%s", len(warns), plural(len(warns)))
+			if len(ds) > 0 {
+				fmt.Fprintln(e.stderr, ds.Error())
 			}
-			fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)%s\n", eval.DisplayName(f), len(names), plural(len(names)), note)
+			if ok {
+				note := ""
+				if len(warns) > 0 {
+					note = fmt.Sprintf(", %d warning%s", len(warns), plural(len(warns)))
+				}
+				fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)%s\n", eval.DisplayName(f), len(names), plural(len(names)), note)
+			}
 		}
+		if failed {
+			return &exitError{code: exitInput}
+		}
+		return nil
 	}
-	if failed {
-		return &exitError{code: exitInput}
-	}
-	return nil
 }
 
 type checkSummary struct {

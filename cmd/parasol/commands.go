@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,8 +51,12 @@ func jsonNumber(f float64) any {
 	return roundFloat(f)
 }
 
-func runEval(e *env, args []string) error {
-	fs := newFlags(e, "eval", "[flags] MACHINE EXPR...", `
+// evalCmd is parasol eval.
+var evalCmd = &command{
+	name:    "eval",
+	summary: "evaluate expressions: parameters, primitive costs, derived indexes",
+	args:    "[flags] MACHINE EXPR...",
+	doc: `
 Eval evaluates each expression against the machine and prints its value
 with its unit. An expression is any reference or arithmetic over them:
   processor(1).createjob          a field
@@ -63,60 +68,63 @@ With several expressions each line reads EXPR = VALUE.
 
 --format json prints one JSON object per expression, with "run" saying
 which machine and --set produced it; --format csv prints a header row and
-one row per expression: expr, value (SI base units), unit.`)
+one row per expression: expr, value (SI base units), unit.`,
+	flags: declareEval,
+}
+
+// declareEval declares eval's flags on fs and returns the function that runs it.
+func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
-	mf.register(fs)
+	mf.register(fs, e)
 	format := registerFormat(fs, "print one JSON object per expression: {\"expr\", \"value\" (SI base units), \"unit\", \"run\"}")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) < 2 {
-		return usageError("parasol eval: need a MACHINE and at least one EXPR\nUsage: parasol eval [flags] MACHINE EXPR...")
-	}
-	m, err := mf.load(pos[0])
-	if err != nil {
-		return err
-	}
-	enc := newJSON(e.stdout)
-	run := newRunInfo("eval", pos[0], m, &mf)
-	var rows [][]string
-	var errs lang.Diagnostics
-	for _, x := range pos[1:] {
-		v, err := m.Eval(x)
+	return func(pos []string) error {
+		if len(pos) < 2 {
+			return usageError("parasol eval: need a MACHINE and at least one EXPR\nUsage: parasol eval [flags] MACHINE EXPR...")
+		}
+		m, err := mf.load(pos[0])
 		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		uses, err := m.Uses(x)
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		switch {
-		case format.value == outJSON:
-			j := withUses(toJSON(x, v), uses)
-			j.Run = run
-			if err := enc.Encode(j); err != nil {
-				return err
-			}
-		case format.value == outCSV:
-			rows = append(rows, csvValue(x, v))
-		case len(pos) == 2:
-			fmt.Fprintln(e.stdout, valueText(x, v, uses))
-		default:
-			fmt.Fprintln(e.stdout, exprLine(x, valueText(x, v, uses)))
-		}
-	}
-	if format.value == outCSV {
-		if err := csvTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
 			return err
 		}
+		enc := newJSON(e.stdout)
+		run := newRunInfo("eval", pos[0], m, &mf)
+		var rows [][]string
+		var errs lang.Diagnostics
+		for _, x := range pos[1:] {
+			v, err := m.Eval(x)
+			if err != nil {
+				errs.Append(err)
+				continue
+			}
+			uses, err := m.Uses(x)
+			if err != nil {
+				errs.Append(err)
+				continue
+			}
+			switch {
+			case format.value == outJSON:
+				j := withUses(toJSON(x, v), uses)
+				j.Run = run
+				if err := enc.Encode(j); err != nil {
+					return err
+				}
+			case format.value == outCSV:
+				rows = append(rows, csvValue(x, v))
+			case len(pos) == 2:
+				fmt.Fprintln(e.stdout, valueText(x, v, uses))
+			default:
+				fmt.Fprintln(e.stdout, exprLine(x, valueText(x, v, uses)))
+			}
+		}
+		if format.value == outCSV {
+			if err := csvTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
+				return err
+			}
+		}
+		if len(errs) > 0 {
+			return errs
+		}
+		return nil
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
 }
 
 // csvValue is an evaluated expression as an eval --format csv row.
@@ -130,15 +138,19 @@ func csvValue(expr string, v lang.Value) []string {
 	return []string{expr, csvFloat(v.Num), v.Dim.Unit()}
 }
 
-func runImport(e *env, args []string) error {
-	fs := newFlags(e, "import", "LEGACY", `
+// importCmd is parasol import.
+var importCmd = &command{
+	name:    "import",
+	summary: "print a Parasol I file in the modern syntax",
+	args:    "LEGACY",
+	doc: `
 Import reads a file in the Parasol I on-disk format and prints it in the
 modern syntax: implied units become explicit (times in ns, link speeds in
-B/s, delays in %), comments are kept, and every field keeps its value.`)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
+B/s, delays in %), comments are kept, and every field keeps its value.`,
+	flags: noFlags(runImport),
+}
+
+func runImport(e *env, pos []string) error {
 	if len(pos) != 1 {
 		return usageError("parasol import: need exactly one file\nUsage: parasol import LEGACY")
 	}
@@ -166,14 +178,18 @@ B/s, delays in %), comments are kept, and every field keeps its value.`)
 	return nil
 }
 
-func runMachines(e *env, args []string) error {
-	fs := newFlags(e, "machines", "[MACHINE]", `
+// machinesCmd is parasol machines.
+var machinesCmd = &command{
+	name:    "machines",
+	summary: "list the standard machines, or the machines in a file",
+	args:    "[MACHINE]",
+	doc: `
 Machines lists the standard machines (usable as std:NAME), or, given a file,
-the machines it defines (select one with --machine NAME).`)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
+the machines it defines (select one with --machine NAME).`,
+	flags: noFlags(runMachines),
+}
+
+func runMachines(e *env, pos []string) error {
 	if len(pos) == 0 {
 		for _, n := range stdlib.MachineNames() {
 			names, err := eval.MachineNames("std:" + n)

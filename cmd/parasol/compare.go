@@ -15,8 +15,12 @@ import (
 	"github.com/parasol-lang/parasol/runtime"
 )
 
-func runCompare(e *env, args []string) error {
-	fs := newFlags(e, "compare", "[flags] MACHINE PRIMITIVE", `
+// compareCmd is parasol compare.
+var compareCmd = &command{
+	name:    "compare",
+	summary: "a primitive's analytic cost beside the simulated one",
+	args:    "[flags] MACHINE PRIMITIVE",
+	doc: `
 Compare prints a model primitive's analytic cost (its expression in the
 machine's model section) beside the simulated cost of the operation that
 implements it, and their relative difference. The primitive's parameters
@@ -34,7 +38,7 @@ prints them, with no simulated cost or difference, and the exit status is
 say why.
 
 Each primitive, by its name after the model section, is simulated as:
-`+compareTable()+`
+` + compareTable() + `
 --measured FILE sets the primitive's analytic cost beside measurements
 instead of a simulation: FILE is CSV or JSON lines as parasol fit reads
 them, whose column time holds the measured times and whose other columns
@@ -52,119 +56,122 @@ Examples:
 source, op, size, seed, runs, routing, switching, every --set, Parasol's
 version). --format csv prints a header row and one row: primitive, op,
 metric, message_size, analytic, simulated, difference (the last two empty
-after a deadlock or --max-events), deadlock, partial.`)
+after a deadlock or --max-events), deadlock, partial.`,
+	flags: declareCompare,
+}
+
+// declareCompare declares compare's flags on fs and returns the function that runs it.
+func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
-	sf.register(fs)
+	sf.register(fs, e)
 	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
 	measured := fs.String("measured", "", "set the analytic cost beside the measured times of `FILE` (CSV or JSON lines with a time column) instead of a simulation")
 	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, with the analytic and simulated costs marked, and its latency by hop count to `FILE` (.svg or .png)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := checkPlotFile("compare", *plotFile); err != nil {
-		return err
-	}
-	if *measured != "" && *plotFile != "" {
-		return usageError("parasol compare: --plot draws the simulation, which --measured replaces; sweep --compare PRIMITIVE --measured FILE --plot draws measurements beside the model")
-	}
-	if err := checkCounts("compare", fs, sf.countFlags()); err != nil {
-		return err
-	}
-	if len(pos) != 2 {
-		return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
-	}
-	opSet := false
-	fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
-	if !opSet {
-		sf.op = ""
-	}
-	m, rs, err := sf.network(pos[0])
-	if err != nil {
-		return err
-	}
-	if err := sf.validate(rs); err != nil {
-		return err
-	}
-	if *measured != "" {
-		return compareMeasured(e, format.value, m, rs, &sf, pos[0], pos[1], *measured)
-	}
-	opts := sf.options()
-	if !sf.size.set {
-		opts.Size = -1 // the size that suits the primitive
-	}
-	// The primitive is a command-line argument: naming one the machine
-	// does not have is a usage error, not an error in the machine.
-	if _, err := namedFunc(m, "compare", pos[1]); err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c, err := runtime.Compare(ctx, m, rs, pos[1], opts)
-	if ctx.Err() != nil {
-		// A comparison cut short has no simulated figure to set beside
-		// the analytic one: say so, as sim does, and exit 130.
-		return fmt.Errorf("comparing: %w", ctx.Err())
-	}
-	var refused *runtime.NotSimulatedError
-	if errors.As(err, &refused) {
-		return usageError("parasol compare: %v", err)
-	}
-	if err != nil {
-		return optionUsage("compare", err)
-	}
-	run := sf.runInfo(pos[0], m, rs, c.MessageSize)
-	run.Op = c.Op
-	if *plotFile != "" {
-		if err := writeComparePlot(*plotFile, c); err != nil {
+	return func(pos []string) error {
+		if err := checkPlotFile("compare", *plotFile); err != nil {
 			return err
 		}
-	}
-	switch format.value {
-	case outJSON:
-		j := newCompareJSON(c, m)
-		j.Run = run
-		if err := newJSON(e.stdout).Encode(j); err != nil {
+		if *measured != "" && *plotFile != "" {
+			return usageError("parasol compare: --plot draws the simulation, which --measured replaces; sweep --compare PRIMITIVE --measured FILE --plot draws measurements beside the model")
+		}
+		if err := checkCounts("compare", fs, sf.countFlags()); err != nil {
 			return err
+		}
+		if len(pos) != 2 {
+			return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
+		}
+		opSet := false
+		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+		if !opSet {
+			sf.op = ""
+		}
+		m, rs, err := sf.network(pos[0])
+		if err != nil {
+			return err
+		}
+		if err := sf.validate(rs); err != nil {
+			return err
+		}
+		if *measured != "" {
+			return compareMeasured(e, format.value, m, rs, &sf, pos[0], pos[1], *measured)
+		}
+		opts := sf.options()
+		if !sf.size.set {
+			opts.Size = -1 // the size that suits the primitive
+		}
+		// The primitive is a command-line argument: naming one the machine
+		// does not have is a usage error, not an error in the machine.
+		if _, err := namedFunc(m, "compare", pos[1]); err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		c, err := runtime.Compare(ctx, m, rs, pos[1], opts)
+		if ctx.Err() != nil {
+			// A comparison cut short has no simulated figure to set beside
+			// the analytic one: say so, as sim does, and exit 130.
+			return fmt.Errorf("comparing: %w", ctx.Err())
+		}
+		var refused *runtime.NotSimulatedError
+		if errors.As(err, &refused) {
+			return usageError("parasol compare: %v", err)
+		}
+		if err != nil {
+			return optionUsage("compare", err)
+		}
+		run := sf.runInfo(pos[0], m, rs, c.MessageSize)
+		run.Op = c.Op
+		if *plotFile != "" {
+			if err := writeComparePlot(*plotFile, c); err != nil {
+				return err
+			}
+		}
+		switch format.value {
+		case outJSON:
+			j := newCompareJSON(c, m)
+			j.Run = run
+			if err := newJSON(e.stdout).Encode(j); err != nil {
+				return err
+			}
+			return compareFailure(c.Result)
+		case outCSV:
+			if err := csvTable(e.stdout, compareCSVHeader, [][]string{compareCSVRow(c)}); err != nil {
+				return err
+			}
+			return compareFailure(c.Result)
+		}
+		var argv []string
+		for _, p := range c.Params {
+			argv = append(argv, fmt.Sprintf("%s=%s", p, lang.FormatNumber(c.Args[p])))
+		}
+		fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
+		fmt.Fprintf(e.stdout, "  traffic     op %s: %s\n", c.Op, c.Traffic)
+		fmt.Fprintf(e.stdout, "  messages    %s\n", messageBytes(c.MessageSize))
+		fmt.Fprintf(e.stdout, "  analytic    %s\n", withBoundNote(dur(c.Analytic), m, c.Primitive))
+		// A run that deadlocked or was stopped early has no figure to set
+		// beside the analytic cost: its latencies are those of the messages
+		// that got through, its makespan when the network stuck.
+		switch {
+		case c.Result.Deadlock:
+			fmt.Fprintf(e.stdout, "  simulated   none: op %s ", c.Op)
+			printDeadlock(e.stdout, c.Result, "              ")
+			fmt.Fprintln(e.stdout, "  difference  none (the simulation deadlocked)")
+		case c.Result.Partial:
+			fmt.Fprintf(e.stdout, "  simulated   none: op %s stopped by --max-events %d with %d message%s undelivered\n", c.Op, opts.MaxEvents, c.Result.Undelivered, plural(c.Result.Undelivered))
+			fmt.Fprintln(e.stdout, "  difference  none (the simulation did not finish)")
+		default:
+			fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
+			if c.Analytic == 0 {
+				fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
+				break
+			}
+			fmt.Fprintf(e.stdout, "  difference  %s\n", signedPercent(c.Difference))
+		}
+		if c.Note != "" {
+			fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)
 		}
 		return compareFailure(c.Result)
-	case outCSV:
-		if err := csvTable(e.stdout, compareCSVHeader, [][]string{compareCSVRow(c)}); err != nil {
-			return err
-		}
-		return compareFailure(c.Result)
 	}
-	var argv []string
-	for _, p := range c.Params {
-		argv = append(argv, fmt.Sprintf("%s=%s", p, lang.FormatNumber(c.Args[p])))
-	}
-	fmt.Fprintf(e.stdout, "%s(%s) on %s\n", c.Primitive, strings.Join(argv, ", "), m.Name())
-	fmt.Fprintf(e.stdout, "  traffic     op %s: %s\n", c.Op, c.Traffic)
-	fmt.Fprintf(e.stdout, "  messages    %s\n", messageBytes(c.MessageSize))
-	fmt.Fprintf(e.stdout, "  analytic    %s\n", withBoundNote(dur(c.Analytic), m, c.Primitive))
-	// A run that deadlocked or was stopped early has no figure to set
-	// beside the analytic cost: its latencies are those of the messages
-	// that got through, its makespan when the network stuck.
-	switch {
-	case c.Result.Deadlock:
-		fmt.Fprintf(e.stdout, "  simulated   none: op %s ", c.Op)
-		printDeadlock(e.stdout, c.Result, "              ")
-		fmt.Fprintln(e.stdout, "  difference  none (the simulation deadlocked)")
-	case c.Result.Partial:
-		fmt.Fprintf(e.stdout, "  simulated   none: op %s stopped by --max-events %d with %d message%s undelivered\n", c.Op, opts.MaxEvents, c.Result.Undelivered, plural(c.Result.Undelivered))
-		fmt.Fprintln(e.stdout, "  difference  none (the simulation did not finish)")
-	default:
-		fmt.Fprintf(e.stdout, "  simulated   %s   (%s of op %s, %d run%s)\n", dur(c.Simulated), c.Metric, c.Op, c.Result.Runs, plural(c.Result.Runs))
-		if c.Analytic == 0 {
-			fmt.Fprintln(e.stdout, "  difference  none (the analytic cost is 0)")
-			break
-		}
-		fmt.Fprintf(e.stdout, "  difference  %s\n", signedPercent(c.Difference))
-	}
-	if c.Note != "" {
-		fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)
-	}
-	return compareFailure(c.Result)
 }
 
 // compareJSON is compare's JSON object, runtime.Comparison's fields in

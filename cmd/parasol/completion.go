@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -17,8 +16,12 @@ import (
 	"github.com/parasol-lang/parasol/stdlib"
 )
 
-func runCompletion(e *env, args []string) error {
-	fs := newFlags(e, "completion", "SHELL", `
+// completionCmd is parasol completion.
+var completionCmd = &command{
+	name:    "completion",
+	summary: "print a shell completion script for bash, zsh or fish",
+	args:    "SHELL",
+	doc: `
 Completion prints a script that teaches SHELL (bash, zsh or fish) to
 complete parasol's commands (and probe's serve and measure), their flags,
 the values of --op, --routing, --switching and --format, std: machine
@@ -29,11 +32,11 @@ after upgrading.
   bash   source <(parasol completion bash)          (in ~/.bashrc)
   zsh    source <(parasol completion zsh)           (in ~/.zshrc, after compinit)
          or: parasol completion zsh > "${fpath[1]}/_parasol"
-  fish   parasol completion fish > ~/.config/fish/completions/parasol.fish`)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
+  fish   parasol completion fish > ~/.config/fish/completions/parasol.fish`,
+	flags: noFlags(runCompletion),
+}
+
+func runCompletion(e *env, pos []string) error {
 	if len(pos) != 1 {
 		return usageError("parasol completion: need one SHELL: %s\nUsage: parasol completion SHELL", strings.Join(shells, ", "))
 	}
@@ -86,13 +89,20 @@ func (c *choiceFlag) Set(s string) error {
 
 func (c *choiceFlag) Choices() []string { return c.words }
 
-// flagValues are the words completed after flags of these names, from the
-// registries that validate them.
-var flagValues = map[string]func() []string{
-	"op":          runtime.Ops,
-	"routing":     registry.Routing.Names,
-	"switching":   registry.Switching.Names,
-	"arbitration": registry.Arbitration.Names,
+// flagWords are the words completed after a flag of this name, from the
+// registry that validates them; nil for a flag of any other name.
+func flagWords(name string) []string {
+	switch name {
+	case "op":
+		return runtime.Ops()
+	case "routing":
+		return registry.Routing.Names()
+	case "switching":
+		return registry.Switching.Names()
+	case "arbitration":
+		return registry.Arbitration.Names()
+	}
+	return nil
 }
 
 // argKind is what a positional argument completes to.
@@ -107,13 +117,21 @@ const (
 	argSub   // a subcommand (probe serve)
 )
 
-// subcommands are the commands whose first argument is a subcommand with
-// flags of its own; completion offers the subcommands and all their flags.
-var subcommands = map[string][]string{"probe": {"serve", "measure"}}
-
-// argKinds maps the capitalised words of usage lines to completions;
+// argKindOf is what a capitalised word of a usage line completes to;
 // words not listed (EXPR, SRC, PRIMITIVE) complete to nothing.
-var argKinds = map[string]argKind{"MACHINE": argMachine, "FILE": argFile, "LEGACY": argFile, "SHELL": argShell, "PROGRAM": argFile, "DATA": argFile, "MODEL": argModel}
+func argKindOf(word string) argKind {
+	switch word {
+	case "MACHINE":
+		return argMachine
+	case "FILE", "LEGACY", "PROGRAM", "DATA":
+		return argFile
+	case "SHELL":
+		return argShell
+	case "MODEL":
+		return argModel
+	}
+	return argNone
+}
 
 // modelNames are fit's models, the words a MODEL argument completes to.
 func modelNames() []string {
@@ -139,45 +157,35 @@ type compCommand struct {
 	subs          []string  // the subcommands, for argSub
 }
 
-// completionSpecs reads every command's flags by running it with --help
-// into a discarded output, so that a new command or flag needs no change
-// to the scripts.
+// completionSpecs reads every command's flags and arguments from its
+// declaration, so that a new command or flag needs no change to the
+// scripts.
 func completionSpecs() []compCommand {
 	var out []compCommand
 	for _, c := range commands {
-		cc := compCommand{name: c.name, summary: c.summary, subs: subcommands[c.name]}
-		help := commandFlags(c, nil, &cc)
-		for _, sub := range cc.subs {
-			commandFlags(c, []string{sub}, &cc)
+		cc := compCommand{name: c.name, summary: c.summary}
+		for _, sub := range c.subs {
+			cc.subs = append(cc.subs, sub.name)
+			cc.addFlags(sub, c.name+" "+sub.name)
+		}
+		if c.subs != nil {
+			cc.args = []argKind{argSub}
+		} else {
+			cc.addFlags(c, c.name)
+			cc.args, cc.repeat = usageArgs(" " + c.args)
 		}
 		sort.Slice(cc.flags, func(i, j int) bool { return cc.flags[i].name < cc.flags[j].name })
 		cc.flags = slices.CompactFunc(cc.flags, func(a, b compFlag) bool { return a.name == b.name })
-		if cc.subs != nil {
-			cc.args = []argKind{argSub}
-		} else {
-			first, _, _ := strings.Cut(help, "\n")
-			cc.args, cc.repeat = usageArgs(strings.TrimPrefix(first, "Usage: parasol "+c.name))
-		}
 		out = append(out, cc)
 	}
 	return out
 }
 
-// commandFlags runs c (with the words before --help) into a discarded
-// output, adds the flags it defined to cc and returns its help text.
-func commandFlags(c *command, words []string, cc *compCommand) string {
-	var help bytes.Buffer
-	probe := &env{stdin: strings.NewReader(""), stdout: &help, stderr: io.Discard}
-	c.run(probe, append(words, "--help"))
-	for fs, e := range envs {
-		if e != probe {
-			continue
-		}
-		fs.VisitAll(func(f *flag.Flag) { cc.flags = append(cc.flags, newCompFlag(f)) })
-		delete(envs, fs)
-		delete(usages, fs)
-	}
-	return help.String()
+// addFlags adds the flags c (called path) declares to cc.
+func (cc *compCommand) addFlags(c *command, path string) {
+	fs := newFlagSet(path)
+	c.flags(&env{}, fs)
+	fs.VisitAll(func(f *flag.Flag) { cc.flags = append(cc.flags, newCompFlag(f)) })
 }
 
 // spelling is how the flag is written: -w for a one-letter flag, --json
@@ -197,8 +205,8 @@ func newCompFlag(f *flag.Flag) compFlag {
 	}
 	cf.value = true
 	switch {
-	case flagValues[f.Name] != nil:
-		cf.words = flagValues[f.Name]()
+	case flagWords(f.Name) != nil:
+		cf.words = flagWords(f.Name)
 	case placeholder == "FILE":
 		cf.file = true
 	}
@@ -252,7 +260,7 @@ func usageArgs(s string) (args []argKind, repeat bool) {
 		if m == nil {
 			continue
 		}
-		args = append(args, argKinds[m[1]])
+		args = append(args, argKindOf(m[1]))
 		repeat = m[2] != ""
 	}
 	return args, repeat

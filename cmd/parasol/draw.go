@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os/exec"
@@ -21,8 +22,12 @@ import (
 // Graphviz takes minutes over more, and a picture of them shows nothing.
 const drawSummaryNodes = 2000
 
-func runDraw(e *env, args []string) error {
-	fs := newFlags(e, "draw", "[flags] MACHINE", fmt.Sprintf(`
+// drawCmd is parasol draw.
+var drawCmd = &command{
+	name:    "draw",
+	summary: "draw a topology as a Graphviz graph, hot links marked from a simulation",
+	args:    "[flags] MACHINE",
+	doc: fmt.Sprintf(`
 Draw prints a topology of the machine as a Graphviz graph: processors are
 green circles, switches purple boxes, a multilink is drawn as parallel lines
 marked ×c (its channels), a bus as a grey node joined to its members, an
@@ -46,58 +51,62 @@ Examples:
   parasol draw examples/star.machine | dot -Tsvg > star.svg
   parasol draw std:xmp64 --format svg > xmp64.svg
   parasol sim std:xmp64 --op transpose --json --link-loads > t.json
-  parasol draw std:xmp64 --sim-result t.json --format svg > hot.svg`, drawSummaryNodes))
+  parasol draw std:xmp64 --sim-result t.json --format svg > hot.svg`, drawSummaryNodes),
+	flags: declareDraw,
+}
+
+// declareDraw declares draw's flags on fs and returns the function that runs it.
+func declareDraw(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
-	mf.register(fs)
+	mf.register(fs, e)
 	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	format := newChoiceFlag("dot", "dot", "svg")
 	fs.Var(format, "format", "output format: dot (Graphviz's text) or svg (drawn by Graphviz's dot program)")
 	simResult := fs.String("sim-result", "", "colour links by load from a `FILE` written by parasol sim --json --link-loads (- for standard input)")
 	full := fs.Bool("full", false, fmt.Sprintf("draw every node and link, even of a topology of more than %d nodes", drawSummaryNodes))
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("parasol draw: need exactly one MACHINE\nUsage: parasol draw [flags] MACHINE")
-	}
-	if pos[0] == eval.Stdin && *simResult == eval.Stdin {
-		return usageError("parasol draw: the MACHINE and --sim-result cannot both be standard input (-)")
-	}
-	var dotPath string
-	if format.value == "svg" {
-		if dotPath, err = exec.LookPath("dot"); err != nil {
-			return fmt.Errorf("parasol draw: --format svg needs Graphviz's dot program, which is not on PATH; install Graphviz (apt-get install graphviz, brew install graphviz) or use --format dot and render the graph elsewhere")
+	return func(pos []string) error {
+		var err error
+		if len(pos) != 1 {
+			return usageError("parasol draw: need exactly one MACHINE\nUsage: parasol draw [flags] MACHINE")
 		}
-	}
-	m, err := mf.load(pos[0])
-	if err != nil {
-		return err
-	}
-	if err := checkTopology("draw", m, *topology); err != nil {
-		return err
-	}
-	t, err := m.Topology(*topology)
-	if err != nil {
-		return err
-	}
-	var loads *wireLoads
-	if *simResult != "" {
-		if loads, err = readWireLoads(*simResult, t.Graph, mf.memory()); err != nil {
+		if pos[0] == eval.Stdin && *simResult == eval.Stdin {
+			return usageError("parasol draw: the MACHINE and --sim-result cannot both be standard input (-)")
+		}
+		var dotPath string
+		if format.value == "svg" {
+			if dotPath, err = exec.LookPath("dot"); err != nil {
+				return fmt.Errorf("parasol draw: --format svg needs Graphviz's dot program, which is not on PATH; install Graphviz (apt-get install graphviz, brew install graphviz) or use --format dot and render the graph elsewhere")
+			}
+		}
+		m, err := mf.load(pos[0])
+		if err != nil {
 			return err
 		}
+		if err := checkTopology("draw", m, *topology); err != nil {
+			return err
+		}
+		t, err := m.Topology(*topology)
+		if err != nil {
+			return err
+		}
+		var loads *wireLoads
+		if *simResult != "" {
+			if loads, err = readWireLoads(*simResult, t.Graph, mf.memory()); err != nil {
+				return err
+			}
+		}
+		d := &drawing{machine: m.Name(), t: t, loads: loads}
+		write := d.writeFull
+		if t.Graph.N() > drawSummaryNodes && !*full {
+			write = d.writeSummary
+		}
+		if dotPath == "" {
+			w := bufio.NewWriter(e.stdout)
+			write(w)
+			return w.Flush()
+		}
+		return renderSVG(dotPath, e.stdout, write)
 	}
-	d := &drawing{machine: m.Name(), t: t, loads: loads}
-	write := d.writeFull
-	if t.Graph.N() > drawSummaryNodes && !*full {
-		write = d.writeSummary
-	}
-	if dotPath == "" {
-		w := bufio.NewWriter(e.stdout)
-		write(w)
-		return w.Flush()
-	}
-	return renderSVG(dotPath, e.stdout, write)
 }
 
 // renderSVG pipes the graph through Graphviz's dot into w.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -16,8 +17,12 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-func runFit(e *env, args []string) error {
-	fs := newFlags(e, "fit", "[flags] MODEL DATA | --free A,B,... [flags] MACHINE FUNCTION DATA", `
+// fitCmd is parasol fit.
+var fitCmd = &command{
+	name:    "fit",
+	summary: "fit a cost model's parameters to measurements",
+	args:    "[flags] MODEL DATA | --free A,B,... [flags] MACHINE FUNCTION DATA",
+	doc: `
 Fit finds the parameters of a cost model that best match measurements. DATA
 is CSV (a header row naming the columns, '#' comment lines) or JSON lines
 ({"size": 1024, "hops": 2, "time": "31us"}); a header may give a column's
@@ -25,7 +30,7 @@ unit, "time (us)", and a cell its own, "31us", "1KB", "0.7us/B". The column
 time (or the one --y names) is fitted; the others feed the model.
 
 MODEL is one of the seed models:
-`+fitModelTable()+`
+` + fitModelTable() + `
 or any function of a machine, with --free naming the parameters to fit:
   parasol fit --free a,b,c,d std:analytic tiny_latency points.csv
 Columns named like the function's other parameters feed them. A free
@@ -41,82 +46,85 @@ value with its unit and standard error, R², the largest residuals and a
 param block to paste into a machine. --format json prints
 {"params": {"a": {"value", "unit", "stderr"}, ...}, "r2", "residuals"}
 with values in SI base units and residuals (measured - fitted) per row;
---format csv one row per parameter: name, value, unit, stderr.`)
+--format csv one row per parameter: name, value, unit, stderr.`,
+	flags: declareFit,
+}
+
+// declareFit declares fit's flags on fs and returns the function that runs it.
+func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
-	mf.register(fs)
+	mf.register(fs, e)
 	format := registerFormat(fs, `print {"params": {NAME: {"value", "unit", "stderr"}}, "r2", "residuals"}`)
 	free := fs.String("free", "", "fit these parameters of FUNCTION, a comma-separated `LIST` of names, each optionally NAME=START (a value with its unit)")
 	y := fs.String("y", "time", "the `COLUMN` to fit")
 	relative := fs.Bool("relative", false, "minimise relative errors (each point weighted by 1/time), for times whose noise grows with them")
 	top := fs.Int("residuals", 5, "how many of the largest residuals the text output lists")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := checkCounts("fit", fs, []countFlag{{"residuals", int64(*top), 0, math.MaxInt32}}); err != nil {
-		return err
-	}
-	var p *fit.Problem
-	var data string
-	switch {
-	case *free == "" && len(pos) == 2:
-		md, err := fit.Lookup(pos[0])
-		if err != nil {
-			return usageError("parasol fit: %v", err)
-		}
-		if p, err = md.Problem(); err != nil {
+	return func(pos []string) error {
+		if err := checkCounts("fit", fs, []countFlag{{"residuals", int64(*top), 0, math.MaxInt32}}); err != nil {
 			return err
 		}
-		data = pos[1]
-	case *free != "" && len(pos) == 3:
-		m, err := mf.load(pos[0])
-		if err != nil {
-			return err
-		}
-		f, err := namedFunc(m, "fit", pos[1])
-		if err != nil {
-			return err
-		}
-		p = &fit.Problem{Name: pos[1], Machine: m, Func: f}
-		if p.Free, err = fit.ParseFree(m, *free); err != nil {
-			return usageError("parasol fit: %v", err)
-		}
-		for _, q := range p.Free {
-			if params := f.Params(); !slices.Contains(params, q.Name) {
-				return usageError("parasol fit: --free %s: %s has no parameter %s; its parameters are %s%s", q.Name, pos[1], q.Name, strings.Join(params, ", "), lang.DidYouMean(q.Name, params))
+		var p *fit.Problem
+		var data string
+		switch {
+		case *free == "" && len(pos) == 2:
+			md, err := fit.Lookup(pos[0])
+			if err != nil {
+				return usageError("parasol fit: %v", err)
 			}
+			if p, err = md.Problem(); err != nil {
+				return err
+			}
+			data = pos[1]
+		case *free != "" && len(pos) == 3:
+			m, err := mf.load(pos[0])
+			if err != nil {
+				return err
+			}
+			f, err := namedFunc(m, "fit", pos[1])
+			if err != nil {
+				return err
+			}
+			p = &fit.Problem{Name: pos[1], Machine: m, Func: f}
+			if p.Free, err = fit.ParseFree(m, *free); err != nil {
+				return usageError("parasol fit: %v", err)
+			}
+			for _, q := range p.Free {
+				if params := f.Params(); !slices.Contains(params, q.Name) {
+					return usageError("parasol fit: --free %s: %s has no parameter %s; its parameters are %s%s", q.Name, pos[1], q.Name, strings.Join(params, ", "), lang.DidYouMean(q.Name, params))
+				}
+			}
+			data = pos[2]
+		case *free != "":
+			return usageError("parasol fit: with --free, need MACHINE FUNCTION DATA\nUsage: parasol fit --free A,B,... [flags] MACHINE FUNCTION DATA")
+		default:
+			return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
 		}
-		data = pos[2]
-	case *free != "":
-		return usageError("parasol fit: with --free, need MACHINE FUNCTION DATA\nUsage: parasol fit --free A,B,... [flags] MACHINE FUNCTION DATA")
-	default:
-		return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
-	}
-	p.Y, p.Relative = *y, *relative
-	text, err := eval.ReadInput(data, mf.memory())
-	if err != nil {
-		return err
-	}
-	t, err := fit.Read(eval.DisplayName(data), text)
-	if err != nil {
-		return err
-	}
-	r, err := fit.Fit(p, t)
-	if err != nil {
-		return err
-	}
-	switch format.value {
-	case outJSON:
-		return newJSON(e.stdout).Encode(fitJSON{r})
-	case outCSV:
-		var rows [][]string
-		for _, q := range r.Params {
-			rows = append(rows, []string{q.Name, csvFloat(q.Value), q.Dim.Unit(), csvFloat(q.Stderr)})
+		p.Y, p.Relative = *y, *relative
+		text, err := eval.ReadInput(data, mf.memory())
+		if err != nil {
+			return err
 		}
-		return csvTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
+		t, err := fit.Read(eval.DisplayName(data), text)
+		if err != nil {
+			return err
+		}
+		r, err := fit.Fit(p, t)
+		if err != nil {
+			return err
+		}
+		switch format.value {
+		case outJSON:
+			return newJSON(e.stdout).Encode(fitJSON{r})
+		case outCSV:
+			var rows [][]string
+			for _, q := range r.Params {
+				rows = append(rows, []string{q.Name, csvFloat(q.Value), q.Dim.Unit(), csvFloat(q.Stderr)})
+			}
+			return csvTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
+		}
+		printFit(e.stdout, p.Name, eval.DisplayName(data), r, t, *top)
+		return nil
 	}
-	printFit(e.stdout, p.Name, eval.DisplayName(data), r, t, *top)
-	return nil
 }
 
 // fitJSON is fit --format json: the parameters in the model's order.

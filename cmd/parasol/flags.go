@@ -2,44 +2,23 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/chzyer/readline"
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 )
 
-// newFlags makes a flag set whose --help prints the command's usage line,
-// its description and its flags.
-func newFlags(e *env, name, args, doc string) *flag.FlagSet {
+// newFlagSet makes the flag set a command declares its flags on. Help is
+// printed by command.exec, and only when asked for: the flag package calls
+// Usage itself on -h and on every flag error.
+func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	envs[fs] = e
 	fs.SetOutput(io.Discard)
-	// The flag package calls Usage itself on -h and on every flag error;
-	// help is printed once, by parseInterspersed, and only when asked for.
 	fs.Usage = func() {}
-	usages[fs] = func() {
-		w := e.stdout
-		fmt.Fprintf(w, "Usage: parasol %s %s\n\n%s\n", name, args, strings.TrimSpace(doc))
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintln(w, "\nFlags:")
-			fs.SetOutput(w)
-			fs.PrintDefaults()
-			fs.SetOutput(io.Discard)
-		}
-	}
 	return fs
 }
-
-var (
-	usages = map[*flag.FlagSet]func(){}
-	envs   = map[*flag.FlagSet]*env{} // the command's environment, for flags that report progress
-)
 
 // parseInterspersed parses flags that may stand before, between or after
 // the positional arguments (parasol sim std:xmp64 --op transpose).
@@ -48,7 +27,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
-				usages[fs]()
 				return nil, err
 			}
 			if qe := flagValueError(fs); qe != nil {
@@ -76,8 +54,10 @@ type machineFlags struct {
 	env       *env
 }
 
-func (mf *machineFlags) register(fs *flag.FlagSet) {
-	mf.env = envs[fs]
+// register declares the flags on fs; e is where the command reads and
+// writes, for the REPL's machine and progress on a terminal.
+func (mf *machineFlags) register(fs *flag.FlagSet, e *env) {
+	mf.env = e
 	mf.maxMemory = memoryFlag()
 	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
 	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")

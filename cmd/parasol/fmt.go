@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -10,8 +11,12 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 )
 
-func runFmt(e *env, args []string) error {
-	fs := newFlags(e, "fmt", "[-w | -l | -d] FILE...", `
+// fmtCmd is parasol fmt.
+var fmtCmd = &command{
+	name:    "fmt",
+	summary: "format machine files canonically",
+	args:    "[-w | -l | -d] FILE...",
+	doc: `
 Fmt prints machine files in canonical form: one statement per line, tab
 indentation, single spaces around operators, comments kept. Formatting a
 formatted file changes nothing. Parasol I files are converted with
@@ -29,74 +34,77 @@ With -l or -d (or both) the formatted text is not printed: -l lists the
 files whose formatting differs, -d prints the change as a unified diff
 (file.orig → file). Either may be combined with -w. The exit status is 0
 whether or not files differ; test for empty output in scripts:
-  test -z "$(parasol fmt -l *.machine)"`)
+  test -z "$(parasol fmt -l *.machine)"`,
+	flags: declareFmt,
+}
+
+// declareFmt declares fmt's flags on fs and returns the function that runs it.
+func declareFmt(e *env, fs *flag.FlagSet) func(files []string) error {
 	write := fs.Bool("w", false, "write the result back to the file instead of printing it")
 	list := fs.Bool("l", false, "list the files whose formatting differs from parasol's")
 	showDiff := fs.Bool("d", false, "print the changes formatting would make as a unified diff")
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usageError("parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...")
-	}
-	stdin := 0
-	for _, f := range files {
-		if f == eval.Stdin {
-			stdin++
+	return func(files []string) error {
+		if len(files) == 0 {
+			return usageError("parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...")
 		}
-	}
-	switch {
-	case stdin > 1:
-		return usageError("parasol fmt: - (standard input) is given %d times; it can be read once", stdin)
-	case stdin > 0 && *write:
-		return usageError("parasol fmt: -w cannot write to standard input; drop -w to print the result")
-	}
-	var errs lang.Diagnostics
-	for _, path := range files {
-		name := eval.DisplayName(path)
-		data, err := eval.ReadInput(path, 0)
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		f, err := parser.ParseFile(name, string(data))
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		if f.Legacy {
-			errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", name, path))
-			continue
-		}
-		out, err := formatChecked(f)
-		if err != nil {
-			errs.Append(err)
-			continue
-		}
-		changed := out != string(data)
-		if *list && changed {
-			fmt.Fprintln(e.stdout, name)
-		}
-		if *showDiff && changed {
-			e.stdout.Write(diff.Diff(name+".orig", data, name, []byte(out)))
-		}
-		if *write {
-			if changed {
-				if err := writeFileAtomic(path, []byte(out)); err != nil {
-					errs.Append(err)
-				}
+		stdin := 0
+		for _, f := range files {
+			if f == eval.Stdin {
+				stdin++
 			}
-			continue
 		}
-		if !*list && !*showDiff {
-			fmt.Fprint(e.stdout, out)
+		switch {
+		case stdin > 1:
+			return usageError("parasol fmt: - (standard input) is given %d times; it can be read once", stdin)
+		case stdin > 0 && *write:
+			return usageError("parasol fmt: -w cannot write to standard input; drop -w to print the result")
 		}
+		var errs lang.Diagnostics
+		for _, path := range files {
+			name := eval.DisplayName(path)
+			data, err := eval.ReadInput(path, 0)
+			if err != nil {
+				errs.Append(err)
+				continue
+			}
+			f, err := parser.ParseFile(name, string(data))
+			if err != nil {
+				errs.Append(err)
+				continue
+			}
+			if f.Legacy {
+				errs.Append(fmt.Errorf("%s is in the Parasol I format; convert it with: parasol import %s", name, path))
+				continue
+			}
+			out, err := formatChecked(f)
+			if err != nil {
+				errs.Append(err)
+				continue
+			}
+			changed := out != string(data)
+			if *list && changed {
+				fmt.Fprintln(e.stdout, name)
+			}
+			if *showDiff && changed {
+				e.stdout.Write(diff.Diff(name+".orig", data, name, []byte(out)))
+			}
+			if *write {
+				if changed {
+					if err := writeFileAtomic(path, []byte(out)); err != nil {
+						errs.Append(err)
+					}
+				}
+				continue
+			}
+			if !*list && !*showDiff {
+				fmt.Fprint(e.stdout, out)
+			}
+		}
+		if len(errs) > 0 {
+			return errs
+		}
+		return nil
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	return nil
 }
 
 // formatText is lang.Format; tests replace it by a faulty formatter to

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,34 +16,112 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// command is one subcommand.
+// A command is one subcommand, declared once, beside the code that runs
+// it: the list of commands in the top-level help, its --help, the shell
+// completion scripts and the REPL's :commands are all made from its
+// declaration, so a new command, or a new flag of one, is one edit.
 type command struct {
-	name, summary string
-	run           func(env *env, args []string) error
+	name    string
+	summary string // one line, for the list of commands and completion menus
+	// args is the usage line after "parasol NAME" ("[flags] MACHINE --op
+	// OP"); completion reads the positional arguments from its
+	// capitalised words (see usageArgs).
+	args string
+	doc  string // what --help says after the usage line
+	// flags declares the command's flags on fs and returns the function
+	// that runs it on the arguments left once fs has parsed the command
+	// line. Declaring runs nothing, so --help and completion read the
+	// flags from fs. e is where the command will read and write.
+	flags func(e *env, fs *flag.FlagSet) (run func(args []string) error)
+	// subs are the subcommands (probe serve, probe measure), one of which
+	// the first argument names; a command with subcommands has no flags of
+	// its own.
+	subs []*command
 }
 
+// commands is the command table, in the order the help lists them.
 var commands []*command
 
 func init() {
-	commands = []*command{
-		{"check", "report every error in machine files", runCheck},
-		{"eval", "evaluate expressions: parameters, primitive costs, derived indexes", runEval},
-		{"sim", "simulate an operation on the packet-level network", runSim},
-		{"sweep", "simulate, compare or run a program over a cross product of sizes, settings, routings, loads and arguments", runSweep},
-		{"merge", "join the outputs of the shards of a sweep or of sim --runs", runMerge},
-		{"route", "show a route, or check a routing function for deadlock", runRoute},
-		{"compare", "a primitive's analytic cost beside the simulated one", runCompare},
-		{"run", "predict a program's time on a machine, analytically and by simulation", runRun},
-		{"fit", "fit a cost model's parameters to measurements", runFit},
-		{"probe", "measure real hosts' communication and write a machine description", runProbe},
-		{"import", "print a Parasol I file in the modern syntax", runImport},
-		{"fmt", "format machine files canonically", runFmt},
-		{"repl", "interactive prompt", runRepl},
-		{"machines", "list the standard machines, or the machines in a file", runMachines},
-		{"draw", "draw a topology as a Graphviz graph, hot links marked from a simulation", runDraw},
-		{"completion", "print a shell completion script for bash, zsh or fish", runCompletion},
-		{"version", "print the version and build information", runVersion},
+	// Set here rather than where it is declared: completion and the REPL
+	// read the table, which would make its initialization a cycle.
+	commands = []*command{checkCmd, evalCmd, simCmd, sweepCmd, mergeCmd,
+		routeCmd, compareCmd, runCmd, fitCmd, probeCmd, importCmd,
+		fmtCmd, replCmd, machinesCmd, drawCmd, completionCmd, versionCmd}
+}
+
+// commandNamed is the command called name in the table, or nil.
+func commandNamed(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
 	}
+	return nil
+}
+
+// noFlags declares a command that takes no flags (but --help) and runs run.
+func noFlags(run func(e *env, args []string) error) func(*env, *flag.FlagSet) func([]string) error {
+	return func(e *env, _ *flag.FlagSet) func([]string) error {
+		return func(args []string) error { return run(e, args) }
+	}
+}
+
+// exec runs c, named path on the command line ("sim", "probe serve"), with
+// its arguments: it declares c's flags, parses them and runs c, or prints
+// c's help for --help.
+func (c *command) exec(e *env, path string, args []string) error {
+	if c.subs != nil {
+		return c.execSub(e, path, args)
+	}
+	fs := newFlagSet(path)
+	run := c.flags(e, fs)
+	pos, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		c.help(e.stdout, path, fs)
+	}
+	if err != nil {
+		return err
+	}
+	return run(pos)
+}
+
+// help prints c's --help: its usage line, its description and its flags.
+func (c *command) help(w io.Writer, path string, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: parasol %s %s\n\n%s\n", path, c.args, strings.TrimSpace(c.doc))
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+}
+
+// execSub runs the subcommand the first argument names.
+func (c *command) execSub(e *env, path string, args []string) error {
+	var names, usages, helps []string
+	for _, s := range c.subs {
+		names = append(names, s.name)
+		usages = append(usages, fmt.Sprintf("parasol %s %s %s", path, s.name, s.args))
+		helps = append(helps, fmt.Sprintf("'parasol %s %s --help'", path, s.name))
+	}
+	usage := "Usage: " + strings.Join(usages, "\n       ")
+	want := strings.Join(names, " or ")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprintf(e.stdout, "%s\n\n%s\n\nRun %s for the flags.\n", usage, strings.TrimSpace(c.doc), strings.Join(helps, " or "))
+		return nil
+	}
+	if len(args) == 0 {
+		return usageError("parasol %s: need %s\n%s", path, want, usage)
+	}
+	for _, s := range c.subs {
+		if s.name == args[0] {
+			return s.exec(e, path+" "+s.name, args[1:])
+		}
+	}
+	return usageError("parasol %s: unknown subcommand %q; want %s\n%s", path, args[0], want, usage)
 }
 
 // env is what a command reads and writes; tests substitute buffers.
@@ -90,10 +169,8 @@ func run(e *env, args []string) int {
 	if args[0] == "--version" {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return report(e, args[1:], c.run(e, args[1:]))
-		}
+	if c := commandNamed(args[0]); c != nil {
+		return report(e, args[1:], c.exec(e, c.name, args[1:]))
 	}
 	var names []string
 	for _, c := range commands {

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +26,12 @@ type mergeLine struct {
 	where         string // file:line, for messages
 }
 
-func runMerge(e *env, args []string) error {
-	fs := newFlags(e, "merge", "FILES…", `
+// mergeCmd is parasol merge.
+var mergeCmd = &command{
+	name:    "merge",
+	summary: "join the outputs of the shards of a sweep or of sim --runs",
+	args:    "FILES…",
+	doc: `
 Merge joins the outputs of the shards of a sweep (parasol sweep --shard
 I/N) into exactly the bytes the whole sweep prints: the points in order,
 one CSV header. The files are all JSON lines, all CSV or all text, as
@@ -41,78 +46,81 @@ Example:
   for i in 0 1 2; do parasol sweep std:xmp64 --op alltoall --size 32..4KB*2 --shard $i/3 --json > part$i.jsonl & done; wait
   parasol merge part0.jsonl part1.jsonl part2.jsonl > sweep.jsonl
   for i in 0 1 2 3; do parasol sim std:xmp64 --op randperm --runs 10000 --json --shard $i/4 > runs$i & done; wait
-  parasol merge runs0 runs1 runs2 runs3 > randperm.json`)
+  parasol merge runs0 runs1 runs2 runs3 > randperm.json`,
+	flags: declareMerge,
+}
+
+// declareMerge declares merge's flags on fs and returns the function that runs it.
+func declareMerge(e *env, fs *flag.FlagSet) func(files []string) error {
 	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	// Every shard's lines are held until the last file is read, about
-	// twice the files' bytes.
-	var held int64
-	if len(files) == 0 {
-		return usageError("parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…")
-	}
-	var lines []mergeLine
-	var runShards [][]byte
-	header, kind, kindFrom := "", "", ""
-	for _, name := range files {
-		// A device or FIFO would be read forever or block (issue 8's
-		// rule for every input); a shard's output is a regular file.
-		if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
-			return fmt.Errorf("parasol merge: %s is not a regular file", name)
+	return func(files []string) error {
+		// Every shard's lines are held until the last file is read, about
+		// twice the files' bytes.
+		var held int64
+		if len(files) == 0 {
+			return usageError("parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…")
 		}
-		data, err := eval.ReadInput(name, maxMemory.bytes())
-		if err != nil {
-			return fmt.Errorf("parasol merge: %v", err)
+		var lines []mergeLine
+		var runShards [][]byte
+		header, kind, kindFrom := "", "", ""
+		for _, name := range files {
+			// A device or FIFO would be read forever or block (issue 8's
+			// rule for every input); a shard's output is a regular file.
+			if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+				return fmt.Errorf("parasol merge: %s is not a regular file", name)
+			}
+			data, err := eval.ReadInput(name, maxMemory.bytes())
+			if err != nil {
+				return fmt.Errorf("parasol merge: %v", err)
+			}
+			held = limits.Add(held, limits.Mul(2, int64(len(data))))
+			if err := limits.Check("merging "+strings.Join(files, ", "), held, maxMemory.bytes()); err != nil {
+				return fmt.Errorf("parasol merge: %v", err)
+			}
+			if isRunShard(data) {
+				runShards = append(runShards, data)
+				continue
+			}
+			ls, h, err := mergeLines(name, data)
+			if err != nil {
+				return err
+			}
+			k := outputKind(data)
+			switch {
+			case k == "":
+				continue // a shard with no points, as text or JSON
+			case kind == "":
+				header, kind, kindFrom = h, k, name
+			case k != kind:
+				return fmt.Errorf("parasol merge: %s is %s, %s is %s: merge shards printed in one format", name, k, kindFrom, kind)
+			case h != header:
+				return fmt.Errorf("parasol merge: %s: the CSV header differs from %s's: not shards of one sweep", name, kindFrom)
+			}
+			lines = append(lines, ls...)
 		}
-		held = limits.Add(held, limits.Mul(2, int64(len(data))))
-		if err := limits.Check("merging "+strings.Join(files, ", "), held, maxMemory.bytes()); err != nil {
-			return fmt.Errorf("parasol merge: %v", err)
+		switch {
+		case len(runShards) == len(files):
+			return mergeRunShards(e.stdout, files, runShards)
+		case len(runShards) > 0:
+			return fmt.Errorf("parasol merge: some files are shards of sim --runs and some of a sweep: merge each kind alone")
 		}
-		if isRunShard(data) {
-			runShards = append(runShards, data)
-			continue
+		if len(lines) == 0 {
+			// Shard 0 holds point 0 of every sweep, so files without a point
+			// are never the whole of one.
+			return fmt.Errorf("parasol merge: no point of a sweep in %s: a shard is missing or did not finish", strings.Join(files, ", "))
 		}
-		ls, h, err := mergeLines(name, data)
-		if err != nil {
+		sort.SliceStable(lines, func(a, b int) bool { return lines[a].point < lines[b].point })
+		if err := checkMerged(lines); err != nil {
 			return err
 		}
-		k := outputKind(data)
-		switch {
-		case k == "":
-			continue // a shard with no points, as text or JSON
-		case kind == "":
-			header, kind, kindFrom = h, k, name
-		case k != kind:
-			return fmt.Errorf("parasol merge: %s is %s, %s is %s: merge shards printed in one format", name, k, kindFrom, kind)
-		case h != header:
-			return fmt.Errorf("parasol merge: %s: the CSV header differs from %s's: not shards of one sweep", name, kindFrom)
+		w := bufio.NewWriter(e.stdout)
+		w.WriteString(header)
+		for _, l := range lines {
+			w.Write(l.text)
 		}
-		lines = append(lines, ls...)
+		return w.Flush()
 	}
-	switch {
-	case len(runShards) == len(files):
-		return mergeRunShards(e.stdout, files, runShards)
-	case len(runShards) > 0:
-		return fmt.Errorf("parasol merge: some files are shards of sim --runs and some of a sweep: merge each kind alone")
-	}
-	if len(lines) == 0 {
-		// Shard 0 holds point 0 of every sweep, so files without a point
-		// are never the whole of one.
-		return fmt.Errorf("parasol merge: no point of a sweep in %s: a shard is missing or did not finish", strings.Join(files, ", "))
-	}
-	sort.SliceStable(lines, func(a, b int) bool { return lines[a].point < lines[b].point })
-	if err := checkMerged(lines); err != nil {
-		return err
-	}
-	w := bufio.NewWriter(e.stdout)
-	w.WriteString(header)
-	for _, l := range lines {
-		w.Write(l.text)
-	}
-	return w.Flush()
 }
 
 // checkMerged reports a point given twice, points missing and shards

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -19,22 +20,12 @@ import (
 	"github.com/parasol-lang/parasol/parser"
 )
 
-func runProbe(e *env, args []string) error {
-	const usage = "Usage: parasol probe serve [--listen ADDR]\n       parasol probe measure [flags] HOST... | --hostfile FILE"
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		fmt.Fprintf(e.stdout, "%s\n\n%s\n\nRun 'parasol probe serve --help' or 'parasol probe measure --help' for the flags.\n", usage, strings.TrimSpace(probeDoc))
-		return nil
-	}
-	if len(args) == 0 {
-		return usageError("parasol probe: need serve or measure\n%s", usage)
-	}
-	switch args[0] {
-	case "serve":
-		return runProbeServe(e, args[1:])
-	case "measure":
-		return runProbeMeasure(e, args[1:])
-	}
-	return usageError("parasol probe: unknown subcommand %q; want serve or measure\n%s", args[0], usage)
+// probeCmd is parasol probe, whose subcommands serve and measure.
+var probeCmd = &command{
+	name:    "probe",
+	summary: "measure real hosts' communication and write a machine description",
+	doc:     probeDoc,
+	subs:    []*command{probeServeCmd, probeMeasureCmd},
 }
 
 const probeDoc = `
@@ -47,37 +38,46 @@ other, fits each link's latency and speed (T = ts + m / speed, as
 'parasol fit --relative linear' would), and writes a .machine file with
 the measurements and the fit quality as comments.`
 
-func runProbeServe(e *env, args []string) error {
-	fs := newFlags(e, "probe serve", "[--listen ADDR]", probeDoc+`
+// probeServeCmd is parasol probe serve.
+var probeServeCmd = &command{
+	name: "serve",
+	args: "[--listen ADDR]",
+	doc: probeDoc + `
 
 Serve answers measurement requests until interrupted (Ctrl-C or SIGTERM).
 It has no authentication: anyone who can reach the port can ask it to
 exchange messages with another server, so run it on a trusted network only
 and stop it when the measurement is done.
 It prints the address it listens on; --listen :0 lets the system choose a
-free port.`)
-	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 0 {
-		return usageError("parasol probe serve: unexpected argument %q\nUsage: parasol probe serve [--listen ADDR]", pos[0])
-	}
-	l, err := net.Listen("tcp", *listen)
-	if err != nil {
-		return fmt.Errorf("parasol probe serve: %v", err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	fmt.Fprintf(e.stdout, "parasol probe: serving on %s\n", l.Addr())
-	return probe.Serve(ctx, l)
+free port.`,
+	flags: declareProbeServe,
 }
 
-func runProbeMeasure(e *env, args []string) error {
-	fs := newFlags(e, "probe measure", "[flags] HOST... | --hostfile FILE", probeDoc+`
+// declareProbeServe declares probe serve's flags on fs and returns the function that runs it.
+func declareProbeServe(e *env, fs *flag.FlagSet) func(pos []string) error {
+	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")
+	return func(pos []string) error {
+		if len(pos) != 0 {
+			return usageError("parasol probe serve: unexpected argument %q\nUsage: parasol probe serve [--listen ADDR]", pos[0])
+		}
+		l, err := net.Listen("tcp", *listen)
+		if err != nil {
+			return fmt.Errorf("parasol probe serve: %v", err)
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		fmt.Fprintf(e.stdout, "parasol probe: serving on %s\n", l.Addr())
+		return probe.Serve(ctx, l)
+	}
+}
 
-A HOST is host or host:port (port `+probe.DefaultPort+` when not given). Pairs are measured
+// probeMeasureCmd is parasol probe measure.
+var probeMeasureCmd = &command{
+	name: "measure",
+	args: "[flags] HOST... | --hostfile FILE",
+	doc: probeDoc + `
+
+A HOST is host or host:port (port ` + probe.DefaultPort + ` when not given). Pairs are measured
 one at a time; beyond --max-pairs a sample is measured in which every host
 takes part, and pairs not measured take the mean of those that were. A
 host that does not answer within --timeout, or a pair that fails, is
@@ -87,7 +87,12 @@ lists what is missing. The file is written whole or not at all.
 
 Examples:
   parasol probe measure node1 node2 node3 -o cluster.machine
-  parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`)
+  parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`,
+	flags: declareProbeMeasure,
+}
+
+// declareProbeMeasure declares probe measure's flags on fs and returns the function that runs it.
+func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 	out := fs.String("o", "", "write the machine to `FILE` (default: standard output)")
 	dataFile := fs.String("data", "", "also write the measurements to `FILE` as CSV for parasol fit and compare --measured: src, dst (the pair), size, count (1 for a ping-pong), time")
 	hostfile := fs.String("hostfile", "", "read the hosts from `FILE`, one a line ('#' comments)")
@@ -101,103 +106,102 @@ Examples:
 	fs.IntVar(&opt.TrainCount, "train", opt.TrainCount, "messages per train")
 	fs.IntVar(&opt.MaxPairs, "max-pairs", opt.MaxPairs, "measure at most this many pairs, a sample covering every host")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the sample of pairs")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	opt.Timeout = *timeout
-	if *sizes != "" {
-		if opt.Sizes, err = parseSizes(*sizes); err != nil {
-			return usageError("parasol probe measure: --sizes: %v", err)
+	return func(pos []string) error {
+		var err error
+		opt.Timeout = *timeout
+		if *sizes != "" {
+			if opt.Sizes, err = parseSizes(*sizes); err != nil {
+				return usageError("parasol probe measure: --sizes: %v", err)
+			}
+			if err := opt.Check(); err != nil {
+				return usageError("parasol probe measure: --sizes: %v", err)
+			}
 		}
-		if err := opt.Check(); err != nil {
-			return usageError("parasol probe measure: --sizes: %v", err)
-		}
-	}
-	if err := checkCounts("probe measure", fs, []countFlag{{"train", int64(opt.TrainCount), 1, probe.MaxTrain}}); err != nil {
-		return err
-	}
-	if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
-		return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
-	}
-	hosts := pos
-	if *hostfile != "" {
-		if len(pos) > 0 {
-			return usageError("parasol probe measure: give hosts or --hostfile, not both")
-		}
-		if hosts, err = readHostfile(*hostfile); err != nil {
+		if err := checkCounts("probe measure", fs, []countFlag{{"train", int64(opt.TrainCount), 1, probe.MaxTrain}}); err != nil {
 			return err
 		}
-	}
-	if len(hosts) < 2 {
-		return usageError("parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE")
-	}
-	first := map[string]int{}
-	for i, h := range hosts {
-		hosts[i] = probe.WithPort(h)
-		if j, ok := first[hosts[i]]; ok {
-			return usageError("parasol probe measure: host %s is given twice (hosts %d and %d); each host once", hosts[i], j, i)
+		if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
+			return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
 		}
-		first[hosts[i]] = i
-	}
-	if e.isTerminal {
-		var bar *progress
-		opt.Progress = func(done, total int) {
-			if bar == nil {
-				bar = newProgress(e.stderr, total, "pairs")
+		hosts := pos
+		if *hostfile != "" {
+			if len(pos) > 0 {
+				return usageError("parasol probe measure: give hosts or --hostfile, not both")
 			}
-			bar.update(done, total)
-			if done == total {
-				bar.done()
+			if hosts, err = readHostfile(*hostfile); err != nil {
+				return err
 			}
 		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := probe.Measure(ctx, hosts, opt)
-	if err != nil {
-		return err
-	}
-	if len(r.Measured()) == 0 {
-		return fmt.Errorf("parasol probe measure: nothing measured:\n%s", strings.TrimSpace(r.Failures()))
-	}
-	if !r.Complete() {
-		fmt.Fprint(e.stderr, r.Failures())
-		if !*partial {
-			return fmt.Errorf("parasol probe measure: not written: %d host%s unreachable, %d of the other hosts' %d pair%s measured (--partial writes what was measured, marked PARTIAL)",
-				len(r.Unreachable), plural(len(r.Unreachable)), len(r.Measured()), len(r.Pairs), plural(len(r.Pairs)))
+		if len(hosts) < 2 {
+			return usageError("parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE")
 		}
-	}
-	text := r.Machine(*name, *legacy)
-	// What probe writes must load: a description that does not is
-	// Parasol's error, and is not written.
-	if _, err := eval.LoadSource("probed.machine", text); err != nil {
-		return fmt.Errorf("parasol probe measure: the description does not load (not written): %v", err)
-	}
-	if !*legacy {
-		// The modern file is written as parasol fmt would leave it.
-		f, err := parser.ParseFile("probed.machine", text)
-		if err == nil {
-			text, err = formatChecked(f)
+		first := map[string]int{}
+		for i, h := range hosts {
+			hosts[i] = probe.WithPort(h)
+			if j, ok := first[hosts[i]]; ok {
+				return usageError("parasol probe measure: host %s is given twice (hosts %d and %d); each host once", hosts[i], j, i)
+			}
+			first[hosts[i]] = i
 		}
+		if e.isTerminal {
+			var bar *progress
+			opt.Progress = func(done, total int) {
+				if bar == nil {
+					bar = newProgress(e.stderr, total, "pairs")
+				}
+				bar.update(done, total)
+				if done == total {
+					bar.done()
+				}
+			}
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		r, err := probe.Measure(ctx, hosts, opt)
 		if err != nil {
-			return fmt.Errorf("parasol probe measure: formatting the description (not written): %v", err)
-		}
-	}
-	if *dataFile != "" {
-		if err := writeOutputFile(*dataFile, []byte(r.CSV())); err != nil {
 			return err
 		}
+		if len(r.Measured()) == 0 {
+			return fmt.Errorf("parasol probe measure: nothing measured:\n%s", strings.TrimSpace(r.Failures()))
+		}
+		if !r.Complete() {
+			fmt.Fprint(e.stderr, r.Failures())
+			if !*partial {
+				return fmt.Errorf("parasol probe measure: not written: %d host%s unreachable, %d of the other hosts' %d pair%s measured (--partial writes what was measured, marked PARTIAL)",
+					len(r.Unreachable), plural(len(r.Unreachable)), len(r.Measured()), len(r.Pairs), plural(len(r.Pairs)))
+			}
+		}
+		text := r.Machine(*name, *legacy)
+		// What probe writes must load: a description that does not is
+		// Parasol's error, and is not written.
+		if _, err := eval.LoadSource("probed.machine", text); err != nil {
+			return fmt.Errorf("parasol probe measure: the description does not load (not written): %v", err)
+		}
+		if !*legacy {
+			// The modern file is written as parasol fmt would leave it.
+			f, err := parser.ParseFile("probed.machine", text)
+			if err == nil {
+				text, err = formatChecked(f)
+			}
+			if err != nil {
+				return fmt.Errorf("parasol probe measure: formatting the description (not written): %v", err)
+			}
+		}
+		if *dataFile != "" {
+			if err := writeOutputFile(*dataFile, []byte(r.CSV())); err != nil {
+				return err
+			}
+		}
+		if *out == "" {
+			fmt.Fprint(e.stdout, text)
+		} else if err := writeOutputFile(*out, []byte(text)); err != nil {
+			return err
+		}
+		if !r.Complete() {
+			fmt.Fprintf(e.stderr, "parasol probe measure: wrote a PARTIAL description (%d of %d pairs)\n", len(r.Measured()), len(r.Pairs))
+		}
+		return nil
 	}
-	if *out == "" {
-		fmt.Fprint(e.stdout, text)
-	} else if err := writeOutputFile(*out, []byte(text)); err != nil {
-		return err
-	}
-	if !r.Complete() {
-		fmt.Fprintf(e.stderr, "parasol probe measure: wrote a PARTIAL description (%d of %d pairs)\n", len(r.Measured()), len(r.Pairs))
-	}
-	return nil
 }
 
 // parseSizes reads a comma-separated list of sizes with units.

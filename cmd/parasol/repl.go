@@ -50,8 +50,12 @@ entry (an expression, a definition, a file), 2 for a :command misused (an
 unknown command or flag, a missing argument), 3 when a :sim or :compare
 deadlocked or :route --check found a cycle or an unrouted pair.`
 
-func runRepl(e *env, args []string) error {
-	fs := newFlags(e, "repl", "[MACHINE]", `
+// replCmd is parasol repl.
+var replCmd = &command{
+	name:    "repl",
+	summary: "interactive prompt",
+	args:    "[MACHINE]",
+	doc: `
 Repl starts an interactive prompt over a machine (a file or std:NAME), or an
 empty machine. Expressions print their values; definitions extend the
 machine; :sim, :route, :compare and :draw run those commands on it; :help
@@ -60,35 +64,39 @@ lists the commands. History is kept in ~/.parasol_history.
 With input that is not a terminal the entries are read as a script, all of
 them, and the exit status is that of the first that failed: 1 for an error
 in an entry, 2 for a :command misused, 3 for a deadlock or a cyclic routing
-(as parasol sim's and route's).`)
+(as parasol sim's and route's).`,
+	flags: declareRepl,
+}
+
+// declareRepl declares repl's flags on fs and returns the function that runs it.
+func declareRepl(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
-	mf.register(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return usageError("parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]")
-	}
-	r := &repl{env: e, out: e.stdout, errOut: e.stderr}
-	if len(pos) == 1 {
-		if r.m, err = mf.load(pos[0]); err != nil {
+	mf.register(fs, e)
+	return func(pos []string) error {
+		var err error
+		if len(pos) > 1 {
+			return usageError("parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]")
+		}
+		r := &repl{env: e, out: e.stdout, errOut: e.stderr}
+		if len(pos) == 1 {
+			if r.m, err = mf.load(pos[0]); err != nil {
+				return err
+			}
+			r.spec = pos[0]
+		} else if r.m, err = eval.LoadSource("<repl>", `machine "repl" {}`); err != nil {
 			return err
 		}
-		r.spec = pos[0]
-	} else if r.m, err = eval.LoadSource("<repl>", `machine "repl" {}`); err != nil {
-		return err
+		if f, ok := e.stdin.(*os.File); ok && isTerminal(f) && e.isTerminal {
+			return r.interactive()
+		}
+		if err := r.script(e.stdin); err != nil {
+			return err
+		}
+		if r.status != exitOK {
+			return &exitError{code: r.status} // each failure is already printed
+		}
+		return nil
 	}
-	if f, ok := e.stdin.(*os.File); ok && isTerminal(f) && e.isTerminal {
-		return r.interactive()
-	}
-	if err := r.script(e.stdin); err != nil {
-		return err
-	}
-	if r.status != exitOK {
-		return &exitError{code: r.status} // each failure is already printed
-	}
-	return nil
 }
 
 type repl struct {
@@ -337,16 +345,9 @@ func (r *repl) runCommand(name, arg string) {
 			return
 		}
 	}
-	var c *command
-	for _, cc := range commands {
-		if cc.name == name {
-			c = cc
-		}
-	}
 	e := *r.env
 	e.stdin, e.stdout, e.stderr, e.session, e.sessionSource = strings.NewReader(""), r.out, r.errOut, r.m, r.spec
-	err = c.run(&e, append([]string{sessionMachine}, words...))
-	forgetFlags(&e)
+	err = commandNamed(name).exec(&e, name, append([]string{sessionMachine}, words...))
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(r.out, "\nIn the REPL, :%s runs on the machine loaded here: MACHINE is left out.\n", name)
 		return
@@ -413,18 +414,6 @@ func (mf *machineFlags) fromSession(m *eval.Machine) (*eval.Machine, error) {
 		return m, nil
 	}
 	return m.Derive(mf.sets...)
-}
-
-// forgetFlags drops the flag sets a command made for e, which newFlags
-// keeps for --help and progress, so that a long session does not gather
-// them.
-func forgetFlags(e *env) {
-	for fs, fe := range envs {
-		if fe == e {
-			delete(envs, fs)
-			delete(usages, fs)
-		}
-	}
 }
 
 // splitWords splits a :command's arguments as a shell would: spaces

@@ -50,8 +50,12 @@ func (a *argList) Set(v string) error {
 	return nil
 }
 
-func runRun(e *env, args []string) error {
-	fs := newFlags(e, "run", "[flags] MACHINE PROGRAM", `
+// runCmd is parasol run.
+var runCmd = &command{
+	name:    "run",
+	summary: "predict a program's time on a machine, analytically and by simulation",
+	args:    "[flags] MACHINE PROGRAM",
+	doc: `
 Run predicts how long a program takes on a machine, and where each rank's
 time goes. PROGRAM is
   a GOAL schedule (FILE.goal, LogGOPSim's format, read as it is),
@@ -88,114 +92,117 @@ messages that never come) is reported with the waiting ranks, exit status 3.
 Examples:
   parasol run std:xmp64 examples/programs/ring.machine --arg n=4KB
   parasol run --json std:xmp64 'if rank == 0 { compute(10us) } barrier()'
-  parasol run std:loggp --analytic eval/testdata/goal/dissemination_16_1.goal --set L=5us`)
+  parasol run std:loggp --analytic eval/testdata/goal/dissemination_16_1.goal --set L=5us`,
+	flags: declareRun,
+}
+
+// declareRun declares run's flags on fs and returns the function that runs it.
+func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var rf runFlags
-	rf.register(fs)
+	rf.register(fs, e)
 	format := registerFormat(fs, `print one JSON object: "program", the answer's "makespan", "ranks", "critical_path", or with --compare "analytic", "simulated" and "difference"; and "run"`)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := checkPlotFile("run", rf.plot); err != nil {
-		return err
-	}
-	if err := checkCounts("run", fs, []countFlag{{"ranks", int64(rf.ranks), 1, eval.MaxRanks}, {"max-events", rf.maxEvents, 0, 1<<63 - 1}}); err != nil {
-		return err
-	}
-	n := 0
-	for _, b := range []bool{rf.analytic, rf.simulate, rf.compare} {
-		if b {
-			n++
+	return func(pos []string) error {
+		if err := checkPlotFile("run", rf.plot); err != nil {
+			return err
 		}
-	}
-	if n > 1 {
-		return usageError("parasol run: --analytic, --simulate and --compare choose one answer or both; give one of them")
-	}
-	if len(pos) == 1 && rf.program != "" {
-		pos = append(pos, rf.program)
-	}
-	if len(pos) > 2 {
-		// Statements typed without quotes arrive as words; saying only
-		// "need MACHINE and PROGRAM" would send the user looking for
-		// what they did give.
-		words := strings.Join(pos[1:], " ")
-		return usageError("parasol run: one PROGRAM, got %d words (%s): quote program statements as one argument, 'if rank == 0 { compute(10us) } barrier()'", len(pos)-1, lang.Excerpt(words))
-	}
-	if len(pos) != 2 {
-		return usageError("parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM")
-	}
-	if rf.switching != "" {
-		if _, err := runtime.ParseSwitching(rf.switching); err != nil {
-			return usageError("parasol run: unknown switching %q; want saf, vct, wormhole or circuit", rf.switching)
+		if err := checkCounts("run", fs, []countFlag{{"ranks", int64(rf.ranks), 1, eval.MaxRanks}, {"max-events", rf.maxEvents, 0, 1<<63 - 1}}); err != nil {
+			return err
 		}
-	}
-	m, err := rf.load(pos[0])
-	if err != nil {
-		return err
-	}
-	if err := checkTopology("run", m, rf.topology); err != nil {
-		return err
-	}
-	if rf.routing != "" {
-		rs, err := runtime.FromMachine(m, rf.topology)
+		n := 0
+		for _, b := range []bool{rf.analytic, rf.simulate, rf.compare} {
+			if b {
+				n++
+			}
+		}
+		if n > 1 {
+			return usageError("parasol run: --analytic, --simulate and --compare choose one answer or both; give one of them")
+		}
+		if len(pos) == 1 && rf.program != "" {
+			pos = append(pos, rf.program)
+		}
+		if len(pos) > 2 {
+			// Statements typed without quotes arrive as words; saying only
+			// "need MACHINE and PROGRAM" would send the user looking for
+			// what they did give.
+			words := strings.Join(pos[1:], " ")
+			return usageError("parasol run: one PROGRAM, got %d words (%s): quote program statements as one argument, 'if rank == 0 { compute(10us) } barrier()'", len(pos)-1, lang.Excerpt(words))
+		}
+		if len(pos) != 2 {
+			return usageError("parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM")
+		}
+		if rf.switching != "" {
+			if _, err := runtime.ParseSwitching(rf.switching); err != nil {
+				return usageError("parasol run: unknown switching %q; want saf, vct, wormhole or circuit", rf.switching)
+			}
+		}
+		m, err := rf.load(pos[0])
 		if err != nil {
 			return err
 		}
-		if err := checkRouting("run", rf.routing, rs); err != nil {
+		if err := checkTopology("run", m, rf.topology); err != nil {
 			return err
 		}
-	}
-	// Instantiating a large program or reading a long schedule takes
-	// seconds: Ctrl-C is caught from here on, not only while running.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	prog, err := rf.schedule(ctx, m, pos[1])
-	if err != nil {
-		return err
-	}
-	o := rf.options()
-	o.Map = prog.mapping
-	var done func()
-	if e.isTerminal && format.value == outText {
-		done = ticker(e.stderr)
-	}
-	res, err := runtime.Run(ctx, m, prog.s, o)
-	if done != nil {
-		done()
-	}
-	if err != nil && (res == nil || ctx.Err() == nil) {
-		return err
-	}
-	interrupted := err
-	if err := rf.writeFiles(res); err != nil {
-		return err
-	}
-	run := newRunInfo("run", pos[0], m, &rf.machineFlags)
-	run.Topology, run.Routing, run.Switching = rf.topology, rf.routing, rf.switching
-	if res.Simulated != nil {
-		seed := rf.seed
-		run.Seed = &seed
-	}
-	switch format.value {
-	case outJSON:
-		if err := newJSON(e.stdout).Encode(newRunJSON(prog, res, run)); err != nil {
+		if rf.routing != "" {
+			rs, err := runtime.FromMachine(m, rf.topology)
+			if err != nil {
+				return err
+			}
+			if err := checkRouting("run", rf.routing, rs); err != nil {
+				return err
+			}
+		}
+		// Instantiating a large program or reading a long schedule takes
+		// seconds: Ctrl-C is caught from here on, not only while running.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		prog, err := rf.schedule(ctx, m, pos[1])
+		if err != nil {
 			return err
 		}
-	case outCSV:
-		if err := csvTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
+		o := rf.options()
+		o.Map = prog.mapping
+		var done func()
+		if e.isTerminal && format.value == outText {
+			done = ticker(e.stderr)
+		}
+		res, err := runtime.Run(ctx, m, prog.s, o)
+		if done != nil {
+			done()
+		}
+		if err != nil && (res == nil || ctx.Err() == nil) {
 			return err
 		}
-	default:
-		printRun(e.stdout, m, prog, res, rf.maxEvents)
+		interrupted := err
+		if err := rf.writeFiles(res); err != nil {
+			return err
+		}
+		run := newRunInfo("run", pos[0], m, &rf.machineFlags)
+		run.Topology, run.Routing, run.Switching = rf.topology, rf.routing, rf.switching
+		if res.Simulated != nil {
+			seed := rf.seed
+			run.Seed = &seed
+		}
+		switch format.value {
+		case outJSON:
+			if err := newJSON(e.stdout).Encode(newRunJSON(prog, res, run)); err != nil {
+				return err
+			}
+		case outCSV:
+			if err := csvTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
+				return err
+			}
+		default:
+			printRun(e.stdout, m, prog, res, rf.maxEvents)
+		}
+		if interrupted != nil {
+			return interrupted
+		}
+		return runFailure(res)
 	}
-	if interrupted != nil {
-		return interrupted
-	}
-	return runFailure(res)
 }
 
-func (rf *runFlags) register(fs *flag.FlagSet) {
-	rf.machineFlags.register(fs)
+func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
+	rf.machineFlags.register(fs, e)
 	fs.StringVar(&rf.topology, "topology", "", "which topology of the machine to simulate (default: the first)")
 	fs.BoolVar(&rf.analytic, "analytic", false, "give the analytic answer only: the critical path costed by the machine's model section")
 	fs.BoolVar(&rf.simulate, "simulate", false, "give the simulated answer only: ranks on the packet-level network")

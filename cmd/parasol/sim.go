@@ -36,9 +36,9 @@ type simFlags struct {
 	shardI, shardN                   int  // sim --shard: this process's runs, with their records
 }
 
-func (sf *simFlags) register(fs *flag.FlagSet) {
+func (sf *simFlags) register(fs *flag.FlagSet, e *env) {
 	sf.cmd = fs.Name()
-	sf.machineFlags.register(fs)
+	sf.machineFlags.register(fs, e)
 	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(runtime.Ops(), ", "))
 	sf.size, sf.packet = sizeFlag(32, 0), sizeFlag(0, 0)
@@ -263,8 +263,12 @@ func optionUsage(cmd string, err error) error {
 	return usageError("parasol %s: %s %s: %s", cmd, flag, oe.Value, oe.Reason)
 }
 
-func runSim(e *env, args []string) error {
-	fs := newFlags(e, "sim", "[flags] MACHINE --op OP", `
+// simCmd is parasol sim.
+var simCmd = &command{
+	name:    "sim",
+	summary: "simulate an operation on the packet-level network",
+	args:    "[flags] MACHINE --op OP",
+	doc: `
 Sim compiles the machine into a packet-level network and simulates an
 operation on it: contention, queues, blocking and acknowledgements are
 simulated, not approximated. It prints latency statistics (per message,
@@ -308,9 +312,14 @@ takes I and N from a Slurm array task or a Kubernetes Indexed Job (with
 "run" saying what produced it (machine, source, op, size, seed, runs,
 routing, switching, every --set, Parasol's version). --format csv prints a
 header row and one row per result: the run's summary statistics (the
-latency histogram and per-hop rows are in the JSON).`)
+latency histogram and per-hop rows are in the JSON).`,
+	flags: declareSim,
+}
+
+// declareSim declares sim's flags on fs and returns the function that runs it.
+func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
-	sf.register(fs)
+	sf.register(fs, e)
 	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
 	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count (with --load, the load–latency curve) to `FILE` (.svg or .png)")
@@ -320,63 +329,61 @@ latency histogram and per-hop rows are in the JSON).`)
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := lf.check(fs); err != nil {
-		return err
-	}
-	if err := checkPlotFile("sim", *plotFile); err != nil {
-		return err
-	}
-	if err := checkCounts("sim", fs, sf.countFlags()); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
-	}
-	if shard.set || shard.auto {
-		if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads {
-			return usageError("parasol sim: --shard splits --runs; --load, --plot, --link-loads and --link-csv belong to the whole run (merge the shards, then plot with sim)")
-		}
-		return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
-	}
-	if lf.load.points != nil {
-		if err := lf.listPattern(fs, &sf); err != nil {
+	return func(pos []string) error {
+		if err := lf.check(fs); err != nil {
 			return err
 		}
-		return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
-	}
-	sf.linkLoads = sf.linkLoads || *linksFile != ""
-	res, run, err := sf.simulate(e, pos[0], e.isTerminal && format.value == outText)
-	if res == nil {
-		return err
-	}
-	if err := printSim(e.stdout, format.value, res, run); err != nil {
-		return err
-	}
-	if *plotFile != "" {
-		if err := writeSimPlot(*plotFile, res); err != nil {
+		if err := checkPlotFile("sim", *plotFile); err != nil {
 			return err
 		}
-	}
-	if *linksFile != "" {
-		var buf bytes.Buffer
-		if err := csvTable(&buf, linkCSVHeader, linkRows("", res.Links)); err != nil {
+		if err := checkCounts("sim", fs, sf.countFlags()); err != nil {
 			return err
 		}
-		if err := writeOutputFile(*linksFile, buf.Bytes()); err != nil {
-			return fmt.Errorf("parasol sim: --link-csv: %v", err)
+		if len(pos) != 1 {
+			return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
 		}
+		if shard.set || shard.auto {
+			if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads {
+				return usageError("parasol sim: --shard splits --runs; --load, --plot, --link-loads and --link-csv belong to the whole run (merge the shards, then plot with sim)")
+			}
+			return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
+		}
+		if lf.load.points != nil {
+			if err := lf.listPattern(fs, &sf); err != nil {
+				return err
+			}
+			return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
+		}
+		sf.linkLoads = sf.linkLoads || *linksFile != ""
+		res, run, err := sf.simulate(e, pos[0], e.isTerminal && format.value == outText)
+		if res == nil {
+			return err
+		}
+		if err := printSim(e.stdout, format.value, res, run); err != nil {
+			return err
+		}
+		if *plotFile != "" {
+			if err := writeSimPlot(*plotFile, res); err != nil {
+				return err
+			}
+		}
+		if *linksFile != "" {
+			var buf bytes.Buffer
+			if err := csvTable(&buf, linkCSVHeader, linkRows("", res.Links)); err != nil {
+				return err
+			}
+			if err := writeOutputFile(*linksFile, buf.Bytes()); err != nil {
+				return fmt.Errorf("parasol sim: --link-csv: %v", err)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if res.Deadlock {
+			return &exitError{code: 3}
+		}
+		return nil
 	}
-	if err != nil {
-		return err
-	}
-	if res.Deadlock {
-		return &exitError{code: 3}
-	}
-	return nil
 }
 
 // printSim prints sim's result in format.
@@ -543,8 +550,12 @@ func ticker(w io.Writer) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-func runRoute(e *env, args []string) error {
-	fs := newFlags(e, "route", "[flags] MACHINE SRC DST | --check [flags] MACHINE", `
+// routeCmd is parasol route.
+var routeCmd = &command{
+	name:    "route",
+	summary: "show a route, or check a routing function for deadlock",
+	args:    "[flags] MACHINE SRC DST | --check [flags] MACHINE",
+	doc: `
 Route prints the path a packet takes from node SRC to node DST on an idle
 network, as node ids.
 
@@ -563,146 +574,149 @@ Examples:
 --format json adds "run", saying what produced the result (machine,
 source, routing, every --set, Parasol's version). --format csv prints a
 header row and one row per hop (hop, from, to), or with --check one row:
-routing, acyclic, connected, pairs_without_route, cycle.`)
+routing, acyclic, connected, pairs_without_route, cycle.`,
+	flags: declareRoute,
+}
+
+// declareRoute declares route's flags on fs and returns the function that runs it.
+func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
-	mf.register(fs)
+	mf.register(fs, e)
 	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
 	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	maxWork := fs.Float64("max-work", 0, fmt.Sprintf("with --check, the most steps (processors × lanes) the check may take, e.g. 1e12; beyond it the check is refused (0: %s, about a minute)", topo.Sci(runtime.DefaultMaxCheckWork)))
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	var run *runInfo
-	// network loads the machine and compiles its topology for the routing.
-	network := func(spec string) (*runtime.Spec, error) {
-		m, err := mf.load(spec)
-		if err != nil {
-			return nil, err
+	return func(pos []string) error {
+		var run *runInfo
+		// network loads the machine and compiles its topology for the routing.
+		network := func(spec string) (*runtime.Spec, error) {
+			m, err := mf.load(spec)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkTopology("route", m, *topology); err != nil {
+				return nil, err
+			}
+			rs, err := runtime.FromMachine(m, *topology)
+			if err != nil {
+				return nil, err
+			}
+			run = newRunInfo("route", spec, m, &mf)
+			run.Topology, run.Routing = *topology, *routing
+			if run.Routing == "" {
+				run.Routing = rs.Routing
+			}
+			if run.Routing == "" {
+				run.Routing = "shortest"
+			}
+			return rs, checkRouting("route", *routing, rs)
 		}
-		if err := checkTopology("route", m, *topology); err != nil {
-			return nil, err
+		if *check {
+			if len(pos) != 1 {
+				return usageError("parasol route --check: need exactly one MACHINE\nUsage: parasol route --check [flags] MACHINE")
+			}
+			rs, err := network(pos[0])
+			if err != nil {
+				return err
+			}
+			if *maxWork < 0 || math.IsNaN(*maxWork) {
+				return usageError("parasol route: --max-work %v: need a number of steps, 0 or more", *maxWork)
+			}
+			o := runtime.CheckOptions{MaxMemory: mf.memory(), MaxWork: *maxWork}
+			if e.isTerminal && format.value == outText {
+				bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
+				o.Progress = bar.update
+				defer bar.done()
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			rc, err := runtime.CheckRoutingWith(ctx, rs, *routing, o)
+			if ctx.Err() != nil {
+				return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
+			}
+			if be := (*runtime.CheckBoundError)(nil); errors.As(err, &be) {
+				// Two digits, rounded up, so that the figure given does run it.
+				unit := math.Pow(10, math.Floor(math.Log10(be.Work))-1)
+				return fmt.Errorf("%w: --max-work %s runs it", err, topo.Sci(math.Ceil(be.Work/unit)*unit))
+			}
+			if err != nil {
+				return optionUsage("route", err)
+			}
+			switch format.value {
+			case outJSON:
+				if rc.Cycle == nil {
+					rc.Cycle = []runtime.Channel{}
+				}
+				if err := newJSON(e.stdout).Encode(struct {
+					*runtime.RouteCheck
+					Run *runInfo `json:"run"`
+				}{rc, run}); err != nil {
+					return err
+				}
+			case outCSV:
+				cycle := make([]string, len(rc.Cycle))
+				for i, c := range rc.Cycle {
+					cycle[i] = channelName(c)
+				}
+				row := []string{rc.Routing, strconv.FormatBool(rc.Acyclic), strconv.FormatBool(rc.Connected),
+					strconv.Itoa(rc.PairsWithoutRoute), strings.Join(cycle, " ")}
+				if err := csvTable(e.stdout, []string{"routing", "acyclic", "connected", "pairs_without_route", "cycle"}, [][]string{row}); err != nil {
+					return err
+				}
+			default:
+				printCheck(e.stdout, rc)
+			}
+			if !rc.Acyclic || !rc.Connected {
+				return &exitError{code: 3}
+			}
+			return nil
 		}
-		rs, err := runtime.FromMachine(m, *topology)
-		if err != nil {
-			return nil, err
+		if len(pos) != 3 {
+			return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
 		}
-		run = newRunInfo("route", spec, m, &mf)
-		run.Topology, run.Routing = *topology, *routing
-		if run.Routing == "" {
-			run.Routing = rs.Routing
+		var src, dst int
+		if _, err := fmt.Sscan(pos[1], &src); err != nil {
+			return usageError("parasol route: SRC %q is not a node id", pos[1])
 		}
-		if run.Routing == "" {
-			run.Routing = "shortest"
-		}
-		return rs, checkRouting("route", *routing, rs)
-	}
-	if *check {
-		if len(pos) != 1 {
-			return usageError("parasol route --check: need exactly one MACHINE\nUsage: parasol route --check [flags] MACHINE")
+		if _, err := fmt.Sscan(pos[2], &dst); err != nil {
+			return usageError("parasol route: DST %q is not a node id", pos[2])
 		}
 		rs, err := network(pos[0])
 		if err != nil {
 			return err
 		}
-		if *maxWork < 0 || math.IsNaN(*maxWork) {
-			return usageError("parasol route: --max-work %v: need a number of steps, 0 or more", *maxWork)
-		}
-		o := runtime.CheckOptions{MaxMemory: mf.memory(), MaxWork: *maxWork}
-		if e.isTerminal && format.value == outText {
-			bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
-			o.Progress = bar.update
-			defer bar.done()
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		rc, err := runtime.CheckRoutingWith(ctx, rs, *routing, o)
-		if ctx.Err() != nil {
-			return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
-		}
-		if be := (*runtime.CheckBoundError)(nil); errors.As(err, &be) {
-			// Two digits, rounded up, so that the figure given does run it.
-			unit := math.Pow(10, math.Floor(math.Log10(be.Work))-1)
-			return fmt.Errorf("%w: --max-work %s runs it", err, topo.Sci(math.Ceil(be.Work/unit)*unit))
-		}
-		if err != nil {
+		var path []int
+		if src == dst {
+			if _, ok := rs.Graph.Index(src); !ok {
+				_, err := runtime.RouteWithin(rs, *routing, src, -1, mf.memory())
+				return optionUsage("route", err)
+			}
+			path = []int{src}
+		} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
 			return optionUsage("route", err)
 		}
 		switch format.value {
 		case outJSON:
-			if rc.Cycle == nil {
-				rc.Cycle = []runtime.Channel{}
-			}
-			if err := newJSON(e.stdout).Encode(struct {
-				*runtime.RouteCheck
-				Run *runInfo `json:"run"`
-			}{rc, run}); err != nil {
-				return err
-			}
+			return newJSON(e.stdout).Encode(struct {
+				Path []int    `json:"path"`
+				Hops int      `json:"hops"`
+				Run  *runInfo `json:"run"`
+			}{path, len(path) - 1, run})
 		case outCSV:
-			cycle := make([]string, len(rc.Cycle))
-			for i, c := range rc.Cycle {
-				cycle[i] = channelName(c)
+			var rows [][]string
+			for i := 1; i < len(path); i++ {
+				rows = append(rows, []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])})
 			}
-			row := []string{rc.Routing, strconv.FormatBool(rc.Acyclic), strconv.FormatBool(rc.Connected),
-				strconv.Itoa(rc.PairsWithoutRoute), strings.Join(cycle, " ")}
-			if err := csvTable(e.stdout, []string{"routing", "acyclic", "connected", "pairs_without_route", "cycle"}, [][]string{row}); err != nil {
-				return err
-			}
-		default:
-			printCheck(e.stdout, rc)
+			return csvTable(e.stdout, []string{"hop", "from", "to"}, rows)
 		}
-		if !rc.Acyclic || !rc.Connected {
-			return &exitError{code: 3}
+		parts := make([]string, len(path))
+		for i, p := range path {
+			parts[i] = fmt.Sprint(p)
 		}
+		fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
 		return nil
 	}
-	if len(pos) != 3 {
-		return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
-	}
-	var src, dst int
-	if _, err := fmt.Sscan(pos[1], &src); err != nil {
-		return usageError("parasol route: SRC %q is not a node id", pos[1])
-	}
-	if _, err := fmt.Sscan(pos[2], &dst); err != nil {
-		return usageError("parasol route: DST %q is not a node id", pos[2])
-	}
-	rs, err := network(pos[0])
-	if err != nil {
-		return err
-	}
-	var path []int
-	if src == dst {
-		if _, ok := rs.Graph.Index(src); !ok {
-			_, err := runtime.RouteWithin(rs, *routing, src, -1, mf.memory())
-			return optionUsage("route", err)
-		}
-		path = []int{src}
-	} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
-		return optionUsage("route", err)
-	}
-	switch format.value {
-	case outJSON:
-		return newJSON(e.stdout).Encode(struct {
-			Path []int    `json:"path"`
-			Hops int      `json:"hops"`
-			Run  *runInfo `json:"run"`
-		}{path, len(path) - 1, run})
-	case outCSV:
-		var rows [][]string
-		for i := 1; i < len(path); i++ {
-			rows = append(rows, []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])})
-		}
-		return csvTable(e.stdout, []string{"hop", "from", "to"}, rows)
-	}
-	parts := make([]string, len(path))
-	for i, p := range path {
-		parts[i] = fmt.Sprint(p)
-	}
-	fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
-	return nil
 }
 
 func printCheck(w io.Writer, rc *runtime.RouteCheck) {

@@ -454,8 +454,12 @@ func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) er
 	return nil
 }
 
-func runSweep(e *env, args []string) error {
-	fs := newFlags(e, "sweep", "[flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM", `
+// sweepCmd is parasol sweep.
+var sweepCmd = &command{
+	name:    "sweep",
+	summary: "simulate, compare or run a program over a cross product of sizes, settings, routings, loads and arguments",
+	args:    "[flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM",
+	doc: `
 Sweep simulates an operation (with --compare, compares a model
 primitive's analytic cost with its simulation, as compare does; with
 --run, runs a program as run does) at every point of a cross product of
@@ -503,9 +507,14 @@ Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
   parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json
   parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl
-  parasol sweep std:xmp64 --compare MPI.bcast --size 0..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`)
+  parasol sweep std:xmp64 --compare MPI.bcast --size 0..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`,
+	flags: declareSweep,
+}
+
+// declareSweep declares sweep's flags on fs and returns the function that runs it.
+func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
-	sf.register(fs)
+	sf.register(fs, e)
 	var sizes sizeSweep
 	var routings, switchings wordList
 	var sets setSweep
@@ -536,190 +545,188 @@ Examples:
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep; auto: from them, which must be set)")
 	shards := fs.Int("shards", 0, "the number of shards, with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions) or overriding $SLURM_ARRAY_TASK_COUNT")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32})
-	if err := checkCounts("sweep", fs, counts); err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM")
-	}
-	if err := checkPlotFile("sweep", *plotFile); err != nil {
-		return err
-	}
-	if err := lf.check(fs); err != nil {
-		return err
-	}
-	if *comparePrim != "" && *program != "" {
-		return usageError("parasol sweep: --compare and --run: give one of them")
-	}
-	if rf.analytic && rf.simulate {
-		return usageError("parasol sweep: --analytic and --simulate: give one of them, or neither for both")
-	}
-	if *program == "" {
-		for _, ax := range sets {
-			if ax.arg {
-				return usageError("parasol sweep: --arg %s sets a program's parameter; give the program with --run", ax.path)
+	return func(pos []string) error {
+		counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32})
+		if err := checkCounts("sweep", fs, counts); err != nil {
+			return err
+		}
+		if len(pos) != 1 {
+			return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM")
+		}
+		if err := checkPlotFile("sweep", *plotFile); err != nil {
+			return err
+		}
+		if err := lf.check(fs); err != nil {
+			return err
+		}
+		if *comparePrim != "" && *program != "" {
+			return usageError("parasol sweep: --compare and --run: give one of them")
+		}
+		if rf.analytic && rf.simulate {
+			return usageError("parasol sweep: --analytic and --simulate: give one of them, or neither for both")
+		}
+		if *program == "" {
+			for _, ax := range sets {
+				if ax.arg {
+					return usageError("parasol sweep: --arg %s sets a program's parameter; give the program with --run", ax.path)
+				}
+			}
+		} else if len(sizes.vals) > 0 {
+			return usageError("parasol sweep: --size is a message size of --op and --compare; a --run program takes its sizes as --arg values")
+		}
+		if *comparePrim != "" {
+			opSet := false
+			fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+			if !opSet {
+				sf.op = "" // the operation that implements the primitive
 			}
 		}
-	} else if len(sizes.vals) > 0 {
-		return usageError("parasol sweep: --size is a message size of --op and --compare; a --run program takes its sizes as --arg values")
-	}
-	if *comparePrim != "" {
-		opSet := false
-		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
-		if !opSet {
-			sf.op = "" // the operation that implements the primitive
+		if len(sizes.vals) == 0 {
+			sizes.vals = []int64{sf.size.bytes()}
 		}
-	}
-	if len(sizes.vals) == 0 {
-		sizes.vals = []int64{sf.size.bytes()}
-	}
-	if *measuredFile != "" && (*program != "" || lf.load.points != nil) {
-		by := "--run"
-		if *program == "" {
-			by = "--load"
+		if *measuredFile != "" && (*program != "" || lf.load.points != nil) {
+			by := "--run"
+			if *program == "" {
+				by = "--load"
+			}
+			return usageError("parasol sweep: --measured sets measured times beside the message sizes of --op or --compare; %s has none", by)
 		}
-		return usageError("parasol sweep: --measured sets measured times beside the message sizes of --op or --compare; %s has none", by)
-	}
-	var loads []prt.Load
-	if lf.load.points != nil {
-		if *comparePrim != "" || *program != "" {
-			return usageError("parasol sweep: --load is offered traffic of --op; it does not go with --compare or --run")
+		var loads []prt.Load
+		if lf.load.points != nil {
+			if *comparePrim != "" || *program != "" {
+				return usageError("parasol sweep: --load is offered traffic of --op; it does not go with --compare or --run")
+			}
+			proc, _ := prt.ParseProcess(lf.process.value)
+			for _, l := range lf.load.points {
+				l.Process, l.Warmup, l.Measure = proc, lf.warmup.v, lf.measure.v
+				loads = append(loads, l)
+			}
 		}
-		proc, _ := prt.ParseProcess(lf.process.value)
-		for _, l := range lf.load.points {
-			l.Process, l.Warmup, l.Measure = proc, lf.warmup.v, lf.measure.v
-			loads = append(loads, l)
-		}
-	}
-	points, err := crossProduct(sets, routings, switchings, sizes.vals, loads)
-	if err != nil {
-		return usageError("parasol sweep: %v", err)
-	}
-	s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim, program: *program, rf: rf}
-	if err := s.validate(); err != nil {
-		return err
-	}
-	var measured measuredTimes
-	if *measuredFile != "" {
-		var pair string
-		ends := []endpoint{{"src", sf.src.n, sf.src.set}, {"dst", sf.dst.n, sf.dst.set}}
-		if measured, pair, err = loadMeasured(*measuredFile, sf.memory(), ends...); err != nil {
-			return err
-		}
-		if err := measured.check(*measuredFile, pair, sizes.vals); err != nil {
-			return err
-		}
-	}
-	total := len(points)
-	if shard.auto {
-		if shard, err = autoShard("sweep", *shards); err != nil {
-			return err
-		}
-	} else if !shard.set {
-		var err error
-		if shard, _, err = shardFromEnv(*shards); err != nil {
+		points, err := crossProduct(sets, routings, switchings, sizes.vals, loads)
+		if err != nil {
 			return usageError("parasol sweep: %v", err)
 		}
-	}
-	if shard.set {
-		var mine []sweepPoint
-		for _, p := range points {
-			if p.index%shard.n == shard.i {
-				mine = append(mine, p)
+		s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim, program: *program, rf: rf}
+		if err := s.validate(); err != nil {
+			return err
+		}
+		var measured measuredTimes
+		if *measuredFile != "" {
+			var pair string
+			ends := []endpoint{{"src", sf.src.n, sf.src.set}, {"dst", sf.dst.n, sf.dst.set}}
+			if measured, pair, err = loadMeasured(*measuredFile, sf.memory(), ends...); err != nil {
+				return err
+			}
+			if err := measured.check(*measuredFile, pair, sizes.vals); err != nil {
+				return err
 			}
 		}
-		s.points, points = mine, mine
-	}
+		total := len(points)
+		if shard.auto {
+			if shard, err = autoShard("sweep", *shards); err != nil {
+				return err
+			}
+		} else if !shard.set {
+			var err error
+			if shard, _, err = shardFromEnv(*shards); err != nil {
+				return usageError("parasol sweep: %v", err)
+			}
+		}
+		if shard.set {
+			var mine []sweepPoint
+			for _, p := range points {
+				if p.index%shard.n == shard.i {
+					mine = append(mine, p)
+				}
+			}
+			s.points, points = mine, mine
+		}
 
-	var mu sync.Mutex // the progress bar and the output share the terminal
-	var bar *progress
-	completed := 0
-	if e.isTerminal {
-		bar = newProgress(e.stderr, len(points), "points")
-		defer bar.done()
-	}
-	onDone := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		completed++
-		if bar != nil {
-			// The bar's label carries the estimate: the rest at the pace so far.
-			elapsed := time.Since(bar.start)
-			left := elapsed * time.Duration(len(points)-completed) / time.Duration(completed)
-			bar.label = "points, ETA " + left.Round(time.Second).String()
-			bar.update(completed, len(points))
+		var mu sync.Mutex // the progress bar and the output share the terminal
+		var bar *progress
+		completed := 0
+		if e.isTerminal {
+			bar = newProgress(e.stderr, len(points), "points")
+			defer bar.done()
 		}
-	}
-	deadlock := false
-	if format.value == outCSV {
-		// The header comes first even from a shard with no points, so
-		// that every shard's output is a table merge can join.
-		if err := csvTable(e.stdout, s.csvHeader(), nil); err != nil {
-			return err
+		onDone := func() {
+			mu.Lock()
+			defer mu.Unlock()
+			completed++
+			if bar != nil {
+				// The bar's label carries the estimate: the rest at the pace so far.
+				elapsed := time.Since(bar.start)
+				left := elapsed * time.Duration(len(points)-completed) / time.Duration(completed)
+				bar.label = "points, ETA " + left.Round(time.Second).String()
+				bar.update(completed, len(points))
+			}
 		}
-	}
-	var plotted []plottedPoint
-	emit := func(p sweepPoint, r pointResult) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar != nil {
-			bar.done()
+		deadlock := false
+		if format.value == outCSV {
+			// The header comes first even from a shard with no points, so
+			// that every shard's output is a table merge can join.
+			if err := csvTable(e.stdout, s.csvHeader(), nil); err != nil {
+				return err
+			}
 		}
-		r.run.Command = "sweep"
-		if *plotFile != "" {
-			pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2, load: r.load}
-			pp.measured, pp.hasMeasured = measured[p.size]
-			plotted = append(plotted, pp)
-		}
-		if r.run2 != nil {
-			deadlock = deadlock || runFailure(r.run2) != nil
-			return s.emitRun(e.stdout, format.value, p, total, r)
-		}
-		if r.load != nil {
+		var plotted []plottedPoint
+		emit := func(p sweepPoint, r pointResult) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if bar != nil {
+				bar.done()
+			}
+			r.run.Command = "sweep"
+			if *plotFile != "" {
+				pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2, load: r.load}
+				pp.measured, pp.hasMeasured = measured[p.size]
+				plotted = append(plotted, pp)
+			}
+			if r.run2 != nil {
+				deadlock = deadlock || runFailure(r.run2) != nil
+				return s.emitRun(e.stdout, format.value, p, total, r)
+			}
+			if r.load != nil {
+				deadlock = deadlock || r.res.Deadlock
+				return emitLoad(e.stdout, format.value, p, total, r)
+			}
 			deadlock = deadlock || r.res.Deadlock
-			return emitLoad(e.stdout, format.value, p, total, r)
+			switch {
+			case format.value == outJSON && r.cmp != nil:
+				j := newCompareJSON(r.cmp, r.m)
+				j.Run = r.run
+				return newJSON(e.stdout).Encode(sweepCompareJSON{p.index, total, j})
+			case format.value == outJSON:
+				return newJSON(e.stdout).Encode(sweepJSON{p.index, total, r.res, r.run})
+			case format.value == outCSV && r.cmp != nil:
+				return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), compareCSVRow(r.cmp)...)})
+			case format.value == outCSV:
+				return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
+			default:
+				printSweepLine(e.stdout, p, total, r)
+				printMeasuredLine(e.stdout, measured, p, r)
+				return nil
+			}
 		}
-		deadlock = deadlock || r.res.Deadlock
-		switch {
-		case format.value == outJSON && r.cmp != nil:
-			j := newCompareJSON(r.cmp, r.m)
-			j.Run = r.run
-			return newJSON(e.stdout).Encode(sweepCompareJSON{p.index, total, j})
-		case format.value == outJSON:
-			return newJSON(e.stdout).Encode(sweepJSON{p.index, total, r.res, r.run})
-		case format.value == outCSV && r.cmp != nil:
-			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), compareCSVRow(r.cmp)...)})
-		case format.value == outCSV:
-			return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
-		default:
-			printSweepLine(e.stdout, p, total, r)
-			printMeasuredLine(e.stdout, measured, p, r)
-			return nil
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		if len(points) == 0 {
+			return nil // a shard beyond the points
 		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if len(points) == 0 {
-		return nil // a shard beyond the points
-	}
-	if err := s.run(ctx, emit, onDone); err != nil {
-		return err
-	}
-	if *plotFile != "" {
-		spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1, len(loads) > 1)
-		if err := writePlot("sweep", *plotFile, spec, err); err != nil {
+		if err := s.run(ctx, emit, onDone); err != nil {
 			return err
 		}
+		if *plotFile != "" {
+			spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1, len(loads) > 1)
+			if err := writePlot("sweep", *plotFile, spec, err); err != nil {
+				return err
+			}
+		}
+		if deadlock {
+			return &exitError{code: 3}
+		}
+		return nil
 	}
-	if deadlock {
-		return &exitError{code: 3}
-	}
-	return nil
 }
 
 // validate loads the machine with the first point's settings and checks

@@ -50,16 +50,20 @@ func writeVersion(w io.Writer, bi *debug.BuildInfo, ok bool) {
 	fmt.Fprintf(w, "  go        %s %s/%s\n", goVersion, goruntime.GOOS, goruntime.GOARCH)
 }
 
-func runVersion(e *env, args []string) error {
-	fs := newFlags(e, "version", "", `
+// versionCmd is parasol version.
+var versionCmd = &command{
+	name:    "version",
+	summary: "print the version and build information",
+	args:    "",
+	doc: `
 Version prints the version of parasol, the commit it was built from (and
 whether the tree had uncommitted changes), the commit's time and the Go
 release, as recorded in the binary's build information. A binary built
-without that record (go run, tests) says (devel).`)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
+without that record (go run, tests) says (devel).`,
+	flags: noFlags(runVersion),
+}
+
+func runVersion(e *env, pos []string) error {
 	if len(pos) > 0 {
 		return usageError("parasol version: takes no arguments, got %s\nUsage: parasol version", strings.Join(pos, " "))
 	}
