@@ -108,9 +108,9 @@ func (c *command) execSub(e *env, path string, args []string) error {
 		helps = append(helps, fmt.Sprintf("'parasol %s %s --help'", path, s.name))
 	}
 	usage := "Usage: " + strings.Join(usages, "\n       ")
-	want := strings.Join(names, " or ")
+	want := listWords(names, "or")
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		fmt.Fprintf(e.stdout, "%s\n\n%s\n\nRun %s for the flags.\n", usage, strings.TrimSpace(c.doc), strings.Join(helps, " or "))
+		fmt.Fprintf(e.stdout, "%s\n\n%s\n\nRun %s for the flags.\n", usage, strings.TrimSpace(c.doc), listWords(helps, "or"))
 		return nil
 	}
 	if len(args) == 0 {
@@ -222,4 +222,12 @@ func suggest(name string, candidates []string) string {
 		}
 	}
 	return ""
+}
+
+// listWords lists words in a sentence: "a", "a or b", "a, b or c".
+func listWords(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }

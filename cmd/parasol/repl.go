@@ -8,9 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chzyer/readline"
 	"github.com/parasol-lang/parasol/eval"
@@ -19,36 +19,97 @@ import (
 	"github.com/parasol-lang/parasol/registry"
 )
 
-const replHelp = `Type an expression to evaluate it, or a definition to add it:
+// replRuns are the command-line commands the REPL runs on its machine, in
+// the order :help lists them, with the form :help gives: the command's
+// arguments but MACHINE, which is the machine loaded here. Their flags,
+// --help and completion are the commands' own.
+var replRuns = []replRun{
+	{"sim", "[flags]", "simulate an operation", true},
+	{"route", "[flags] SRC DST", "show a route (--check: check the routing)", false},
+	{"compare", "PRIMITIVE", "its analytic beside its simulated cost", true},
+	{"run", "[flags] PROGRAM", "run a program (a file, a name, or statements)", true},
+	{"sweep", "[flags]", "simulate or compare over a cross product", true},
+	{"draw", "[flags]", "print the topology as a Graphviz graph", false},
+}
+
+// replRun is a command the REPL runs: :NAME ARGS, as parasol NAME.
+type replRun struct {
+	name, args, summary string
+	plot                bool // :plot draws its last result
+}
+
+// replRunNamed is the command the REPL runs as :name, or nil.
+func replRunNamed(name string) *replRun {
+	for i := range replRuns {
+		if replRuns[i].name == name {
+			return &replRuns[i]
+		}
+	}
+	return nil
+}
+
+// replForms are the :forms of the commands the REPL runs, those :plot draws
+// when plot is set, in a list: ":sim, :compare, :run or :sweep".
+func replForms(plot bool, conj string) string {
+	var forms []string
+	for _, c := range replRuns {
+		if c.plot || !plot {
+			forms = append(forms, ":"+c.name)
+		}
+	}
+	return listWords(forms, conj)
+}
+
+// fill breaks a paragraph of :help into lines of at most 75 characters.
+func fill(text string) string {
+	var b strings.Builder
+	line := 0
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == 0:
+		case line+1+utf8.RuneCountInString(w) > 75:
+			b.WriteByte('\n')
+			line = 0
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += utf8.RuneCountInString(w)
+	}
+	return b.String()
+}
+
+// replHelp is what :help prints.
+func replHelp() string {
+	var runs strings.Builder
+	for _, c := range replRuns {
+		fmt.Fprintf(&runs, "  %-22s %s, as parasol %s\n", ":"+c.name+" "+c.args, c.summary, c.name)
+	}
+	return fmt.Sprintf(`Type an expression to evaluate it, or a definition to add it:
   processor(1).createjob        a field          PVM.send(1KB, 0, 5)   a primitive
   x = 2 * h_in                  a new value      f(n) = n * 10ns       a function
   diameter  avgdist  bisection  nodes  links  maxtotalspeed            derived indexes
-Input that is not complete (an open bracket, a trailing operator) continues
-on the next line. Tab completes names, and the flags of :sim, :route,
-:compare, :run, :sweep and :draw.
+%s
 Commands:
   :load FILE [MACHINE]   load a machine file (or std:NAME)
   :set PATH=VALUE        override a value: a virtual machine (e.g. :set delta=2us)
   :fields [PREFIX]       list fields and their values
   :machine               show which machine is loaded
-  :sim [flags]           simulate an operation, as parasol sim
-  :route [flags] SRC DST show a route (--check: check the routing), as parasol route
-  :compare PRIMITIVE     its analytic beside its simulated cost, as parasol compare
-  :run [flags] PROGRAM   run a program (a file, a name, or statements), as parasol run
-  :sweep [flags]         simulate or compare over a cross product, as parasol sweep
-  :draw [flags]          print the topology as a Graphviz graph, as parasol draw
-  :plot FILE             draw the last :sim, :compare, :run or :sweep to FILE
+%s  :plot FILE             draw the last %s to FILE
                          (.svg or .png): it runs again with --plot FILE, same seed
   :help                  this text
   :quit                  leave (also Ctrl-D)
-:sim, :route, :compare, :run, :sweep and :draw take the command's flags
-(:sim --help lists them) and run on the machine loaded here, with every
-definition and :set of the session; MACHINE is left out.
+%s
 When input is not a terminal (a script: parasol repl < session.txt), the
 exit status is that of the first entry that failed: 1 for an error in an
 entry (an expression, a definition, a file), 2 for a :command misused (an
 unknown command or flag, a missing argument), 3 when a :sim or :compare
-deadlocked or :route --check found a cycle or an unrouted pair.`
+deadlocked or :route --check found a cycle or an unrouted pair.`,
+		fill("Input that is not complete (an open bracket, a trailing operator) continues on the next line. Tab completes names, and the flags of "+replForms(false, "and")+"."),
+		runs.String(), replForms(true, "or"),
+		fill(replForms(false, "and")+" take the command's flags (:sim --help lists them) and run on the machine loaded here, with every definition and :set of the session; MACHINE is left out."))
+}
 
 // replCmd is parasol repl.
 var replCmd = &command{
@@ -256,12 +317,6 @@ func (r *repl) handle(text string) (quit bool) {
 	return false
 }
 
-// replCommands are the command-line commands the REPL runs on its machine.
-var replCommands = []string{"sim", "route", "compare", "run", "sweep", "draw"}
-
-// plottable are the commands whose last run :plot draws.
-var plottable = []string{"sim", "compare", "run", "sweep"}
-
 func (r *repl) command(text string) bool {
 	cmd, arg, _ := strings.Cut(text, " ")
 	arg = strings.TrimSpace(arg)
@@ -269,7 +324,7 @@ func (r *repl) command(text string) bool {
 	case ":quit", ":q", ":exit":
 		return true
 	case ":help", ":h":
-		fmt.Fprintln(r.out, replHelp)
+		fmt.Fprintln(r.out, replHelp())
 	case ":load", ":l":
 		file, name, _ := strings.Cut(arg, " ")
 		name = strings.Trim(strings.TrimSpace(name), `"`)
@@ -322,7 +377,7 @@ func (r *repl) command(text string) bool {
 		name := strings.TrimPrefix(cmd, ":")
 		if name == "plot" {
 			r.plot(arg)
-		} else if slices.Contains(replCommands, name) {
+		} else if replRunNamed(name) != nil {
 			r.runCommand(name, arg)
 		} else {
 			r.usage("unknown command %s; :help lists the commands", cmd)
@@ -360,7 +415,7 @@ func (r *repl) runCommand(name, arg string) {
 	if code != exitOK {
 		r.fail(code)
 	}
-	if code != exitUsage && slices.Contains(plottable, name) {
+	if code != exitUsage && replRunNamed(name).plot {
 		r.last = &lastRun{name: name, arg: arg, m: r.m, spec: r.spec}
 	}
 }
@@ -378,11 +433,11 @@ type lastRun struct {
 func (r *repl) plot(arg string) {
 	words, err := splitWords(arg)
 	if err != nil || len(words) != 1 {
-		r.usage("usage: :plot FILE (.svg or .png): draws the last :sim, :compare, :run or :sweep")
+		r.usage("usage: :plot FILE (.svg or .png): draws the last %s", replForms(true, "or"))
 		return
 	}
 	if r.last == nil {
-		r.usage(":plot: nothing to draw yet: run :sim, :compare, :run or :sweep first")
+		r.usage(":plot: nothing to draw yet: run %s first", replForms(true, "or"))
 		return
 	}
 	if err := checkPlotFile("repl", words[0]); err != nil {
@@ -483,8 +538,8 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		start, word, cands = at, head[at:], en.Spellings()
 	} else if start == 0 && strings.HasPrefix(word, ":") {
 		cands = []string{":load ", ":set ", ":fields ", ":machine", ":help", ":quit", ":plot "}
-		for _, n := range replCommands {
-			cands = append(cands, ":"+n+" ")
+		for _, c := range replRuns {
+			cands = append(cands, ":"+c.name+" ")
 		}
 	} else {
 		cands = c.r.m.Names()
@@ -506,7 +561,7 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 // in (":sim --op tr").
 func (r *repl) commandAt(head string) (*compCommand, bool) {
 	name, _, ok := strings.Cut(strings.TrimLeft(head, " \t"), " ")
-	if !ok || !slices.Contains(replCommands, strings.TrimPrefix(name, ":")) {
+	if !ok || replRunNamed(strings.TrimPrefix(name, ":")) == nil {
 		return nil, false
 	}
 	if r.specs == nil {
