@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -47,7 +48,7 @@ func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 			failed = failed || !ok
 			if *asJSON {
 				writeJSONErrors(e.stdout, ds)
-				enc := newJSON(e.stdout)
+				enc := results.NewEncoder(e.stdout)
 				if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
 					return err
 				}

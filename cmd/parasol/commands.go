@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/stdlib"
@@ -28,8 +29,8 @@ type jsonValue struct {
 	// false when that is an upper bound (see withUses).
 	BisectionExact *bool  `json:"bisection_exact,omitempty"`
 	Note           string `json:"note,omitempty"`
-	// Run says what produced the value (see runInfo).
-	Run *runInfo `json:"run,omitempty"`
+	// Run says what produced the value (see newRunInfo).
+	Run *results.Run `json:"run,omitempty"`
 }
 
 func toJSON(expr string, v lang.Value) jsonValue {
@@ -39,16 +40,7 @@ func toJSON(expr string, v lang.Value) jsonValue {
 	case lang.String:
 		return jsonValue{Expr: expr, Value: v.Text()}
 	}
-	return jsonValue{Expr: expr, Value: jsonNumber(v.Num), Unit: v.Dim.Unit()}
-}
-
-// jsonNumber rounds away binary noise (9.400000000000001e-7 → 9.4e-7)
-// and keeps infinities printable (JSON has no inf).
-func jsonNumber(f float64) any {
-	if f > 1e308 || f < -1e308 || f != f {
-		return lang.FormatNumber(f)
-	}
-	return roundFloat(f)
+	return jsonValue{Expr: expr, Value: results.Number(v.Num), Unit: v.Dim.Unit()}
 }
 
 // evalCmd is parasol eval.
@@ -85,7 +77,7 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
-		enc := newJSON(e.stdout)
+		enc := results.NewEncoder(e.stdout)
 		run := newRunInfo("eval", pos[0], m, &mf)
 		var rows [][]string
 		var errs lang.Diagnostics
@@ -116,7 +108,7 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 			}
 		}
 		if format.value == outCSV {
-			if err := csvTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
+			if err := results.WriteTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
 				return err
 			}
 		}
@@ -135,7 +127,7 @@ func csvValue(expr string, v lang.Value) []string {
 	case lang.String:
 		return []string{expr, v.Text(), ""}
 	}
-	return []string{expr, csvFloat(v.Num), v.Dim.Unit()}
+	return []string{expr, results.Float(v.Num), v.Dim.Unit()}
 }
 
 // importCmd is parasol import.

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -130,12 +130,12 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		case outJSON:
 			j := newCompareJSON(c, m)
 			j.Run = run
-			if err := newJSON(e.stdout).Encode(j); err != nil {
+			if err := results.NewEncoder(e.stdout).Encode(j); err != nil {
 				return err
 			}
 			return compareFailure(c.Result)
 		case outCSV:
-			if err := csvTable(e.stdout, compareCSVHeader, [][]string{compareCSVRow(c)}); err != nil {
+			if err := results.WriteTable(e.stdout, results.CompareHeader, [][]string{results.CompareRow(c)}); err != nil {
 				return err
 			}
 			return compareFailure(c.Result)
@@ -174,51 +174,10 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 	}
 }
 
-// compareJSON is compare's JSON object, runtime.Comparison's fields in
-// its order, with "simulated" and "difference" null when the simulation
-// deadlocked or was stopped early ("deadlock", "partial"), and
-// "bisection_exact" when the primitive rests on the bisection width.
-type compareJSON struct {
-	Primitive      string             `json:"primitive"`
-	Params         []string           `json:"params"`
-	Args           map[string]float64 `json:"args"`
-	Op             string             `json:"op"`
-	Metric         string             `json:"metric"`
-	Traffic        string             `json:"traffic"`
-	MessageSize    int                `json:"message_size"`
-	Analytic       any                `json:"analytic"`
-	Simulated      any                `json:"simulated"`
-	Difference     any                `json:"difference"`
-	Deadlock       bool               `json:"deadlock"`
-	Partial        bool               `json:"partial"`
-	Note           string             `json:"note,omitempty"`
-	Result         *runtime.Result    `json:"result"`
-	BisectionExact *bool              `json:"bisection_exact,omitempty"`
-	Run            *runInfo           `json:"run,omitempty"`
-}
-
-// compareCSVHeader names the columns of compare --format csv; times are
-// in seconds.
-var compareCSVHeader = []string{"primitive", "op", "metric", "message_size", "analytic", "simulated", "difference", "deadlock", "partial"}
-
-func compareCSVRow(c *runtime.Comparison) []string {
-	sim, diff := "", ""
-	if !c.Result.Deadlock && !c.Result.Partial {
-		sim, diff = csvFloat(c.Simulated), csvFloat(c.Difference)
-	}
-	return []string{c.Primitive, c.Op, c.Metric, strconv.Itoa(c.MessageSize), csvFloat(c.Analytic), sim, diff,
-		strconv.FormatBool(c.Result.Deadlock), strconv.FormatBool(c.Result.Partial)}
-}
-
-func newCompareJSON(c *runtime.Comparison, m *eval.Machine) compareJSON {
-	out := compareJSON{Primitive: c.Primitive, Params: c.Params, Args: c.Args, Op: c.Op, Metric: c.Metric,
-		Traffic: c.Traffic, MessageSize: c.MessageSize, Analytic: jsonNumber(c.Analytic),
-		Deadlock: c.Result.Deadlock, Partial: c.Result.Partial, Note: c.Note, Result: c.Result,
-		BisectionExact: withBisection(c, m).BisectionExact}
-	if !out.Deadlock && !out.Partial {
-		out.Simulated, out.Difference = jsonNumber(c.Simulated), jsonNumber(c.Difference)
-	}
-	return out
+// newCompareJSON is compare's JSON object of c, with "bisection_exact"
+// when the primitive rests on the bisection width of m.
+func newCompareJSON(c *runtime.Comparison, m *eval.Machine) results.Compare {
+	return results.NewCompare(c, withBisection(c, m).BisectionExact)
 }
 
 // compareFailure is the exit status of a comparison: 3 when the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -62,7 +63,7 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	}
 	switch format {
 	case outJSON:
-		return newJSON(e.stdout).Encode(newMeasuredJSON(c, primitive, newRunInfo("compare", source, m, mf)))
+		return results.NewEncoder(e.stdout).Encode(newMeasuredJSON(c, primitive, newRunInfo("compare", source, m, mf)))
 	case outCSV:
 		header := append(append([]string{"line"}, c.Params...), "predicted", "measured", "error")
 		var rows [][]string
@@ -70,20 +71,30 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 			row := make([]string, 0, len(header))
 			row = append(row, strconv.Itoa(r.Line))
 			for _, a := range r.Args {
-				row = append(row, csvFloat(a.Num))
+				row = append(row, results.Float(a.Num))
 			}
-			rows = append(rows, append(row, csvFloat(r.Predicted), csvFloat(r.Measured), csvFloat(r.Error)))
+			rows = append(rows, append(row, results.Float(r.Predicted), results.Float(r.Measured), results.Float(r.Error)))
 		}
-		return csvTable(e.stdout, header, rows)
+		return results.WriteTable(e.stdout, header, rows)
 	}
 	printMeasured(e.stdout, c, primitive, m.Name(), file)
 	return nil
 }
 
 // namedFunc looks up a function named on the command line. One the
-// machine does not have is a usage error, said as its message alone: the
-// excerpt and caret of a one-line source would only repeat what was typed.
+// machine does not have is a usage error.
 func namedFunc(m *eval.Machine, command, path string) (*eval.Func, error) {
+	f, err := lookupFunc(m, path)
+	if err != nil {
+		return nil, usageError("parasol %s: %s: %v", command, path, err)
+	}
+	return f, nil
+}
+
+// lookupFunc is m.Func(path) with an error of one diagnostic said as its
+// message alone: the excerpt and caret of a one-line source would only
+// repeat what was typed.
+func lookupFunc(m *eval.Machine, path string) (*eval.Func, error) {
 	f, err := m.Func(path)
 	if err != nil {
 		var ds lang.Diagnostics
@@ -91,7 +102,7 @@ func namedFunc(m *eval.Machine, command, path string) (*eval.Func, error) {
 		if len(ds) == 1 {
 			err = errors.New(ds[0].Msg)
 		}
-		return nil, usageError("parasol %s: %s: %v", command, path, err)
+		return nil, err
 	}
 	return f, nil
 }
@@ -170,7 +181,7 @@ type measuredJSON struct {
 	Rows      []measuredRow `json:"rows"`
 	MeanAbs   float64       `json:"mean_abs_error"`
 	Worst     float64       `json:"worst_error"`
-	Run       *runInfo      `json:"run"`
+	Run       *results.Run  `json:"run"`
 }
 
 type measuredRow struct {
@@ -181,7 +192,7 @@ type measuredRow struct {
 	Error     float64   `json:"error"`
 }
 
-func newMeasuredJSON(c *fit.Checked, primitive string, run *runInfo) measuredJSON {
+func newMeasuredJSON(c *fit.Checked, primitive string, run *results.Run) measuredJSON {
 	j := measuredJSON{Primitive: primitive, Params: c.Params, Unit: c.Dim.Unit(), MeanAbs: c.MeanAbs, Worst: c.Worst, Run: run, Rows: []measuredRow{}}
 	for _, r := range c.Rows {
 		row := measuredRow{Line: r.Line, Predicted: r.Predicted, Measured: r.Measured, Error: r.Error}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -61,7 +62,7 @@ func diagJSON(pos lang.Pos, msg string) jsonDiag {
 
 // writeJSONErrors prints err as JSON lines, one per diagnostic.
 func writeJSONErrors(w io.Writer, err error) {
-	enc := newJSON(w)
+	enc := results.NewEncoder(w)
 	var ds lang.Diagnostics
 	ds.Append(unwrapDiagnostics(err))
 	for _, d := range ds {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -114,13 +115,13 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		switch format.value {
 		case outJSON:
-			return newJSON(e.stdout).Encode(fitJSON{r})
+			return results.NewEncoder(e.stdout).Encode(fitJSON{r})
 		case outCSV:
 			var rows [][]string
 			for _, q := range r.Params {
-				rows = append(rows, []string{q.Name, csvFloat(q.Value), q.Dim.Unit(), csvFloat(q.Stderr)})
+				rows = append(rows, []string{q.Name, results.Float(q.Value), q.Dim.Unit(), results.Float(q.Stderr)})
 			}
-			return csvTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
+			return results.WriteTable(e.stdout, []string{"name", "value", "unit", "stderr"}, rows)
 		}
 		printFit(e.stdout, p.Name, eval.DisplayName(data), r, t, *top)
 		return nil
@@ -154,7 +155,7 @@ func (f fitJSON) MarshalJSON() ([]byte, error) {
 // jsonFloat is a float as JSON text: 12 significant digits, and a float
 // even when whole (so cleanJSONNumbers treats it as one).
 func jsonFloat(f float64) string {
-	s := strconv.FormatFloat(roundFloat(f), 'g', -1, 64)
+	s := strconv.FormatFloat(results.Round(f), 'g', -1, 64)
 	if !strings.ContainsAny(s, ".eE") {
 		s += ".0"
 	}

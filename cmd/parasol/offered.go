@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
@@ -190,12 +191,6 @@ func (lf *loadFlags) listPattern(fs *flag.FlagSet, sf *simFlags) error {
 	return nil
 }
 
-// loadPoint is one line of sim --load --format json.
-type loadPoint struct {
-	*runtime.LoadResult
-	Run *runInfo `json:"run"`
-}
-
 // runLoad runs sim --load: every point, then a table, JSON lines or CSV.
 func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, plotFile, linksFile string) error {
 	m, rs, err := sf.network(spec)
@@ -252,18 +247,18 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	}
 	switch format {
 	case outJSON:
-		enc := newJSON(e.stdout)
+		enc := results.NewEncoder(e.stdout)
 		for _, p := range done {
-			if err := enc.Encode(loadPoint{p, run}); err != nil {
+			if err := enc.Encode(results.Load{LoadResult: p, Run: run}); err != nil {
 				return err
 			}
 		}
 	case outCSV:
 		rows := make([][]string, len(done))
 		for i, p := range done {
-			rows[i] = loadCSVRow(p)
+			rows[i] = results.LoadRow(p)
 		}
-		if err := csvTable(e.stdout, loadCSVHeader, rows); err != nil {
+		if err := results.WriteTable(e.stdout, results.LoadHeader, rows); err != nil {
 			return err
 		}
 	default:
@@ -336,42 +331,13 @@ func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 	}
 }
 
-// loadCSVHeader names the columns of sim --load --format csv, one row per
-// point; times in seconds, loads as shares of the injection bandwidth.
-var loadCSVHeader = []string{"load", "process", "offered", "accepted", "saturated", "settled", "drained", "marked", "undelivered",
-	"latency_min", "latency_mean", "latency_max", "latency_p50", "latency_p90", "latency_p99", "hops_mean",
-	"cycle", "warmup", "measure", "link_util_mean", "link_util_max", "events"}
-
-func loadCSVRow(p *runtime.LoadResult) []string {
-	f, b, i := csvFloat, strconv.FormatBool, strconv.Itoa
-	return []string{f(p.Load), p.Process, f(p.Offered), f(p.Accepted), b(p.Saturated), b(p.Settled), b(p.Drained), i(p.Marked), i(p.Undelivered),
-		f(p.Latency.Min), f(p.Latency.Mean), f(p.Latency.Max), f(p.Latency.P50), f(p.Latency.P90), f(p.Latency.P99), f(p.Hops.Mean),
-		f(p.Cycle), f(p.Warmup), f(p.Measure), f(p.LinkUtil.Mean), f(p.LinkUtil.Max), strconv.FormatInt(p.Events, 10)}
-}
-
 // writeLinksCSV writes every wire's figures, one row per wire and point.
 func writeLinksCSV(w io.Writer, pts []*runtime.LoadResult) error {
 	var rows [][]string
 	for _, p := range pts {
-		rows = append(rows, linkRows(csvFloat(p.Load), p.Links)...)
+		rows = append(rows, results.LinkRows(results.Float(p.Load), p.Links)...)
 	}
-	return csvTable(w, append([]string{"load"}, linkCSVHeader...), rows)
-}
-
-// linkCSVHeader names the per-wire columns of --link-csv.
-var linkCSVHeader = []string{"link", "from", "to", "messages", "bytes", "util"}
-
-// linkRows are the rows of --link-csv, each after the given leading cells.
-func linkRows(lead string, links []runtime.LinkLoad) [][]string {
-	rows := make([][]string, 0, len(links))
-	for _, ll := range links {
-		row := []string{strconv.Itoa(ll.Link), strconv.Itoa(ll.From), strconv.Itoa(ll.To), csvFloat(ll.Messages), csvFloat(ll.Bytes), csvFloat(ll.Util)}
-		if lead != "" {
-			row = append([]string{lead}, row...)
-		}
-		rows = append(rows, row)
-	}
-	return rows
+	return results.WriteTable(w, append([]string{"load"}, results.LinkHeader...), rows)
 }
 
 // loadPlotSpec is the load–latency curve: mean and p99 latency against

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
@@ -184,11 +185,11 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		switch format.value {
 		case outJSON:
-			if err := newJSON(e.stdout).Encode(newRunJSON(prog, res, run)); err != nil {
+			if err := results.NewEncoder(e.stdout).Encode(results.NewProgramRun(&prog.Program, res, run)); err != nil {
 				return err
 			}
 		case outCSV:
-			if err := csvTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
+			if err := results.WriteTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
 				return err
 			}
 		default:
@@ -221,20 +222,14 @@ func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 
 // runProgram is the schedule run runs and what it came from.
 type runProgram struct {
-	Name    string            `json:"name"`
-	Source  string            `json:"source"`
-	Kind    string            `json:"kind"` // program, goal, trace, inline
-	Ranks   int               `json:"ranks"`
-	Ops     int               `json:"operations"`
-	Args    map[string]string `json:"args,omitempty"`
-	Map     string            `json:"map"`
+	results.Program
 	s       *lang.Schedule
 	mapping []int
 }
 
 // schedule reads PROGRAM and instantiates it on m.
 func (rf *runFlags) schedule(ctx context.Context, m *eval.Machine, arg string) (*runProgram, error) {
-	p := &runProgram{Source: arg, Map: rf.mapping, Args: rf.args}
+	p := &runProgram{Program: results.Program{Source: arg, Map: rf.mapping, Args: rf.args}}
 	ext := strings.ToLower(filepath.Ext(arg))
 	st, statErr := os.Stat(arg)
 	isFile := statErr == nil && st.Mode().IsRegular()
@@ -397,9 +392,9 @@ func (rf *runFlags) writeFiles(res *runtime.RunResult) error {
 		var b strings.Builder
 		rows := [][]string{{"method", "rank", "kind", "start", "end", "op"}}
 		for _, sp := range pr.Timeline {
-			rows = append(rows, []string{pr.Method, strconv.Itoa(sp.Rank), sp.Kind, csvFloat(sp.Start), csvFloat(sp.End), strconv.Itoa(sp.Op)})
+			rows = append(rows, []string{pr.Method, strconv.Itoa(sp.Rank), sp.Kind, results.Float(sp.Start), results.Float(sp.End), strconv.Itoa(sp.Op)})
 		}
-		if err := csvRows(&b, rows); err != nil {
+		if err := results.WriteRows(&b, rows); err != nil {
 			return err
 		}
 		if err := writeOutputFile(rf.timeline, []byte(b.String())); err != nil {
@@ -412,35 +407,6 @@ func (rf *runFlags) writeFiles(res *runtime.RunResult) error {
 	return nil
 }
 
-// runJSON is run's JSON object: one answer's fields at the top level, or
-// both under "analytic" and "simulated" with their difference.
-type runJSON struct {
-	Program *runProgram `json:"program"`
-	*eval.ProgramResult
-	Analytic   *eval.ProgramResult `json:"analytic,omitempty"`
-	Simulated  *eval.ProgramResult `json:"simulated,omitempty"`
-	Difference *any                `json:"difference,omitempty"`
-	Run        *runInfo            `json:"run"`
-}
-
-func newRunJSON(p *runProgram, res *runtime.RunResult, run *runInfo) runJSON {
-	j := runJSON{Program: p, Run: run}
-	switch {
-	case res.Analytic != nil && res.Simulated != nil:
-		j.Analytic, j.Simulated = res.Analytic, res.Simulated
-		var d any // null when there is no difference to give
-		if v, ok := res.Difference(); ok {
-			d = jsonNumber(v)
-		}
-		j.Difference = &d
-	case res.Analytic != nil:
-		j.ProgramResult = res.Analytic
-	default:
-		j.ProgramResult = res.Simulated
-	}
-	return j
-}
-
 var runCSVHeader = []string{"method", "rank", "node", "end", "compute", "send", "recv", "wait"}
 
 func runCSVRows(res *runtime.RunResult) [][]string {
@@ -450,8 +416,8 @@ func runCSVRows(res *runtime.RunResult) [][]string {
 			continue
 		}
 		for _, r := range pr.Ranks {
-			rows = append(rows, []string{pr.Method, strconv.Itoa(r.Rank), strconv.Itoa(r.Node), csvFloat(r.End),
-				csvFloat(r.Compute), csvFloat(r.Send), csvFloat(r.Recv), csvFloat(r.Wait)})
+			rows = append(rows, []string{pr.Method, strconv.Itoa(r.Rank), strconv.Itoa(r.Node), results.Float(r.End),
+				results.Float(r.Compute), results.Float(r.Send), results.Float(r.Recv), results.Float(r.Wait)})
 		}
 	}
 	return rows
@@ -467,10 +433,8 @@ func ranksWait(n int) string {
 
 // runFailure is run's exit status: 3 when an answer deadlocked.
 func runFailure(res *runtime.RunResult) error {
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
-		if pr != nil && pr.Deadlock != nil {
-			return &exitError{code: exitDeadlock}
-		}
+	if results.Deadlocked(res) {
+		return &exitError{code: exitDeadlock}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -48,7 +49,7 @@ func TestRunSaysWhatStoppedTheSimulation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &runProgram{Name: "p", Kind: "inline", Ranks: 1, mapping: []int{0}}
+	p := &runProgram{Program: results.Program{Name: "p", Kind: "inline", Ranks: 1}, mapping: []int{0}}
 	partial := func(events int64) *runtime.RunResult {
 		return &runtime.RunResult{Simulated: &eval.ProgramResult{Method: "simulated", Partial: true, Events: events,
 			Ranks: []eval.RankTimes{{}}}}

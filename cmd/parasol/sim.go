@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -191,7 +192,7 @@ func (sf *simFlags) options() runtime.Options {
 // experiment's flags, and the routing and switching in effect (the
 // machine's own when no flag overrides them). size is the message size in
 // bytes.
-func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size int) *runInfo {
+func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size int) *results.Run {
 	r := newRunInfo(sf.cmd, spec, m, &sf.machineFlags)
 	r.Topology, r.Op, r.Size, r.Runs = sf.topology, sf.op, &size, sf.runs
 	seed := sf.seed
@@ -211,7 +212,7 @@ func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size
 
 // simulate loads the machine and runs the experiment; progress goes to
 // stderr on a terminal.
-func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *runInfo, error) {
+func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *results.Run, error) {
 	m, rs, err := sf.network(spec)
 	if err != nil {
 		return nil, nil, err
@@ -369,7 +370,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		if *linksFile != "" {
 			var buf bytes.Buffer
-			if err := csvTable(&buf, linkCSVHeader, linkRows("", res.Links)); err != nil {
+			if err := results.WriteTable(&buf, results.LinkHeader, results.LinkRows("", res.Links)); err != nil {
 				return err
 			}
 			if err := writeOutputFile(*linksFile, buf.Bytes()); err != nil {
@@ -387,37 +388,16 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 }
 
 // printSim prints sim's result in format.
-func printSim(w io.Writer, format string, res *runtime.Result, run *runInfo) error {
+func printSim(w io.Writer, format string, res *runtime.Result, run *results.Run) error {
 	switch format {
 	case outJSON:
-		return newJSON(w).Encode(simJSON{res, run})
+		return results.NewEncoder(w).Encode(results.Sim{Result: res, Run: run})
 	case outCSV:
-		return csvTable(w, simCSVHeader, [][]string{simCSVRow(res)})
+		return results.WriteTable(w, results.SimHeader, [][]string{results.SimRow(res)})
 	}
 	printResult(w, res)
 	printBusiestWires(w, res.Links)
 	return nil
-}
-
-// simJSON is sim's JSON object: runtime.Result's keys, then "run".
-type simJSON struct {
-	*runtime.Result
-	Run *runInfo `json:"run"`
-}
-
-// simCSVHeader names the columns of sim --format csv, one row per result;
-// times are in seconds.
-var simCSVHeader = []string{"op", "runs", "messages", "latency_min", "latency_mean", "latency_max",
-	"latency_p50", "latency_p90", "latency_p99", "makespan", "makespan_max", "send_time_mean", "send_time_max",
-	"hops_mean", "hops_max", "link_load_max", "proc_load_max", "link_util_mean", "link_util_max",
-	"events", "deadlock", "partial", "undelivered"}
-
-func simCSVRow(r *runtime.Result) []string {
-	f, i := csvFloat, strconv.Itoa
-	return []string{r.Op, i(r.Runs), i(r.Messages), f(r.Latency.Min), f(r.Latency.Mean), f(r.Latency.Max),
-		f(r.Latency.P50), f(r.Latency.P90), f(r.Latency.P99), f(r.Makespan), f(r.MakespanMax), f(r.SendTime.Mean), f(r.SendTime.Max),
-		f(r.Hops.Mean), i(r.Hops.Max), i(r.LinkLoadMax), i(r.ProcLoadMax), f(r.LinkUtil.Mean), f(r.LinkUtil.Max),
-		strconv.FormatInt(r.Events, 10), strconv.FormatBool(r.Deadlock), strconv.FormatBool(r.Partial), i(r.Undelivered)}
 }
 
 func dur(s float64) string { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
@@ -588,7 +568,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	maxWork := fs.Float64("max-work", 0, fmt.Sprintf("with --check, the most steps (processors × lanes) the check may take, e.g. 1e12; beyond it the check is refused (0: %s, about a minute)", topo.Sci(runtime.DefaultMaxCheckWork)))
 	return func(pos []string) error {
-		var run *runInfo
+		var run *results.Run
 		// network loads the machine and compiles its topology for the routing.
 		network := func(spec string) (*runtime.Spec, error) {
 			m, err := mf.load(spec)
@@ -648,9 +628,9 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 				if rc.Cycle == nil {
 					rc.Cycle = []runtime.Channel{}
 				}
-				if err := newJSON(e.stdout).Encode(struct {
+				if err := results.NewEncoder(e.stdout).Encode(struct {
 					*runtime.RouteCheck
-					Run *runInfo `json:"run"`
+					Run *results.Run `json:"run"`
 				}{rc, run}); err != nil {
 					return err
 				}
@@ -661,7 +641,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 				}
 				row := []string{rc.Routing, strconv.FormatBool(rc.Acyclic), strconv.FormatBool(rc.Connected),
 					strconv.Itoa(rc.PairsWithoutRoute), strings.Join(cycle, " ")}
-				if err := csvTable(e.stdout, []string{"routing", "acyclic", "connected", "pairs_without_route", "cycle"}, [][]string{row}); err != nil {
+				if err := results.WriteTable(e.stdout, []string{"routing", "acyclic", "connected", "pairs_without_route", "cycle"}, [][]string{row}); err != nil {
 					return err
 				}
 			default:
@@ -698,17 +678,17 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		switch format.value {
 		case outJSON:
-			return newJSON(e.stdout).Encode(struct {
-				Path []int    `json:"path"`
-				Hops int      `json:"hops"`
-				Run  *runInfo `json:"run"`
+			return results.NewEncoder(e.stdout).Encode(struct {
+				Path []int        `json:"path"`
+				Hops int          `json:"hops"`
+				Run  *results.Run `json:"run"`
 			}{path, len(path) - 1, run})
 		case outCSV:
 			var rows [][]string
 			for i := 1; i < len(path); i++ {
 				rows = append(rows, []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])})
 			}
-			return csvTable(e.stdout, []string{"hop", "from", "to"}, rows)
+			return results.WriteTable(e.stdout, []string{"hop", "from", "to"}, rows)
 		}
 		parts := make([]string, len(path))
 		for i, p := range path {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,13 +18,10 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/eval/results"
+	"github.com/parasol-lang/parasol/eval/study"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
-
-// maxSweepPoints bounds the cross product, so that a mistyped range is a
-// message rather than a run that never ends.
-const maxSweepPoints = 1_000_000
 
 // sizeSweep is sweep's --size: a list (1KB,2KB,8KB) or a geometric range
 // (32..64KB*2); repeated flags append.
@@ -92,8 +90,8 @@ func parseSizeSweep(v string) ([]int64, error) {
 		if b < a {
 			return nil, fmt.Errorf("%q: the range ends below its start", v)
 		}
-		if math.Log(float64(b)/float64(a))/math.Log(f) > maxSweepPoints {
-			return nil, fmt.Errorf("%q: more than %d sizes", v, maxSweepPoints)
+		if math.Log(float64(b)/float64(a))/math.Log(f) > study.MaxPoints {
+			return nil, fmt.Errorf("%q: more than %d sizes", v, study.MaxPoints)
 		}
 		var out []int64
 		// Multiplying the float avoids the drift of rounded steps: 10..100*1.5
@@ -167,23 +165,9 @@ func (w *wordList) Set(v string) error {
 	return nil
 }
 
-// setAxis is one --set of a sweep, or with arg one --arg of a program
-// sweep: a path (or parameter name) and the values it takes.
-type setAxis struct {
-	path   string
-	values []string
-	arg    bool
-}
-
-// column names the axis in CSV headers and plot legends.
-func (ax setAxis) column() string {
-	if ax.arg {
-		return "arg:" + ax.path
-	}
-	return ax.path
-}
-
-type setSweep []setAxis
+// setSweep is sweep's --set and, through argSweep, its --arg: the axes
+// of the sweep in command-line order.
+type setSweep []study.Axis
 
 func (s *setSweep) String() string { return "" }
 
@@ -192,12 +176,12 @@ func (s *setSweep) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	ax := setAxis{path: set.Path}
+	ax := study.Axis{Path: set.Path}
 	for _, p := range splitList(set.Value) {
 		if p == "" {
 			return fmt.Errorf("--set %q: an empty value in the list", v)
 		}
-		ax.values = append(ax.values, p)
+		ax.Values = append(ax.Values, p)
 	}
 	*s = append(*s, ax)
 	return nil
@@ -215,242 +199,14 @@ func (a argSweep) Set(v string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("%q: want NAME=V1,V2,…", v)
 	}
-	ax := setAxis{path: name, arg: true}
+	ax := study.Axis{Path: name, Arg: true}
 	for _, p := range splitList(values) {
 		if p == "" {
 			return fmt.Errorf("--arg %q: an empty value in the list", v)
 		}
-		ax.values = append(ax.values, p)
+		ax.Values = append(ax.Values, p)
 	}
 	*a.axes = append(*a.axes, ax)
-	return nil
-}
-
-// sweepPoint is one point of the cross product.
-type sweepPoint struct {
-	index              int
-	sets               []eval.Set // one per axis, --arg axes included (see setSweep)
-	routing, switching string
-	size               int64
-	load               *prt.Load // an open-loop point (--load), or nil
-}
-
-// machineSets are the point's --set values; args its program parameters.
-func (p sweepPoint) machineSets(axes setSweep) (sets []eval.Set, args map[string]string) {
-	for i, ax := range axes {
-		if ax.arg {
-			if args == nil {
-				args = map[string]string{}
-			}
-			args[ax.path] = p.sets[i].Value
-		} else {
-			sets = append(sets, p.sets[i])
-		}
-	}
-	return sets, args
-}
-
-// crossProduct enumerates the points in their fixed order: the --set
-// axes in command-line order, then routing, then switching, then size,
-// the last varying fastest (as nested loops written in that order).
-func crossProduct(sets setSweep, routings, switchings []string, sizes []int64, loads []prt.Load) ([]sweepPoint, error) {
-	if len(routings) == 0 {
-		routings = []string{""}
-	}
-	if len(switchings) == 0 {
-		switchings = []string{""}
-	}
-	dims := []int{}
-	total := 1
-	for _, ax := range sets {
-		dims = append(dims, len(ax.values))
-	}
-	dims = append(dims, len(routings), len(switchings), len(sizes), max(len(loads), 1))
-	for _, d := range dims {
-		if total > maxSweepPoints/max(d, 1) {
-			return nil, fmt.Errorf("the sweep has more than %d points", maxSweepPoints)
-		}
-		total *= d
-	}
-	points := make([]sweepPoint, total)
-	idx := make([]int, len(dims))
-	for i := range points {
-		// idx is i in the mixed radix of dims, the last digit fastest.
-		r := i
-		for d := len(dims) - 1; d >= 0; d-- {
-			idx[d] = r % dims[d]
-			r /= dims[d]
-		}
-		p := sweepPoint{index: i}
-		for a, ax := range sets {
-			p.sets = append(p.sets, eval.Set{Path: ax.path, Value: ax.values[idx[a]]})
-		}
-		n := len(sets)
-		p.routing, p.switching, p.size = routings[idx[n]], switchings[idx[n+1]], sizes[idx[n+2]]
-		if len(loads) > 0 {
-			p.load = &loads[idx[n+3]]
-		}
-		points[i] = p
-	}
-	return points, nil
-}
-
-// pointSeed derives point i's base seed from the sweep's (splitmix64), so
-// a point's result depends on neither the worker count nor the other
-// points, and `parasol sim --seed` with the seed its "run" names
-// reproduces it.
-func pointSeed(seed uint64, i int) uint64 {
-	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// sweepJSON is one line of sweep's JSON: the point's index (which merge
-// orders by) and the sweep's point count, runtime.Result's keys, then "run" with the point's
-// parameters.
-type sweepJSON struct {
-	Point  int `json:"point"`
-	Points int `json:"points"` // in the whole sweep, for merge to find missing shards
-	*prt.Result
-	Run *runInfo `json:"run"`
-}
-
-// sweepCompareJSON is one line of `sweep --compare`'s JSON: the point's
-// index and the sweep's count, then compare's object (with its "run").
-type sweepCompareJSON struct {
-	Point  int `json:"point"`
-	Points int `json:"points"`
-	compareJSON
-}
-
-// pointResult is what running a point produced: a simulation, with
-// --compare a comparison (whose Result is res), or with --run a program's
-// answers (res nil).
-type pointResult struct {
-	res  *prt.Result
-	cmp  *prt.Comparison
-	load *prt.LoadResult // an open-loop point's (its Result is res)
-	prog *runProgram
-	run2 *prt.RunResult
-	m    *eval.Machine
-	run  *runInfo
-	err  error
-}
-
-type sweeper struct {
-	e       *env
-	spec    string
-	base    simFlags
-	axes    setSweep
-	points  []sweepPoint
-	workers int    // points run at once
-	compare string // a model primitive to compare at every point, or ""
-	program string // a program to run at every point, or ""
-	rf      runFlags
-}
-
-// runPoint simulates one point with its own flags.
-func (s *sweeper) runPoint(ctx context.Context, p sweepPoint, inner int) pointResult {
-	if s.program != "" {
-		return s.runProgramPoint(ctx, p, inner)
-	}
-	sf := s.base
-	sets, _ := p.machineSets(s.axes)
-	sf.sets = setList(sets)
-	sf.routing, sf.switching = p.routing, p.switching
-	sf.size = sizeFlag(p.size, 0)
-	sf.size.set = true
-	sf.seed = pointSeed(s.base.seed, p.index)
-	m, rs, err := sf.network(s.spec)
-	if err != nil {
-		return pointResult{err: err}
-	}
-	if err := sf.validate(rs); err != nil {
-		return pointResult{err: err}
-	}
-	opts := sf.options()
-	opts.Workers = inner
-	if p.load != nil {
-		opts.Runs = 0
-		lr, err := prt.Offered(ctx, rs, opts, *p.load)
-		if lr == nil {
-			return pointResult{err: optionUsage(sf.cmd, err)}
-		}
-		run := sf.runInfo(s.spec, m, rs, opts.Size)
-		run.Runs = 0
-		return pointResult{res: lr.Result, load: lr, m: m, run: run, err: err}
-	}
-	if s.compare != "" {
-		c, err := prt.Compare(ctx, m, rs, s.compare, opts)
-		if err != nil {
-			return pointResult{err: optionUsage(sf.cmd, err)}
-		}
-		run := sf.runInfo(s.spec, m, rs, c.MessageSize)
-		run.Op = c.Op
-		return pointResult{res: c.Result, cmp: c, m: m, run: run}
-	}
-	res, err := prt.Simulate(ctx, rs, opts)
-	if err != nil && res == nil {
-		return pointResult{err: optionUsage(sf.cmd, err)}
-	}
-	return pointResult{res: res, m: m, run: sf.runInfo(s.spec, m, rs, opts.Size), err: err}
-}
-
-// run simulates the points over s.workers goroutines and hands each
-// result to emit in point order, as soon as it and those before it are
-// done. The first error stops the sweep.
-func (s *sweeper) run(ctx context.Context, emit func(sweepPoint, pointResult) error, onDone func()) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	workers := max(1, min(s.workers, len(s.points)))
-	inner := max(1, s.workers/workers)
-	out := make([]chan pointResult, len(s.points))
-	for i := range out {
-		out[i] = make(chan pointResult, 1)
-	}
-	var wg sync.WaitGroup
-	defer func() {
-		cancel() // on an error, the points not yet needed stop at once
-		wg.Wait()
-	}()
-	sem := make(chan struct{}, workers)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i, p := range s.points {
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := s.runPoint(ctx, p, inner)
-				<-sem
-				onDone()
-				out[i] <- r
-			}()
-		}
-	}()
-	for i, p := range s.points {
-		var r pointResult
-		select {
-		case r = <-out[i]:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if r.res == nil && r.run2 == nil {
-			return r.err
-		}
-		if err := emit(p, r); err != nil {
-			return err
-		}
-		if r.err != nil {
-			return r.err
-		}
-	}
 	return nil
 }
 
@@ -559,55 +315,15 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err := lf.check(fs); err != nil {
 			return err
 		}
-		if *comparePrim != "" && *program != "" {
-			return usageError("parasol sweep: --compare and --run: give one of them")
+		opSet := false
+		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
+		a := &sweepArgs{spec: pos[0], sf: sf, rf: rf, lf: lf, axes: sets, sizes: sizes.vals, routings: routings, switchings: switchings,
+			compare: *comparePrim, program: *program, measuredFile: *measuredFile, plotFile: *plotFile, workers: *workers, opSet: opSet}
+		if err := a.check(); err != nil {
+			return err
 		}
-		if rf.analytic && rf.simulate {
-			return usageError("parasol sweep: --analytic and --simulate: give one of them, or neither for both")
-		}
-		if *program == "" {
-			for _, ax := range sets {
-				if ax.arg {
-					return usageError("parasol sweep: --arg %s sets a program's parameter; give the program with --run", ax.path)
-				}
-			}
-		} else if len(sizes.vals) > 0 {
-			return usageError("parasol sweep: --size is a message size of --op and --compare; a --run program takes its sizes as --arg values")
-		}
-		if *comparePrim != "" {
-			opSet := false
-			fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })
-			if !opSet {
-				sf.op = "" // the operation that implements the primitive
-			}
-		}
-		if len(sizes.vals) == 0 {
-			sizes.vals = []int64{sf.size.bytes()}
-		}
-		if *measuredFile != "" && (*program != "" || lf.load.points != nil) {
-			by := "--run"
-			if *program == "" {
-				by = "--load"
-			}
-			return usageError("parasol sweep: --measured sets measured times beside the message sizes of --op or --compare; %s has none", by)
-		}
-		var loads []prt.Load
-		if lf.load.points != nil {
-			if *comparePrim != "" || *program != "" {
-				return usageError("parasol sweep: --load is offered traffic of --op; it does not go with --compare or --run")
-			}
-			proc, _ := prt.ParseProcess(lf.process.value)
-			for _, l := range lf.load.points {
-				l.Process, l.Warmup, l.Measure = proc, lf.warmup.v, lf.measure.v
-				loads = append(loads, l)
-			}
-		}
-		points, err := crossProduct(sets, routings, switchings, sizes.vals, loads)
+		s, points, err := a.sweep()
 		if err != nil {
-			return usageError("parasol sweep: %v", err)
-		}
-		s := &sweeper{e: e, spec: pos[0], base: sf, axes: sets, points: points, workers: *workers, compare: *comparePrim, program: *program, rf: rf}
-		if err := s.validate(); err != nil {
 			return err
 		}
 		var measured measuredTimes
@@ -617,7 +333,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if measured, pair, err = loadMeasured(*measuredFile, sf.memory(), ends...); err != nil {
 				return err
 			}
-			if err := measured.check(*measuredFile, pair, sizes.vals); err != nil {
+			if err := measured.check(*measuredFile, pair, a.sizes); err != nil {
 				return err
 			}
 		}
@@ -627,85 +343,25 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 				return err
 			}
 		} else if !shard.set {
-			var err error
-			if shard, _, err = shardFromEnv(*shards); err != nil {
+			sh, ok, err := study.ShardFromEnv(*shards)
+			if err != nil {
 				return usageError("parasol sweep: %v", err)
 			}
+			shard = shardFlag{Shard: sh, set: ok}
 		}
 		if shard.set {
-			var mine []sweepPoint
-			for _, p := range points {
-				if p.index%shard.n == shard.i {
-					mine = append(mine, p)
-				}
-			}
-			s.points, points = mine, mine
+			points = shard.Select(points)
 		}
-
-		var mu sync.Mutex // the progress bar and the output share the terminal
-		var bar *progress
-		completed := 0
+		out := &sweepWriter{e: e, format: format.value, total: total, axes: sets, measured: measured, plot: *plotFile != ""}
 		if e.isTerminal {
-			bar = newProgress(e.stderr, len(points), "points")
-			defer bar.done()
+			out.bar = newProgress(e.stderr, len(points), "points")
+			defer out.bar.done()
 		}
-		onDone := func() {
-			mu.Lock()
-			defer mu.Unlock()
-			completed++
-			if bar != nil {
-				// The bar's label carries the estimate: the rest at the pace so far.
-				elapsed := time.Since(bar.start)
-				left := elapsed * time.Duration(len(points)-completed) / time.Duration(completed)
-				bar.label = "points, ETA " + left.Round(time.Second).String()
-				bar.update(completed, len(points))
-			}
-		}
-		deadlock := false
 		if format.value == outCSV {
 			// The header comes first even from a shard with no points, so
 			// that every shard's output is a table merge can join.
-			if err := csvTable(e.stdout, s.csvHeader(), nil); err != nil {
+			if err := results.WriteTable(e.stdout, a.csvHeader(s), nil); err != nil {
 				return err
-			}
-		}
-		var plotted []plottedPoint
-		emit := func(p sweepPoint, r pointResult) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if bar != nil {
-				bar.done()
-			}
-			r.run.Command = "sweep"
-			if *plotFile != "" {
-				pp := plottedPoint{p: p, res: r.res, cmp: r.cmp, run: r.run2, load: r.load}
-				pp.measured, pp.hasMeasured = measured[p.size]
-				plotted = append(plotted, pp)
-			}
-			if r.run2 != nil {
-				deadlock = deadlock || runFailure(r.run2) != nil
-				return s.emitRun(e.stdout, format.value, p, total, r)
-			}
-			if r.load != nil {
-				deadlock = deadlock || r.res.Deadlock
-				return emitLoad(e.stdout, format.value, p, total, r)
-			}
-			deadlock = deadlock || r.res.Deadlock
-			switch {
-			case format.value == outJSON && r.cmp != nil:
-				j := newCompareJSON(r.cmp, r.m)
-				j.Run = r.run
-				return newJSON(e.stdout).Encode(sweepCompareJSON{p.index, total, j})
-			case format.value == outJSON:
-				return newJSON(e.stdout).Encode(sweepJSON{p.index, total, r.res, r.run})
-			case format.value == outCSV && r.cmp != nil:
-				return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), compareCSVRow(r.cmp)...)})
-			case format.value == outCSV:
-				return csvRows(e.stdout, [][]string{append(sweepCSVParams(p, total, r.run), simCSVRow(r.res)...)})
-			default:
-				printSweepLine(e.stdout, p, total, r)
-				printMeasuredLine(e.stdout, measured, p, r)
-				return nil
 			}
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -713,146 +369,325 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if len(points) == 0 {
 			return nil // a shard beyond the points
 		}
-		if err := s.run(ctx, emit, onDone); err != nil {
-			return err
+		if err := s.Run(ctx, points, out.emit, out.pointDone); err != nil {
+			return a.pointError(err)
 		}
 		if *plotFile != "" {
-			spec, err := sweepPlotSpec(plotted, sets, len(routings) > 1, len(switchings) > 1, len(sizes.vals) > 1, len(loads) > 1)
+			spec, err := sweepPlotSpec(out.plotted, sets, len(routings) > 1, len(switchings) > 1, len(a.sizes) > 1, len(s.Loads) > 1)
 			if err := writePlot("sweep", *plotFile, spec, err); err != nil {
 				return err
 			}
 		}
-		if deadlock {
-			return &exitError{code: 3}
+		if out.deadlock {
+			return &exitError{code: exitDeadlock}
 		}
 		return nil
 	}
 }
 
-// validate loads the machine with the first point's settings and checks
-// the op, every routing and every switching before anything runs, so a
-// misspelt name is a usage error rather than a failure halfway.
-func (s *sweeper) validate() error {
-	sf := s.base
-	first, _ := s.points[0].machineSets(s.axes)
-	sf.sets = setList(first)
-	m, rs, err := sf.network(s.spec)
+// sweepArgs are sweep's flags as given, from which the study is built.
+type sweepArgs struct {
+	spec                   string
+	sf                     simFlags
+	rf                     runFlags
+	lf                     loadFlags
+	axes                   setSweep
+	sizes                  []int64
+	routings, switchings   []string
+	compare, program       string
+	measuredFile, plotFile string
+	workers                int
+	opSet                  bool // --op was given
+}
+
+// check reports flags that do not go together as usage errors, and
+// fills in what the others leave to a default.
+func (a *sweepArgs) check() error {
+	if a.compare != "" && a.program != "" {
+		return usageError("parasol sweep: --compare and --run: give one of them")
+	}
+	if a.rf.analytic && a.rf.simulate {
+		return usageError("parasol sweep: --analytic and --simulate: give one of them, or neither for both")
+	}
+	if a.program == "" {
+		for _, ax := range a.axes {
+			if ax.Arg {
+				return usageError("parasol sweep: --arg %s sets a program's parameter; give the program with --run", ax.Path)
+			}
+		}
+	} else if len(a.sizes) > 0 {
+		return usageError("parasol sweep: --size is a message size of --op and --compare; a --run program takes its sizes as --arg values")
+	}
+	if a.compare != "" && !a.opSet {
+		a.sf.op = "" // the operation that implements the primitive
+	}
+	if len(a.sizes) == 0 {
+		a.sizes = []int64{a.sf.size.bytes()}
+	}
+	if a.measuredFile != "" && (a.program != "" || a.lf.load.points != nil) {
+		by := "--run"
+		if a.program == "" {
+			by = "--load"
+		}
+		return usageError("parasol sweep: --measured sets measured times beside the message sizes of --op or --compare; %s has none", by)
+	}
+	if a.lf.load.points != nil && (a.compare != "" || a.program != "") {
+		return usageError("parasol sweep: --load is offered traffic of --op; it does not go with --compare or --run")
+	}
+	return nil
+}
+
+// sweep builds the study and its points, and validates it: the machine
+// is loaded once, with the first point's values (a machine may need
+// them), and every point derives its own from it.
+func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
+	sf := &a.sf
+	s := &study.Sweep{Topology: sf.topology, Options: sf.options(), Compare: a.compare, Axes: a.axes,
+		Routings: a.routings, Switchings: a.switchings, Sizes: a.sizes, Workers: a.workers,
+		Record: *newRunInfo("sweep", a.spec, nil, &sf.machineFlags)}
+	if sf.packet.set {
+		payload := int(sf.packet.bytes())
+		s.Packet = &payload
+	}
+	if a.lf.load.points != nil {
+		proc, _ := prt.ParseProcess(a.lf.process.value)
+		for _, l := range a.lf.load.points {
+			l.Process, l.Warmup, l.Measure = proc, a.lf.warmup.v, a.lf.measure.v
+			s.Loads = append(s.Loads, l)
+		}
+	}
+	if a.program != "" {
+		s.Program = a.programFunc()
+		s.ProgramOptions = prt.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
+			ProgramOptions: prt.ProgramOptions{MaxEvents: sf.maxEvents, MaxMemory: sf.memory()}}
+	}
+	s.Check = func(rs *prt.Spec, p study.Point) error {
+		sf := a.sf
+		sf.routing, sf.switching = p.Routing, p.Switching
+		return sf.validate(rs)
+	}
+	points, err := s.Points()
 	if err != nil {
-		return err
+		return nil, nil, usageError("parasol sweep: %v", err)
+	}
+	first, _ := points[0].MachineSets(s.Axes)
+	// The points' machines are derived from this one by the workers at
+	// once: the sweep's progress bar is the one shown, not the loading's
+	// (eval.WithProgress), which they would share.
+	mf := sf.machineFlags
+	if mf.env != nil {
+		quiet := *mf.env
+		quiet.isTerminal = false
+		mf.env = &quiet
+	}
+	mf.sets = first
+	if s.Machine, err = mf.load(a.spec); err != nil {
+		return nil, nil, err
+	}
+	if err := a.validate(s, points[0]); err != nil {
+		return nil, nil, err
+	}
+	return s, points, nil
+}
+
+// validate builds the first point's network, each value of each --set
+// axis (the others at their first), and checks the compared primitive,
+// every routing and every switching before anything runs, so that a
+// misspelt name or a wrong value is a usage error rather than a failure
+// halfway. A program's --arg values are checked as each point
+// instantiates it.
+func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
+	sets, _ := first.MachineSets(s.Axes)
+	m, rs, err := s.Network(sets)
+	if err != nil {
+		return a.pointError(err)
 	}
 	// The primitive is a command-line argument, as compare's is.
-	if s.compare != "" {
-		if _, err := m.Func(s.compare); err != nil {
-			var ds lang.Diagnostics
-			ds.Append(unwrapDiagnostics(err))
-			if len(ds) == 1 {
-				err = errors.New(ds[0].Msg)
-			}
-			return usageError("parasol sweep: --compare %s: %v", s.compare, err)
+	if a.compare != "" {
+		if _, err := lookupFunc(m, a.compare); err != nil {
+			return usageError("parasol sweep: --compare %s: %v", a.compare, err)
 		}
-		if _, ok := prt.CounterpartOf(s.compare); !ok && s.base.op == "" {
-			return usageError("parasol sweep: --compare %s: no operation simulates it; name one with --op", s.compare)
+		if _, ok := prt.CounterpartOf(a.compare); !ok && a.sf.op == "" {
+			return usageError("parasol sweep: --compare %s: no operation simulates it; name one with --op", a.compare)
 		}
 	}
-	// Each value of each --set axis, the others at their first, so that a
-	// wrong value is reported before the points before it have run.
-	// A program's --arg values are checked as each point instantiates it.
-	for a, ax := range s.axes {
-		for _, v := range ax.values[1:] {
-			if ax.arg {
-				continue
-			}
-			p := sweepPoint{sets: append([]eval.Set(nil), s.points[0].sets...)}
-			p.sets[a].Value = v
-			sets, _ := p.machineSets(s.axes)
-			sf.sets = setList(sets)
-			if _, _, err := sf.network(s.spec); err != nil {
-				return err
-			}
-		}
-	}
-	seen := map[[2]string]bool{}
-	for _, p := range s.points {
-		k := [2]string{p.routing, p.switching}
-		if seen[k] {
+	for i, ax := range s.Axes {
+		if ax.Arg {
 			continue
 		}
-		seen[k] = true
-		sf.routing, sf.switching = p.routing, p.switching
-		if err := sf.validate(rs); err != nil {
-			return err
+		for _, v := range ax.Values[1:] {
+			p := study.Point{Sets: slices.Clone(first.Sets)}
+			p.Sets[i].Value = v
+			sets, _ := p.MachineSets(s.Axes)
+			if _, _, err := s.Network(sets); err != nil {
+				return a.pointError(err)
+			}
+		}
+	}
+	routings, switchings := a.routings, a.switchings
+	if len(routings) == 0 {
+		routings = []string{""}
+	}
+	if len(switchings) == 0 {
+		switchings = []string{""}
+	}
+	seen := map[[2]string]bool{}
+	for _, r := range routings {
+		for _, sw := range switchings {
+			if k := [2]string{r, sw}; !seen[k] {
+				seen[k] = true
+				if err := s.Check(rs, study.Point{Routing: r, Switching: sw}); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
 }
 
-// sweepCSVHeader is sweep's CSV header: the point's parameters (one
-// column per --set path), then sim's columns.
-func sweepCSVHeader(sets setSweep, compare bool) []string {
-	h := sweepCSVParamHeader(sets)
-	if compare {
-		return append(h, compareCSVHeader...)
+// pointError is an error of building or running a point as the command
+// line reports it: a --topology the machine cannot give, or a simulation
+// option it cannot honour, is a usage error naming the flag.
+func (a *sweepArgs) pointError(err error) error {
+	var te *study.TopologyError
+	if errors.As(err, &te) {
+		return usageError("parasol sweep: --topology %s: %v", te.Label, te.Err)
 	}
-	return append(h, simCSVHeader...)
+	if a.program != "" {
+		return err
+	}
+	return optionUsage("sweep", err)
 }
 
-// sweepCSVParamHeader names the columns of a point's parameters.
-func sweepCSVParamHeader(sets setSweep) []string {
-	h := []string{"point", "points", "size", "routing", "switching", "seed"}
-	for _, ax := range sets {
-		h = append(h, ax.column())
+// csvHeader is the sweep's CSV header: the point's parameters (one
+// column per --set and --arg axis), then the figures' columns.
+func (a *sweepArgs) csvHeader(s *study.Sweep) []string {
+	h := results.SweepHeader(study.Columns(s.Axes))
+	switch {
+	case s.Program != nil:
+		return append(h, results.ProgramPointHeader...)
+	case len(s.Loads) > 0:
+		return append(h, results.LoadHeader...)
+	case s.Compare != "":
+		return append(h, results.CompareHeader...)
 	}
-	return h
+	return append(h, results.SimHeader...)
 }
 
-func (s *sweeper) csvHeader() []string {
-	if s.program != "" {
-		return append(sweepCSVParamHeader(s.axes), sweepRunCSVHeader...)
-	}
-	if s.points[0].load != nil {
-		return append(sweepCSVParamHeader(s.axes), loadCSVHeader...)
-	}
-	return sweepCSVHeader(s.axes, s.compare != "")
+// sweepWriter prints a sweep's points as they come, in the format asked
+// for, keeps what --plot draws, and shows the progress on a terminal.
+type sweepWriter struct {
+	e        *env
+	format   string
+	total    int // the whole sweep's points, not the shard's
+	axes     setSweep
+	measured measuredTimes
+	plot     bool
+	plotted  []plottedPoint
+	deadlock bool
+
+	mu        sync.Mutex // the progress bar and the output share the terminal
+	bar       *progress
+	completed int
 }
 
-// sweepCSVParams are a point's parameter columns; a program's point has
-// no message size.
-func sweepCSVParams(p sweepPoint, total int, run *runInfo) []string {
-	size := ""
-	if run.Size != nil {
-		size = strconv.FormatInt(p.size, 10)
+// pointDone moves the progress bar on as a point finishes.
+func (w *sweepWriter) pointDone() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.completed++
+	if w.bar != nil {
+		// The bar's label carries the estimate: the rest at the pace so far.
+		elapsed := time.Since(w.bar.start)
+		left := elapsed * time.Duration(w.bar.total-w.completed) / time.Duration(w.completed)
+		w.bar.label = "points, ETA " + left.Round(time.Second).String()
+		w.bar.update(w.completed, w.bar.total)
 	}
-	row := []string{strconv.Itoa(p.index), strconv.Itoa(total), size, run.Routing, run.Switching, strconv.FormatUint(*run.Seed, 10)}
-	for _, s := range p.sets {
-		row = append(row, s.Value)
+}
+
+// emit prints a point's result.
+func (w *sweepWriter) emit(r *study.Result) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.bar != nil {
+		w.bar.done()
 	}
-	return row
+	if w.plot {
+		pp := plottedPoint{p: r.Point, res: r.Sim, cmp: r.Compare, run: r.Answers, load: r.Load}
+		pp.measured, pp.hasMeasured = w.measured[r.Point.Size]
+		w.plotted = append(w.plotted, pp)
+	}
+	if r.Answers != nil {
+		w.deadlock = w.deadlock || results.Deadlocked(r.Answers)
+	} else {
+		w.deadlock = w.deadlock || r.Sim.Deadlock
+	}
+	k := results.Key{Point: r.Point.Index, Points: w.total}
+	switch w.format {
+	case outJSON:
+		var rec any
+		switch {
+		case r.Answers != nil:
+			rec = results.SweepProgram{Key: k, ProgramRun: results.NewProgramRun(r.Program.Info, r.Answers, r.Run)}
+		case r.Load != nil:
+			rec = results.SweepLoad{Key: k, LoadResult: r.Load, Run: r.Run}
+		case r.Compare != nil:
+			j := newCompareJSON(r.Compare, r.Machine)
+			j.Run = r.Run
+			rec = results.SweepCompare{Key: k, Compare: j}
+		default:
+			rec = results.SweepSim{Key: k, Result: r.Sim, Run: r.Run}
+		}
+		return results.NewEncoder(w.e.stdout).Encode(rec)
+	case outCSV:
+		size := "" // a program's point has no message size
+		if r.Run.Size != nil {
+			size = strconv.FormatInt(r.Point.Size, 10)
+		}
+		row := results.SweepParams(k, size, r.Run.Routing, r.Run.Switching, *r.Run.Seed, r.Point.Values())
+		switch {
+		case r.Answers != nil:
+			row = append(row, results.ProgramPointRow(r.Program.Info, r.Answers)...)
+		case r.Load != nil:
+			row = append(row, results.LoadRow(r.Load)...)
+		case r.Compare != nil:
+			row = append(row, results.CompareRow(r.Compare)...)
+		default:
+			row = append(row, results.SimRow(r.Sim)...)
+		}
+		return results.WriteRows(w.e.stdout, [][]string{row})
+	}
+	printSweepLine(w.e.stdout, k, r)
+	if r.Answers == nil && r.Load == nil {
+		printMeasuredLine(w.e.stdout, w.measured, r)
+	}
+	return nil
 }
 
 // printSweepLine is a point as text: its parameters and the figures a
 // study plots.
-func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
+func printSweepLine(w io.Writer, k results.Key, r *study.Result) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "point %d/%d: ", p.index, total)
-	if r.run2 == nil {
-		fmt.Fprintf(&b, "size %s, ", fit.SizeLiteral(p.size))
+	b.WriteString(results.SweepText(k))
+	if r.Answers == nil {
+		fmt.Fprintf(&b, "size %s, ", fit.SizeLiteral(r.Point.Size))
 	}
-	fmt.Fprintf(&b, "routing %s, switching %s", r.run.Routing, r.run.Switching)
-	for _, s := range p.sets {
+	fmt.Fprintf(&b, "routing %s, switching %s", r.Run.Routing, r.Run.Switching)
+	for _, s := range r.Point.Sets {
 		fmt.Fprintf(&b, ", %s=%s", s.Path, s.Value)
 	}
-	if r.run2 != nil {
-		printSweepRun(&b, r.run2)
+	if r.Answers != nil {
+		printSweepRun(&b, r.Answers)
 		fmt.Fprintln(w, b.String())
 		return
 	}
-	if r.load != nil {
-		printSweepLoad(&b, r.load)
+	if r.Load != nil {
+		printSweepLoad(&b, r.Load)
 		fmt.Fprintln(w, b.String())
 		return
 	}
-	res := r.res
-	if c := r.cmp; c != nil {
+	res := r.Sim
+	if c := r.Compare; c != nil {
 		fmt.Fprintf(&b, ": %s analytic %s", c.Primitive, dur(c.Analytic))
 		if !res.Deadlock && !res.Partial {
 			fmt.Fprintf(&b, ", simulated %s (%s of op %s)", dur(c.Simulated), c.Metric, c.Op)
@@ -865,7 +700,7 @@ func printSweepLine(w io.Writer, p sweepPoint, total int, r pointResult) {
 	} else {
 		b.WriteString(":")
 	}
-	if r.cmp == nil {
+	if r.Compare == nil {
 		fmt.Fprintf(&b, ", makespan %s", dur(res.Makespan))
 	}
 	if res.Deadlock {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/study"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -161,19 +162,19 @@ func (mt measuredTimes) check(path, pair string, swept []int64) error {
 
 // printMeasuredLine follows a point's text line with the measured time
 // of its size and the figure's error against it.
-func printMeasuredLine(w io.Writer, measured measuredTimes, p sweepPoint, r pointResult) {
-	m, ok := measured[p.size]
+func printMeasuredLine(w io.Writer, measured measuredTimes, r *study.Result) {
+	m, ok := measured[r.Point.Size]
 	if !ok {
 		return
 	}
 	fig, name := 0.0, ""
 	switch {
-	case r.cmp != nil:
-		fig, name = r.cmp.Analytic, "analytic"
-	case r.res.Messages > 0:
-		fig, name = r.res.Latency.Mean, "mean latency"
+	case r.Compare != nil:
+		fig, name = r.Compare.Analytic, "analytic"
+	case r.Sim.Messages > 0:
+		fig, name = r.Sim.Latency.Mean, "mean latency"
 	default:
-		fig, name = r.res.Makespan, "makespan"
+		fig, name = r.Sim.Makespan, "makespan"
 	}
 	fmt.Fprintf(w, "  measured %s: %s %s\n", dur(m), name, signedPercent((fig-m)/m))
 }

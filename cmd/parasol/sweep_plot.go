@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/study"
 	"github.com/parasol-lang/parasol/lang"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
 
 // plottedPoint is what a sweep's plot needs of a point.
 type plottedPoint struct {
-	p    sweepPoint
+	p    study.Point
 	res  *prt.Result
 	cmp  *prt.Comparison
 	run  *prt.RunResult  // a --run point's answers
@@ -25,8 +26,8 @@ type plottedPoint struct {
 // sweepAxis is one way the points of a sweep differ.
 type sweepAxis struct {
 	name  string
-	label func(p sweepPoint) string
-	x     func(p sweepPoint) (float64, bool) // numeric value, if it has one
+	label func(p study.Point) string
+	x     func(p study.Point) (float64, bool) // numeric value, if it has one
 	unit  string
 	log   bool
 }
@@ -43,13 +44,13 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	}
 	var axes []sweepAxis
 	for a, ax := range sets {
-		if len(ax.values) < 2 {
+		if len(ax.Values) < 2 {
 			continue
 		}
 		a := a
-		axis := sweepAxis{name: ax.path, label: func(p sweepPoint) string { return ax.path + "=" + p.sets[a].Value }}
+		axis := sweepAxis{name: ax.Path, label: func(p study.Point) string { return ax.Path + "=" + p.Sets[a].Value }}
 		numeric, dim, largest := true, lang.Dim{}, 0.0
-		for i, v := range ax.values {
+		for i, v := range ax.Values {
 			q, err := lang.ParseQuantity(v)
 			if err != nil || q.Kind != lang.Number || i > 0 && q.Dim != dim {
 				numeric = false
@@ -65,29 +66,29 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 			if dim == lang.TimeDim {
 				axis.unit, scale = timeScale(largest)
 			}
-			axis.x = func(p sweepPoint) (float64, bool) {
-				q, err := lang.ParseQuantity(p.sets[a].Value)
+			axis.x = func(p study.Point) (float64, bool) {
+				q, err := lang.ParseQuantity(p.Sets[a].Value)
 				return q.Num / scale, err == nil
 			}
 		}
 		axes = append(axes, axis)
 	}
 	if routings {
-		axes = append(axes, sweepAxis{name: "routing", label: func(p sweepPoint) string { return "routing " + p.routing }})
+		axes = append(axes, sweepAxis{name: "routing", label: func(p study.Point) string { return "routing " + p.Routing }})
 	}
 	if switchings {
-		axes = append(axes, sweepAxis{name: "switching", label: func(p sweepPoint) string { return "switching " + p.switching }})
+		axes = append(axes, sweepAxis{name: "switching", label: func(p study.Point) string { return "switching " + p.Switching }})
 	}
 	if sizes {
 		axes = append(axes, sweepAxis{name: "message size", unit: "B", log: true,
-			label: func(p sweepPoint) string { return "size " + fit.SizeLiteral(p.size) },
-			x:     func(p sweepPoint) (float64, bool) { return float64(p.size), p.size > 0 }})
+			label: func(p study.Point) string { return "size " + fit.SizeLiteral(p.Size) },
+			x:     func(p study.Point) (float64, bool) { return float64(p.Size), p.Size > 0 }})
 	}
 	if loads {
 		axes = append(axes, sweepAxis{name: "offered load", unit: "share of injection bandwidth",
-			label: func(p sweepPoint) string { return "load " + loadText(p.load.Fraction) },
-			x: func(p sweepPoint) (float64, bool) {
-				return p.load.Fraction, p.load.Fraction > 0
+			label: func(p study.Point) string { return "load " + loadText(p.Load.Fraction) },
+			x: func(p study.Point) (float64, bool) {
+				return p.Load.Fraction, p.Load.Fraction > 0
 			}})
 	}
 	xi := -1

@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/eval/results"
+	"github.com/parasol-lang/parasol/eval/study"
 )
 
 // runInProcess runs parasol with args and returns its standard output.
@@ -112,11 +115,11 @@ func TestSweepPlotSeriesAndPoints(t *testing.T) {
 		var res []plottedPoint
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		for sc.Scan() {
-			var j sweepJSON
+			var j results.SweepSim
 			if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
 				t.Fatal(err)
 			}
-			res = append(res, plottedPoint{p: sweepPoint{index: j.Point, size: int64(*j.Run.Size), routing: j.Run.Routing, switching: j.Run.Switching}, res: j.Result})
+			res = append(res, plottedPoint{p: study.Point{Index: j.Point, Size: int64(*j.Run.Size), Routing: j.Run.Routing, Switching: j.Run.Switching}, res: j.Result})
 		}
 		return res
 	}
