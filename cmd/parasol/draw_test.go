@@ -23,18 +23,3 @@ func TestDrawSVGWithoutGraphvizSaysHowToGetIt(t *testing.T) {
 		t.Errorf("stdout %q, want nothing", out.String())
 	}
 }
-
-func TestDrawDOTQuotesNamesAndLabels(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`plain`, `"plain"`},
-		{`say "hi"`, `"say \"hi\""`},
-		{`back\slash`, `"back\\slash"`},
-		{"two\nlines", `"two\nlines"`},
-		{"cr\r\nlf", `"cr\nlf"`},
-	}
-	for _, tt := range tests {
-		if got := dotQuote(tt.in); got != tt.want {
-			t.Errorf("dotQuote(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-	}
-}
