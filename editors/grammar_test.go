@@ -1,14 +1,11 @@
 // Package editors holds the syntax-highlighting grammars for editors; its
-// tests hold them to the language: the lexer's keywords, lang.Units, the
+// tests hold them to the language: lang's keyword table, lang.Units, the
 // registry's generators and the example machine files.
 package editors
 
 import (
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	goparser "go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,38 +178,6 @@ func scopeAt(spans []span, i int) string {
 	return scope
 }
 
-// lexerKeywords reads the reserved words from the lexer's isKeyword.
-func lexerKeywords(t *testing.T) []string {
-	t.Helper()
-	f, err := goparser.ParseFile(token.NewFileSet(), "../parser/lexer.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var words []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		fn, ok := n.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "isKeyword" {
-			return true
-		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			if cc, ok := n.(*ast.CaseClause); ok {
-				for _, e := range cc.List {
-					if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						w, _ := strconv.Unquote(lit.Value)
-						words = append(words, w)
-					}
-				}
-			}
-			return true
-		})
-		return false
-	})
-	if len(words) < 10 {
-		t.Fatalf("found %d keywords in parser/lexer.go's isKeyword (%v); has it moved?", len(words), words)
-	}
-	return words
-}
-
 func units() []string {
 	var us []string
 	for u := range lang.Units {
@@ -226,14 +191,25 @@ func isKeywordScope(s string) bool {
 	return strings.HasPrefix(s, "keyword.") || strings.HasPrefix(s, "constant.language.")
 }
 
+// keywordScopes is the scope the TextMate grammar gives each kind of
+// keyword.
+var keywordScopes = map[lang.KeywordKind]string{
+	lang.Control:      "keyword.control.",
+	lang.WordOperator: "keyword.operator.",
+	lang.Constant:     "constant.language.",
+	lang.Declaration:  "keyword.other.declaration.",
+}
+
 func TestGrammarHighlightsEveryKeywordOfTheLexer(t *testing.T) {
 	_, rules := loadGrammar(t)
-	for _, kw := range lexerKeywords(t) {
+	for _, kw := range lang.Keywords() {
+		kind, _ := lang.Keyword(kw)
+		want := keywordScopes[kind]
 		for _, line := range []string{kw, "x " + kw + " y", kw + "(a)", "(" + kw + ")"} {
 			i := strings.Index(line, kw)
 			for j := i; j < i+len(kw); j++ {
-				if s := scopeAt(highlight(rules, line), j); !isKeywordScope(s) {
-					t.Errorf("in %q, keyword %s has scope %q at byte %d, want keyword.*", line, kw, s, j)
+				if s := scopeAt(highlight(rules, line), j); !strings.HasPrefix(s, want) {
+					t.Errorf("in %q, %s keyword %s has scope %q at byte %d, want %s*", line, kind, kw, s, j, want)
 					break
 				}
 			}
@@ -361,12 +337,7 @@ func lexLine(n int, line string) []tok {
 				i++
 			}
 		default:
-			i++
-			for _, p := range []string{"--", "..", "==", "!=", "<=", ">="} {
-				if strings.HasPrefix(line[start:], p) {
-					i = start + 2
-				}
-			}
+			i = start + max(1, lang.Symbol(line[start:]))
 		}
 		out = append(out, tok{kind, n, start, i, line[start:i]})
 	}
@@ -376,7 +347,7 @@ func lexLine(n int, line string) []tok {
 func TestGrammarScopesTheExampleFilesTokenByToken(t *testing.T) {
 	_, rules := loadGrammar(t)
 	keywords := map[string]bool{}
-	for _, kw := range lexerKeywords(t) {
+	for _, kw := range lang.Keywords() {
 		keywords[kw] = true
 	}
 	// The examples, and the standard machines for more of the language.
@@ -501,32 +472,41 @@ func vimPattern(p string) string {
 	return strings.NewReplacer(`\%`, `%`, `\/`, `/`, `%(`, `(?:`, `<`, `\b`, `>`, `\b`).Replace(p)
 }
 
+// vimGroups are the Vim syntax groups each kind of keyword may be in.
+var vimGroups = map[lang.KeywordKind][]string{
+	lang.Control:      {"parasolConditional", "parasolRepeat"},
+	lang.WordOperator: {"parasolOperator"},
+	lang.Constant:     {"parasolBoolean"},
+	lang.Declaration:  {"parasolKeyword"},
+}
+
 func TestVimSyntaxHasEveryKeywordAndUnit(t *testing.T) {
 	data, err := os.ReadFile("vim/syntax/parasol.vim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	vimKeywords := map[string]bool{}
+	vimKeywords := map[string]string{} // word → syntax group
 	patterns := map[string]string{}
 	matchLine := regexp.MustCompile(`^syn match (\w+)(?: contained)? "(.*)"`)
 	for _, line := range strings.Split(string(data), "\n") {
 		fields := strings.Fields(line)
 		if len(fields) > 2 && fields[0] == "syn" && fields[1] == "keyword" {
 			for _, w := range fields[3:] {
-				vimKeywords[w] = true
+				vimKeywords[w] = fields[2]
 			}
 		}
 		if m := matchLine.FindStringSubmatch(line); m != nil {
 			patterns[m[1]] = m[2]
 		}
 	}
-	for _, kw := range lexerKeywords(t) {
-		if !vimKeywords[kw] {
-			t.Errorf("keyword %s is in no syn keyword line", kw)
+	for _, kw := range lang.Keywords() {
+		kind, _ := lang.Keyword(kw)
+		if g := vimKeywords[kw]; !slices.Contains(vimGroups[kind], g) {
+			t.Errorf("%s keyword %s is in Vim group %q, want one of %v", kind, kw, g, vimGroups[kind])
 		}
 	}
 	for _, gen := range registry.GeneratorNames() {
-		if !vimKeywords[gen] {
+		if vimKeywords[gen] == "" {
 			t.Errorf("generator %s is in no syn keyword line", gen)
 		}
 	}
@@ -556,7 +536,7 @@ func TestVimScopesTheExampleFilesTokenByToken(t *testing.T) {
 		t.Skip("no vim")
 	}
 	keywords := map[string]bool{}
-	for _, kw := range lexerKeywords(t) {
+	for _, kw := range lang.Keywords() {
 		keywords[kw] = true
 	}
 	groups := map[string][]string{

@@ -496,14 +496,14 @@ func writeParams(b *strings.Builder, params []*Param) {
 func fieldName(n string) string {
 	// machinename is quoted so that formatted text is never taken for the
 	// Parasol I format, whose files start with machinename = "…".
-	if IsIdent(n) && (!Keywords[n] || n == "node") && n != "machinename" {
+	if IsIdent(n) && (!IsKeyword(n) || n == "node") && n != "machinename" {
 		return n
 	}
 	return strconv.Quote(n)
 }
 
 func label(l string) string {
-	if IsIdent(l) && (!Keywords[l] || l == "node" || l == "link" || l == "bus") {
+	if IsIdent(l) && (!IsKeyword(l) || l == "node" || l == "link" || l == "bus") {
 		return l
 	}
 	if plainNumber(l) {
@@ -514,7 +514,7 @@ func label(l string) string {
 
 // nodeType quotes a node's type unless it reads as the name or number it is.
 func nodeType(t string) string {
-	if IsIdent(t) && !Keywords[t] {
+	if IsIdent(t) && !IsKeyword(t) {
 		return t
 	}
 	if plainNumber(t) {
@@ -554,15 +554,6 @@ func plainNumber(s string) bool {
 		i = k
 	}
 	return i == len(s)
-}
-
-// Keywords are reserved words of the modern syntax.
-var Keywords = map[string]bool{
-	"machine": true, "extends": true, "import": true, "param": true,
-	"if": true, "then": true, "else": true, "for": true, "in": true,
-	"and": true, "or": true, "not": true, "true": true, "false": true,
-	"sum": true, "node": true, "link": true, "bus": true,
-	"program": true, "let": true,
 }
 
 // IsIdent reports whether s is a plain identifier.

@@ -236,7 +236,7 @@ func TestImportTrailingDot(t *testing.T) {
 }
 
 // lang.Format writes a field named by a keyword without quotes (fieldName in
-// lang/format.go does not check lang.Keywords, unlike label), so
+// lang/format.go does not check lang.IsKeyword, unlike label), so
 // `parasol fmt` turns `"or" = 1` into `or = 1`, which does not parse, and
 // `parasol import` does the same with a Parasol I key such as or, if, in.
 func TestFormatQuotesKeywordFields(t *testing.T) {

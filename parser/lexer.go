@@ -40,18 +40,6 @@ type token struct {
 func (t token) punct(text string) bool   { return t.kind == kPunct && t.text == text }
 func (t token) keyword(text string) bool { return t.kind == kKeyword && t.text == text }
 
-// isKeyword reports the reserved words. Statement words (node, link, bus)
-// are keywords so that statements are told apart by their first token; in
-// expressions they still name references (link(0)).
-func isKeyword(s string) bool {
-	switch s {
-	case "machine", "extends", "import", "param", "if", "then", "else", "for", "in",
-		"and", "or", "not", "true", "false", "sum", "node", "link", "bus", "program", "let":
-		return true
-	}
-	return false
-}
-
 // scanToken reads the token at the start of rest, which is not white
 // space: its kind and length, or a message for a lexical error (then n is
 // how much to skip).
@@ -79,20 +67,13 @@ func scanToken(rest string) (kind tokKind, n int, msg string) {
 		for n < len(rest) && (isLetter(rest[n]) || isDigit(rest[n])) {
 			n++
 		}
-		if isKeyword(rest[:n]) {
+		if lang.IsKeyword(rest[:n]) {
 			return kKeyword, n, ""
 		}
 		return kIdent, n, ""
 	}
-	if len(rest) > 1 {
-		switch rest[:2] {
-		case "--", "..", "==", "!=", "<=", ">=":
-			return kPunct, 2, ""
-		}
-	}
-	switch c {
-	case '-', '+', '*', '/', '^', '(', ')', '{', '}', ',', '.', '=', '<', '>', ';', ':', '[', ']', '%':
-		return kPunct, 1, ""
+	if n := lang.Symbol(rest); n > 0 {
+		return kPunct, n, ""
 	}
 	r, size := utf8.DecodeRuneInString(rest)
 	msg = fmt.Sprintf("unexpected character %q", r)

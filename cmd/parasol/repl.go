@@ -546,6 +546,11 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		for _, g := range registry.Generators {
 			cands = append(cands, g.Name+"(")
 		}
+		for _, kw := range lang.Keywords() {
+			if k, _ := lang.Keyword(kw); k != lang.Declaration { // the words of an expression
+				cands = append(cands, kw)
+			}
+		}
 	}
 	var out [][]rune
 	sort.Strings(cands)

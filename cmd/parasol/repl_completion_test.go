@@ -8,7 +8,8 @@ import (
 )
 
 // Tab after an enumerated field's "=" offers the registry's words, whole
-// (hyphens included); elsewhere the machine's names and the generators.
+// (hyphens included); elsewhere the machine's names, the generators and
+// the keywords of an expression.
 func TestCompletionOffersTheWordsAFieldTakes(t *testing.T) {
 	m, err := eval.Load("../../examples/xmp64.machine")
 	if err != nil {
@@ -27,6 +28,9 @@ func TestCompletionOffersTheWordsAFieldTakes(t *testing.T) {
 		{"h_o", "ff", ""},
 		{"hyperc", "ube(", ""},
 		{"x = h_", "in", "ecube"},
+		{"if h_off > 1 th", "en", ""},
+		{"1 + su", "m", ""},
+		{"pro", "", "gram"},
 		// The commands the REPL runs complete their flags and the words
 		// a flag takes.
 		{":si", "m ", ""},

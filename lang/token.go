@@ -1,0 +1,124 @@
+package lang
+
+// The modern syntax's words and symbols, in one table each: the lexer
+// reads them to tell keywords and operators from names, the formatter to
+// know which names must be quoted, the REPL to complete them and the
+// editor grammars' tests to hold the grammars to the language. Adding a
+// keyword or an operator is one entry here.
+
+// KeywordKind is the part a keyword plays, which is also how the editor
+// grammars colour it.
+type KeywordKind uint8
+
+const (
+	// Declaration words begin a statement or a part of one: machine,
+	// extends, import, param, node, link, bus, program, let.
+	Declaration KeywordKind = iota + 1
+	// Control words shape an expression or a statement: if, then, else,
+	// for, in, sum.
+	Control
+	// WordOperator words are operators written as words: and, or, not.
+	WordOperator
+	// Constant words are values: true, false.
+	Constant
+)
+
+// String is the kind's name for messages and tests.
+func (k KeywordKind) String() string {
+	switch k {
+	case Declaration:
+		return "declaration"
+	case Control:
+		return "control"
+	case WordOperator:
+		return "operator"
+	case Constant:
+		return "constant"
+	}
+	return "not a keyword"
+}
+
+// keywords are the reserved words, in the order the editor grammars list
+// them. Statement words (node, link, bus) are keywords so that statements
+// are told apart by their first token; in expressions they still name
+// references (link(0)).
+var keywords = [...]struct {
+	word string
+	kind KeywordKind
+}{
+	{"if", Control}, {"then", Control}, {"else", Control},
+	{"for", Control}, {"in", Control}, {"sum", Control},
+	{"and", WordOperator}, {"or", WordOperator}, {"not", WordOperator},
+	{"true", Constant}, {"false", Constant},
+	{"machine", Declaration}, {"extends", Declaration}, {"import", Declaration},
+	{"param", Declaration}, {"node", Declaration}, {"link", Declaration},
+	{"bus", Declaration}, {"program", Declaration}, {"let", Declaration},
+}
+
+// longestKeyword is the length of the longest keyword.
+const longestKeyword = len("extends")
+
+// keywordsByLen indexes keywords by length: the lexer asks about every
+// name it reads, and a few string comparisons of the right length are
+// cheaper than hashing.
+var keywordsByLen = func() (by [longestKeyword + 1][]uint8) {
+	for i, k := range keywords {
+		by[len(k.word)] = append(by[len(k.word)], uint8(i))
+	}
+	return by
+}()
+
+// Keyword reports whether s is a reserved word, and its kind.
+func Keyword(s string) (KeywordKind, bool) {
+	if len(s) > longestKeyword {
+		return 0, false
+	}
+	for _, i := range keywordsByLen[len(s)] {
+		if keywords[i].word == s {
+			return keywords[i].kind, true
+		}
+	}
+	return 0, false
+}
+
+// IsKeyword reports whether s is a reserved word.
+func IsKeyword(s string) bool {
+	_, ok := Keyword(s)
+	return ok
+}
+
+// Keywords lists the reserved words (a new slice, the caller's to keep).
+func Keywords() []string {
+	out := make([]string, len(keywords))
+	for i, k := range keywords {
+		out[i] = k.word
+	}
+	return out
+}
+
+// symbols2 are the two-character symbols; they are read before the one
+// character symbols, so that `--` is not two minus signs.
+var symbols2 = [...]string{"--", "..", "==", "!=", "<=", ">="}
+
+// symbols1 are the one-character symbols.
+const symbols1 = "-+*/^(){},.=<>;:[]%"
+
+// Symbol is the length of the symbol (operator or punctuation) that s
+// begins with: 2, 1, or 0 when s begins with none.
+func Symbol(s string) int {
+	if len(s) > 1 {
+		for _, t := range symbols2 {
+			if s[0] == t[0] && s[1] == t[1] {
+				return 2
+			}
+		}
+	}
+	if len(s) > 0 {
+		for i := 0; i < len(symbols1); i++ {
+			if s[0] == symbols1[i] {
+				return 1
+			}
+		}
+	}
+	return 0
+}
