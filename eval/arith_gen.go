@@ -13,14 +13,14 @@ import (
 // cost expression costs one indirect call per operator instead of three.
 // A result that is not a finite number (a division by zero, an overflow)
 // fails at site's position; the check is one comparison on the hot path.
-func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
+func fastArith(op lang.Op, x, y cexpr, d lang.Dim, site *arithSite) code {
 	xr, yr := x.run, y.run
 	xs, ys := x.slot, y.slot
 	xk, yk := x.val.Num, y.val.Num
 	switch {
 	case x.isSlot && y.isSlot:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, fr.stack[fr.base+ys].Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -28,7 +28,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, fr.stack[fr.base+ys].Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -36,7 +36,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, fr.stack[fr.base+ys].Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -44,7 +44,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, fr.stack[fr.base+ys].Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -55,7 +55,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case x.isSlot && y.konst:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yk
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -63,7 +63,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yk
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -71,7 +71,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yk
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -79,7 +79,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yk
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -90,7 +90,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case x.konst && y.isSlot:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := xk, fr.stack[fr.base+ys].Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -98,7 +98,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := xk, fr.stack[fr.base+ys].Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -106,7 +106,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := xk, fr.stack[fr.base+ys].Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -114,7 +114,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := xk, fr.stack[fr.base+ys].Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -125,7 +125,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case y.konst:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yk
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -133,7 +133,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yk
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -141,7 +141,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yk
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -149,7 +149,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yk
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -160,7 +160,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case x.konst:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := xk, yr(fr).Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -168,7 +168,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := xk, yr(fr).Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -176,7 +176,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := xk, yr(fr).Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -184,7 +184,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := xk, yr(fr).Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -195,7 +195,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case y.isSlot:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, fr.stack[fr.base+ys].Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -203,7 +203,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, fr.stack[fr.base+ys].Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -211,7 +211,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, fr.stack[fr.base+ys].Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -219,7 +219,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, fr.stack[fr.base+ys].Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -230,7 +230,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case x.isSlot:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yr(fr).Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -238,7 +238,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yr(fr).Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -246,7 +246,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yr(fr).Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -254,7 +254,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := fr.stack[fr.base+xs].Num, yr(fr).Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {
@@ -265,7 +265,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 		}
 	case true:
 		switch op {
-		case "+":
+		case lang.Add:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yr(fr).Num
 				if r := a + b; math.Abs(r) <= math.MaxFloat64 {
@@ -273,7 +273,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "-":
+		case lang.Sub:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yr(fr).Num
 				if r := a - b; math.Abs(r) <= math.MaxFloat64 {
@@ -281,7 +281,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "*":
+		case lang.Mul:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yr(fr).Num
 				if r := a * b; math.Abs(r) <= math.MaxFloat64 {
@@ -289,7 +289,7 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 				}
 				return site.fail(fr, a, b)
 			}
-		case "/":
+		case lang.Div:
 			return func(fr *frame) lang.Value {
 				a, b := xr(fr).Num, yr(fr).Num
 				if r := a / b; math.Abs(r) <= math.MaxFloat64 {

@@ -203,11 +203,11 @@ func (c *compiler) unary(e *lang.Unary, sc *scope) (cexpr, error) {
 	pos := e.Pos
 	var out cexpr
 	switch e.Op {
-	case "-", "+":
+	case lang.Sub, lang.Add:
 		if x.known && x.kind != lang.Number {
 			return x, lang.Errorf(pos, "unary %s needs a number, got a %s", e.Op, x.kind)
 		}
-		if e.Op == "+" {
+		if e.Op == lang.Add {
 			return x, nil
 		}
 		xr := x.run
@@ -224,7 +224,7 @@ func (c *compiler) unary(e *lang.Unary, sc *scope) (cexpr, error) {
 				return v
 			}
 		}
-	case "not":
+	case lang.Not:
 		if x.known && x.kind != lang.Bool {
 			return x, lang.Errorf(pos, "not needs a bool, got a %s", x.TypeName())
 		}
@@ -277,7 +277,7 @@ func finite(f float64) bool { return math.Abs(f) <= math.MaxFloat64 }
 // its operands, for the message when its result is not a finite number.
 type arithSite struct {
 	pos    lang.Pos
-	op     string
+	op     lang.Op
 	dx, dy lang.Dim
 }
 
@@ -288,12 +288,12 @@ func (s *arithSite) fail(fr *frame, a, b float64) lang.Value {
 
 // arithMessage explains why a op b is not a finite number, naming the
 // values involved: "division by zero: 5us / 0".
-func arithMessage(op string, a, b lang.Value) string {
-	expr := operandText(a) + " " + op + " " + operandText(b)
+func arithMessage(op lang.Op, a, b lang.Value) string {
+	expr := operandText(a) + " " + op.String() + " " + operandText(b)
 	switch {
-	case op == "/" && b.Num == 0, op == "^" && a.Num == 0 && b.Num < 0:
+	case op == lang.Div && b.Num == 0, op == lang.Pow && a.Num == 0 && b.Num < 0:
 		return "division by zero: " + expr
-	case op == "^" && a.Num < 0:
+	case op == lang.Pow && a.Num < 0:
 		return "domain error: " + expr + " is not a real number (a negative number to a fractional power)"
 	}
 	return "overflow: " + expr + " is beyond the largest number (about 1.8e308)"
@@ -312,7 +312,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	x, err1 := c.compile(e.X, sc)
 	// A constant left operand that decides and/or means the right one
 	// never runs: p > 0 and n / p > 2 is no error when p is 0.
-	decided := (e.Op == "and" || e.Op == "or") && err1 == nil && x.konst && x.kind == lang.Bool && x.val.Truth() != (e.Op == "and")
+	decided := (e.Op == lang.And || e.Op == lang.Or) && err1 == nil && x.konst && x.kind == lang.Bool && x.val.Truth() != (e.Op == lang.And)
 	if decided {
 		c.dead++
 	}
@@ -330,13 +330,13 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	bothKnown := x.known && y.known
 	xr, yr := x.run, y.run
 	switch op {
-	case "and", "or":
+	case lang.And, lang.Or:
 		for _, o := range []cexpr{x, y} {
 			if o.known && o.kind != lang.Bool {
 				return o, lang.Errorf(pos, "%s needs bools, got a %s", op, o.TypeName())
 			}
 		}
-		and := op == "and"
+		and := op == lang.And
 		out := cexpr{known: true, kind: lang.Bool, run: func(fr *frame) lang.Value {
 			a := xr(fr)
 			if a.Kind != lang.Bool {
@@ -352,11 +352,11 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			return b
 		}}
 		return c.fold(out, x, y)
-	case "==", "!=":
+	case lang.Eq, lang.Ne:
 		if bothKnown && (x.kind != y.kind || x.kind == lang.Number && x.dim != y.dim) {
 			return x, lang.Errorf(pos, "cannot compare a %s with a %s", x.TypeName(), y.TypeName())
 		}
-		eq := op == "=="
+		eq := op == lang.Eq
 		out := cexpr{known: true, kind: lang.Bool, run: func(fr *frame) lang.Value {
 			a, b := xr(fr), yr(fr)
 			if a.Kind != b.Kind || a.Dim != b.Dim {
@@ -374,12 +374,12 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	}
 	out := cexpr{known: bothKnown, kind: lang.Number}
 	switch op {
-	case "+", "-":
+	case lang.Add, lang.Sub:
 		if bothKnown && x.dim != y.dim {
 			return x, lang.Errorf(pos, "cannot %s a %s and a %s", verb(op), x.TypeName(), y.TypeName())
 		}
 		out.dim = x.dim
-		sub := op == "-"
+		sub := op == lang.Sub
 		if bothKnown {
 			out.run = fastArith(op, x, y, out.dim, &arithSite{pos: pos, op: op, dx: x.dim, dy: y.dim})
 		} else {
@@ -398,8 +398,8 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 				return lang.Value{Num: r, Dim: a.Dim}
 			}
 		}
-	case "*", "/":
-		div := op == "/"
+	case lang.Mul, lang.Div:
+		div := op == lang.Div
 		if div {
 			out.dim = x.dim.Div(y.dim)
 		} else {
@@ -423,7 +423,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 				return lang.Value{Num: r, Dim: d}
 			}
 		}
-	case "^":
+	case lang.Pow:
 		if y.known && y.dim != lang.Dimensionless {
 			return y, lang.Errorf(pos, "an exponent must be a plain number, got a %s", y.TypeName())
 		}
@@ -451,7 +451,7 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 			}
 			return lang.Value{Num: r, Dim: d}
 		}
-	case "<", "<=", ">", ">=":
+	case lang.Lt, lang.Le, lang.Gt, lang.Ge:
 		if bothKnown && x.dim != y.dim {
 			return x, lang.Errorf(pos, "cannot compare a %s with a %s", x.TypeName(), y.TypeName())
 		}
@@ -470,20 +470,20 @@ func (c *compiler) binary(e *lang.Binary, sc *scope) (cexpr, error) {
 	return c.fold(out, x, y)
 }
 
-func compareFunc(op string) func(a, b float64) bool {
+func compareFunc(op lang.Op) func(a, b float64) bool {
 	switch op {
-	case "<":
+	case lang.Lt:
 		return func(a, b float64) bool { return a < b }
-	case "<=":
+	case lang.Le:
 		return func(a, b float64) bool { return a <= b }
-	case ">":
+	case lang.Gt:
 		return func(a, b float64) bool { return a > b }
 	}
 	return func(a, b float64) bool { return a >= b }
 }
 
-func verb(op string) string {
-	if op == "+" {
+func verb(op lang.Op) string {
+	if op == lang.Add {
 		return "add"
 	}
 	return "subtract"

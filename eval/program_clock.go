@@ -348,7 +348,7 @@ func (c *pcomp) rtCompile(e lang.Expr, pc *pclock) (n *rtnode, dim lang.Dim, kno
 			return &rtnode{op: 'r', reg: reg - 1, pos: pos}, lang.TimeDim, true, true
 		}
 	case *lang.Unary:
-		if x.Op == "-" {
+		if x.Op == lang.Sub {
 			a, d, k, good := c.rtCompile(x.X, pc)
 			if !good {
 				return nil, dim, false, false
@@ -357,21 +357,21 @@ func (c *pcomp) rtCompile(e lang.Expr, pc *pclock) (n *rtnode, dim lang.Dim, kno
 		}
 	case *lang.Binary:
 		switch x.Op {
-		case "+", "-", "*", "/":
+		case lang.Add, lang.Sub, lang.Mul, lang.Div:
 			a, da, ka, good1 := c.rtCompile(x.X, pc)
 			b, db, kb, good2 := c.rtCompile(x.Y, pc)
 			if !good1 || !good2 {
 				return nil, dim, false, false
 			}
-			n := &rtnode{op: x.Op[0], x: a, y: b, pos: x.Pos}
+			n := &rtnode{op: x.Op.String()[0], x: a, y: b, pos: x.Pos}
 			switch x.Op {
-			case "+", "-":
+			case lang.Add, lang.Sub:
 				if ka && kb && da != db {
 					c.errs.Add(x.Pos, "%s of a %s and a %s: run-time values add and subtract in one unit", x.Op, da.Name(), db.Name())
 					return nil, dim, false, false
 				}
 				return n, da, ka && kb, true
-			case "*":
+			case lang.Mul:
 				return n, da.Mul(db), ka && kb, true
 			}
 			return n, da.Div(db), ka && kb, true

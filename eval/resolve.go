@@ -340,7 +340,7 @@ func wordOf(e lang.Expr, hyphens bool) (string, bool) {
 	case *lang.Ident:
 		return e.Name, true
 	case *lang.Binary:
-		if !hyphens || e.Op != "-" {
+		if !hyphens || e.Op != lang.Sub {
 			return "", false
 		}
 		a, ok1 := wordOf(e.X, true)

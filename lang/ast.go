@@ -181,17 +181,17 @@ type Ident struct {
 	Name string
 }
 
-// Unary is `-x`, `+x` or `not x`.
+// Unary is `-x`, `+x` or `not x`: Op is Sub, Add or Not.
 type Unary struct {
 	Pos Pos
-	Op  string
+	Op  Op
 	X   Expr
 }
 
 // Binary is `x OP y`.
 type Binary struct {
 	Pos  Pos // the operator
-	Op   string
+	Op   Op
 	X, Y Expr
 }
 
@@ -235,18 +235,6 @@ func (e *Call) ExprPos() Pos      { return e.Pos }
 func (e *Select) ExprPos() Pos    { return e.Pos }
 func (e *Sum) ExprPos() Pos       { return e.Pos }
 func (e *NamedArg) ExprPos() Pos  { return e.Pos }
-
-// Precedence gives binary operators' binding strength; higher binds tighter.
-var Precedence = map[string]int{
-	"or": 1, "and": 2,
-	"==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
-	"+": 4, "-": 4,
-	"*": 5, "/": 5,
-	"^": 7, // right associative, above unary minus: -2^2 = -4
-}
-
-// UnaryPrecedence is the binding strength of prefix operators.
-const UnaryPrecedence = 6
 
 // Start is where an expression's text begins: a binary expression's Pos is
 // its operator, a selection's its name.

@@ -588,10 +588,10 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 		}
 	case *Unary:
 		open(b, prec > UnaryPrecedence)
-		if e.Op == "not" {
+		if e.Op == Not {
 			b.WriteString("not ")
 		} else {
-			b.WriteString(e.Op)
+			b.WriteString(e.Op.String())
 		}
 		writeExpr(b, e.X, UnaryPrecedence)
 		closeParen(b, prec > UnaryPrecedence)
@@ -600,7 +600,7 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 			// A word with hyphens (first-ready, recursive-doubling) as
 			// written, not as a subtraction; still a subtraction to the
 			// parser, so bracketed where one would be: 2 * (a-b).
-			q := Precedence["-"]
+			q := Sub.Precedence()
 			open(b, prec > q)
 			writeExpr(b, e.X, q)
 			b.WriteString("-")
@@ -608,17 +608,17 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 			closeParen(b, prec > q)
 			return
 		}
-		q := Precedence[e.Op]
+		q := e.Op.Precedence()
 		open(b, prec > q)
 		left, right := q, q+1
-		if e.Op == "^" {
+		if e.Op == Pow {
 			left, right = q+1, q
 		}
 		writeExpr(b, e.X, left)
-		if e.Op == "^" {
+		if e.Op == Pow {
 			b.WriteString("^") // binds tightest: 2^i, -2^2
 		} else {
-			b.WriteString(" " + e.Op + " ")
+			b.WriteString(" " + e.Op.String() + " ")
 		}
 		writeExpr(b, e.Y, right)
 		closeParen(b, prec > q)
@@ -668,7 +668,7 @@ func writeExpr(b *strings.Builder, e Expr, prec int) {
 // hyphenated reports whether e is names joined by '-' with no blanks
 // between, as the source wrote it: a word such as first-ready.
 func hyphenated(e *Binary) bool {
-	if e.Op != "-" {
+	if e.Op != Sub {
 		return false
 	}
 	if _, ok := e.Y.(*Ident); !ok {
@@ -730,9 +730,17 @@ var (
 	sourceType  = reflect.TypeFor[*Source]()
 	boolLitType = reflect.TypeFor[BoolLit]()
 	paramsType  = reflect.TypeFor[[]*Param]()
+	opType      = reflect.TypeFor[Op]()
 )
 
 func (d *treeDiff) equal(a, b reflect.Value) bool {
+	if a.Type() == opType {
+		if x, y := a.Interface().(Op), b.Interface().(Op); x != y {
+			d.what = fmt.Sprintf("%q became %q", x, y)
+			return false
+		}
+		return true
+	}
 	switch a.Kind() {
 	case reflect.Interface, reflect.Pointer:
 		if a.IsNil() || b.IsNil() {

@@ -122,3 +122,92 @@ func Symbol(s string) int {
 	}
 	return 0
 }
+
+// Op is an operator of an expression: a Binary's or a Unary's. Sub and
+// Add are both: `a - b`, `-a`.
+type Op uint8
+
+// The operators.
+const (
+	NoOp Op = iota
+	Or
+	And
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+	Add
+	Sub
+	Mul
+	Div
+	Pow
+	Not
+)
+
+// ops spells each operator and gives its binding strength as a binary
+// operator (higher binds tighter; 0 for one that is only a prefix).
+var ops = [...]struct {
+	text   string
+	prec   int
+	prefix bool
+}{
+	NoOp: {"?", 0, false},
+	Or:   {"or", 1, false},
+	And:  {"and", 2, false},
+	Eq:   {"==", 3, false},
+	Ne:   {"!=", 3, false},
+	Lt:   {"<", 3, false},
+	Le:   {"<=", 3, false},
+	Gt:   {">", 3, false},
+	Ge:   {">=", 3, false},
+	Add:  {"+", 4, true},
+	Sub:  {"-", 4, true},
+	Mul:  {"*", 5, false},
+	Div:  {"/", 5, false},
+	Pow:  {"^", 7, false}, // right associative, above unary minus: -2^2 = -4
+	Not:  {"not", 0, true},
+}
+
+// UnaryPrecedence is the binding strength of prefix operators.
+const UnaryPrecedence = 6
+
+// String is the operator as written: "+", "<=", "and".
+func (o Op) String() string {
+	if int(o) < len(ops) {
+		return ops[o].text
+	}
+	return ops[NoOp].text
+}
+
+// Precedence is the operator's binding strength as a binary operator;
+// higher binds tighter, and 0 means it is not one.
+func (o Op) Precedence() int {
+	if int(o) < len(ops) {
+		return ops[o].prec
+	}
+	return 0
+}
+
+// BinaryOp is the binary operator spelt text (^ included).
+func BinaryOp(text string) (Op, bool) {
+	if len(text) <= 3 {
+		for o := Or; int(o) < len(ops); o++ {
+			if ops[o].prec > 0 && ops[o].text == text {
+				return o, true
+			}
+		}
+	}
+	return NoOp, false
+}
+
+// PrefixOp is the prefix operator spelt text: -, + or not.
+func PrefixOp(text string) (Op, bool) {
+	for o := Or; int(o) < len(ops); o++ {
+		if ops[o].prefix && ops[o].text == text {
+			return o, true
+		}
+	}
+	return NoOp, false
+}

@@ -98,28 +98,17 @@ func (p *xparser) expect(value, what string) *synErr {
 	return nil
 }
 
-// binaryPrec is an operator's precedence, 0 for a token that is not a binary
-// operator. ^ is handled with the prefixes.
-func binaryPrec(t token) int {
-	switch t.kind {
-	case kPunct:
-		switch t.text {
-		case "==", "!=", "<", "<=", ">", ">=":
-			return 3
-		case "+", "-":
-			return 4
-		case "*", "/":
-			return 5
-		}
-	case kKeyword:
-		switch t.text {
-		case "or":
-			return 1
-		case "and":
-			return 2
-		}
+// binaryOp is the binary operator t spells, with its precedence; 0 for a
+// token that is not one. ^ is handled with the prefixes.
+func binaryOp(t token) (lang.Op, int) {
+	if t.kind != kPunct && t.kind != kKeyword {
+		return lang.NoOp, 0
 	}
-	return 0
+	op, ok := lang.BinaryOp(t.text)
+	if !ok || op == lang.Pow {
+		return lang.NoOp, 0
+	}
+	return op, op.Precedence()
 }
 
 func (p *xparser) expr(minPrec int) (lang.Expr, *synErr) {
@@ -132,7 +121,7 @@ func (p *xparser) expr(minPrec int) (lang.Expr, *synErr) {
 	}
 	for {
 		t := p.s.peek()
-		prec := binaryPrec(t)
+		op, prec := binaryOp(t)
 		if prec == 0 || prec < minPrec {
 			return x, nil
 		}
@@ -150,7 +139,7 @@ func (p *xparser) expr(minPrec int) (lang.Expr, *synErr) {
 			return nil, err
 		}
 		b := alloc(&p.a.binaries)
-		*b = lang.Binary{Pos: p.s.pos(t), Op: t.text, X: x, Y: y}
+		*b = lang.Binary{Pos: p.s.pos(t), Op: op, X: x, Y: y}
 		x = b
 	}
 }
@@ -189,7 +178,7 @@ func (p *xparser) unary() (lang.Expr, *synErr) {
 		return p.power() // the common case, without the list of prefixes
 	}
 	type prefix struct {
-		op  string
+		op  lang.Op
 		pos lang.Pos
 	}
 	var ops []prefix
@@ -204,9 +193,10 @@ func (p *xparser) unary() (lang.Expr, *synErr) {
 			if second.Col > 0 {
 				second.Col++
 			}
-			ops = append(ops, prefix{"-", p.s.pos(t)}, prefix{"-", second})
+			ops = append(ops, prefix{lang.Sub, p.s.pos(t)}, prefix{lang.Sub, second})
 		} else {
-			ops = append(ops, prefix{t.text, p.s.pos(t)})
+			op, _ := lang.PrefixOp(t.text)
+			ops = append(ops, prefix{op, p.s.pos(t)})
 		}
 		if err := p.term(t); err != nil {
 			return nil, err
@@ -243,7 +233,7 @@ func (p *xparser) power() (lang.Expr, *synErr) {
 			return nil, err
 		}
 		b := alloc(&p.a.binaries)
-		*b = lang.Binary{Pos: p.s.pos(t), Op: "^", X: x, Y: y}
+		*b = lang.Binary{Pos: p.s.pos(t), Op: lang.Pow, X: x, Y: y}
 		x = b
 	}
 	return x, nil

@@ -563,7 +563,7 @@ func (r *legacyReader) value(off int, text string) lang.Expr {
 		// The modern grammar has no negative literals: -5 is a minus
 		// applied to 5, and the tree must be the one fmt reads back.
 		if lit := legacyNumber(r.pos(off+1), text[1:]); lit != nil {
-			return &lang.Unary{Pos: pos, Op: "-", X: lit}
+			return &lang.Unary{Pos: pos, Op: lang.Sub, X: lit}
 		}
 	}
 	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.ContainsAny(text[1:len(text)-1], `"\`) {

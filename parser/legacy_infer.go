@@ -78,15 +78,15 @@ func (mz *modernizer) constrain(body lang.Expr, sc *inferScope) {
 				walk(e.X)
 			case *lang.Binary:
 				walk(e.X)
-				if e.Op == "and" || e.Op == "or" {
+				if e.Op == lang.And || e.Op == lang.Or {
 					return // the right side may not be evaluated
 				}
 				walk(e.Y)
 				switch e.Op {
-				case "+", "-", "==", "!=", "<", "<=", ">", ">=":
+				case lang.Add, lang.Sub, lang.Eq, lang.Ne, lang.Lt, lang.Le, lang.Gt, lang.Ge:
 					learn(e.X, mz.infer(e.Y, sc))
 					learn(e.Y, mz.infer(e.X, sc))
-				case "^":
+				case lang.Pow:
 					learn(e.Y, plainDim)
 				}
 			case *lang.Cond:
@@ -158,16 +158,16 @@ func (mz *modernizer) infer(e lang.Expr, sc *inferScope) dimInfo {
 		return unknownDim
 	case *lang.Unary:
 		x := mz.infer(e.X, sc)
-		if e.Op == "not" {
+		if e.Op == lang.Not {
 			return notNumber
 		}
 		return x
 	case *lang.Binary:
 		x, y := mz.infer(e.X, sc), mz.infer(e.Y, sc)
 		switch e.Op {
-		case "==", "!=", "<", "<=", ">", ">=":
+		case lang.Eq, lang.Ne, lang.Lt, lang.Le, lang.Gt, lang.Ge:
 			return notNumber
-		case "+", "-":
+		case lang.Add, lang.Sub:
 			// Both sides have one unit, or the evaluation fails.
 			if x.isNum() {
 				return x
@@ -175,15 +175,15 @@ func (mz *modernizer) infer(e lang.Expr, sc *inferScope) dimInfo {
 			if y.isNum() {
 				return y
 			}
-		case "*":
+		case lang.Mul:
 			if x.isNum() && y.isNum() {
 				return numDim(x.dim.Mul(y.dim))
 			}
-		case "/":
+		case lang.Div:
 			if x.isNum() && y.isNum() {
 				return numDim(x.dim.Div(y.dim))
 			}
-		case "^":
+		case lang.Pow:
 			if x.isNum() && x.dim == lang.Dimensionless {
 				return plainDim
 			}

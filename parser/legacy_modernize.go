@@ -238,9 +238,9 @@ func (mz *modernizer) withImplied(e lang.Expr, sc *inferScope, unit string) lang
 // scaled writes a plain e in unit: 30 becomes 30%, 5 in ns/B 5ns / 1B,
 // anything else e * 1unit.
 func scaled(e lang.Expr, unit string) lang.Expr {
-	if u, ok := e.(*lang.Unary); ok && u.Op == "-" && isPlainLiteral(u.X) {
+	if u, ok := e.(*lang.Unary); ok && u.Op == lang.Sub && isPlainLiteral(u.X) {
 		// Parasol I's -5 is a minus applied to 5: it becomes -5ns.
-		return &lang.Unary{Pos: u.Pos, Op: "-", X: scaled(u.X, unit)}
+		return &lang.Unary{Pos: u.Pos, Op: lang.Sub, X: scaled(u.X, unit)}
 	}
 	if isPlainLiteral(e) {
 		v := e.(*lang.NumberLit)
@@ -248,9 +248,9 @@ func scaled(e lang.Expr, unit string) lang.Expr {
 			return withUnit(v, unit)
 		}
 		num, per, _ := strings.Cut(unit, "/")
-		return &lang.Binary{Pos: v.Pos, Op: "/", X: withUnit(v, num), Y: unitExpr(v.Pos, per)}
+		return &lang.Binary{Pos: v.Pos, Op: lang.Div, X: withUnit(v, num), Y: unitExpr(v.Pos, per)}
 	}
-	return &lang.Binary{Pos: e.ExprPos(), Op: "*", X: e, Y: unitExpr(e.ExprPos(), unit)}
+	return &lang.Binary{Pos: e.ExprPos(), Op: lang.Mul, X: e, Y: unitExpr(e.ExprPos(), unit)}
 }
 
 // unitExpr is one of a unit: 1ns, or 1ns / 1B for a unit per byte.
@@ -262,7 +262,7 @@ func unitExpr(pos lang.Pos, unit string) lang.Expr {
 		return one(unit)
 	}
 	num, per, _ := strings.Cut(unit, "/")
-	return &lang.Binary{Pos: pos, Op: "/", X: one(num), Y: one(per)}
+	return &lang.Binary{Pos: pos, Op: lang.Div, X: one(num), Y: one(per)}
 }
 
 // isPlainLiteral reports whether e is a number literal written without a
@@ -279,7 +279,7 @@ func isPlainLiteral(e lang.Expr) bool {
 // signedLiteral is the value of a number literal, or of a minus applied to
 // one, as Parasol I's negative numbers are read.
 func signedLiteral(e lang.Expr) (lang.Value, bool) {
-	if u, ok := e.(*lang.Unary); ok && u.Op == "-" {
+	if u, ok := e.(*lang.Unary); ok && u.Op == lang.Sub {
 		if v, ok := u.X.(*lang.NumberLit); ok {
 			return lang.Quantity(-v.Value.Num, v.Value.Dim), true
 		}

@@ -210,7 +210,7 @@ func (p *stmtParser) expr() (lang.Expr, *synErr) {
 // it is no binary operator, nor a '^', '(' or '.' that would extend the
 // operand.
 func endsOperand(t token) bool {
-	if binaryPrec(t) != 0 {
+	if _, prec := binaryOp(t); prec != 0 {
 		return false
 	}
 	return t.kind != kPunct || t.text != "^" && t.text != "(" && t.text != "."

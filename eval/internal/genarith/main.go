@@ -33,7 +33,10 @@ var shapes = []shape{
 	{'a', 'a', "true"},
 }
 
-var ops = []string{"+", "-", "*", "/"}
+// ops are the operators, as the lang.Op constant and as Go spells them.
+var ops = []struct{ name, sym string }{
+	{"lang.Add", "+"}, {"lang.Sub", "-"}, {"lang.Mul", "*"}, {"lang.Div", "/"},
+}
 
 func operand(kind byte, name string) string {
 	switch kind {
@@ -64,7 +67,7 @@ import (
 // cost expression costs one indirect call per operator instead of three.
 // A result that is not a finite number (a division by zero, an overflow)
 // fails at site's position; the check is one comparison on the hot path.
-func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
+func fastArith(op lang.Op, x, y cexpr, d lang.Dim, site *arithSite) code {
 	xr, yr := x.run, y.run
 	xs, ys := x.slot, y.slot
 	xk, yk := x.val.Num, y.val.Num
@@ -73,9 +76,9 @@ func fastArith(op string, x, y cexpr, d lang.Dim, site *arithSite) code {
 	for _, s := range shapes {
 		fmt.Fprintf(&b, "case %s:\nswitch op {\n", s.cond)
 		for _, op := range ops {
-			fmt.Fprintf(&b, "case %q:\nreturn func(fr *frame) lang.Value {\n", op)
+			fmt.Fprintf(&b, "case %s:\nreturn func(fr *frame) lang.Value {\n", op.name)
 			fmt.Fprintf(&b, "a, b := %s, %s\n", operand(s.x, "x"), operand(s.y, "y"))
-			fmt.Fprintf(&b, "if r := a %s b; math.Abs(r) <= math.MaxFloat64 {\nreturn lang.Value{Num: r, Dim: d}\n}\n", op)
+			fmt.Fprintf(&b, "if r := a %s b; math.Abs(r) <= math.MaxFloat64 {\nreturn lang.Value{Num: r, Dim: d}\n}\n", op.sym)
 			b.WriteString("return site.fail(fr, a, b)\n}\n")
 		}
 		b.WriteString("}\n")
