@@ -1,5 +1,5 @@
 // Package editors holds the syntax-highlighting grammars for editors; its
-// tests hold them to the language: lang's keyword table, lang.Units, the
+// tests hold them to the language: lang's keyword and unit tables, the
 // registry's generators and the example machine files.
 package editors
 
@@ -179,10 +179,7 @@ func scopeAt(spans []span, i int) string {
 }
 
 func units() []string {
-	var us []string
-	for u := range lang.Units {
-		us = append(us, u)
-	}
+	us := lang.UnitNames()
 	sort.Strings(us)
 	return us
 }
@@ -326,7 +323,7 @@ func lexLine(n int, line string) []tok {
 				for v < len(line) && (isLetter(line[v]) || isDigit(line[v])) {
 					v++
 				}
-				if _, ok := lang.Units[line[i:v]]; ok {
+				if _, ok := lang.LookupUnit(line[i:v]); ok {
 					u = v
 				}
 			}

@@ -320,7 +320,7 @@ func (m *Machine) function(f *field) (*function, error) {
 		}
 		l := local{slot: i}
 		if p.Unit != "" {
-			u := lang.Units[p.Unit]
+			u, _ := lang.LookupUnit(p.Unit)
 			fn.scale[i], fn.dims[i], fn.units[i] = u.Num, u.Dim, true
 			l.known, l.kind, l.dim = true, lang.Number, u.Dim
 		}

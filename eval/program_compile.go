@@ -299,7 +299,7 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 			continue
 		}
 		if prm.Unit != "" {
-			u := lang.Units[prm.Unit]
+			u, _ := lang.LookupUnit(prm.Unit)
 			if v.Kind == lang.Number && v.Dim == (lang.Dim{}) {
 				v = lang.Quantity(v.Num*u.Num, u.Dim)
 			}
@@ -320,7 +320,7 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 func (c *pcomp) declareBad(prm *lang.Param) {
 	slot := c.newSlot()
 	l := local{slot: slot}
-	if u, ok := lang.Units[prm.Unit]; ok {
+	if u, ok := lang.LookupUnit(prm.Unit); ok {
 		l.known, l.kind, l.dim = true, lang.Number, u.Dim
 	}
 	c.declare(pname{name: prm.Name, slot: slot, pos: prm.Pos, l: l})

@@ -228,24 +228,24 @@ func formatQuantity(f float64, d Dim, sig int) string {
 		}
 		return FormatNumber(f) + " " + d.Unit()
 	}
-	units, ok := displayUnits[d]
+	shown, ok := displayUnits[d]
 	if !ok {
 		if d == Dimensionless {
 			return FormatNumber(roundSig(f, sig))
 		}
 		return FormatNumber(roundSig(f, sig)) + " " + d.Unit()
 	}
-	u := units[0]
+	u := shown[0]
 	a := math.Abs(f)
-	for _, c := range units {
+	for _, c := range shown {
 		if a >= c.scale*(1-1e-12) {
 			u = c
 		}
 	}
 	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-		u = units[0]
+		u = shown[0]
 		if d == TimeDim || d == PerByteDim {
-			u = units[4]
+			u = shown[4]
 		}
 	}
 	return FormatNumber(roundSig(f/u.scale, sig)) + u.name
@@ -262,13 +262,14 @@ func roundSig(f float64, sig int) float64 {
 	return g
 }
 
-// Units maps every unit name the language accepts to its scale and dimension.
-var Units = map[string]Value{}
+// units maps every unit name the language accepts to its scale and
+// dimension; LookupUnit and UnitNames read it.
+var units = map[string]Value{}
 
 func init() {
 	def := func(scale float64, d Dim, names ...string) {
 		for _, n := range names {
-			Units[n] = Quantity(scale, d)
+			units[n] = Quantity(scale, d)
 		}
 	}
 	def(1e-12, TimeDim, "ps")
@@ -317,10 +318,17 @@ func init() {
 	}
 }
 
-// UnitNames lists the accepted unit names, for suggestions.
+// LookupUnit is the unit the language accepts by that name: its scale
+// (the value of one of it, in SI base units) and dimension.
+func LookupUnit(name string) (Value, bool) {
+	u, ok := units[name]
+	return u, ok
+}
+
+// UnitNames lists the accepted unit names, in no particular order.
 func UnitNames() []string {
-	out := make([]string, 0, len(Units))
-	for k := range Units {
+	out := make([]string, 0, len(units))
+	for k := range units {
 		out = append(out, k)
 	}
 	return out
@@ -346,7 +354,7 @@ func ParseQuantity(s string) (Value, error) {
 	if unit == "" {
 		return Num(f), nil
 	}
-	u, ok := Units[unit]
+	u, ok := units[unit]
 	if !ok {
 		return Value{}, fmt.Errorf("unknown unit %q%s", Excerpt(unit), DidYouMean(unit, UnitNames()))
 	}

@@ -364,7 +364,7 @@ func quickQuantity(text string) (v lang.Value, ok bool) {
 	if i == len(text) {
 		return lang.Num(float64(n)), true
 	}
-	u, known := lang.Units[text[i:]]
+	u, known := lang.LookupUnit(text[i:])
 	if !known {
 		return lang.Value{}, false
 	}

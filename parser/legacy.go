@@ -388,7 +388,7 @@ func (r *legacyReader) entry(pos lang.Pos, key, value string, valueOff int) {
 			if p = strings.TrimSpace(p); p != "" {
 				name, unit, _ := strings.Cut(p, ":")
 				name, unit = strings.TrimSpace(name), strings.TrimSpace(unit)
-				if _, ok := lang.Units[unit]; unit != "" && !ok {
+				if _, ok := lang.LookupUnit(unit); unit != "" && !ok {
 					r.errs.Add(pos, "unknown unit %q for parameter %s%s", unit, name, lang.DidYouMean(unit, lang.UnitNames()))
 				}
 				if !lang.IsIdent(name) {

@@ -49,7 +49,8 @@ func (mz *modernizer) scope(section string, params []*lang.Param) *inferScope {
 		} else {
 			// A plain argument is converted to the unit, and one of
 			// another unit is an error.
-			sc.params[p.Name] = numDim(lang.Units[p.Unit].Dim)
+			u, _ := lang.LookupUnit(p.Unit)
+			sc.params[p.Name] = numDim(u.Dim)
 		}
 	}
 	return sc

@@ -244,7 +244,7 @@ func scaled(e lang.Expr, unit string) lang.Expr {
 	}
 	if isPlainLiteral(e) {
 		v := e.(*lang.NumberLit)
-		if _, single := lang.Units[unit]; single {
+		if _, single := lang.LookupUnit(unit); single {
 			return withUnit(v, unit)
 		}
 		num, per, _ := strings.Cut(unit, "/")
@@ -258,7 +258,7 @@ func unitExpr(pos lang.Pos, unit string) lang.Expr {
 	one := func(u string) lang.Expr {
 		return withUnit(&lang.NumberLit{Pos: pos, Text: "1", Value: lang.Num(1)}, u)
 	}
-	if _, single := lang.Units[unit]; single {
+	if _, single := lang.LookupUnit(unit); single {
 		return one(unit)
 	}
 	num, per, _ := strings.Cut(unit, "/")
@@ -292,7 +292,7 @@ func signedLiteral(e lang.Expr) (lang.Value, bool) {
 
 func withUnit(v *lang.NumberLit, unit string) *lang.NumberLit {
 	val := v.Value
-	u := lang.Units[unit]
+	u, _ := lang.LookupUnit(unit)
 	return &lang.NumberLit{Pos: v.Pos, Text: trimNumber(v.Text) + unit, Value: lang.Quantity(val.Num*u.Num, u.Dim)}
 }
 

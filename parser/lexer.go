@@ -275,7 +275,7 @@ func scanNumber(s string) int {
 		for v < len(s) && (isLetter(s[v]) || isDigit(s[v])) {
 			v++
 		}
-		if _, ok := lang.Units[s[n:v]]; ok {
+		if _, ok := lang.LookupUnit(s[n:v]); ok {
 			u = v
 		}
 	}

@@ -335,7 +335,7 @@ func (p *stmtParser) params(defaults bool) ([]*lang.Param, *synErr) {
 			}
 			p.s.next()
 			prm.Unit = u.text
-			if _, ok := lang.Units[u.text]; !ok {
+			if _, ok := lang.LookupUnit(u.text); !ok {
 				p.errs.Add(prm.Pos, "unknown unit %q for parameter %s%s", u.text, prm.Name, lang.DidYouMean(u.text, lang.UnitNames()))
 			}
 		}

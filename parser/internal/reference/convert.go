@@ -158,7 +158,7 @@ func (c *converter) params(list []*gParam) []*lang.Param {
 	out := []*lang.Param{}
 	for _, p := range list {
 		if p.Unit != "" {
-			if _, ok := lang.Units[p.Unit]; !ok {
+			if _, ok := lang.LookupUnit(p.Unit); !ok {
 				c.errs.Add(c.pos(p.Pos), "unknown unit %q for parameter %s%s", p.Unit, p.Name, lang.DidYouMean(p.Unit, lang.UnitNames()))
 			}
 		}
