@@ -142,32 +142,27 @@ type refWalker struct {
 }
 
 func (w *refWalker) expr(e lang.Expr, sc *scope) {
-	switch e := e.(type) {
-	case *lang.Ident:
-		if _, local := sc.lookup(e.Name); !local {
-			w.ref(e, e.Pos, sc)
+	lang.Inspect(e, func(e lang.Expr) bool {
+		switch e := e.(type) {
+		case *lang.Ident:
+			if _, local := sc.lookup(e.Name); !local {
+				w.ref(e, e.Pos, sc)
+			}
+		case *lang.Select:
+			// A reference names its field; otherwise its operand may.
+			return !w.ref(e, e.Pos, sc)
+		case *lang.Call:
+			w.call(e, sc)
+			return false
+		case *lang.Sum:
+			w.expr(e.From, sc)
+			w.expr(e.To, sc)
+			inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{e.Var: {}}}
+			w.expr(e.Body, inner)
+			return false
 		}
-	case *lang.Select:
-		if !w.ref(e, e.Pos, sc) {
-			w.expr(e.X, sc)
-		}
-	case *lang.Call:
-		w.call(e, sc)
-	case *lang.Unary:
-		w.expr(e.X, sc)
-	case *lang.Binary:
-		w.expr(e.X, sc)
-		w.expr(e.Y, sc)
-	case *lang.Cond:
-		w.expr(e.If, sc)
-		w.expr(e.Then, sc)
-		w.expr(e.Else, sc)
-	case *lang.Sum:
-		w.expr(e.From, sc)
-		w.expr(e.To, sc)
-		inner := &scope{obj: sc.obj, parent: sc, locals: map[string]local{e.Var: {}}}
-		w.expr(e.Body, inner)
-	}
+		return true
+	})
 }
 
 func (w *refWalker) call(e *lang.Call, sc *scope) {

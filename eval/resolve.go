@@ -394,28 +394,31 @@ func (r *resolver) lookup(name string, sc *rscope) *binding {
 	return nil
 }
 
+// expr resolves the names of an expression. References and calls are
+// resolved whole (ref, call); a sum's body sees its variable; a named
+// argument, an error outside a program statement's call that the program
+// compiler reports where it stands, is not resolved.
 func (r *resolver) expr(e lang.Expr, sc *rscope) {
-	switch e := e.(type) {
-	case *lang.Ident:
-		r.ident(e, sc)
-	case *lang.Select:
-		r.ref(e, sc)
-	case *lang.Call:
-		r.call(e, sc)
-	case *lang.Unary:
-		r.expr(e.X, sc)
-	case *lang.Binary:
-		r.expr(e.X, sc)
-		r.expr(e.Y, sc)
-	case *lang.Cond:
-		r.expr(e.If, sc)
-		r.expr(e.Then, sc)
-		r.expr(e.Else, sc)
-	case *lang.Sum:
-		r.expr(e.From, sc)
-		r.expr(e.To, sc)
-		r.expr(e.Body, &rscope{obj: sc.obj, locals: []string{e.Var}, parent: sc})
-	}
+	lang.Inspect(e, func(e lang.Expr) bool {
+		switch e := e.(type) {
+		case *lang.Ident:
+			r.ident(e, sc)
+		case *lang.Select:
+			r.ref(e, sc)
+			return false
+		case *lang.Call:
+			r.call(e, sc)
+			return false
+		case *lang.Sum:
+			r.expr(e.From, sc)
+			r.expr(e.To, sc)
+			r.expr(e.Body, &rscope{obj: sc.obj, locals: []string{e.Var}, parent: sc})
+			return false
+		case *lang.NamedArg:
+			return false
+		}
+		return true
+	})
 }
 
 // ident resolves a bare name used as a value (or as the start of a

@@ -101,8 +101,13 @@ type useWalker struct {
 }
 
 func (w *useWalker) expr(e lang.Expr, res *resolution) {
-	if b := res.get(e); b != nil {
+	lang.Inspect(e, func(e lang.Expr) bool {
+		if e == nil {
+			return false
+		}
+		b := res.get(e)
 		switch {
+		case b == nil:
 		case b.kind == bIndex:
 			w.names[b.name] = true
 		case b.kind == bField:
@@ -116,29 +121,8 @@ func (w *useWalker) expr(e lang.Expr, res *resolution) {
 				}
 			}
 		}
-	}
-	switch e := e.(type) {
-	case *lang.Select:
-		w.expr(e.X, res)
-	case *lang.Call:
-		w.expr(e.Fn, res)
-		for _, a := range e.Args {
-			w.expr(a, res)
-		}
-	case *lang.Unary:
-		w.expr(e.X, res)
-	case *lang.Binary:
-		w.expr(e.X, res)
-		w.expr(e.Y, res)
-	case *lang.Cond:
-		w.expr(e.If, res)
-		w.expr(e.Then, res)
-		w.expr(e.Else, res)
-	case *lang.Sum:
-		w.expr(e.From, res)
-		w.expr(e.To, res)
-		w.expr(e.Body, res)
-	}
+		return true
+	})
 }
 
 // field walks a field's value or a function's body, once.

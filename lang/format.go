@@ -417,36 +417,13 @@ func skipSpace(text string, i int) int {
 // brace, or the last token whose position it records.
 func lastLine(s Stmt) int {
 	line := s.StmtPos().Line
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		if e == nil {
-			return
-		}
-		line = max(line, e.ExprPos().Line)
-		switch e := e.(type) {
-		case *Unary:
-			walk(e.X)
-		case *Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *Cond:
-			walk(e.If)
-			walk(e.Then)
-			walk(e.Else)
-		case *Call:
-			walk(e.Fn)
-			for _, a := range e.Args {
-				walk(a)
+	walk := func(e Expr) {
+		Inspect(e, func(e Expr) bool {
+			if e != nil {
+				line = max(line, e.ExprPos().Line)
 			}
-		case *Select:
-			walk(e.X)
-		case *Sum:
-			walk(e.From)
-			walk(e.To)
-			walk(e.Body)
-		case *NamedArg:
-			walk(e.X)
-		}
+			return true
+		})
 	}
 	switch s := s.(type) {
 	case *Machine:
