@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -68,9 +69,9 @@ func (m *Machine) Func(path string) (*Func, error) {
 	if c.binding(e) == nil {
 		hint := ""
 		if call, ok := e.(*lang.Call); ok {
-			hint = ": name it without arguments, " + lang.FormatExpr(call.Fn)
+			hint = ": name it without arguments, " + format.Expr(call.Fn)
 		}
-		return nil, lang.Errorf(e.ExprPos(), "%s is not the name of a function%s", lang.Excerpt(lang.FormatExpr(e)), hint)
+		return nil, lang.Errorf(e.ExprPos(), "%s is not the name of a function%s", lang.Excerpt(format.Expr(e)), hint)
 	}
 	t, err := c.target(e, &scope{obj: m.root})
 	if err != nil {

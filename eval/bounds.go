@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // The bounds of machine parameters. Arithmetic already refuses ±Inf and
@@ -361,7 +362,7 @@ func readDefault(f *field, v lang.Value, e lang.Expr) error {
 	if msg == "" {
 		return nil
 	}
-	d := errAt(e, "%s reads the topology's %s", lang.FormatExpr(e), msg)
+	d := errAt(e, "%s reads the topology's %s", format.Expr(e), msg)
 	d.Notes = append(d.Notes, lang.Note{Pos: lang.Start(f.decl.Value), Msg: "the topology's " + f.name + " is given here"})
 	return d
 }

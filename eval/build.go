@@ -5,6 +5,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -476,7 +477,7 @@ func (m *Machine) findField(e lang.Expr) (*field, error) {
 		return nil, err
 	}
 	if t.fld == nil {
-		return nil, lang.Errorf(e.ExprPos(), "%s is not a field", lang.FormatExpr(e))
+		return nil, lang.Errorf(e.ExprPos(), "%s is not a field", format.Expr(e))
 	}
 	return t.fld, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -351,8 +352,8 @@ func sameValue(a, b lang.Value) bool {
 }
 
 // FuzzFormatMeaning checks that formatting keeps meaning: a query and its
-// canonical form (lang.FormatExpr) evaluate alike on the fixed machine, and
-// a machine source and its canonical form (lang.Format; for Parasol I, the
+// canonical form (format.Expr) evaluate alike on the fixed machine, and
+// a machine source and its canonical form (format.File; for Parasol I, the
 // output of `parasol import`) load alike, with the same value in every
 // field.
 func FuzzFormatMeaning(f *testing.F) {
@@ -398,7 +399,7 @@ func sameQuery(m *eval.Machine, query string) result {
 	if err != nil {
 		return result{}
 	}
-	canon := lang.FormatExpr(e)
+	canon := format.Expr(e)
 	v1, err1 := m.Eval(query)
 	v2, err2 := m.Eval(canon)
 	if (err1 != nil) != (err2 != nil) || err1 == nil && !sameValue(v1, v2) {
@@ -416,7 +417,7 @@ func sameMachine(src string) result {
 	if legacy {
 		file = eval.Modernize(file)
 	}
-	canon := lang.Format(file)
+	canon := format.File(file)
 	m1, err1 := eval.LoadSource("fuzz.machine", src, eval.WithReadFile(noFiles))
 	if err1 != nil {
 		return result{}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -67,7 +67,7 @@ func TestImportKeepsEveryValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		modern := lang.Format(Modernize(f))
+		modern := format.File(Modernize(f))
 		if parser.IsLegacy(modern) {
 			t.Errorf("%s: import output is still in the Parasol I format:\n%s", in.name, modern)
 			continue
@@ -211,7 +211,7 @@ func FuzzImportKeepsPrimitiveValues(f *testing.F) {
 		if err != nil || !file.Legacy {
 			return
 		}
-		modern := lang.Format(Modernize(file))
+		modern := format.File(Modernize(file))
 		old, err := LoadSource("fuzz.machine", src, noFiles)
 		if err != nil {
 			return

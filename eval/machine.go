@@ -9,6 +9,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -222,7 +223,7 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 	switch {
 	case v.Kind == lang.Number && v.Dim == lang.Dimensionless && want != lang.Dimensionless && f.legacy:
 		v = lang.Quantity(v.Num*t.legacyScale(), want)
-	case v.Kind == lang.Number && t == tPercent && f.legacy && !strings.Contains(lang.FormatExpr(f.decl.Value), "%"):
+	case v.Kind == lang.Number && t == tPercent && f.legacy && !strings.Contains(format.Expr(f.decl.Value), "%"):
 		// A plain Parasol I number is in percent; 30% already is a fraction.
 		v = lang.Num(v.Num * t.legacyScale())
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -30,7 +30,7 @@ func TestImportKeepsPrimitivesThatGiveBools(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		modern := lang.Format(Modernize(f))
+		modern := format.File(Modernize(f))
 		old, err := LoadSource("in.machine", tt.src)
 		if err != nil {
 			t.Errorf("%s: the Parasol I text does not load: %v", tt.name, err)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -101,7 +101,7 @@ func TestImportWritesImpliedUnitsOnExpressions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := lang.Format(Modernize(f))
+		out := format.File(Modernize(f))
 		if !strings.Contains(out, "\t"+tt.want+"\n") {
 			t.Errorf("%s: want the line %q in\n%s", tt.line, tt.want, out)
 			continue

@@ -8,6 +8,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -41,7 +42,7 @@ func (p *Program) Params() []ProgramParam {
 	for i, prm := range p.ast.Params {
 		out[i] = ProgramParam{Name: prm.Name, Unit: prm.Unit}
 		if prm.Default != nil {
-			out[i].Default = lang.FormatExpr(prm.Default)
+			out[i].Default = format.Expr(prm.Default)
 		}
 	}
 	return out

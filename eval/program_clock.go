@@ -6,6 +6,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // Run-time values: what a program knows only while it runs, so that the
@@ -181,7 +182,7 @@ func (c *pcomp) clockLet(s *lang.Let) (*pnode, bool) {
 	if found && prev.reg > 0 {
 		reg = prev.reg
 	}
-	text := "let " + s.Name + " = " + lang.FormatExpr(s.Value)
+	text := "let " + s.Name + " = " + format.Expr(s.Value)
 	var op *pop
 	dim, known := lang.TimeDim, true
 	if isRecvCall(s.Value) && !c.shadowed("recv") {
@@ -258,7 +259,7 @@ func (c *pcomp) clockDo(s *lang.Do) (*pnode, bool) {
 			return nil, true
 		}
 		pc.reg = reg
-		op := &pop{name: "until", kind: lang.OpUntil, handle: -1, cpuSlot: -1, pos: s.Pos, line: int32(s.Pos.Line), text: short(lang.FormatExpr(s.Call)), clk: pc}
+		op := &pop{name: "until", kind: lang.OpUntil, handle: -1, cpuSlot: -1, pos: s.Pos, line: int32(s.Pos.Line), text: short(format.Expr(s.Call)), clk: pc}
 		op.label = c.label(op.text, s.Pos)
 		return &pnode{kind: pOp, pos: s.Pos, op: op}, true
 	case "send":
@@ -284,7 +285,7 @@ func (c *pcomp) clockDo(s *lang.Do) (*pnode, bool) {
 		if !ok || op == nil {
 			return nil, true
 		}
-		op.text = short(lang.FormatExpr(s.Call))
+		op.text = short(format.Expr(s.Call))
 		c.labels[op.label] = op.text
 		pc.reg = reg
 		op.clk = pc
@@ -310,7 +311,7 @@ func (c *pcomp) rtRegister(e lang.Expr, pc *pclock, what string) (int, bool) {
 	}
 	tmp := c.clk.newReg("")
 	set := &pop{name: "let", kind: lang.OpSet, handle: -1, cpuSlot: -1, pos: lang.Start(e), line: int32(lang.Start(e).Line),
-		text: short(lang.FormatExpr(e)), clk: &pclock{reg: tmp, set: root}}
+		text: short(format.Expr(e)), clk: &pclock{reg: tmp, set: root}}
 	set.label = c.label(set.text, set.pos)
 	pc.pre = append(pc.pre, set)
 	return tmp, true
@@ -377,7 +378,7 @@ func (c *pcomp) rtCompile(e lang.Expr, pc *pclock) (n *rtnode, dim lang.Dim, kno
 			return n, da.Div(db), ka && kb, true
 		}
 	}
-	c.errs = append(c.errs, errAt(e, "%s needs values known only while the program runs (now(), received values and lets of them), which combine with + - * / only", lang.Excerpt(lang.FormatExpr(e))))
+	c.errs = append(c.errs, errAt(e, "%s needs values known only while the program runs (now(), received values and lets of them), which combine with + - * / only", lang.Excerpt(format.Expr(e))))
 	return nil, dim, false, false
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/registry"
 )
@@ -550,7 +551,7 @@ func (c *pcomp) do(s *lang.Do) *pnode {
 	id, ok := s.Call.Fn.(*lang.Ident)
 	if !ok {
 		c.errs = append(c.errs, errAt(s.Call.Fn, "%s is no statement; a statement is one of %s (compute(%s) spends a cost)",
-			lang.Excerpt(lang.FormatExpr(s.Call.Fn)), strings.Join(statementNames(), ", "), lang.Excerpt(lang.FormatExpr(s.Call))))
+			lang.Excerpt(format.Expr(s.Call.Fn)), strings.Join(statementNames(), ", "), lang.Excerpt(format.Expr(s.Call))))
 		return nil
 	}
 	if n, done := c.clockDo(s); done {
@@ -569,7 +570,7 @@ func (c *pcomp) do(s *lang.Do) *pnode {
 		}
 		if !ok || !found || !n.handle {
 			e := s.Call.Args[0]
-			c.errs = append(c.errs, errAt(e, "wait takes a request, %s is none%s", lang.Excerpt(lang.FormatExpr(e)), lang.DidYouMean(lang.FormatExpr(e), c.handleNames())))
+			c.errs = append(c.errs, errAt(e, "wait takes a request, %s is none%s", lang.Excerpt(format.Expr(e)), lang.DidYouMean(format.Expr(e), c.handleNames())))
 			return nil
 		}
 		return &pnode{kind: pWait, pos: s.Pos, slot: n.slot}
@@ -781,7 +782,7 @@ func (c *pcomp) algorithm(op *pop, na *lang.NamedArg) {
 func stmtText(call *lang.Call) string {
 	start, end := lang.Start(call), lang.End(call)
 	if start.Src == nil || end.Src != start.Src || end.Offset <= start.Offset {
-		return lang.FormatExpr(call)
+		return format.Expr(call)
 	}
 	return strings.Join(strings.Fields(start.Src.Text[start.Offset:end.Offset]), " ")
 }

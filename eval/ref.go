@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // target is what a reference names: an object (processor(1)), a field
@@ -49,13 +50,13 @@ func (c *compiler) target(e lang.Expr, sc *scope) (target, error) {
 	case bDyn:
 		return c.dynTarget(e, sc)
 	}
-	return target{}, lang.Errorf(e.ExprPos(), "%s is not a reference", lang.FormatExpr(e))
+	return target{}, lang.Errorf(e.ExprPos(), "%s is not a reference", format.Expr(e))
 }
 
 // unresolved is the error for a node the resolver did not see, which would
 // be a fault of the resolver, not of the input.
 func unresolved(e lang.Expr) error {
-	return lang.Errorf(e.ExprPos(), "internal error: %s was not resolved; please report this", lang.Excerpt(lang.FormatExpr(e)))
+	return lang.Errorf(e.ExprPos(), "internal error: %s was not resolved; please report this", lang.Excerpt(format.Expr(e)))
 }
 
 // dynTarget follows a reference through a computed label.
@@ -67,7 +68,7 @@ func (c *compiler) dynTarget(e lang.Expr, sc *scope) (target, error) {
 			return t, err
 		}
 		if t.obj == nil || t.kind != "" || t.end != "" {
-			return t, lang.Errorf(e.Pos, "%s has no fields: it is %s", lang.FormatExpr(e.X), t.describe())
+			return t, lang.Errorf(e.Pos, "%s has no fields: it is %s", format.Expr(e.X), t.describe())
 		}
 		if f := t.obj.field(e.Name); f != nil {
 			return target{fld: f}, nil
@@ -91,7 +92,7 @@ func (c *compiler) dynTarget(e lang.Expr, sc *scope) (target, error) {
 			return t, err
 		}
 		if t.kind == "" && t.end == "" {
-			return t, lang.Errorf(e.Pos, "%s is not a block reference", lang.FormatExpr(e))
+			return t, lang.Errorf(e.Pos, "%s is not a block reference", format.Expr(e))
 		}
 		label := ""
 		if b := c.binding(e.Args[0]); b != nil && b.kind == bWord {
@@ -164,17 +165,17 @@ func (c *compiler) ref(e lang.Expr, sc *scope) (cexpr, error) {
 	case b.kind == bWord:
 		return constant(lang.StringValue(b.name)), nil
 	case b.kind == bLocal || b.kind == bBuiltin || b.kind == bHops:
-		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is not a reference", lang.FormatExpr(e))
+		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is not a reference", format.Expr(e))
 	}
 	t, err := c.target(e, sc)
 	if err != nil {
 		return cexpr{}, err
 	}
 	if t.fld == nil {
-		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is %s, not a value", lang.FormatExpr(e), t.describe())
+		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is %s, not a value", format.Expr(e), t.describe())
 	}
 	if t.fld.decl.IsFunc() {
-		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is a function: call it, e.g. %s(…)", lang.FormatExpr(e), lang.FormatExpr(e))
+		return cexpr{}, lang.Errorf(e.ExprPos(), "%s is a function: call it, e.g. %s(…)", format.Expr(e), format.Expr(e))
 	}
 	v, err := c.m.value(t.fld, e.ExprPos())
 	if err != nil {
@@ -207,7 +208,7 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 	case bBad:
 		return cexpr{}, depError{fb.err}
 	case bLocal, bIndex, bWord:
-		return cexpr{}, lang.Errorf(e.Pos, "%s is not a function", lang.FormatExpr(e.Fn))
+		return cexpr{}, lang.Errorf(e.Pos, "%s is not a function", format.Expr(e.Fn))
 	}
 	t, err := c.target(e.Fn, sc)
 	if err != nil {
@@ -222,9 +223,9 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 			if t2.fld != nil {
 				return c.ref(e, sc)
 			}
-			return cexpr{}, lang.Errorf(e.Pos, "%s is a block, not a value; pick a field, e.g. %s.%s", lang.FormatExpr(e), lang.FormatExpr(e), firstName(t2.obj))
+			return cexpr{}, lang.Errorf(e.Pos, "%s is a block, not a value; pick a field, e.g. %s.%s", format.Expr(e), format.Expr(e), firstName(t2.obj))
 		}
-		return cexpr{}, lang.Errorf(e.Pos, "%s is not a function", lang.FormatExpr(e.Fn))
+		return cexpr{}, lang.Errorf(e.Pos, "%s is not a function", format.Expr(e.Fn))
 	}
 	fn, err := c.m.function(t.fld)
 	if err != nil {
@@ -234,7 +235,7 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 		return cexpr{}, err
 	}
 	if len(e.Args) != len(fn.params) {
-		return cexpr{}, lang.Errorf(e.Pos, "%s takes %d argument%s (%s), got %d", lang.FormatExpr(e.Fn), len(fn.params), plural(len(fn.params)), paramList(fn.params), len(e.Args))
+		return cexpr{}, lang.Errorf(e.Pos, "%s takes %d argument%s (%s), got %d", format.Expr(e.Fn), len(fn.params), plural(len(fn.params)), paramList(fn.params), len(e.Args))
 	}
 	args := make([]code, len(e.Args))
 	argPos := make([]lang.Pos, len(e.Args))
@@ -244,7 +245,7 @@ func (c *compiler) call(e *lang.Call, sc *scope) (cexpr, error) {
 			return cexpr{}, err
 		}
 		if fn.units[i] && x.known && x.kind == lang.Number && x.dim != lang.Dimensionless && x.dim != fn.dims[i] {
-			return cexpr{}, lang.Errorf(a.ExprPos(), "argument %s of %s must be a %s, got a %s", fn.params[i].Name, lang.FormatExpr(e.Fn), fn.dims[i].Name(), x.TypeName())
+			return cexpr{}, lang.Errorf(a.ExprPos(), "argument %s of %s must be a %s, got a %s", fn.params[i].Name, format.Expr(e.Fn), fn.dims[i].Name(), x.TypeName())
 		}
 		args[i], argPos[i] = x.run, a.ExprPos()
 	}

@@ -330,16 +330,17 @@ func closingParen(p Pos) (Pos, bool) {
 	if i >= len(text) || text[i] != '(' {
 		return p, false
 	}
-	if _, end := matching(text, i, '(', ')'); end >= 0 {
+	if _, end := Brackets(text, i, '(', ')'); end >= 0 {
 		return p.Src.PosAt(end + 1), true
 	}
 	return p, false
 }
 
-// matching returns the offsets of the first open bracket at or after i and
-// of the close bracket that matches it, skipping strings and comments, or
-// -1, -1 (no open bracket, no match, or a close bracket first).
-func matching(text string, i int, open, close byte) (int, int) {
+// Brackets returns the offsets in text of the first open bracket at or
+// after i and of the close bracket that matches it, skipping strings and
+// comments, or -1, -1 (no open bracket, no match, or a close bracket
+// first).
+func Brackets(text string, i int, open, close byte) (int, int) {
 	at, depth := -1, 0
 	for ; i < len(text); i++ {
 		switch c := text[i]; {

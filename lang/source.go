@@ -1,9 +1,12 @@
 // Package lang holds what every stage of Parasol shares: source text and
-// positions, diagnostics, the syntax tree, and values with units.
+// positions, diagnostics, the syntax tree, the table of the syntax's words
+// and operators, and values with units.
 //
-// Nothing here evaluates or parses; the parser produces the tree defined in
-// ast.go, the evaluator consumes it and reports problems as Diagnostics that
-// point back into a Source.
+// Nothing here evaluates, parses or prints; the parser produces the tree
+// defined in ast.go, reading its keywords, symbols and operators from
+// token.go; analyses traverse it with Inspect (walk.go); the evaluator
+// consumes it and reports problems as Diagnostics that point back into a
+// Source; package lang/format prints it.
 package lang
 
 import (

@@ -211,3 +211,17 @@ func PrefixOp(text string) (Op, bool) {
 	}
 	return NoOp, false
 }
+
+// IsIdent reports whether s is a plain identifier.
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}

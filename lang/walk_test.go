@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -29,7 +30,7 @@ func TestInspectVisitsInSourceOrder(t *testing.T) {
 		case *lang.Select:
 			got = append(got, "."+e.Name)
 		default:
-			got = append(got, lang.FormatExpr(e))
+			got = append(got, format.Expr(e))
 		}
 		return true
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -75,7 +76,7 @@ func disagreement(text string) string {
 		return fmt.Sprintf("the parsers disagree on the expression\n--- reference grammar ---\n%v\n--- hand-written parser ---\n%v", errOrOK(rerr), errOrOK(gerr))
 	}
 	if rerr == nil && !reflect.DeepEqual(rx, gx) {
-		return fmt.Sprintf("the expression trees differ\n--- reference grammar ---\n%s\n--- hand-written parser ---\n%s", lang.FormatExpr(rx), lang.FormatExpr(gx))
+		return fmt.Sprintf("the expression trees differ\n--- reference grammar ---\n%s\n--- hand-written parser ---\n%s", format.Expr(rx), format.Expr(gx))
 	}
 	return ""
 }
@@ -91,12 +92,12 @@ func errOrOK(err error) string {
 func diffFiles(ref, got *lang.File) string {
 	if len(ref.Stmts) != len(got.Stmts) {
 		return fmt.Sprintf("%d statements from the reference grammar, %d from the hand-written parser\n--- reference ---\n%s--- hand-written ---\n%s",
-			len(ref.Stmts), len(got.Stmts), lang.Format(ref), lang.Format(got))
+			len(ref.Stmts), len(got.Stmts), format.File(ref), format.File(got))
 	}
 	for i := range ref.Stmts {
 		if !reflect.DeepEqual(ref.Stmts[i], got.Stmts[i]) {
 			one := func(s lang.Stmt) string {
-				return fmt.Sprintf("at %v: %#v\n%s", s.StmtPos(), s, lang.Format(&lang.File{Src: ref.Src, Stmts: []lang.Stmt{s}}))
+				return fmt.Sprintf("at %v: %#v\n%s", s.StmtPos(), s, format.File(&lang.File{Src: ref.Src, Stmts: []lang.Stmt{s}}))
 			}
 			return fmt.Sprintf("statement %d differs\n--- reference ---\n%s--- hand-written ---\n%s", i, one(ref.Stmts[i]), one(got.Stmts[i]))
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -128,7 +129,7 @@ func formatsAsFmtRequires(text string, file *lang.File) result {
 	if file.Legacy {
 		file = eval.Modernize(file)
 	}
-	once := lang.Format(file)
+	once := format.File(file)
 	var fail string
 	again, err := parser.ParseFile("formatted.machine", once)
 	switch {
@@ -137,9 +138,9 @@ func formatsAsFmtRequires(text string, file *lang.File) result {
 	case again.Legacy:
 		fail = "formatted text is taken for Parasol I"
 	default:
-		if err := lang.CheckFormatted(file, again); err != nil {
+		if err := format.Check(file, again); err != nil {
 			fail = err.Error()
-		} else if twice := lang.Format(again); twice != once {
+		} else if twice := format.File(again); twice != once {
 			fail = fmt.Sprintf("formatting is not idempotent\n--- twice ---\n%s", twice)
 		}
 	}
@@ -185,16 +186,16 @@ func exprRoundTrip(text string) result {
 	if err != nil {
 		return result{fail: positionProblem(err, "<query>")}
 	}
-	once := lang.FormatExpr(e)
+	once := format.Expr(e)
 	again, err := parser.ParseExpr("<formatted>", once)
 	if err != nil {
 		return result{fail: fmt.Sprintf("formatted expression does not parse: %v\n--- input ---\n%s\n--- formatted ---\n%s", err, text, once)}
 	}
-	if twice := lang.FormatExpr(again); twice != once {
+	if twice := format.Expr(again); twice != once {
 		return result{fail: fmt.Sprintf("formatting is not idempotent\n--- input ---\n%s\n--- once ---\n%s\n--- twice ---\n%s", text, once, twice)}
 	}
 	field := func(e lang.Expr) *lang.File { return &lang.File{Stmts: []lang.Stmt{&lang.Field{Name: "x", Value: e}}} }
-	if err := lang.CheckFormatted(field(e), field(again)); err != nil {
+	if err := format.Check(field(e), field(again)); err != nil {
 		return result{fail: fmt.Sprintf("formatting changes the meaning: %v\n--- input ---\n%s\n--- formatted ---\n%s", err, text, once)}
 	}
 	return result{}
@@ -210,12 +211,12 @@ func TestFormatKeepsModernSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	once := lang.Format(file)
+	once := format.File(file)
 	again, err := parser.ParseFile("formatted.machine", once)
 	if err != nil {
 		t.Fatalf("formatted text does not parse: %v\n%s", err, once)
 	}
-	if lang.Format(again) != once {
+	if format.File(again) != once {
 		t.Fatalf("formatting is not idempotent")
 	}
 }
@@ -229,14 +230,14 @@ func TestImportTrailingDot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := lang.Format(eval.Modernize(file))
+	out := format.File(eval.Modernize(file))
 	if _, err := parser.ParseFile("imported.machine", out); err != nil {
 		t.Fatalf("imported text does not parse: %v\n%s", err, out)
 	}
 }
 
-// lang.Format writes a field named by a keyword without quotes (fieldName in
-// lang/format.go does not check lang.IsKeyword, unlike label), so
+// format.File writes a field named by a keyword without quotes (fieldName in
+// lang/format/expr.go does not check lang.IsKeyword, unlike label), so
 // `parasol fmt` turns `"or" = 1` into `or = 1`, which does not parse, and
 // `parasol import` does the same with a Parasol I key such as or, if, in.
 func TestFormatQuotesKeywordFields(t *testing.T) {
@@ -251,7 +252,7 @@ func TestFormatQuotesKeywordFields(t *testing.T) {
 		if file.Legacy {
 			file = eval.Modernize(file)
 		}
-		out := lang.Format(file)
+		out := format.File(file)
 		if _, err := parser.ParseFile("formatted.machine", out); err != nil {
 			t.Errorf("formatted text does not parse: %v\n%s", err, out)
 		}
@@ -283,7 +284,7 @@ func TestImportDotExponent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := lang.Format(eval.Modernize(file))
+	out := format.File(eval.Modernize(file))
 	if _, err := eval.LoadSource("imported.machine", out); err != nil {
 		t.Fatalf("imported text does not load: %v\n%s", err, out)
 	}
@@ -302,7 +303,7 @@ func TestFormatTopLevelMachinename(t *testing.T) {
 	if file.Legacy {
 		t.Fatal("the input is taken for Parasol I")
 	}
-	once := lang.Format(file)
+	once := format.File(file)
 	if parser.IsLegacy(once) {
 		t.Errorf("formatted text is taken for Parasol I:\n%s", once)
 	}

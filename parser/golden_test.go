@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/internal/golden"
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -18,12 +18,12 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			return "errors:\n" + err.Error() + "\n"
 		}
-		got := lang.Format(f)
+		got := format.File(f)
 		again, err := ParseFile("formatted.machine", got)
 		if err != nil {
 			t.Fatalf("formatted output does not parse: %v\n%s", err, got)
 		}
-		if twice := lang.Format(again); twice != got {
+		if twice := format.File(again); twice != got {
 			t.Errorf("formatting is not idempotent:\n--- once ---\n%s--- twice ---\n%s", got, twice)
 		}
 		return got

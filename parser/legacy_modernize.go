@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // Modernize rewrites a Parasol I file in the modern syntax with the same
@@ -205,7 +206,7 @@ func (mz *modernizer) field(kind, label string, f *lang.Field, siblings map[stri
 		sc := mz.scope(label, f.Params)
 		mz.constrain(f.Value, sc)
 		g.Value = mz.withImplied(f.Value, sc, "ns")
-	case t.Kind == FieldPercent && !strings.Contains(lang.FormatExpr(f.Value), "%"):
+	case t.Kind == FieldPercent && !strings.Contains(format.Expr(f.Value), "%"):
 		// The loader scales a percent field written without % (Machine.check).
 		g.Value = scaled(f.Value, "%")
 	case t.Unit != "":

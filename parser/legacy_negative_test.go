@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 )
 
@@ -36,7 +37,7 @@ func TestLegacyNegativeNumberIsAMinusAppliedToANumber(t *testing.T) {
 		}
 		sec := file.Stmts[0].(*lang.Machine).Body[0].(*lang.Block)
 		v := sec.Body[0].(*lang.Field).Value
-		if got := lang.FormatExpr(v); got != tt.want {
+		if got := format.Expr(v); got != tt.want {
 			t.Errorf("%s reads as %s, want %s", tt.value, got, tt.want)
 		}
 		u, isUnary := v.(*lang.Unary)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/swar"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // legacyAgreement reads text as a Parasol I file twice, plain lines split
@@ -21,7 +22,7 @@ func legacyAgreement(text string) string {
 		return "errors differ:\n--- plain lines split on their own ---\n" + es + "\n--- every line read in general ---\n" + eg
 	}
 	if !reflect.DeepEqual(fast, general) {
-		return "trees differ:\n--- plain lines split on their own ---\n" + lang.Format(fast) + "\n--- every line read in general ---\n" + lang.Format(general)
+		return "trees differ:\n--- plain lines split on their own ---\n" + format.File(fast) + "\n--- every line read in general ---\n" + format.File(general)
 	}
 	return ""
 }
@@ -167,7 +168,7 @@ func TestLegacyLinkBlocksOfEveryShapeKeepTheirFields(t *testing.T) {
 		var got []string
 		for _, s := range b.Body[:len(b.Body)-1] {
 			f := s.(*lang.Field)
-			got = append(got, f.Name+" = "+lang.FormatExpr(f.Value))
+			got = append(got, f.Name+" = "+format.Expr(f.Value))
 		}
 		if strings.Join(got, "\n") != strings.Join(want[i], "\n") || b.Label != fmt.Sprint(i) {
 			t.Errorf("link %s has\n%s\nwant link %d with\n%s", b.Label, strings.Join(got, "\n"), i, strings.Join(want[i], "\n"))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/swar"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // Limits bound what one source may demand of the parser, so that no input
@@ -354,7 +355,7 @@ func Incomplete(text string) bool {
 // String describes an Input for debugging.
 func (in *Input) String() string {
 	if in.Expr != nil {
-		return lang.FormatExpr(in.Expr)
+		return format.Expr(in.Expr)
 	}
 	return fmt.Sprintf("%d statements", len(in.Stmts))
 }

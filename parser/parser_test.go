@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 func TestExprPrecedence(t *testing.T) {
@@ -36,7 +37,7 @@ func TestExprPrecedence(t *testing.T) {
 			t.Errorf("%s: %v", tt.in, err)
 			continue
 		}
-		if got := lang.FormatExpr(e); got != tt.want {
+		if got := format.Expr(e); got != tt.want {
 			t.Errorf("%s: formatted as %s, want %s", tt.in, got, tt.want)
 		}
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // Programs: `program NAME(params) { … }` at the top level of a file. A
@@ -100,7 +101,7 @@ func doCall(e lang.Expr) (*lang.Call, *lang.Diagnostic) {
 			return c, nil
 		}
 	}
-	return nil, lang.Errorf(lang.Start(e), "expected a statement such as compute(…), send(…, to: R), let, for or if; %s alone does nothing", lang.Excerpt(lang.FormatExpr(e)))
+	return nil, lang.Errorf(lang.Start(e), "expected a statement such as compute(…), send(…, to: R), let, for or if; %s alone does nothing", lang.Excerpt(format.Expr(e)))
 }
 
 // let is `let NAME = VALUE`.

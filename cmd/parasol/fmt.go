@@ -7,6 +7,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -107,9 +108,9 @@ func declareFmt(e *env, fs *flag.FlagSet) func(files []string) error {
 	}
 }
 
-// formatText is lang.Format; tests replace it by a faulty formatter to
+// formatText is format.File; tests replace it by a faulty formatter to
 // show that fmt refuses what does not mean the same.
-var formatText = lang.Format
+var formatText = format.File
 
 // formatterBug ends the message of a formatting that was refused.
 const formatterBug = "; this is a bug in the parasol formatter (please report it with the file); nothing was written"
@@ -136,7 +137,7 @@ func formatChecked(f *lang.File) (string, error) {
 	if g.Legacy {
 		return "", lang.Errorf(whole, "formatting would produce text taken for the Parasol I format%s", formatterBug)
 	}
-	if err := lang.CheckFormatted(f, g); err != nil {
+	if err := format.Check(f, g); err != nil {
 		var d *lang.Diagnostic
 		if errors.As(err, &d) {
 			d.Msg += formatterBug

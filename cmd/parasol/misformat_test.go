@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // misformattingMain runs parasol with a formatter that has a bug of the
@@ -20,7 +21,7 @@ func misformattingMain() {
 	}
 	kind := os.Args[1]
 	formatText = func(f *lang.File) string {
-		out := lang.Format(f)
+		out := format.File(f)
 		switch kind {
 		case "change-meaning":
 			return strings.Replace(out, " + ", " - ", 1)

@@ -1,35 +1,9 @@
-package lang_test
+package format_test
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/parasol-lang/parasol/lang"
-	"github.com/parasol-lang/parasol/parser"
 )
-
-// formatChecked formats src and requires what fmt requires before it
-// writes: the output parses, means the same, keeps every comment in order,
-// and formats to itself.
-func formatChecked(t *testing.T, src string) string {
-	t.Helper()
-	f, err := parser.ParseFile("in.machine", src)
-	if err != nil {
-		t.Fatalf("input does not parse: %v", err)
-	}
-	out := lang.Format(f)
-	g, err := parser.ParseFile("out.machine", out)
-	if err != nil {
-		t.Fatalf("formatted text does not parse: %v\n--- formatted ---\n%s", err, out)
-	}
-	if err := lang.CheckFormatted(f, g); err != nil {
-		t.Fatalf("%v\n--- formatted ---\n%s", err, out)
-	}
-	if again := lang.Format(g); again != out {
-		t.Fatalf("formatting is not idempotent\n--- once ---\n%s\n--- twice ---\n%s", out, again)
-	}
-	return out
-}
 
 // Each comment keeps its place: after the code of its line when code may
 // follow it there, on a line of its own otherwise, and inside the body it
@@ -376,94 +350,6 @@ machine "b" {}
 		t.Run(tt.name, func(t *testing.T) {
 			if got := formatChecked(t, strings.TrimLeft(tt.in, "\n")); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-		})
-	}
-}
-
-// A name written as a string keeps its quotes unless it reads back as the
-// same plain name or number.
-func TestFormatQuotesLabelsAndNodeTypes(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`processor "0x1p3" {}`, `processor "0x1p3" {}`},
-		{`processor "+5" {}`, `processor "+5" {}`},
-		{`processor "1." {}`, `processor "1." {}`},
-		{`processor "x y" {}`, `processor "x y" {}`},
-		{`processor "in" {}`, `processor "in" {}`},
-		{`processor "12" {}`, `processor 12 {}`},
-		{`processor "2.5e-3" {}`, `processor 2.5e-3 {}`},
-		{`processor "p" {}`, `processor p {}`},
-		{`topology t = ring(2) { node 0 = "q{" }`, "topology t = ring(2) {\n\t\tnode 0 = \"q{\"\n\t}"},
-		{`topology t = ring(2) { node 0 = "link" }`, "topology t = ring(2) {\n\t\tnode 0 = \"link\"\n\t}"},
-		{`topology t = ring(2) { node 0 = "1.5" }`, "topology t = ring(2) {\n\t\tnode 0 = 1.5\n\t}"},
-		{`topology t = ring(2) { node 0 = "p" }`, "topology t = ring(2) {\n\t\tnode 0 = p\n\t}"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got := formatChecked(t, "machine \"m\" {\n\t"+tt.in+"\n}\n")
-			if want := "machine \"m\" {\n\t" + tt.want + "\n}\n"; got != want {
-				t.Errorf("got\n%s\nwant\n%s", got, want)
-			}
-		})
-	}
-}
-
-// CheckFormatted tells a change of meaning or of comments from a change of
-// layout, and points at the first difference in the original.
-func TestCheckFormattedFindsChanges(t *testing.T) {
-	tests := []struct {
-		name, orig, other string
-		want              string // "" when the two mean the same
-	}{
-		{"layout and parentheses",
-			"machine \"m\" { x = ((1 + 2)) * 3; b = (true) # c\n link(d) { latency = 1ns } }",
-			"machine \"m\" {\n\tx = (1 + 2) * 3\n\tb = true # c\n\tlink(d) {\n\t\tlatency = 1ns\n\t}\n}\n", ""},
-		{"an empty else or link body",
-			"machine \"m\" { topology t = ring(2) { if true { link 0 -- 1 {} } else {} } }",
-			"machine \"m\" { topology t = ring(2) { if true { link 0 -- 1 } } }", ""},
-		{"an operator",
-			"machine \"m\" {\n\tx = 1 + 2\n}\n", "machine \"m\" {\n\tx = 1 - 2\n}\n",
-			`in.machine:2:8: formatting would change the meaning here: Binary.Op: "+" became "-"`},
-		{"a number's spelling",
-			"machine \"m\" {\n\tx = 1000ns\n}\n", "machine \"m\" {\n\tx = 1us\n}\n",
-			`in.machine:2:6: formatting would change the meaning here: NumberLit.Text: "1000ns" became "1us"`},
-		{"a statement dropped",
-			"machine \"m\" {\n\tx = 1\n\ty = 2\n}\n", "machine \"m\" {\n\tx = 1\n}\n",
-			"in.machine:1:1: formatting would change the meaning here: Machine.Body: 2 items became 1"},
-		{"a function that became a field",
-			"machine \"m\" {\n\tf() = 1\n}\n", "machine \"m\" {\n\tf = 1\n}\n",
-			"in.machine:2:2: formatting would change the meaning here: Field.Params: a parameter list was added or dropped"},
-		{"a statement of another kind",
-			"machine \"m\" {\n\tparam x = 1\n}\n", "machine \"m\" {\n\tx = 1\n}\n",
-			"in.machine:2:8: formatting would change the meaning here: Field.IsParam: true became false"},
-		{"a comment dropped",
-			"machine \"m\" {\n\tx = 1 # one\n\t# two\n}\n", "machine \"m\" {\n\tx = 1 # one\n}\n",
-			"in.machine:3:2: formatting would lose or move this comment"},
-		{"comments reordered",
-			"# one\n# two\nmachine \"m\" {}\n", "# two\n# one\nmachine \"m\" {}\n",
-			"in.machine:1:1: formatting would lose or move this comment"},
-		{"a comment added",
-			"machine \"m\" {}\n", "machine \"m\" {} # new\n",
-			"in.machine: formatting would add a comment: # new"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, err := parser.ParseFile("in.machine", tt.orig)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := parser.ParseFile("out.machine", tt.other)
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = lang.CheckFormatted(a, b)
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("want no difference, got %v", err)
-			case tt.want != "" && err == nil:
-				t.Errorf("want %q, got no difference", tt.want)
-			case tt.want != "" && !strings.HasPrefix(err.Error()+"\n", tt.want+"\n"):
-				t.Errorf("got\n%v\nwant\n%s", err, tt.want)
 			}
 		})
 	}
