@@ -58,22 +58,22 @@ var keywords = [...]struct {
 // longestKeyword is the length of the longest keyword.
 const longestKeyword = len("extends")
 
-// keywordsByLen indexes keywords by length: the lexer asks about every
-// name it reads, and a few string comparisons of the right length are
-// cheaper than hashing.
-var keywordsByLen = func() (by [longestKeyword + 1][]uint8) {
+// keywordsByFirst indexes keywords by first byte: the lexer asks about
+// every name it reads, and one or two string comparisons are cheaper than
+// hashing.
+var keywordsByFirst = func() (by [256][]uint8) {
 	for i, k := range keywords {
-		by[len(k.word)] = append(by[len(k.word)], uint8(i))
+		by[k.word[0]] = append(by[k.word[0]], uint8(i))
 	}
 	return by
 }()
 
 // Keyword reports whether s is a reserved word, and its kind.
 func Keyword(s string) (KeywordKind, bool) {
-	if len(s) > longestKeyword {
+	if s == "" || len(s) > longestKeyword {
 		return 0, false
 	}
-	for _, i := range keywordsByLen[len(s)] {
+	for _, i := range keywordsByFirst[s[0]] {
 		if keywords[i].word == s {
 			return keywords[i].kind, true
 		}
@@ -103,22 +103,34 @@ var symbols2 = [...]string{"--", "..", "==", "!=", "<=", ">="}
 // symbols1 are the one-character symbols.
 const symbols1 = "-+*/^(){},.=<>;:[]%"
 
+// symbolSeconds gives, for each byte, the bytes that follow it in a
+// two-character symbol; symbolFirst marks the one-character symbols. The
+// lexer asks about every byte that starts no name, number or string.
+var symbolSeconds, symbolFirst = func() (seconds [256]string, first [256]bool) {
+	for _, s := range symbols2 {
+		seconds[s[0]] += s[1:]
+	}
+	for i := 0; i < len(symbols1); i++ {
+		first[symbols1[i]] = true
+	}
+	return
+}()
+
 // Symbol is the length of the symbol (operator or punctuation) that s
 // begins with: 2, 1, or 0 when s begins with none.
 func Symbol(s string) int {
+	if s == "" {
+		return 0
+	}
 	if len(s) > 1 {
-		for _, t := range symbols2 {
-			if s[0] == t[0] && s[1] == t[1] {
+		for _, c := range []byte(symbolSeconds[s[0]]) {
+			if s[1] == c {
 				return 2
 			}
 		}
 	}
-	if len(s) > 0 {
-		for i := 0; i < len(symbols1); i++ {
-			if s[0] == symbols1[i] {
-				return 1
-			}
-		}
+	if symbolFirst[s[0]] {
+		return 1
 	}
 	return 0
 }
@@ -190,13 +202,23 @@ func (o Op) Precedence() int {
 	return 0
 }
 
+// opsByFirst indexes the operators by first byte, for the parser, which
+// asks after every operand whether the next token is an operator.
+var opsByFirst = func() (by [256][]Op) {
+	for o := Or; int(o) < len(ops); o++ {
+		by[ops[o].text[0]] = append(by[ops[o].text[0]], o)
+	}
+	return by
+}()
+
 // BinaryOp is the binary operator spelt text (^ included).
 func BinaryOp(text string) (Op, bool) {
-	if len(text) <= 3 {
-		for o := Or; int(o) < len(ops); o++ {
-			if ops[o].prec > 0 && ops[o].text == text {
-				return o, true
-			}
+	if text == "" {
+		return NoOp, false
+	}
+	for _, o := range opsByFirst[text[0]] {
+		if ops[o].prec > 0 && ops[o].text == text {
+			return o, true
 		}
 	}
 	return NoOp, false
@@ -204,7 +226,10 @@ func BinaryOp(text string) (Op, bool) {
 
 // PrefixOp is the prefix operator spelt text: -, + or not.
 func PrefixOp(text string) (Op, bool) {
-	for o := Or; int(o) < len(ops); o++ {
+	if text == "" {
+		return NoOp, false
+	}
+	for _, o := range opsByFirst[text[0]] {
 		if ops[o].prefix && ops[o].text == text {
 			return o, true
 		}
