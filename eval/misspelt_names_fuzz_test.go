@@ -286,30 +286,17 @@ func (w *nameWalker) stmt(s lang.Stmt, kind string) {
 }
 
 func (w *nameWalker) expr(e lang.Expr) {
-	switch e := e.(type) {
-	case *lang.Ident:
-		w.add(e.Pos, e.Name, false)
-	case *lang.Select:
-		w.expr(e.X)
-		w.add(e.Pos, e.Name, false)
-	case *lang.Call:
-		w.expr(e.Fn)
-		for _, a := range e.Args {
-			w.expr(a)
+	lang.Inspect(e, func(e lang.Expr) bool {
+		switch e := e.(type) {
+		case *lang.Ident:
+			w.add(e.Pos, e.Name, false)
+		case *lang.Select:
+			w.expr(e.X) // the names before the dot come first
+			w.add(e.Pos, e.Name, false)
+			return false
+		case *lang.Sum:
+			w.addAfter(e.Pos, len("sum"), e.Var)
 		}
-	case *lang.Unary:
-		w.expr(e.X)
-	case *lang.Binary:
-		w.expr(e.X)
-		w.expr(e.Y)
-	case *lang.Cond:
-		w.expr(e.If)
-		w.expr(e.Then)
-		w.expr(e.Else)
-	case *lang.Sum:
-		w.addAfter(e.Pos, len("sum"), e.Var)
-		w.expr(e.From)
-		w.expr(e.To)
-		w.expr(e.Body)
-	}
+		return true
+	})
 }

@@ -1,7 +1,7 @@
 " Vim syntax file
 " Language:   Parasol machine descriptions (.machine)
 " Maintainer: the Parasol authors
-" The words and units here are those of the parser and of lang.Units; a Go
+" The words and units here are those of lang's keyword and unit tables; a Go
 " test (editors/grammar_test.go) holds them to it.
 
 if exists("b:current_syntax")
