@@ -13,6 +13,7 @@ import (
 	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib/collective"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -69,7 +70,7 @@ type AnalyzeOptions struct {
 // same except that it sorts the kinds with an unstable sort, so where more
 // than 16 operations of one kind become ready together on one host its
 // order, and so possibly its end times, can differ.
-func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions) (*ProgramResult, error) {
+func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions) (*runtime.ProgramResult, error) {
 	a, err := newAnalysis(m, s, o)
 	if err != nil {
 		return nil, err
@@ -88,8 +89,8 @@ const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 // AnalyzeFootprint is what Analyze takes per item of a schedule beyond
 // the schedule: per operation, its state and dependents' offsets; per
 // dependency, its dependent; per rank, its times and queues.
-func AnalyzeFootprint() Footprint {
-	return Footprint{Op: analyzeOpBytes, Dep: 4, Rank: 8*5 + 4 + 2*24 + 8}
+func AnalyzeFootprint() runtime.Footprint {
+	return runtime.Footprint{Op: analyzeOpBytes, Dep: 4, Rank: 8*5 + 4 + 2*24 + 8}
 }
 
 // opState is what the analysis knows of one operation, kept together so
@@ -321,7 +322,7 @@ type analysis struct {
 	collEntry []ps
 
 	timeline bool
-	spans    []Span
+	spans    []runtime.Span
 	messages int64
 	nEvents  int64
 
@@ -354,7 +355,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 		return nil, err
 	}
 	n := len(s.Ops)
-	need := limits.Add(AnalyzeFootprint().Bytes(int64(n), 0, int64(len(s.Deps)), int64(s.Ranks)), ScheduleBytes(s))
+	need := limits.Add(AnalyzeFootprint().Bytes(int64(n), 0, int64(len(s.Deps)), int64(s.Ranks)), runtime.ScheduleBytes(s))
 	a.held = need
 	if err := limits.Check(fmt.Sprintf("analysing %s (%d operations)", s.Name, n), need, m.MaxMemory()); err != nil {
 		return nil, err
@@ -783,7 +784,7 @@ func (a *analysis) release(op int32, start bool) {
 // busy records a rank's CPU time for the timeline.
 func (a *analysis) busy(r int, kind string, t0, t1 ps, op int32) {
 	if a.timeline && t1 > t0 {
-		a.spans = append(a.spans, Span{Rank: r, Kind: kind, Start: seconds(t0), End: seconds(t1), Op: int(op) - int(a.s.RankStart[r])})
+		a.spans = append(a.spans, runtime.Span{Rank: r, Kind: kind, Start: seconds(t0), End: seconds(t1), Op: int(op) - int(a.s.RankStart[r])})
 	}
 }
 
@@ -1026,20 +1027,13 @@ func (a *analysis) leave(e anEvent) error {
 	return nil
 }
 
-// ScheduleBytes is what s holds in memory, beyond its labels.
-func ScheduleBytes(s *lang.Schedule) int64 {
-	return limits.Add(limits.Mul(int64(len(s.Ops)), int64(unsafe.Sizeof(lang.SchedOp{}))),
-		limits.Mul(int64(len(s.Deps)), int64(unsafe.Sizeof(lang.SchedDep{}))),
-		limits.Mul(int64(len(s.DepStart)+len(s.RankStart)), 4))
-}
-
-func (a *analysis) result() (*ProgramResult, error) {
+func (a *analysis) result() (*runtime.ProgramResult, error) {
 	s := a.s
-	res := &ProgramResult{Method: "analytic", Messages: a.messages, Ranks: make([]RankTimes, s.Ranks)}
+	res := &runtime.ProgramResult{Method: "analytic", Messages: a.messages, Ranks: make([]runtime.RankTimes, s.Ranks)}
 	last := -1
 	for r := 0; r < s.Ranks; r++ {
 		busy := a.compute[r] + a.send[r] + a.recv[r]
-		res.Ranks[r] = RankTimes{Rank: r, Node: a.node[r], End: seconds(a.end[r]), Compute: seconds(a.compute[r]), Send: seconds(a.send[r]), Recv: seconds(a.recv[r]), Wait: seconds(max(0, a.end[r]-busy))}
+		res.Ranks[r] = runtime.RankTimes{Rank: r, Node: a.node[r], End: seconds(a.end[r]), Compute: seconds(a.compute[r]), Send: seconds(a.send[r]), Recv: seconds(a.recv[r]), Wait: seconds(max(0, a.end[r]-busy))}
 		if last < 0 || a.end[r] > a.end[last] {
 			last = r
 		}
@@ -1056,7 +1050,7 @@ func (a *analysis) result() (*ProgramResult, error) {
 		}
 	}
 	if a.timeline {
-		res.Timeline = WithWaits(a.spans, res.Ranks)
+		res.Timeline = runtime.WithWaits(a.spans, res.Ranks)
 	}
 	return res, nil
 }
@@ -1064,9 +1058,9 @@ func (a *analysis) result() (*ProgramResult, error) {
 // deadlock lists the ranks with operations that never completed: each
 // with a receive still posted, else a send never matched, else its first
 // operation that never started.
-func (a *analysis) deadlock() *ProgramDeadlock {
+func (a *analysis) deadlock() *runtime.ProgramDeadlock {
 	s := a.s
-	var d ProgramDeadlock
+	var d runtime.ProgramDeadlock
 	for r := 0; r < s.Ranks; r++ {
 		stuck := int32(-1)
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
@@ -1090,7 +1084,7 @@ func (a *analysis) deadlock() *ProgramDeadlock {
 		case lang.OpRecv, lang.OpSend:
 			peer = int(o.Peer)
 		}
-		d.Waiting = append(d.Waiting, WaitingRank{Rank: r, Op: int(stuck - s.RankStart[r]), Label: s.LabelOf(int(stuck)), Line: int(o.Line), Peer: peer})
+		d.Waiting = append(d.Waiting, runtime.WaitingRank{Rank: r, Op: int(stuck - s.RankStart[r]), Label: s.LabelOf(int(stuck)), Line: int(o.Line), Peer: peer})
 	}
 	if len(d.Waiting) == 0 {
 		return nil
@@ -1117,21 +1111,21 @@ func (a *analysis) postedAfter(recv int32, t ps) int32 {
 // criticalPath walks back from op through what each operation waited for
 // last: a dependency, the message a receive matched, or the operation
 // that held the CPU or NIC it needed.
-func (a *analysis) criticalPath(last int32) ([]PathStep, error) {
+func (a *analysis) criticalPath(last int32) ([]runtime.PathStep, error) {
 	s := a.s
 	n := 0
 	a.walkPath(last, func(int32) { n++ })
 	// The path may run through every operation: its memory is counted
 	// before it is made, with what the analysis already holds.
-	need := limits.Add(a.held, limits.Mul(int64(n), int64(unsafe.Sizeof(PathStep{}))))
+	need := limits.Add(a.held, limits.Mul(int64(n), int64(unsafe.Sizeof(runtime.PathStep{}))))
 	if err := limits.Check(fmt.Sprintf("the critical path of %s (%d steps)", s.Name, n), need, a.m.MaxMemory()); err != nil {
 		return nil, err
 	}
-	path := make([]PathStep, 0, n)
+	path := make([]runtime.PathStep, 0, n)
 	a.walkPath(last, func(op int32) {
 		r := int(a.ops[op].rank)
 		o := &s.Ops[op]
-		path = append(path, PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
+		path = append(path, runtime.PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
 	})
 	slices.Reverse(path)
 	return path, nil

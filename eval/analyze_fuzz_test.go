@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // FuzzAnalyzeGOAL runs every schedule the GOAL reader accepts: Analyze
@@ -71,7 +72,7 @@ func FuzzAnalyzeGOAL(f *testing.F) {
 
 // untakenMessageEndsAt reports whether a message no receive took (a
 // receiving span of no operation) ends at t.
-func untakenMessageEndsAt(timeline []Span, t float64) bool {
+func untakenMessageEndsAt(timeline []runtime.Span, t float64) bool {
 	for _, sp := range timeline {
 		if sp.Kind == "recv" && sp.Op < 0 && sp.End == t {
 			return true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // loggp loads std:loggp with LogGOPSim's parameters (integer ns, ns/B, B).
@@ -36,7 +37,7 @@ func readGOAL(t testing.TB, name, text string) *lang.Schedule {
 	return s
 }
 
-func analyze(t testing.TB, m *Machine, s *lang.Schedule, o AnalyzeOptions) *ProgramResult {
+func analyze(t testing.TB, m *Machine, s *lang.Schedule, o AnalyzeOptions) *runtime.ProgramResult {
 	t.Helper()
 	res, err := Analyze(context.Background(), m, s, o)
 	if err != nil {
@@ -46,7 +47,7 @@ func analyze(t testing.TB, m *Machine, s *lang.Schedule, o AnalyzeOptions) *Prog
 }
 
 // endsNS returns every rank's end time in whole nanoseconds.
-func endsNS(res *ProgramResult) []int64 {
+func endsNS(res *runtime.ProgramResult) []int64 {
 	out := make([]int64, len(res.Ranks))
 	for i, r := range res.Ranks {
 		out[i] = int64(math.Round(r.End * 1e9))
@@ -328,14 +329,14 @@ func TestAnalyzeAccountsForEveryRanksTime(t *testing.T) {
 func TestAnalyzeReportsDeadlocks(t *testing.T) {
 	tests := []struct {
 		name, text string
-		want       []WaitingRank
+		want       []runtime.WaitingRank
 	}{
 		{"both receive first", "num_ranks 2\nrank 0 {\nr: recv 8b from 1 tag 0\ns: send 8b to 1 tag 0\ns requires r\n}\nrank 1 {\nr: recv 8b from 0 tag 0\ns: send 8b to 0 tag 0\ns requires r\n}\n",
-			[]WaitingRank{{Rank: 0, Op: 0, Label: "r", Line: 3, Peer: 1}, {Rank: 1, Op: 0, Label: "r", Line: 8, Peer: 0}}},
+			[]runtime.WaitingRank{{Rank: 0, Op: 0, Label: "r", Line: 3, Peer: 1}, {Rank: 1, Op: 0, Label: "r", Line: 8, Peer: 0}}},
 		{"a tag nobody sends", "num_ranks 2\nrank 0 {\ns: send 8b to 1 tag 1\n}\nrank 1 {\nr: recv 8b from -1 tag 2\n}\n",
-			[]WaitingRank{{Rank: 1, Op: 0, Label: "r", Line: 6, Peer: -1}}},
+			[]runtime.WaitingRank{{Rank: 1, Op: 0, Label: "r", Line: 6, Peer: -1}}},
 		{"a rendezvous send never received", "num_ranks 2\nrank 0 {\ns: send 100000b to 1 tag 0\nc: calc 5\nc requires s\n}\nrank 1 {\n}\n",
-			[]WaitingRank{{Rank: 0, Op: 0, Label: "s", Line: 3, Peer: 1}}},
+			[]runtime.WaitingRank{{Rank: 0, Op: 0, Label: "s", Line: 3, Peer: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // notFinite describes a query answer that is ±Inf or NaN, which no query
@@ -20,15 +21,15 @@ func notFinite(what string, v lang.Value, err error) string {
 
 // firstNotFinite checks every listed field and param of a machine, and
 // that every link of its topologies is within the bounds loading holds
-// fields to (eval.TimeBound, eval.LinkSpeedBound): a machine that loads
+// fields to (runtime.TimeBound, runtime.LinkSpeedBound): a machine that loads
 // gives the simulator nothing that overflows.
 func firstNotFinite(m *eval.Machine) string {
 	for _, t := range m.Topologies() {
 		for i := range t.Latency {
-			if msg := eval.TimeBound.Check("latency", t.Latency[i]); msg != "" {
+			if msg := runtime.TimeBound.Check("latency", t.Latency[i]); msg != "" {
 				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
 			}
-			if msg := eval.LinkSpeedBound.Check("speed", t.Speed[i]); msg != "" {
+			if msg := runtime.LinkSpeedBound.Check("speed", t.Speed[i]); msg != "" {
 				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
 			}
 		}

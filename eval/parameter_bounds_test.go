@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // markedSource takes a source in which ‸ marks where each expected error
@@ -330,9 +331,9 @@ func TestLanguageDocListsTheParameterBounds(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("| field | bound |\n|---|---|\n")
 	for _, d := range boundDocs {
-		fmt.Fprintf(&b, "| %s | %s |\n", d.fields, d.b.rangeDoc())
+		fmt.Fprintf(&b, "| %s | %s |\n", d.fields, d.b.Range())
 	}
-	fmt.Fprintf(&b, "| `clock_offset`, `clock_jitter` | at most a year (%ss) either way |\n", lang.FormatNumber(MaxTime))
-	fmt.Fprintf(&b, "| `clock_drift` | above -1, at most %s |\n", lang.FormatNumber(MaxDrift))
+	fmt.Fprintf(&b, "| `clock_offset`, `clock_jitter` | at most a year (%ss) either way |\n", lang.FormatNumber(runtime.MaxTime))
+	fmt.Fprintf(&b, "| `clock_drift` | above -1, at most %s |\n", lang.FormatNumber(runtime.MaxDrift))
 	checkDocSection(t, "../docs/LANGUAGE.md", "bounds", b.String())
 }

@@ -6,10 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // A Program is an SPMD program of the machine language, `program NAME(…)
@@ -205,24 +205,7 @@ type ScheduleOptions struct {
 	// with the schedule against the machine's memory limit as operations
 	// are added, so that a program too large to answer is refused while
 	// it is instantiated, within the limit, rather than after.
-	Answer Footprint
-}
-
-// Footprint is the memory something computed from a schedule takes per
-// item of the schedule, beyond the schedule itself.
-type Footprint struct {
-	Op, Send, Dep, Rank int64 // bytes per operation, send, dependency and rank
-}
-
-// Bytes is the footprint for a schedule of so many items.
-func (f Footprint) Bytes(ops, sends, deps, ranks int64) int64 {
-	return limits.Add(limits.Mul(ops, f.Op), limits.Mul(sends, f.Send), limits.Mul(deps, f.Dep), limits.Mul(ranks, f.Rank))
-}
-
-// Max is f or g item by item, whichever is larger: at least what either
-// takes, as when one answer is computed and then the other.
-func (f Footprint) Max(g Footprint) Footprint {
-	return Footprint{Op: max(f.Op, g.Op), Send: max(f.Send, g.Send), Dep: max(f.Dep, g.Dep), Rank: max(f.Rank, g.Rank)}
+	Answer runtime.Footprint
 }
 
 // Limits on instantiating a program.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Run-time values in the analytic answer (program_clock.go). Analyze has
@@ -89,7 +90,7 @@ func (c *anClock) received(a *analysis, recv, send int32) {
 }
 
 // fill puts the named registers' final values into res.
-func (c *anClock) fill(a *analysis, res *ProgramResult) {
+func (c *anClock) fill(a *analysis, res *runtime.ProgramResult) {
 	for k, name := range a.s.RegNames {
 		if name == "" || k >= c.nregs {
 			continue

@@ -3,9 +3,9 @@ package eval
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Local clocks (seed 004 §3.2). Every processor has a clock that a program
@@ -43,86 +43,14 @@ func init() {
 	}
 }
 
-// DistKind says how a Dist draws.
-type DistKind uint8
-
-const (
-	DistFixed   DistKind = iota // always A
-	DistUniform                 // uniformly between A and B
-	DistNormal                  // normally, mean A, standard deviation B
-)
-
-// Dist is a quantity a run draws, in SI units.
-type Dist struct {
-	Kind DistKind
-	A, B float64
-}
-
-// Draw draws one value.
-func (d Dist) Draw(r *rand.Rand) float64 {
-	switch d.Kind {
-	case DistUniform:
-		return d.A + (d.B-d.A)*r.Float64()
-	case DistNormal:
-		return d.A + d.B*r.NormFloat64()
-	}
-	return d.A
-}
-
-// Mean is the distribution's mean.
-func (d Dist) Mean() float64 {
-	if d.Kind == DistUniform {
-		return (d.A + d.B) / 2
-	}
-	return d.A
-}
-
-// Zero reports whether every draw is 0.
-func (d Dist) Zero() bool { return d == Dist{} || d.Kind != DistNormal && d.A == 0 && d.B == 0 }
-
-// Format writes the distribution as the language does, in unit dim.
-func (d Dist) Format(dim lang.Dim) string {
-	q := func(x float64) string { return lang.FormatQuantity(x, dim) }
-	switch d.Kind {
-	case DistUniform:
-		return "uniform(" + q(d.A) + ", " + q(d.B) + ")"
-	case DistNormal:
-		return "normal(" + q(d.A) + ", " + q(d.B) + ")"
-	}
-	return q(d.A)
-}
-
-// Clock is a processor's local clock: see the fields above.
-type Clock struct {
-	Offset Dist // s, drawn once per run
-	Drift  Dist // a fraction (1e-6: one part per million), drawn once per run
-	Jitter Dist // s, drawn at every read
-}
-
-// DrawRate draws the clock's rate, 1 + its drift, once per run. A normal
-// drift at or below -1 (a clock that stops or runs backwards) is drawn
-// again: the drift is a normal distribution cut there. Its mean is above
-// -1 (clockDist refuses others), so a draw succeeds more often than not.
-func (c Clock) DrawRate(r *rand.Rand) float64 {
-	for range 64 {
-		if d := c.Drift.Draw(r); d > -1 {
-			return 1 + d
-		}
-	}
-	return 1 + c.Drift.A
-}
-
-// Perfect reports whether the clock always reads the true time.
-func (c Clock) Perfect() bool { return c.Offset.Zero() && c.Drift.Zero() && c.Jitter.Zero() }
-
 // Clock returns the local clock of nodes of type nt in t's machine.
 // Loading has checked every clock field, so none fails here.
-func (t *Topology) Clock(nt *NodeType) Clock {
-	var c Clock
+func (t *Topology) Clock(nt *NodeType) runtime.Clock {
+	var c runtime.Clock
 	if nt == nil || nt.Kind != "processor" {
 		return c
 	}
-	for name, dst := range map[string]*Dist{"clock_offset": &c.Offset, "clock_drift": &c.Drift, "clock_jitter": &c.Jitter} {
+	for name, dst := range map[string]*runtime.Dist{"clock_offset": &c.Offset, "clock_drift": &c.Drift, "clock_jitter": &c.Jitter} {
 		if f := nt.obj.field(name); f != nil && !f.decl.IsFunc() {
 			if d, err := t.m.clockDist(f); err == nil {
 				*dst = d
@@ -140,7 +68,7 @@ func (m *Machine) evalClockField(f *field) (lang.Value, error) {
 		return lang.Value{}, err
 	}
 	v := lang.Quantity(d.Mean(), clockFields[f.name])
-	if f.name == "clock_jitter" && d.Kind == DistUniform && d.A == -d.B {
+	if f.name == "clock_jitter" && d.Kind == runtime.DistUniform && d.A == -d.B {
 		v = lang.Quantity(d.B, lang.TimeDim) // ±j reads as j, as it is written
 	}
 	return v, m.checkOverride(f, v)
@@ -148,20 +76,20 @@ func (m *Machine) evalClockField(f *field) (lang.Value, error) {
 
 // clockDist reads a clock field's distribution: uniform(a, b) or
 // normal(m, s) at the top of its expression, else a fixed value.
-func (m *Machine) clockDist(f *field) (Dist, error) {
+func (m *Machine) clockDist(f *field) (runtime.Dist, error) {
 	dim := clockFields[f.name]
 	e := f.decl.Value
-	kind, args := DistFixed, []lang.Expr{e}
+	kind, args := runtime.DistFixed, []lang.Expr{e}
 	if call, ok := e.(*lang.Call); ok {
 		if id, ok := call.Fn.(*lang.Ident); ok {
 			if b := m.res.get(id); b != nil && b.kind == bBuiltin && (id.Name == "uniform" || id.Name == "normal") {
 				if len(call.Args) != 2 {
-					return Dist{}, errAt(call, "%s takes two arguments, got %d: %s", id.Name, len(call.Args), map[string]string{
+					return runtime.Dist{}, errAt(call, "%s takes two arguments, got %d: %s", id.Name, len(call.Args), map[string]string{
 						"uniform": "uniform(LOW, HIGH)", "normal": "normal(MEAN, SD)"}[id.Name])
 				}
-				kind, args = DistUniform, call.Args
+				kind, args = runtime.DistUniform, call.Args
 				if id.Name == "normal" {
-					kind = DistNormal
+					kind = runtime.DistNormal
 				}
 			}
 		}
@@ -170,49 +98,49 @@ func (m *Machine) clockDist(f *field) (Dist, error) {
 	for i, a := range args {
 		v, err := m.evalExpr(a, f.obj)
 		if err != nil {
-			return Dist{}, err
+			return runtime.Dist{}, err
 		}
 		if v.Kind != lang.Number || v.Dim != dim {
 			want := "a time such as 1us"
 			if dim == lang.Dimensionless {
 				want = "a plain number such as 1e-6 (one part per million)"
 			}
-			return Dist{}, errAt(a, "%s takes %s, got %s", quoteField(f.name), want, describeValue(v))
+			return runtime.Dist{}, errAt(a, "%s takes %s, got %s", quoteField(f.name), want, describeValue(v))
 		}
 		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
-			return Dist{}, errAt(a, "%s must be finite, got %s", quoteField(f.name), v)
+			return runtime.Dist{}, errAt(a, "%s must be finite, got %s", quoteField(f.name), v)
 		}
-		if msg := clockBound(f.name, v.Num); msg != "" {
-			return Dist{}, errAt(a, "%s", msg)
+		if msg := runtime.CheckClockField(f.name, v.Num); msg != "" {
+			return runtime.Dist{}, errAt(a, "%s", msg)
 		}
 		vals[i] = v.Num
 	}
-	d := Dist{Kind: kind, A: vals[0]}
+	d := runtime.Dist{Kind: kind, A: vals[0]}
 	switch kind {
-	case DistUniform:
+	case runtime.DistUniform:
 		d.B = vals[1]
 		if d.B < d.A {
-			return Dist{}, errAt(e, "uniform(LOW, HIGH) needs LOW ≤ HIGH, got %s", d.Format(dim))
+			return runtime.Dist{}, errAt(e, "uniform(LOW, HIGH) needs LOW ≤ HIGH, got %s", d.Format(dim))
 		}
-	case DistNormal:
+	case runtime.DistNormal:
 		d.B = vals[1]
 		if d.B < 0 {
-			return Dist{}, errAt(args[1], "normal(MEAN, SD) needs SD ≥ 0, got %s", lang.FormatQuantity(d.B, dim))
+			return runtime.Dist{}, errAt(args[1], "normal(MEAN, SD) needs SD ≥ 0, got %s", lang.FormatQuantity(d.B, dim))
 		}
-	case DistFixed:
+	case runtime.DistFixed:
 		if f.name == "clock_jitter" {
 			if d.A < 0 {
-				return Dist{}, errAt(e, "clock_jitter = j means a jitter of ±j, so j must not be negative; got %s (for an error drawn from a range, write uniform(LOW, HIGH))", lang.FormatQuantity(d.A, dim))
+				return runtime.Dist{}, errAt(e, "clock_jitter = j means a jitter of ±j, so j must not be negative; got %s (for an error drawn from a range, write uniform(LOW, HIGH))", lang.FormatQuantity(d.A, dim))
 			}
-			d = Dist{Kind: DistUniform, A: -d.A, B: d.A}
+			d = runtime.Dist{Kind: runtime.DistUniform, A: -d.A, B: d.A}
 		}
 	}
-	if f.name == "clock_drift" && (d.A <= -1 || d.Kind == DistUniform && d.B <= -1) {
+	if f.name == "clock_drift" && (d.A <= -1 || d.Kind == runtime.DistUniform && d.B <= -1) {
 		what := "clock_drift must be above -1"
-		if d.Kind == DistNormal {
+		if d.Kind == runtime.DistNormal {
 			what = "the mean of clock_drift must be above -1"
 		}
-		return Dist{}, errAt(e, "%s (a clock that stops or runs backwards), got %s", what, d.Format(dim))
+		return runtime.Dist{}, errAt(e, "%s (a clock that stops or runs backwards), got %s", what, d.Format(dim))
 	}
 	return d, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 func clockMachine(fields string) string {
@@ -17,16 +19,16 @@ func clockMachine(fields string) string {
 func TestClockFieldsGiveEachProcessorItsClock(t *testing.T) {
 	for _, tc := range []struct {
 		name, fields string
-		want         Clock
+		want         runtime.Clock
 	}{
-		{"none: a perfect clock", "", Clock{}},
+		{"none: a perfect clock", "", runtime.Clock{}},
 		{"fixed offset and drift", "clock_offset = -250ns; clock_drift = 2e-6",
-			Clock{Offset: Dist{A: -250e-9}, Drift: Dist{A: 2e-6}}},
-		{"offset drawn uniformly", "clock_offset = uniform(-1us, 1us)", Clock{Offset: Dist{Kind: DistUniform, A: -1e-6, B: 1e-6}}},
-		{"drift drawn normally", "clock_drift = normal(0, 1e-6)", Clock{Drift: Dist{Kind: DistNormal, B: 1e-6}}},
-		{"a plain jitter is plus or minus it", "clock_jitter = 5ns", Clock{Jitter: Dist{Kind: DistUniform, A: -5e-9, B: 5e-9}}},
-		{"jitter from a range", "clock_jitter = uniform(0s, 2ns)", Clock{Jitter: Dist{Kind: DistUniform, B: 2e-9}}},
-		{"arguments are expressions", "clock_offset = uniform(-2 * 500ns, 1us / 2)", Clock{Offset: Dist{Kind: DistUniform, A: -1e-6, B: 0.5e-6}}},
+			runtime.Clock{Offset: runtime.Dist{A: -250e-9}, Drift: runtime.Dist{A: 2e-6}}},
+		{"offset drawn uniformly", "clock_offset = uniform(-1us, 1us)", runtime.Clock{Offset: runtime.Dist{Kind: runtime.DistUniform, A: -1e-6, B: 1e-6}}},
+		{"drift drawn normally", "clock_drift = normal(0, 1e-6)", runtime.Clock{Drift: runtime.Dist{Kind: runtime.DistNormal, B: 1e-6}}},
+		{"a plain jitter is plus or minus it", "clock_jitter = 5ns", runtime.Clock{Jitter: runtime.Dist{Kind: runtime.DistUniform, A: -5e-9, B: 5e-9}}},
+		{"jitter from a range", "clock_jitter = uniform(0s, 2ns)", runtime.Clock{Jitter: runtime.Dist{Kind: runtime.DistUniform, B: 2e-9}}},
+		{"arguments are expressions", "clock_offset = uniform(-2 * 500ns, 1us / 2)", runtime.Clock{Offset: runtime.Dist{Kind: runtime.DistUniform, A: -1e-6, B: 0.5e-6}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := LoadSource("c.machine", clockMachine(tc.fields))
@@ -48,8 +50,8 @@ func TestClockFieldsGiveEachProcessorItsClock(t *testing.T) {
 	}
 }
 
-func clockNear(a, b Clock) bool {
-	near := func(x, y Dist) bool {
+func clockNear(a, b runtime.Clock) bool {
+	near := func(x, y runtime.Dist) bool {
 		return x.Kind == y.Kind && math.Abs(x.A-y.A) < 1e-18 && math.Abs(x.B-y.B) < 1e-18
 	}
 	return near(a.Offset, b.Offset) && near(a.Drift, b.Drift) && near(a.Jitter, b.Jitter)
@@ -77,8 +79,8 @@ func TestRandomClockFieldsReadAsTheirMean(t *testing.T) {
 // average to the middle; normal draws have the mean and spread asked for.
 func TestClockDrawsStayInTheirDistribution(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	u := Dist{Kind: DistUniform, A: -1, B: 3}
-	n := Dist{Kind: DistNormal, A: 2, B: 0.5}
+	u := runtime.Dist{Kind: runtime.DistUniform, A: -1, B: 3}
+	n := runtime.Dist{Kind: runtime.DistNormal, A: 2, B: 0.5}
 	const draws = 20000
 	var su, sn, sn2 float64
 	for range draws {
@@ -99,7 +101,7 @@ func TestClockDrawsStayInTheirDistribution(t *testing.T) {
 	if math.Abs(mean-2) > 0.02 || math.Abs(sd-0.5) > 0.02 {
 		t.Errorf("normal(2, 0.5): mean %g, sd %g", mean, sd)
 	}
-	if (Dist{A: 7}).Draw(r) != 7 {
+	if (runtime.Dist{A: 7}).Draw(r) != 7 {
 		t.Error("a fixed value must draw itself")
 	}
 }
@@ -134,16 +136,16 @@ func TestClockFieldErrorsArePositioned(t *testing.T) {
 func TestClockRatesAreAlwaysPositive(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		drift Dist
+		drift runtime.Dist
 	}{
-		{"a fixed drift", Dist{A: -0.5}},
-		{"a uniform drift", Dist{Kind: DistUniform, A: -0.9, B: 3}},
-		{"a normal drift wider than 1", Dist{Kind: DistNormal, B: 10}},
-		{"a normal drift near -1", Dist{Kind: DistNormal, A: -0.999, B: 0.5}},
+		{"a fixed drift", runtime.Dist{A: -0.5}},
+		{"a uniform drift", runtime.Dist{Kind: runtime.DistUniform, A: -0.9, B: 3}},
+		{"a normal drift wider than 1", runtime.Dist{Kind: runtime.DistNormal, B: 10}},
+		{"a normal drift near -1", runtime.Dist{Kind: runtime.DistNormal, A: -0.999, B: 0.5}},
 	} {
 		r := rand.New(rand.NewPCG(1, 2))
 		for range 10000 {
-			if rate := (Clock{Drift: tc.drift}).DrawRate(r); !(rate > 0) {
+			if rate := (runtime.Clock{Drift: tc.drift}).DrawRate(r); !(rate > 0) {
 				t.Fatalf("%s: rate %g; a clock must run forwards", tc.name, rate)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // A program refused part way, past its first rank, names what the whole
@@ -17,14 +19,14 @@ func TestProgramRefusedPartWayNamesWhatTheWholeNeeds(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		iters  int // of compute(1us) on each of 4 ranks
-		answer Footprint
+		answer runtime.Footprint
 		// the whole's need in MB, within ±10%: 4 × iters × (the answer's
 		// bytes and a schedule's per operation)
 		wantMB float64
 	}{
-		{"twice the limit", 8_000, Footprint{Op: 1000}, 4 * 8_000 * (1000 + schedOpBytes + 4) / 1e6},
-		{"three times the limit", 4_000, Footprint{Op: 3000}, 4 * 4_000 * (3000 + schedOpBytes + 4) / 1e6},
-		{"the schedule alone", 150_000, Footprint{}, 4 * 150_000 * (schedOpBytes + 4) / 1e6},
+		{"twice the limit", 8_000, runtime.Footprint{Op: 1000}, 4 * 8_000 * (1000 + schedOpBytes + 4) / 1e6},
+		{"three times the limit", 4_000, runtime.Footprint{Op: 3000}, 4 * 4_000 * (3000 + schedOpBytes + 4) / 1e6},
+		{"the schedule alone", 150_000, runtime.Footprint{}, 4 * 150_000 * (schedOpBytes + 4) / 1e6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParseProgramBody(m, "for i in 1 .. "+strconv.Itoa(tc.iters)+" { compute(1us) }")

@@ -3,10 +3,12 @@ package eval
 import (
 	"context"
 	"regexp"
-	"runtime"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // A program too large to answer within the memory limit is refused as it
@@ -21,26 +23,26 @@ func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		iters  int // of compute(1us) on each of 4 ranks
-		answer Footprint
+		answer runtime.Footprint
 		// refused: the error starts so; "" when the program is answered
 		refused string
 	}{
 		{"fits with the analysis", 20_000, AnalyzeFootprint(), ""},
 		{"schedule fits, the analysis does not", 60_000, AnalyzeFootprint(), "early"},
-		{"schedule fits alone", 60_000, Footprint{}, "analysing main (240000 operations) needs about"},
-		{"schedule does not fit", 200_000, Footprint{}, "<program>:1:24: program main on 4 ranks, at 322639 operations so far of about 800000 at the rate of its first rank, needs about 42 MB"},
-		{"a large answer per operation", 200_000, Footprint{Op: 1000}, "early"},
-		{"a large answer per rank", 10, Footprint{Rank: limit / 2}, "early"},
+		{"schedule fits alone", 60_000, runtime.Footprint{}, "analysing main (240000 operations) needs about"},
+		{"schedule does not fit", 200_000, runtime.Footprint{}, "<program>:1:24: program main on 4 ranks, at 322639 operations so far of about 800000 at the rate of its first rank, needs about 42 MB"},
+		{"a large answer per operation", 200_000, runtime.Footprint{Op: 1000}, "early"},
+		{"a large answer per rank", 10, runtime.Footprint{Rank: limit / 2}, "early"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := ParseProgramBody(m, "for i in 1 .. "+strconv.Itoa(tc.iters)+" { compute(1us) }")
 			if err != nil {
 				t.Fatal(err)
 			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
+			var before, after goruntime.MemStats
+			goruntime.ReadMemStats(&before)
 			s, err := p.Schedule(m, ScheduleOptions{Answer: tc.answer})
-			runtime.ReadMemStats(&after)
+			goruntime.ReadMemStats(&after)
 			if err == nil {
 				_, err = Analyze(context.Background(), m, s, AnalyzeOptions{})
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Schedule instantiates the program on m: it runs the body once per rank
@@ -93,7 +94,7 @@ type inst struct {
 	steps   int64
 	max     int64 // memory limit
 	nextMem int   // op count at which memory is checked next
-	answer  Footprint
+	answer  runtime.Footprint
 	sends   int64
 	rt      rtClosures // program_clock.go
 
@@ -378,7 +379,7 @@ func (in *inst) emit(op *pop) bool {
 			in.fail(lang.Errorf(op.args[rTime].pos, "compute takes a time of 0s or more, got %s on rank %d", describeValue(v), in.rank))
 			return false
 		}
-		if msg := TimeBound.Check("compute", v.Num); msg != "" {
+		if msg := runtime.TimeBound.Check("compute", v.Num); msg != "" {
 			in.fail(lang.Errorf(op.args[rTime].pos, "%s, on rank %d", msg, in.rank))
 			return false
 		}
@@ -463,7 +464,7 @@ func (in *inst) reserve(op *pop) bool {
 	fixed := in.answer.Bytes(0, 0, 0, int64(in.cp.ranks)) + 4*int64(len(s.RankStart))
 	if need > limit {
 		what := fmt.Sprintf("program %s on %d ranks", in.cp.name, in.cp.ranks)
-		if in.answer != (Footprint{}) {
+		if in.answer != (runtime.Footprint{}) {
 			what = fmt.Sprintf("%s, with its answer, at %d operations so far,", what, n)
 		}
 		// Stopped just past the limit, need says nothing of the limit to
@@ -476,7 +477,7 @@ func (in *inst) reserve(op *pop) bool {
 			if in.rank > 1 {
 				first = fmt.Sprintf("its first %d ranks", in.rank)
 			}
-			if in.answer == (Footprint{}) {
+			if in.answer == (runtime.Footprint{}) {
 				what += fmt.Sprintf(", at %d operations so far,", n)
 			}
 			what = fmt.Sprintf("%s of about %d at the rate of %s,", strings.TrimSuffix(what, ","), int64(whole), first)
@@ -523,7 +524,7 @@ func (in *inst) reserve(op *pop) bool {
 func (in *inst) need(n int) int64 {
 	s := in.s
 	deps := int64(len(s.Deps))
-	return limits.Add(ScheduleBytes(s), limits.Mul(int64(n-len(s.Ops)), schedOpBytes),
+	return limits.Add(runtime.ScheduleBytes(s), limits.Mul(int64(n-len(s.Ops)), schedOpBytes),
 		in.answer.Bytes(int64(n), in.sends, deps, int64(in.cp.ranks)))
 }
 

@@ -255,7 +255,7 @@ func (r *realizer) realize() *Topology {
 }
 
 // packetFields are the topology fields the simulator reads as whole
-// numbers, with their bounds (runtime.FromMachine).
+// numbers, with their bounds (Machine.Spec).
 var packetFields = []struct {
 	name   string
 	lo, hi float64

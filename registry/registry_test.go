@@ -128,7 +128,7 @@ func load(t *testing.T, field, gen string) *runtime.Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := runtime.FromMachine(m, "")
+	spec, err := m.Spec("")
 	if err != nil {
 		t.Fatalf("%s: %v", field, err)
 	}

@@ -15,7 +15,7 @@ import (
 // once left the unreached nodes without a parent and indexed link -1, and
 // its broadcast reached only the root's part without a word.
 func TestDisconnectedMachineIsNoRouteUnderEveryRouting(t *testing.T) {
-	_, spec := sourceSpec(t, "m.machine", `machine "m" {
+	spec := sourceSpec(t, "m.machine", `machine "m" {
 	processor p {}
 	topology t { node 0 .. 3 = p; link 0 -- 1 { latency = 1us; speed = 1MB/s } }
 }`)

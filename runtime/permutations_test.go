@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/parasol-lang/parasol/eval"
 )
 
 // seedPermutation computes seed 004 §4.1's permutations as the seed words
@@ -125,14 +123,7 @@ func TestPermutationRefusals(t *testing.T) {
 // oneself is not sent), over as many links as the labels differ in bits
 // (e-cube routing), the longest path the most bits any pair differs in.
 func TestXmp64PermutationsSendTheSeedsMessages(t *testing.T) {
-	m, err := eval.Load("std:xmp64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := loadSpec(t, "std:xmp64")
 	for _, op := range []string{"shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev"} {
 		want := seedPermutation(t, op, 6)
 		msgs, hops, most := 0, 0, 0

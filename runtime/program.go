@@ -7,7 +7,6 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/collective"
@@ -69,7 +68,7 @@ type ProgramOptions struct {
 // waiting, the result has a Deadlock listing them; the error is then nil.
 // MaxEvents ends the run early with Partial set; cancelling ctx returns
 // the partial result and ctx.Err().
-func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOptions) (*eval.ProgramResult, error) {
+func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOptions) (*ProgramResult, error) {
 	if s.Ranks <= 0 {
 		return nil, fmt.Errorf("the program has no ranks")
 	}
@@ -104,9 +103,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		}
 	}
 	// The schedule is held throughout, and the expanded one beside it.
-	need := limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)), eval.ScheduleBytes(s))
+	need := limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)), ScheduleBytes(s))
 	if x != s {
-		need = limits.Add(need, eval.ScheduleBytes(x))
+		need = limits.Add(need, ScheduleBytes(x))
 	}
 	if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
 		return nil, err
@@ -167,30 +166,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 // the schedule: per operation its state (and its spans, for a timeline),
 // per send its message (and a rendezvous's two control messages), per
 // rank its process.
-func ProgramFootprint(o ProgramOptions) eval.Footprint {
-	f := eval.Footprint{Op: progOpBytes, Send: progMsgBytes, Rank: progRankBytes}
+func ProgramFootprint(o ProgramOptions) Footprint {
+	f := Footprint{Op: progOpBytes, Send: progMsgBytes, Rank: progRankBytes}
 	if o.EagerLimit != 0 {
 		f.Send += 2 * progControlBytes
 	}
 	if o.Timeline {
 		f.Op += 2 * spanBytes
-	}
-	return f
-}
-
-// RunFootprint is what Run takes per item of a schedule beyond the
-// schedule (eval.ScheduleOptions.Answer): the analysis's or the
-// simulation's, or when both are asked the larger of them, the analysis
-// being done before the simulation is built. An eager limit the machine
-// sets itself is not in it.
-func RunFootprint(o RunOptions) eval.Footprint {
-	both := o.Analytic == o.Simulated
-	var f eval.Footprint
-	if both || o.Analytic {
-		f = eval.AnalyzeFootprint()
-	}
-	if both || o.Simulated {
-		f = f.Max(ProgramFootprint(o.ProgramOptions))
 	}
 	return f
 }
@@ -210,8 +192,8 @@ const (
 
 // Memory per timeline span and critical path step of the answer.
 var (
-	spanBytes = int64(unsafe.Sizeof(eval.Span{}))
-	stepBytes = int64(unsafe.Sizeof(eval.PathStep{}))
+	spanBytes = int64(unsafe.Sizeof(Span{}))
+	stepBytes = int64(unsafe.Sizeof(PathStep{}))
 )
 
 // rendezvousAbove is the size above which a message goes by rendezvous
@@ -362,7 +344,7 @@ type progRun struct {
 	seq         int64
 	ranks       []rankState
 	spare       []*fifo // emptied queues, for enqueue
-	spans       []eval.Span
+	spans       []Span
 	clk         *progClock // clocks and run-time values (program_clock.go); nil when none
 
 	// Slow-down of computation by receiving and through-routing.
@@ -570,7 +552,7 @@ func (p *progRun) span(r int32, kind string, a, b float64, op int32) {
 			}
 			return
 		}
-		p.spans = append(p.spans, eval.Span{Rank: int(r), Kind: kind, Start: a, End: b, Op: p.origOp(op)})
+		p.spans = append(p.spans, Span{Rank: int(r), Kind: kind, Start: a, End: b, Op: p.origOp(op)})
 	}
 }
 
@@ -989,9 +971,9 @@ func (p *progRun) dequeue(qs map[int64]*fifo, k int64) int32 {
 // path may run through every operation, and the timeline's waits double
 // its spans: their memory is counted with what the run holds before they
 // are made.
-func (p *progRun) result(partial bool) (*eval.ProgramResult, error) {
-	res := &eval.ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
-	res.Ranks = make([]eval.RankTimes, len(p.ranks))
+func (p *progRun) result(partial bool) (*ProgramResult, error) {
+	res := &ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
+	res.Ranks = make([]RankTimes, len(p.ranks))
 	last := int32(-1)
 	for i := range p.end {
 		// On a tie the later rank's operation: a rendezvous send ends
@@ -1002,7 +984,7 @@ func (p *progRun) result(partial bool) (*eval.ProgramResult, error) {
 	}
 	for r := range p.ranks {
 		rs := &p.ranks[r]
-		rt := eval.RankTimes{Rank: r, Node: p.n.g.ID(p.node[r]), End: rs.end, Compute: rs.compute, Send: rs.send, Recv: rs.recv}
+		rt := RankTimes{Rank: r, Node: p.n.g.ID(p.node[r]), End: rs.end, Compute: rs.compute, Send: rs.send, Recv: rs.recv}
 		rt.Wait = max(0, rt.End-rt.Compute-rt.Send-rt.Recv)
 		res.Ranks[r] = rt
 		res.Makespan = max(res.Makespan, rs.end)
@@ -1025,7 +1007,7 @@ func (p *progRun) result(partial bool) (*eval.ProgramResult, error) {
 		p.clk.fill(p, res)
 	}
 	if p.o.Timeline {
-		res.Timeline = eval.WithWaits(p.spans, res.Ranks)
+		res.Timeline = WithWaits(p.spans, res.Ranks)
 	}
 	if !partial {
 		res.Deadlock = p.deadlock()
@@ -1035,8 +1017,8 @@ func (p *progRun) result(partial bool) (*eval.ProgramResult, error) {
 
 // criticalPath is the path back from op last, of steps steps (walkPath),
 // in time order.
-func (p *progRun) criticalPath(last int32, steps int) []eval.PathStep {
-	rev := make([]eval.PathStep, 0, steps)
+func (p *progRun) criticalPath(last int32, steps int) []PathStep {
+	rev := make([]PathStep, 0, steps)
 	p.walkPath(last, func(i int32, r, op int, merge bool) {
 		if merge {
 			rev[len(rev)-1].Start = p.start[i]
@@ -1047,7 +1029,7 @@ func (p *progRun) criticalPath(last int32, steps int) []eval.PathStep {
 			g = p.origin[i]
 		}
 		o := &p.orig.Ops[g]
-		rev = append(rev, eval.PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
+		rev = append(rev, PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
 			Start: p.start[i], End: p.end[i]})
 	})
 	slices.Reverse(rev)
@@ -1089,8 +1071,8 @@ func (p *progRun) walkPath(last int32, visit func(i int32, r, op int, merge bool
 
 // deadlock lists the ranks with operations that never completed, each at
 // the first of them that was under way (else the first not done).
-func (p *progRun) deadlock() *eval.ProgramDeadlock {
-	var d *eval.ProgramDeadlock
+func (p *progRun) deadlock() *ProgramDeadlock {
+	var d *ProgramDeadlock
 	for r := range p.x.Ranks {
 		lo, hi := int(p.x.RankStart[r]), int(p.x.RankStart[r+1])
 		stuck := -1
@@ -1110,7 +1092,7 @@ func (p *progRun) deadlock() *eval.ProgramDeadlock {
 			continue
 		}
 		if d == nil {
-			d = &eval.ProgramDeadlock{}
+			d = &ProgramDeadlock{}
 		}
 		g := int32(stuck)
 		if p.origin != nil {
@@ -1121,7 +1103,7 @@ func (p *progRun) deadlock() *eval.ProgramDeadlock {
 		if op.Kind == lang.OpSend || op.Kind == lang.OpRecv {
 			peer = int(op.Peer)
 		}
-		d.Waiting = append(d.Waiting, eval.WaitingRank{Rank: r, Op: p.origOp(int32(stuck)), Label: p.orig.LabelOf(int(g)),
+		d.Waiting = append(d.Waiting, WaitingRank{Rank: r, Op: p.origOp(int32(stuck)), Label: p.orig.LabelOf(int(g)),
 			Line: int(op.Line), Peer: peer})
 	}
 	return d

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -34,7 +33,7 @@ func TestProgramCountsItsCriticalPathAndTimelineAgainstTheLimit(t *testing.T) {
 	steps := int64(len(free.CriticalPath))
 	// What RunProgram holds besides them: its estimate of the run.
 	held := func(o ProgramOptions) int64 {
-		return ProgramFootprint(o).Bytes(int64(len(s.Ops)), int64(len(s.Ops)/3), 0, int64(s.Ranks)) + eval.ScheduleBytes(s)
+		return ProgramFootprint(o).Bytes(int64(len(s.Ops)), int64(len(s.Ops)/3), 0, int64(s.Ranks)) + ScheduleBytes(s)
 	}
 	run := held(ProgramOptions{})
 	for _, tc := range []struct {
@@ -80,7 +79,7 @@ func TestProgramStopsWhenItsTimelinePassesTheLimit(t *testing.T) {
 	s := chainSchedule(nil, ranks...)
 	s.Name = "computing"
 	o := ProgramOptions{Timeline: true}
-	o.MaxMemory = ProgramFootprint(o).Bytes(int64(len(s.Ops)), 0, 0, int64(s.Ranks)) + eval.ScheduleBytes(s)
+	o.MaxMemory = ProgramFootprint(o).Bytes(int64(len(s.Ops)), 0, 0, int64(s.Ranks)) + ScheduleBytes(s)
 	_, err := RunProgram(context.Background(), spec, s, o)
 	if want := "the timeline of computing ("; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %s…", err, want)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 )
 
@@ -25,14 +24,7 @@ func ringSchedule(R, iters int, n int64) *lang.Schedule {
 // docs/PROGRAMS.md quotes the figures.
 func BenchmarkRunProgram(b *testing.B) {
 	s := ringSchedule(1024, 333, 1024)
-	m, err := eval.Load("std:xmp64")
-	if err != nil {
-		b.Fatal(err)
-	}
-	xmp, err := FromMachine(m, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	xmp := loadSpec(b, "std:xmp64")
 	torus := &Spec{Graph: mustGen(b, "torus", 32, 32), DefaultNode: NodeParams{SendOverhead: 1e-6, RecvOverhead: 1e-6},
 		DefaultLink: LinkParams{Latency: 1e-7, Bandwidth: 1e9}, Switching: VCT}
 	for _, bc := range []struct {
@@ -40,7 +32,8 @@ func BenchmarkRunProgram(b *testing.B) {
 		spec *Spec
 	}{{"xmp64", xmp}, {"torus32x32", torus}} {
 		b.Run(bc.name, func(b *testing.B) {
-			var res *eval.ProgramResult
+			var res *ProgramResult
+			var err error
 			for b.Loop() {
 				if res, err = RunProgram(context.Background(), bc.spec, s, ProgramOptions{}); err != nil {
 					b.Fatal(err)

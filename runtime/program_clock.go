@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -41,7 +40,7 @@ type progClock struct {
 	sentT  []float64 // and its true twin
 	offset []float64 // per node: the clock's offset this run
 	rate   []float64 // per node: 1 + its drift this run
-	jitter []eval.Dist
+	jitter []Dist
 	rng    *rand.Rand
 }
 
@@ -66,7 +65,7 @@ func newProgClock(p *progRun, seed uint64, maxMem int64) (*progClock, error) {
 	c.truth = make([]float64, x.Ranks*c.nregs)
 	c.sent, c.sentT = make([]float64, len(x.Ops)), make([]float64, len(x.Ops))
 	nn := p.n.g.N()
-	c.offset, c.rate, c.jitter = make([]float64, nn), make([]float64, nn), make([]eval.Dist, nn)
+	c.offset, c.rate, c.jitter = make([]float64, nn), make([]float64, nn), make([]Dist, nn)
 	for v := range nn {
 		ck := p.n.nodeP(int32(v)).Clock
 		c.offset[v] = ck.Offset.Draw(c.rng)
@@ -146,15 +145,15 @@ func (c *progClock) received(p *progRun, rc, send int32) {
 
 // fill puts the named registers' final values, their true twins and the
 // clocks drawn into res.
-func (c *progClock) fill(p *progRun, res *eval.ProgramResult) {
+func (c *progClock) fill(p *progRun, res *ProgramResult) {
 	perfect := true
 	for _, v := range p.node {
 		perfect = perfect && p.n.nodeP(v).Clock.Perfect()
 	}
 	if !perfect {
-		res.Clocks = make([]eval.RankClock, len(p.node))
+		res.Clocks = make([]RankClock, len(p.node))
 		for r, v := range p.node {
-			res.Clocks[r] = eval.RankClock{Offset: c.offset[v], Drift: c.rate[v] - 1}
+			res.Clocks[r] = RankClock{Offset: c.offset[v], Drift: c.rate[v] - 1}
 		}
 	}
 	for k, name := range p.x.RegNames {

@@ -6,31 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 )
 
 // clockRun loads a machine with processor fields clock, instantiates the
 // program and simulates it with seed.
-func clockRun(t *testing.T, clock, program string, seed uint64) *eval.ProgramResult {
+func clockRun(t *testing.T, clock, program string, seed uint64) *ProgramResult {
 	t.Helper()
-	m, err := eval.LoadSource("c.machine", `machine "c" {
+	spec, s, err := compileMachine("c.machine", `machine "c" {
 	processor cpu { send_overhead = 10ns; recv_overhead = 20ns; `+clock+` }
 	topology t = chain(2) { latency = 1us; speed = 1GB/s }
 }
-`+program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := m.Program("p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Schedule(m, eval.ScheduleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
+`+program, "p")
 	if err != nil {
 		t.Fatal(err)
 	}

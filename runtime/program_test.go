@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -44,7 +43,7 @@ func recv(from int32, n int64, tag int32) lang.SchedOp {
 }
 func coll(i int32) lang.SchedOp { return lang.SchedOp{Kind: lang.OpColl, Peer: i} }
 
-func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *eval.ProgramResult {
+func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *ProgramResult {
 	t.Helper()
 	res, err := RunProgram(context.Background(), spec, s, o)
 	if err != nil {
@@ -55,7 +54,7 @@ func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *eval
 }
 
 // checkBreakdown holds every rank's compute + send + recv + wait to its end.
-func checkBreakdown(t *testing.T, res *eval.ProgramResult) {
+func checkBreakdown(t *testing.T, res *ProgramResult) {
 	t.Helper()
 	for _, r := range res.Ranks {
 		if sum := r.Compute + r.Send + r.Recv + r.Wait; !near(sum, r.End, 1e-9) && r.End > 0 {
@@ -64,7 +63,7 @@ func checkBreakdown(t *testing.T, res *eval.ProgramResult) {
 	}
 }
 
-func ends(res *eval.ProgramResult) []float64 {
+func ends(res *ProgramResult) []float64 {
 	out := make([]float64, len(res.Ranks))
 	for i, r := range res.Ranks {
 		out[i] = r.End

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -65,13 +64,7 @@ func twinSpecs(t *testing.T, tw twin) (explicit, generated *Spec) {
 	t.Helper()
 	var specs [2]*Spec
 	for i, src := range []string{tw.explicit, tw.generated} {
-		m, err := eval.LoadSource(tw.name+".machine", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if specs[i], err = FromMachine(m, ""); err != nil {
-			t.Fatal(err)
-		}
+		specs[i] = sourceSpec(t, tw.name+".machine", src)
 	}
 	return specs[0], specs[1]
 }
@@ -174,14 +167,7 @@ func TestParasolITwinsSimulateAsTheGeneratedGraphs(t *testing.T) {
 // directed switch-to-switch link carries the 32 switch pairs of e-cube
 // (seed 000 §4), not the 243 that breadth-first tables put on one link.
 func TestPumaRoutesItsSwitchesByECube(t *testing.T) {
-	m, err := eval.Load("std:puma")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := loadSpec(t, "std:puma")
 	g := spec.Graph
 	if c := g.Core(); c.Kind != topo.Hypercube || c.Dims[0] != 6 || c.Nodes != 64 {
 		t.Fatalf("core %+v, want the 64 switches as a 6-cube", c)

@@ -284,7 +284,7 @@ func TestAcyclicFromMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := strings.Replace(string(text), "routing = shortest", "routing = acyclic", 1)
-	_, spec := sourceSpec(t, "ring.machine", src)
+	spec := sourceSpec(t, "ring.machine", src)
 	if spec.Routing != "acyclic" {
 		t.Fatalf("routing %q", spec.Routing)
 	}

@@ -275,7 +275,7 @@ func TestDeadlockShownAndAvoided(t *testing.T) {
 	}
 	load := func(lanes int) *Spec {
 		src := strings.Replace(string(text), "param lanes = 1", fmt.Sprintf("param lanes = %d", lanes), 1)
-		_, spec := sourceSpec(t, "ring.machine", src)
+		spec := sourceSpec(t, "ring.machine", src)
 		return spec
 	}
 	spec := load(1)

@@ -5,9 +5,6 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/parasol-lang/parasol/eval"
-	"github.com/parasol-lang/parasol/lang"
-
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -115,29 +112,6 @@ func (n *network) rankIsLabel() bool {
 		}
 	}
 	return true
-}
-
-// withNICFields applies a topology's nic = true: the nic links take
-// nic_latency and nic_speed, else the topology's latency and speed.
-func withNICFields(spec *Spec, t *eval.Topology) (*Spec, error) {
-	num := func(names ...string) (float64, bool) {
-		for _, n := range names {
-			if v, ok := t.Value(n); ok && v.Kind == lang.Number {
-				return v.Num, true
-			}
-		}
-		return 0, false
-	}
-	lat, _ := num("nic_latency", "latency")
-	speed, ok := num("nic_speed", "speed")
-	if !ok {
-		return nil, fmt.Errorf("topology %s: nic = true needs nic_speed (or speed) for the links to the routers", t.Label)
-	}
-	s, err := WithNIC(spec, lat, speed)
-	if err != nil {
-		return nil, fmt.Errorf("topology %s: %v", t.Label, err)
-	}
-	return s, nil
 }
 
 // checkRouter reports router parameters out of range.

@@ -17,7 +17,7 @@ func TestGeneratorsAtTheirSmallestSimulateEveryOp(t *testing.T) {
 	pairOps := map[string]bool{"send": true, "pingpong": true, "swap": true}
 	for _, gen := range []string{"hypercube(0)", "hypercube(1)", "tree(2, 0)", "tree(1, 3)", "full(1)",
 		"mesh(1)", "mesh(1, 4)", "torus(1, 4)", "ring(1)", "chain(1)"} {
-		_, spec := sourceSpec(t, "m.machine", fmt.Sprintf(`machine "m" {
+		spec := sourceSpec(t, "m.machine", fmt.Sprintf(`machine "m" {
 	processor p {}
 	topology t = %s { latency = 1us; speed = 1MB/s }
 }`, gen))

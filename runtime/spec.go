@@ -4,7 +4,8 @@
 // simulated rather than approximated.
 //
 // The input is a Spec: a topo.Graph plus plain numbers (seconds, bytes,
-// bytes per second) that the evaluator fills from a parsed machine. The
+// bytes per second) that the evaluator fills from a loaded machine (eval's
+// Machine.Spec); the runtime imports nothing that knows the language. The
 // kernel pops 24-byte value events (time, sequence number and kind, two
 // int32 operands; no pointers) in (time, sequence number) order, so equal
 // seeds give identical results. Its queue (evQueue) keeps them in one
@@ -64,7 +65,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -125,7 +125,7 @@ type NodeParams struct {
 	// now() and wait on with until(t); each run draws its offset and
 	// drift per node from the run's seed (program_clock.go). The zero
 	// value is a perfect clock.
-	Clock eval.Clock
+	Clock Clock
 }
 
 // LinkParams are the per-link (both directions) wire parameters.
@@ -205,7 +205,7 @@ var Routings = registry.Routing.Docs()
 const maxParamErrors = 10
 
 // Validate reports the parameters of s beyond the bounds a machine file's
-// fields are held to while loading (eval.TimeBound and the rest; see
+// fields are held to while loading (TimeBound and the rest; see
 // docs/LANGUAGE.md, Values and units), NaN and ±Inf included: a time
 // from 0 to a year, a link's bandwidth from 1 bit/s to 1e24 B/s, a
 // percentage up to 1000000%, a speedup of 0 or from 0.001 to 1000, a clock
@@ -227,7 +227,7 @@ func (s *Spec) Validate() error {
 	for i := range s.Nodes {
 		v.node("Nodes", i, &s.Nodes[i])
 	}
-	v.check(eval.SpeedupBound, "Speedup", -1, "", s.Speedup)
+	v.check(SpeedupBound, "Speedup", -1, "", s.Speedup)
 	if v.more > 0 {
 		v.errs = append(v.errs, fmt.Errorf("and %d more parameters out of range", v.more))
 	}
@@ -251,7 +251,7 @@ func (v *paramErrors) add(msg string) {
 
 // check adds x's problem, if any; the field is list[i].field, or
 // list.field when i < 0.
-func (v *paramErrors) check(b eval.ParamBound, list string, i int, field string, x float64) {
+func (v *paramErrors) check(b ParamBound, list string, i int, field string, x float64) {
 	if b.Holds(x) {
 		return
 	}
@@ -272,20 +272,20 @@ func fieldName(list string, i int, field string) string {
 }
 
 func (v *paramErrors) link(list string, i int, p LinkParams) {
-	v.check(eval.TimeBound, list, i, "Latency", p.Latency)
-	v.check(eval.LinkSpeedBound, list, i, "Bandwidth", p.Bandwidth)
+	v.check(TimeBound, list, i, "Latency", p.Latency)
+	v.check(LinkSpeedBound, list, i, "Bandwidth", p.Bandwidth)
 }
 
 func (v *paramErrors) node(list string, i int, p *NodeParams) {
-	v.check(eval.TimeBound, list, i, "HopDelay", p.HopDelay)
-	v.check(eval.TimeBound, list, i, "SendOverhead", p.SendOverhead)
-	v.check(eval.TimeBound, list, i, "RecvOverhead", p.RecvOverhead)
-	v.check(eval.TimeBound, list, i, "PacketOverhead", p.PacketOverhead)
-	v.check(eval.TimeBound, list, i, "RouteFixed", p.RouteFixed)
-	v.check(eval.TimeBound, list, i, "AllocDelay", p.AllocDelay)
-	v.check(eval.TimePerByteBound, list, i, "RoutePerByte", p.RoutePerByte)
-	v.check(eval.PercentBound, list, i, "RecvDelay", p.RecvDelay)
-	v.check(eval.PercentBound, list, i, "RouteDelay", p.RouteDelay)
+	v.check(TimeBound, list, i, "HopDelay", p.HopDelay)
+	v.check(TimeBound, list, i, "SendOverhead", p.SendOverhead)
+	v.check(TimeBound, list, i, "RecvOverhead", p.RecvOverhead)
+	v.check(TimeBound, list, i, "PacketOverhead", p.PacketOverhead)
+	v.check(TimeBound, list, i, "RouteFixed", p.RouteFixed)
+	v.check(TimeBound, list, i, "AllocDelay", p.AllocDelay)
+	v.check(TimePerByteBound, list, i, "RoutePerByte", p.RoutePerByte)
+	v.check(PercentBound, list, i, "RecvDelay", p.RecvDelay)
+	v.check(PercentBound, list, i, "RouteDelay", p.RouteDelay)
 	if !p.Clock.Perfect() {
 		if msg := p.Clock.Check(); msg != "" {
 			v.add(fieldName(list, i, "Clock") + ": " + msg)

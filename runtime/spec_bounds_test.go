@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -42,7 +41,7 @@ func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
 		{"a speedup of 1e-300", spec(func(s *Spec) { s.Speedup = 1e-300 }),
 			"Speedup = 1e-300 is too small: a speedup other than 0 is at least 0.001"},
 		{"a clock offset of 1e300 s", spec(func(s *Spec) {
-			s.DefaultNode.Clock = eval.Clock{Offset: eval.Dist{Kind: eval.DistFixed, A: 1e300}}
+			s.DefaultNode.Clock = Clock{Offset: Dist{Kind: DistFixed, A: 1e300}}
 		}), "DefaultNode.Clock: clock_offset = 1e+300s is too large: a clock's offset is at most a year (31557600s) either way"},
 		{"every bad parameter, one a line", spec(func(s *Spec) {
 			s.DefaultLink.Latency = 1e20
@@ -75,9 +74,9 @@ func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
 // TestHandBuiltSpecAtTheBoundsSimulates: the bounds themselves are
 // accepted and give finite times.
 func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
-	s := basic(mustGraph(t, "ring", 4), eval.MaxTime, eval.MinRate)
-	s.DefaultNode = NodeParams{HopDelay: eval.MaxTime, RoutePerByte: eval.MaxTimePerByte, RecvDelay: eval.MaxPercent}
-	s.Speedup = eval.MinSpeedup
+	s := basic(mustGraph(t, "ring", 4), MaxTime, MinRate)
+	s.DefaultNode = NodeParams{HopDelay: MaxTime, RoutePerByte: MaxTimePerByte, RecvDelay: MaxPercent}
+	s.Speedup = MinSpeedup
 	res, err := Simulate(context.Background(), s, Options{Op: "randperm", Size: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -91,18 +90,18 @@ func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
 // sit at their bounds in the units they are written in loads, and its Spec
 // passes Validate though the conversion rounds a hair above the bound.
 func TestMachineAtItsBoundsInNanosecondsSimulates(t *testing.T) {
-	_, spec := sourceSpec(t, "m.machine", `machine "m" {
+	spec := sourceSpec(t, "m.machine", `machine "m" {
 	processor p { name = "P"; send_overhead = 31557600000000000ns; route_per_byte = 8000000000ns/B }
 	topology t = ring(4) { latency = 31557600000000000ns; speed = 1GB/s }
 }`)
-	if spec.Links[0].Latency <= eval.MaxTime {
+	if spec.Links[0].Latency <= MaxTime {
 		t.Fatalf("latency %v converts to the bound exactly; the test needs one a hair above", spec.Links[0].Latency)
 	}
 	res, err := Simulate(context.Background(), spec, Options{Op: "randperm", Size: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := res.Latency.Max; math.IsInf(l, 0) || math.IsNaN(l) || l < eval.MaxTime {
+	if l := res.Latency.Max; math.IsInf(l, 0) || math.IsNaN(l) || l < MaxTime {
 		t.Fatalf("latency max %v", l)
 	}
 }
@@ -113,9 +112,9 @@ func TestMachineAtItsBoundsInNanosecondsSimulates(t *testing.T) {
 // Simulate too.
 func FuzzValidatedSpecSimulatesToFiniteTimes(f *testing.F) {
 	f.Add(1e-6, 1e6, 0.0, 0.0, 0.0, 0.0, 0.0, uint64(32), uint8(0))
-	f.Add(eval.MaxTime, eval.MinRate, eval.MaxTime, eval.MaxTime, eval.MaxTimePerByte, eval.MaxPercent, eval.MinSpeedup, uint64(1)<<53, uint8(1))
+	f.Add(MaxTime, MinRate, MaxTime, MaxTime, MaxTimePerByte, MaxPercent, MinSpeedup, uint64(1)<<53, uint8(1))
 	f.Add(1e308, 1e-320, 0.0, 0.0, 0.0, 0.0, 0.0, uint64(32), uint8(2))
-	f.Add(0.0, eval.MaxRate, 1e-320, 0.0, 0.0, 0.0, eval.MaxSpeedup, uint64(0), uint8(3))
+	f.Add(0.0, MaxRate, 1e-320, 0.0, 0.0, 0.0, MaxSpeedup, uint64(0), uint8(3))
 	f.Add(1e308, 1e-320, 1e300, 5e307, 1e9, 1e300, 1e-300, uint64(1)<<60, uint8(6))
 	g, err := topo.Generate("ring", []int{4})
 	if err != nil {
@@ -125,8 +124,8 @@ func FuzzValidatedSpecSimulatesToFiniteTimes(f *testing.F) {
 		if sw&4 != 0 {
 			// Folded into the bounds, so that most inputs simulate.
 			fold := func(x, lo, hi float64) float64 { return lo + math.Mod(math.Abs(x), hi-lo) }
-			lat, bw, hop, send = fold(lat, 0, eval.MaxTime), fold(bw, eval.MinRate, eval.MaxRate), fold(hop, 0, eval.MaxTime), fold(send, 0, eval.MaxTime)
-			perByte, recvDelay, speedup = fold(perByte, 0, eval.MaxTimePerByte), fold(recvDelay, 0, eval.MaxPercent), fold(speedup, eval.MinSpeedup, eval.MaxSpeedup)
+			lat, bw, hop, send = fold(lat, 0, MaxTime), fold(bw, MinRate, MaxRate), fold(hop, 0, MaxTime), fold(send, 0, MaxTime)
+			perByte, recvDelay, speedup = fold(perByte, 0, MaxTimePerByte), fold(recvDelay, 0, MaxPercent), fold(speedup, MinSpeedup, MaxSpeedup)
 		}
 		spec := &Spec{Graph: g, DefaultLink: LinkParams{Latency: lat, Bandwidth: bw}, Speedup: speedup,
 			Switching: Switching(sw % 4), DefaultNode: NodeParams{HopDelay: hop, SendOverhead: send, RoutePerByte: perByte, RecvDelay: recvDelay}}

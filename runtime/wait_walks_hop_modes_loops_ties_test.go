@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/parasol-lang/parasol/eval"
 )
 
 // runOnce runs one repetition of opts on spec and returns the worker state
@@ -41,7 +39,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, spec := sourceSpec(t, "ring.machine", string(text))
+	spec := sourceSpec(t, "ring.machine", string(text))
 	for _, size := range []int{32, 64, 256, 512} {
 		s, r := runOnce(t, spec, Options{Op: "alltoall", Size: size, Seed: 1})
 		if !r.deadlock {
@@ -94,14 +92,7 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 // latency grows with the hop count, and it does not depend on the number
 // of workers.
 func TestByHopsXmp64(t *testing.T) {
-	m, err := eval.Load("std:xmp64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := FromMachine(m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := loadSpec(t, "std:xmp64")
 	opts := Options{Op: "randperm", Size: 32, Runs: 200, Seed: 4, Workers: 1}
 	res := sim1(t, spec, opts)
 	if len(res.ByHops) < 4 {

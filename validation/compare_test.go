@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
 // modelsVsSim puts the model sections' analytic costs beside the simulated
-// operations (runtime.Compare, the library call behind `parasol compare`).
+// operations (eval.Compare, the library call behind `parasol compare`).
 // Shown, not asserted: the model sections are estimates, and their
 // difference from the simulation is what a modeller wants to see.
 func modelsVsSim(t *testing.T) section {
@@ -30,12 +31,12 @@ func modelsVsSim(t *testing.T) section {
 		{"sun-pool", 1024, []string{"PVM.send", "PVM.broadcast", "MPI.scatter", "MPI.allgather", "MPI.alltoall"}},
 	} {
 		m := load(t, "std:"+c.machine)
-		spec, err := runtime.FromMachine(m, "")
+		spec, err := m.Spec("")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range c.prims {
-			cmp, err := runtime.Compare(context.Background(), m, spec, p, runtime.Options{Size: c.size, Seed: 1})
+			cmp, err := eval.Compare(context.Background(), m, spec, p, runtime.Options{Size: c.size, Seed: 1})
 			if err != nil {
 				t.Errorf("%s %s: %v", c.machine, p, err)
 				continue

@@ -127,7 +127,7 @@ func eachMachine(t *testing.T, f func(t *testing.T, name string, m *eval.Machine
 // sim compiles the machine's first topology and simulates opts.
 func sim(t testing.TB, m *eval.Machine, opts runtime.Options) *runtime.Result {
 	t.Helper()
-	spec, err := runtime.FromMachine(m, "")
+	spec, err := m.Spec("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // topology (with sets), under switching sw ("" for the machine's).
 func offeredCurve(t *testing.T, topology, op, sw string, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
-	spec, err := runtime.FromMachine(load(t, "std:booksim-mesh", sets...), topology)
+	spec, err := load(t, "std:booksim-mesh", sets...).Spec(topology)
 	if err != nil {
 		t.Fatal(err)
 	}

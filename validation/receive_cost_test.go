@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
-	"github.com/parasol-lang/parasol/runtime"
 )
 
 // TestReceiveCostIsRecvCPU holds every standard machine's processors to
@@ -19,7 +18,7 @@ func TestReceiveCostIsRecvCPU(t *testing.T) {
 			t.Skipf("no receive primitive: %v", err)
 		}
 		want := evalNum(t, m, "recv_cpu")
-		spec, err := runtime.FromMachine(m, "")
+		spec, err := m.Spec("")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -58,11 +59,11 @@ func xmp64Journeys(t *testing.T) section {
 	}))
 	// The barrier as `parasol compare` runs it (empty messages whatever
 	// --size says) must land where the model section's barrier does.
-	spec, err := runtime.FromMachine(m, "")
+	spec, err := m.Spec("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := runtime.Compare(context.Background(), m, spec, "MPI.barrier", runtime.Options{Size: 4096, Seed: 1})
+	c, err := eval.Compare(context.Background(), m, spec, "MPI.barrier", runtime.Options{Size: 4096, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

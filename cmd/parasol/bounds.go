@@ -5,7 +5,6 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
-	"github.com/parasol-lang/parasol/runtime"
 )
 
 // valueText is a value as eval and the REPL print it, with a note when it
@@ -57,11 +56,11 @@ func withBoundNote(text string, m *eval.Machine, primitive string) string {
 // comparisonJSON is compare's JSON object, with "bisection_exact" when the
 // primitive rests on the bisection width.
 type comparisonJSON struct {
-	*runtime.Comparison
+	*eval.Comparison
 	BisectionExact *bool `json:"bisection_exact,omitempty"`
 }
 
-func withBisection(c *runtime.Comparison, m *eval.Machine) comparisonJSON {
+func withBisection(c *eval.Comparison, m *eval.Machine) comparisonJSON {
 	out := comparisonJSON{Comparison: c}
 	if uses, err := m.Uses(c.Primitive); err == nil {
 		out.BisectionExact = withUses(jsonValue{}, uses).BisectionExact

@@ -98,7 +98,7 @@ func simChecks(m *eval.Machine, maxMemory int64) lang.Diagnostics {
 			ds = append(ds, d)
 			return d
 		}
-		spec, err := runtime.FromMachine(m, t.Label)
+		spec, err := m.Spec(t.Label)
 		if err != nil {
 			at("", lang.Error, "topology %s: %s", t.Label, err)
 			continue

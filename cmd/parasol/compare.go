@@ -106,13 +106,13 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		c, err := runtime.Compare(ctx, m, rs, pos[1], opts)
+		c, err := eval.Compare(ctx, m, rs, pos[1], opts)
 		if ctx.Err() != nil {
 			// A comparison cut short has no simulated figure to set beside
 			// the analytic one: say so, as sim does, and exit 130.
 			return fmt.Errorf("comparing: %w", ctx.Err())
 		}
-		var refused *runtime.NotSimulatedError
+		var refused *eval.NotSimulatedError
 		if errors.As(err, &refused) {
 			return usageError("parasol compare: %v", err)
 		}
@@ -176,7 +176,7 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 
 // newCompareJSON is compare's JSON object of c, with "bisection_exact"
 // when the primitive rests on the bisection width of m.
-func newCompareJSON(c *runtime.Comparison, m *eval.Machine) results.Compare {
+func newCompareJSON(c *eval.Comparison, m *eval.Machine) results.Compare {
 	return results.NewCompare(c, withBisection(c, m).BisectionExact)
 }
 
@@ -198,11 +198,11 @@ func messageBytes(n int) string {
 	return fmt.Sprintf("n = %d byte%s", n, plural(n))
 }
 
-// compareTable lists runtime.Counterparts for compare --help: the names,
+// compareTable lists eval.Counterparts for compare --help: the names,
 // then the operation, the figure compared and the messages, wrapped.
 func compareTable() string {
 	var b strings.Builder
-	for _, c := range runtime.Counterparts {
+	for _, c := range eval.Counterparts {
 		text := fmt.Sprintf("op %s, %s: %s", c.Op, c.Metric, c.Traffic)
 		if c.Op == "" {
 			text = "refused: not a network operation (" + c.NotNetwork + ")"

@@ -24,6 +24,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -152,7 +153,7 @@ func simPlotSpecIn(r *runtime.Result, largest float64) (*plotSpec, error) {
 // simulation, with the analytic cost and the simulated figure it is
 // compared with marked on the latency axis of the histogram. A simulation
 // that deadlocked or stopped early has no simulated figure to mark.
-func comparePlotSpec(c *runtime.Comparison) (*plotSpec, error) {
+func comparePlotSpec(c *eval.Comparison) (*plotSpec, error) {
 	r := c.Result
 	finished := !r.Deadlock && !r.Partial
 	largest := max(r.Latency.Max, c.Analytic)
@@ -416,7 +417,7 @@ func writeSimPlot(path string, r *runtime.Result) error {
 }
 
 // writeComparePlot draws compare's plots of c to path.
-func writeComparePlot(path string, c *runtime.Comparison) error {
+func writeComparePlot(path string, c *eval.Comparison) error {
 	spec, err := comparePlotSpec(c)
 	return writePlot("compare", path, spec, err)
 }

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -134,7 +135,7 @@ func TestSimPlotRefusesAResultWithoutMessages(t *testing.T) {
 
 // compareResult runs compare in process with --json and --plot and returns
 // the comparison it printed.
-func compareResult(t *testing.T, plotFile string, args ...string) *runtime.Comparison {
+func compareResult(t *testing.T, plotFile string, args ...string) *eval.Comparison {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
@@ -142,7 +143,7 @@ func compareResult(t *testing.T, plotFile string, args ...string) *runtime.Compa
 		t.Fatalf("exit status %d: %s", code, errOut.String())
 	}
 	var c struct {
-		runtime.Comparison
+		eval.Comparison
 		Simulated, Difference *float64
 	}
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {

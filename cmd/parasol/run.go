@@ -144,7 +144,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		if rf.routing != "" {
-			rs, err := runtime.FromMachine(m, rf.topology)
+			rs, err := m.Spec(rf.topology)
 			if err != nil {
 				return err
 			}
@@ -166,7 +166,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if e.isTerminal && format.value == outText {
 			done = ticker(e.stderr)
 		}
-		res, err := runtime.Run(ctx, m, prog.s, o)
+		res, err := eval.Run(ctx, m, prog.s, o)
 		if done != nil {
 			done()
 		}
@@ -351,8 +351,8 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
-func (rf *runFlags) options() runtime.RunOptions {
-	return runtime.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
+func (rf *runFlags) options() eval.RunOptions {
+	return eval.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
 }
@@ -369,7 +369,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 	}
 	// The answer's memory is counted as the program grows, so that one
 	// too large to answer is refused before it has taken the memory.
-	answer := runtime.RunFootprint(rf.options())
+	answer := eval.RunFootprint(rf.options())
 	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args, Answer: answer})
 	if err != nil {
 		return nil, err
@@ -380,7 +380,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 
 // writeFiles writes --timeline and --plot from the answer that has a
 // timeline: the simulated one, else the analytic one.
-func (rf *runFlags) writeFiles(res *runtime.RunResult) error {
+func (rf *runFlags) writeFiles(res *eval.RunResult) error {
 	pr := res.Simulated
 	if pr == nil {
 		pr = res.Analytic
@@ -409,9 +409,9 @@ func (rf *runFlags) writeFiles(res *runtime.RunResult) error {
 
 var runCSVHeader = []string{"method", "rank", "node", "end", "compute", "send", "recv", "wait"}
 
-func runCSVRows(res *runtime.RunResult) [][]string {
+func runCSVRows(res *eval.RunResult) [][]string {
 	var rows [][]string
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr == nil {
 			continue
 		}
@@ -432,7 +432,7 @@ func ranksWait(n int) string {
 }
 
 // runFailure is run's exit status: 3 when an answer deadlocked.
-func runFailure(res *runtime.RunResult) error {
+func runFailure(res *eval.RunResult) error {
 	if results.Deadlocked(res) {
 		return &exitError{code: exitDeadlock}
 	}
@@ -446,12 +446,12 @@ const (
 	runPathEnds    = 8
 )
 
-func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResult, maxEvents int64) {
+func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *eval.RunResult, maxEvents int64) {
 	fmt.Fprintf(w, "%s %s on %s: %d rank%s, %d operation%s\n", p.Kind, p.Name, m.Name(), p.Ranks, plural(p.Ranks), p.Ops, plural(p.Ops))
 	if note := sharingNote(m, p); note != "" {
 		fmt.Fprintf(w, "  note        %s\n", note)
 	}
-	line := func(label string, pr *eval.ProgramResult) {
+	line := func(label string, pr *runtime.ProgramResult) {
 		if pr == nil {
 			return
 		}
@@ -479,7 +479,7 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResul
 			fmt.Fprintln(w, "  difference  none (an answer did not finish, or the analytic makespan is 0)")
 		}
 	}
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr == nil {
 			continue
 		}
@@ -492,9 +492,9 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *runtime.RunResul
 	}
 }
 
-func printRanks(w io.Writer, ranks []eval.RankTimes) {
+func printRanks(w io.Writer, ranks []runtime.RankTimes) {
 	fmt.Fprintf(w, "  %-10s %6s %11s %11s %11s %11s %11s\n", "rank", "node", "end", "compute", "send", "recv", "wait")
-	row := func(label, node string, r eval.RankTimes) {
+	row := func(label, node string, r runtime.RankTimes) {
 		fmt.Fprintf(w, "  %-10s %6s %11s %11s %11s %11s %11s\n", label, node, dur(r.End), dur(r.Compute), dur(r.Send), dur(r.Recv), dur(r.Wait))
 	}
 	if len(ranks) <= runRanksListed {
@@ -509,7 +509,7 @@ func printRanks(w io.Writer, ranks []eval.RankTimes) {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return ranks[order[a]].End < ranks[order[b]].End })
-	var mean eval.RankTimes
+	var mean runtime.RankTimes
 	for _, r := range ranks {
 		mean.End += r.End / float64(len(ranks))
 		mean.Compute += r.Compute / float64(len(ranks))
@@ -523,7 +523,7 @@ func printRanks(w io.Writer, ranks []eval.RankTimes) {
 	row(fmt.Sprintf("last %d", last.Rank), strconv.Itoa(last.Node), last)
 }
 
-func printWaiting(w io.Writer, d *eval.ProgramDeadlock) {
+func printWaiting(w io.Writer, d *runtime.ProgramDeadlock) {
 	fmt.Fprintf(w, "  deadlock: %s forever:\n", ranksWait(len(d.Waiting)))
 	for i, x := range d.Waiting {
 		if i == runRanksListed {
@@ -544,7 +544,7 @@ func printWaiting(w io.Writer, d *eval.ProgramDeadlock) {
 	}
 }
 
-func printPath(w io.Writer, path []eval.PathStep) {
+func printPath(w io.Writer, path []runtime.PathStep) {
 	if len(path) == 0 {
 		return
 	}

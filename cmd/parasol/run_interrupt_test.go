@@ -50,12 +50,12 @@ func TestRunSaysWhatStoppedTheSimulation(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &runProgram{Program: results.Program{Name: "p", Kind: "inline", Ranks: 1}, mapping: []int{0}}
-	partial := func(events int64) *runtime.RunResult {
-		return &runtime.RunResult{Simulated: &eval.ProgramResult{Method: "simulated", Partial: true, Events: events,
-			Ranks: []eval.RankTimes{{}}}}
+	partial := func(events int64) *eval.RunResult {
+		return &eval.RunResult{Simulated: &runtime.ProgramResult{Method: "simulated", Partial: true, Events: events,
+			Ranks: []runtime.RankTimes{{}}}}
 	}
 	for _, tc := range []struct {
-		res       *runtime.RunResult
+		res       *eval.RunResult
 		maxEvents int64
 		want      string
 	}{

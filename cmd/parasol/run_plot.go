@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // timelineKinds are the kinds of span a program's timeline holds, in the
@@ -52,7 +52,7 @@ type timelineBar struct {
 // Points is the number of bars the series draws.
 func (s timelineSeries) Points() int { return len(s.Bars) }
 
-func timelinePlotSpec(pr *eval.ProgramResult) (*timelineSpec, error) {
+func timelinePlotSpec(pr *runtime.ProgramResult) (*timelineSpec, error) {
 	if len(pr.Timeline) == 0 {
 		return nil, fmt.Errorf("the %s answer has no timeline to draw", pr.Method)
 	}
@@ -197,7 +197,7 @@ func renderTimeline(w io.Writer, spec *timelineSpec, format string) error {
 }
 
 // writeTimelinePlot draws pr's per-rank timeline to path.
-func writeTimelinePlot(path string, pr *eval.ProgramResult) error {
+func writeTimelinePlot(path string, pr *runtime.ProgramResult) error {
 	spec, err := timelinePlotSpec(pr)
 	if err != nil {
 		return fmt.Errorf("parasol run: --plot %s: %v", path, err)

@@ -6,15 +6,15 @@ import (
 	"image/png"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // The timeline plot draws one series per kind of span with a bar for each
 // run of spans of that kind on a rank, and is a well-formed SVG or PNG.
 func TestTimelinePlotHasABarPerSpan(t *testing.T) {
-	pr := &eval.ProgramResult{Method: "simulated", Makespan: 4e-6,
-		Ranks: []eval.RankTimes{{Rank: 0, End: 4e-6}, {Rank: 1, End: 4e-6}},
-		Timeline: []eval.Span{
+	pr := &runtime.ProgramResult{Method: "simulated", Makespan: 4e-6,
+		Ranks: []runtime.RankTimes{{Rank: 0, End: 4e-6}, {Rank: 1, End: 4e-6}},
+		Timeline: []runtime.Span{
 			{Rank: 0, Kind: "compute", Start: 0, End: 1e-6},
 			{Rank: 0, Kind: "compute", Start: 1e-6, End: 2e-6}, // continues the bar before
 			{Rank: 0, Kind: "send", Start: 2e-6, End: 3e-6},
@@ -57,14 +57,14 @@ func TestTimelinePlotHasABarPerSpan(t *testing.T) {
 // Beyond 64 ranks evenly spaced ones are drawn, the last to finish among
 // them, and the title says how many.
 func TestTimelinePlotSamplesManyRanks(t *testing.T) {
-	pr := &eval.ProgramResult{Method: "analytic", Makespan: 1}
+	pr := &runtime.ProgramResult{Method: "analytic", Makespan: 1}
 	for r := range 1000 {
 		end := 0.5
 		if r == 777 {
 			end = 1
 		}
-		pr.Ranks = append(pr.Ranks, eval.RankTimes{Rank: r, End: end})
-		pr.Timeline = append(pr.Timeline, eval.Span{Rank: r, Kind: "compute", Start: 0, End: end})
+		pr.Ranks = append(pr.Ranks, runtime.RankTimes{Rank: r, End: end})
+		pr.Timeline = append(pr.Timeline, runtime.Span{Rank: r, Kind: "compute", Start: 0, End: end})
 	}
 	spec, err := timelinePlotSpec(pr)
 	if err != nil {
@@ -83,7 +83,7 @@ func TestTimelinePlotSamplesManyRanks(t *testing.T) {
 }
 
 func TestTimelinePlotNeedsATimeline(t *testing.T) {
-	if _, err := timelinePlotSpec(&eval.ProgramResult{Method: "simulated"}); err == nil {
+	if _, err := timelinePlotSpec(&runtime.ProgramResult{Method: "simulated"}); err == nil {
 		t.Error("no error for a result without a timeline")
 	}
 }

@@ -132,7 +132,7 @@ func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
 	if err := checkTopology(sf.cmd, m, sf.topology); err != nil {
 		return nil, nil, err
 	}
-	rs, err := runtime.FromMachine(m, sf.topology)
+	rs, err := m.Spec(sf.topology)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -578,7 +578,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if err := checkTopology("route", m, *topology); err != nil {
 				return nil, err
 			}
-			rs, err := runtime.FromMachine(m, *topology)
+			rs, err := m.Spec(*topology)
 			if err != nil {
 				return nil, err
 			}

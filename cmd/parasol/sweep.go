@@ -458,7 +458,7 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 	}
 	if a.program != "" {
 		s.Program = a.programFunc()
-		s.ProgramOptions = prt.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
+		s.ProgramOptions = eval.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
 			ProgramOptions: prt.ProgramOptions{MaxEvents: sf.maxEvents, MaxMemory: sf.memory()}}
 	}
 	s.Check = func(rs *prt.Spec, p study.Point) error {
@@ -507,7 +507,7 @@ func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
 		if _, err := lookupFunc(m, a.compare); err != nil {
 			return usageError("parasol sweep: --compare %s: %v", a.compare, err)
 		}
-		if _, ok := prt.CounterpartOf(a.compare); !ok && a.sf.op == "" {
+		if _, ok := eval.CounterpartOf(a.compare); !ok && a.sf.op == "" {
 			return usageError("parasol sweep: --compare %s: no operation simulates it; name one with --op", a.compare)
 		}
 	}

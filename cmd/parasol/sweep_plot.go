@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
 	"github.com/parasol-lang/parasol/eval/study"
 	"github.com/parasol-lang/parasol/lang"
@@ -15,8 +16,8 @@ import (
 type plottedPoint struct {
 	p    study.Point
 	res  *prt.Result
-	cmp  *prt.Comparison
-	run  *prt.RunResult  // a --run point's answers
+	cmp  *eval.Comparison
+	run  *eval.RunResult // a --run point's answers
 	load *prt.LoadResult // a --load point's
 	// measured is the time sweep --measured gives for the point's size.
 	measured    float64

@@ -29,8 +29,8 @@ func (a *sweepArgs) programFunc() study.ProgramFunc {
 }
 
 // printSweepRun is a program point's figures as text.
-func printSweepRun(b *strings.Builder, res *prt.RunResult) {
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+func printSweepRun(b *strings.Builder, res *eval.RunResult) {
+	for _, pr := range []*prt.ProgramResult{res.Analytic, res.Simulated} {
 		if pr == nil {
 			continue
 		}

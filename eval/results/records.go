@@ -29,7 +29,7 @@ func SimRow(r *runtime.Result) []string {
 		strconv.FormatInt(r.Events, 10), strconv.FormatBool(r.Deadlock), strconv.FormatBool(r.Partial), i(r.Undelivered)}
 }
 
-// Compare is compare's JSON object, runtime.Comparison's fields in its
+// Compare is compare's JSON object, eval.Comparison's fields in its
 // order, with "simulated" and "difference" null when the simulation
 // deadlocked or was stopped early ("deadlock", "partial"), and
 // "bisection_exact" when the primitive rests on the bisection width.
@@ -54,7 +54,7 @@ type Compare struct {
 
 // NewCompare is c's object; bisectionExact is whether the primitive's
 // bisection width is exact, nil when it rests on none.
-func NewCompare(c *runtime.Comparison, bisectionExact *bool) Compare {
+func NewCompare(c *eval.Comparison, bisectionExact *bool) Compare {
 	out := Compare{Primitive: c.Primitive, Params: c.Params, Args: c.Args, Op: c.Op, Metric: c.Metric,
 		Traffic: c.Traffic, MessageSize: c.MessageSize, Analytic: Number(c.Analytic),
 		Deadlock: c.Result.Deadlock, Partial: c.Result.Partial, Note: c.Note, Result: c.Result,
@@ -71,7 +71,7 @@ var CompareHeader = []string{"primitive", "op", "metric", "message_size", "analy
 // CompareRow is a comparison's row under CompareHeader: the simulated
 // figure and the difference empty when the simulation deadlocked or was
 // stopped early.
-func CompareRow(c *runtime.Comparison) []string {
+func CompareRow(c *eval.Comparison) []string {
 	sim, diff := "", ""
 	if !c.Result.Deadlock && !c.Result.Partial {
 		sim, diff = Float(c.Simulated), Float(c.Difference)
@@ -133,15 +133,15 @@ type Program struct {
 // or both under "analytic" and "simulated" with their difference.
 type ProgramRun struct {
 	Program *Program `json:"program"`
-	*eval.ProgramResult
-	Analytic   *eval.ProgramResult `json:"analytic,omitempty"`
-	Simulated  *eval.ProgramResult `json:"simulated,omitempty"`
-	Difference *any                `json:"difference,omitempty"`
-	Run        *Run                `json:"run"`
+	*runtime.ProgramResult
+	Analytic   *runtime.ProgramResult `json:"analytic,omitempty"`
+	Simulated  *runtime.ProgramResult `json:"simulated,omitempty"`
+	Difference *any                   `json:"difference,omitempty"`
+	Run        *Run                   `json:"run"`
 }
 
 // NewProgramRun is the object of program p's answers res.
-func NewProgramRun(p *Program, res *runtime.RunResult, run *Run) ProgramRun {
+func NewProgramRun(p *Program, res *eval.RunResult, run *Run) ProgramRun {
 	j := ProgramRun{Program: p, Run: run}
 	switch {
 	case res.Analytic != nil && res.Simulated != nil:
@@ -165,8 +165,8 @@ func NewProgramRun(p *Program, res *runtime.RunResult, run *Run) ProgramRun {
 var ProgramPointHeader = []string{"program", "ranks", "operations", "analytic", "simulated", "difference", "deadlock"}
 
 // ProgramPointRow is a program point's row under ProgramPointHeader.
-func ProgramPointRow(p *Program, res *runtime.RunResult) []string {
-	figure := func(pr *eval.ProgramResult) string {
+func ProgramPointRow(p *Program, res *eval.RunResult) []string {
+	figure := func(pr *runtime.ProgramResult) string {
 		if pr == nil || pr.Deadlock != nil || pr.Partial {
 			return ""
 		}
@@ -181,8 +181,8 @@ func ProgramPointRow(p *Program, res *runtime.RunResult) []string {
 }
 
 // Deadlocked reports whether an answer of res deadlocked.
-func Deadlocked(res *runtime.RunResult) bool {
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+func Deadlocked(res *eval.RunResult) bool {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr != nil && pr.Deadlock != nil {
 			return true
 		}

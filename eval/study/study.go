@@ -12,7 +12,7 @@
 //
 // A sweep runs an operation (runtime.Simulate), an open-loop load
 // (runtime.Offered), a comparison of a model primitive with its
-// simulation (runtime.Compare) or a program (runtime.Run) at every point.
+// simulation (eval.Compare) or a program (eval.Run) at every point.
 package study
 
 import (

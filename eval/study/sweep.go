@@ -37,7 +37,7 @@ type Sweep struct {
 	// MaxMemory); the point's mapping, seed, routing and switching are
 	// set at each point.
 	Program        ProgramFunc
-	ProgramOptions runtime.RunOptions
+	ProgramOptions eval.RunOptions
 
 	// Axes, Routings, Switchings, Sizes and Loads are the lists whose
 	// cross product are the points (CrossProduct).
@@ -78,10 +78,10 @@ type Result struct {
 	Machine *eval.Machine
 	Run     *results.Run // what produced the result: the point's parameters
 	Sim     *runtime.Result
-	Compare *runtime.Comparison
+	Compare *eval.Comparison
 	Load    *runtime.LoadResult
 	Program *Program
-	Answers *runtime.RunResult
+	Answers *eval.RunResult
 	// Err is an error that came with a result, such as an interruption;
 	// the result is as far as the point got.
 	Err error
@@ -114,7 +114,7 @@ func (s *Sweep) Network(sets []eval.Set) (*eval.Machine, *runtime.Spec, error) {
 			return nil, nil, &TopologyError{s.Topology, err}
 		}
 	}
-	rs, err := runtime.FromMachine(m, s.Topology)
+	rs, err := m.Spec(s.Topology)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -210,7 +210,7 @@ func (s *Sweep) runPoint(ctx context.Context, p Point, inner int) *Result {
 			r.Sim = r.Load.Result
 		}
 	case s.Compare != "":
-		c, err := runtime.Compare(ctx, m, rs, s.Compare, opts)
+		c, err := eval.Compare(ctx, m, rs, s.Compare, opts)
 		if err != nil {
 			return &Result{Point: p, Err: err}
 		}
@@ -239,14 +239,14 @@ func (s *Sweep) runProgram(ctx context.Context, p Point) *Result {
 	}
 	o := s.ProgramOptions
 	o.Map, o.Seed, o.Routing, o.Switching = prog.Map, seed, p.Routing, p.Switching
-	res, err := runtime.Run(ctx, m, prog.Schedule, o)
+	res, err := eval.Run(ctx, m, prog.Schedule, o)
 	if err != nil {
 		return &Result{Point: p, Err: err}
 	}
 	var rs *runtime.Spec
 	if p.Routing == "" || p.Switching == "" {
 		// The point's record names what ran, as a simulated point's does.
-		rs, _ = runtime.FromMachine(m, s.Topology)
+		rs, _ = m.Spec(s.Topology)
 	}
 	run := s.run(m, rs, p, seed)
 	return &Result{Point: p, Machine: m, Run: run, Program: prog, Answers: res}

@@ -104,7 +104,7 @@ func TestAPointIsTheMachineLoadedWithItsValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs, err := runtime.FromMachine(m, "")
+		rs, err := m.Spec("")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func ClockMachine(sets map[string]string) (*eval.Machine, error) {
 
 // RunClockProgram instantiates a program of clock-sync.machine on m with
 // args and simulates it with seed.
-func RunClockProgram(m *eval.Machine, program string, args map[string]string, seed uint64) (*eval.ProgramResult, error) {
+func RunClockProgram(m *eval.Machine, program string, args map[string]string, seed uint64) (*runtime.ProgramResult, error) {
 	p, err := eval.LoadProgram(ClockFile, eval.WithReadFile(readClockFile), eval.WithProgram(program))
 	if err != nil {
 		return nil, err
@@ -52,8 +52,8 @@ func RunClockProgram(m *eval.Machine, program string, args map[string]string, se
 	return simulate(m, s, seed)
 }
 
-func simulate(m *eval.Machine, s *lang.Schedule, seed uint64) (*eval.ProgramResult, error) {
-	spec, err := runtime.FromMachine(m, "")
+func simulate(m *eval.Machine, s *lang.Schedule, seed uint64) (*runtime.ProgramResult, error) {
+	spec, err := m.Spec("")
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func TransposeAgreed(m *eval.Machine, n string, seed uint64) (Latencies, error) 
 
 // Through runs program statements (parasol run's inline PROGRAM) on m and
 // returns the simulated result.
-func Through(m *eval.Machine, text string, seed uint64) (*eval.ProgramResult, error) {
+func Through(m *eval.Machine, text string, seed uint64) (*runtime.ProgramResult, error) {
 	p, err := eval.ParseProgramBody(m, text)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ const (
 )
 
 // run instantiates a program file on a machine and answers both ways.
-func run(t *testing.T, file, machine string, args map[string]string) (*runtime.RunResult, int) {
+func run(t *testing.T, file, machine string, args map[string]string) (*eval.RunResult, int) {
 	t.Helper()
 	m, err := eval.Load(machine)
 	if err != nil {
@@ -37,11 +37,11 @@ func run(t *testing.T, file, machine string, args map[string]string) (*runtime.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runtime.Run(context.Background(), m, s, runtime.RunOptions{})
+	res, err := eval.Run(context.Background(), m, s, eval.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr.Deadlock != nil || pr.Partial {
 			t.Fatalf("%s on %s: %s answer deadlocked or stopped: %+v", file, machine, pr.Method, pr.Deadlock)
 		}
@@ -60,18 +60,18 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 		file, machine string
 		args          map[string]string
 		// check compares the answers with an independent expectation.
-		check func(t *testing.T, res *runtime.RunResult, P int)
+		check func(t *testing.T, res *eval.RunResult, P int)
 	}{
-		{"jacobi.machine", "std:xmp64", nil, func(t *testing.T, res *runtime.RunResult, P int) {
+		{"jacobi.machine", "std:xmp64", nil, func(t *testing.T, res *eval.RunResult, P int) {
 			// 10 iterations of 64² points at 10 ns, at least; 8 × 8 ranks,
 			// 2 · 8 · 7 neighbour pairs each way per iteration.
 			jacobiBounds(t, res, 10*64*64*10e-9, 10*2*2*8*7)
 		}},
-		{"jacobi.machine", "std:loggp", map[string]string{"px": "4"}, func(t *testing.T, res *runtime.RunResult, P int) {
+		{"jacobi.machine", "std:loggp", map[string]string{"px": "4"}, func(t *testing.T, res *eval.RunResult, P int) {
 			jacobiBounds(t, res, 10*64*64*10e-9, 10*2*(4*3+4*3)) // 4 × 4 ranks
 		}},
 		{"ring_allreduce.machine", "std:xmp64", nil, nil},
-		{"ring_allreduce.machine", "std:loggp", nil, func(t *testing.T, res *runtime.RunResult, P int) {
+		{"ring_allreduce.machine", "std:loggp", nil, func(t *testing.T, res *eval.RunResult, P int) {
 			// 2(P-1) steps, each a block of k = n/P bytes sent (o) and, L
 			// later, received (o + (k-1)G): LogGP's ring allreduce.
 			k := math.Ceil(64000.0 / float64(P))
@@ -83,7 +83,7 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 		{"farm.machine", "std:xmp64", nil, farmBounds},
 		{"farm.machine", "std:loggp", nil, farmBounds},
 		{"pipeline_bcast.machine", "std:xmp64", nil, nil},
-		{"pipeline_bcast.machine", "std:loggp", map[string]string{"seg": "64KB"}, func(t *testing.T, res *runtime.RunResult, P int) {
+		{"pipeline_bcast.machine", "std:loggp", map[string]string{"seg": "64KB"}, func(t *testing.T, res *eval.RunResult, P int) {
 			// One segment: a chain of P-1 messages of n bytes.
 			want := float64(P-1) * (2*lgO + lgL + (64000-1)*lgG)
 			if !near(res.Analytic.Makespan, want) {
@@ -105,9 +105,9 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 	}
 }
 
-func jacobiBounds(t *testing.T, res *runtime.RunResult, compute float64, msgs int64) {
+func jacobiBounds(t *testing.T, res *eval.RunResult, compute float64, msgs int64) {
 	t.Helper()
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr.Makespan < compute || pr.Messages != msgs {
 			t.Errorf("%s: %g s and %d messages; want at least the %g s of computation, and %d messages", pr.Method, pr.Makespan, pr.Messages, compute, msgs)
 		}
@@ -121,10 +121,10 @@ func jacobiBounds(t *testing.T, res *runtime.RunResult, compute float64, msgs in
 
 // farmBounds: 64 tasks of 50 µs over P-1 workers take at least
 // ceil(64/(P-1)) tasks' work, and the master receives all 64 results.
-func farmBounds(t *testing.T, res *runtime.RunResult, P int) {
+func farmBounds(t *testing.T, res *eval.RunResult, P int) {
 	t.Helper()
 	least := math.Ceil(64/float64(P-1)) * 50e-6
-	for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr.Makespan < least || pr.Messages != 128 {
 			t.Errorf("%s: %g s and %d messages; want at least %g s and 128 messages", pr.Method, pr.Makespan, pr.Messages, least)
 		}

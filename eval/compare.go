@@ -1,12 +1,12 @@
-package runtime
+package eval
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Comparison is a primitive's analytic cost beside the simulated cost of the
@@ -25,8 +25,8 @@ type Comparison struct {
 	Simulated   float64 `json:"simulated"`  // seconds
 	Difference  float64 `json:"difference"` // (simulated - analytic) / analytic; 0 when analytic is 0 (see Note)
 	// Note says when a flag was not used, and why.
-	Note   string  `json:"note,omitempty"`
-	Result *Result `json:"result"`
+	Note   string          `json:"note,omitempty"`
+	Result *runtime.Result `json:"result"`
 }
 
 // The figures a comparison reads from the simulation.
@@ -50,7 +50,7 @@ type Counterpart struct {
 	// Names are primitive names after the model section, lower case; a
 	// name ending in * matches every name that begins with the rest.
 	Names []string
-	// Op is the simulated operation (see Ops); "" when the primitive sends
+	// Op is the simulated operation (see runtime.Ops); "" when the primitive sends
 	// nothing, and NotNetwork says what it costs instead.
 	Op         string
 	NotNetwork string
@@ -143,7 +143,7 @@ func sizeParam(p string) bool {
 // primitive without one, or one whose messages carry no payload (a
 // barrier), sends empty messages. opts.Op, when set, overrides the
 // operation (and the metric becomes the makespan unless the op is send).
-func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string, opts Options) (*Comparison, error) {
+func Compare(ctx context.Context, m *Machine, spec *runtime.Spec, primitive string, opts runtime.Options) (*Comparison, error) {
 	f, err := m.Func(primitive)
 	if err != nil {
 		return nil, err
@@ -159,7 +159,8 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 	if opts.Op == "" {
 		c.Op, c.Metric, c.Traffic = cp.Op, cp.Metric, cp.Traffic
 	} else {
-		c.Op, c.Metric, c.Traffic = opts.Op, MetricMakespan, ops[opts.Op]
+		doc, _ := runtime.OpDoc(opts.Op)
+		c.Op, c.Metric, c.Traffic = opts.Op, MetricMakespan, doc
 		if opts.Op == "send" {
 			c.Metric = MetricLatency
 		}
@@ -233,7 +234,7 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 		return nil, err
 	}
 	c.Analytic = a.Num
-	res, err := Simulate(ctx, spec, opts)
+	res, err := runtime.Simulate(ctx, spec, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +257,7 @@ func Compare(ctx context.Context, m *eval.Machine, spec *Spec, primitive string,
 
 // recvOverhead is the receiver's CPU time per message at node id, as the
 // simulator charges it on delivery.
-func recvOverhead(spec *Spec, id int) float64 {
+func recvOverhead(spec *runtime.Spec, id int) float64 {
 	v, ok := spec.Graph.Index(id)
 	if ok && int(v) < len(spec.Nodes) {
 		return spec.Nodes[v].RecvOverhead

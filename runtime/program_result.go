@@ -1,9 +1,16 @@
-package eval
+package runtime
+
+import (
+	"cmp"
+	"slices"
+)
 
 // ProgramResult is one answer to "how long does this program take on this
-// machine": the analytic critical path (Analyze) or the packet-level
-// simulation (runtime). Times are seconds from the program's start. It
-// marshals to the JSON of `parasol run --json`.
+// machine": the analytic critical path (the evaluator's Analyze) or the
+// packet-level simulation (RunProgram); both executors produce it, so it
+// is defined here, where the evaluator can import it. Times are seconds
+// from the program's start. It marshals to the JSON of `parasol run
+// --json`.
 type ProgramResult struct {
 	Method       string      `json:"method"` // "analytic" or "simulated"
 	Makespan     float64     `json:"makespan"`
@@ -89,4 +96,29 @@ type WaitingRank struct {
 	Label string `json:"label"`
 	Line  int    `json:"line,omitempty"`
 	Peer  int    `json:"peer"`
+}
+
+// WithWaits sorts a timeline's spans by rank and start and fills the gaps
+// in each rank's busy time, up to its end, with waits, so that both
+// executors draw the same kind of timeline from what they recorded.
+func WithWaits(spans []Span, ranks []RankTimes) []Span {
+	slices.SortStableFunc(spans, func(a, b Span) int {
+		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Start, b.Start))
+	})
+	out := make([]Span, 0, 2*len(spans)+len(ranks))
+	k := 0
+	for r := range ranks {
+		t := 0.0 // the end of the rank's busy time so far
+		for ; k < len(spans) && spans[k].Rank == r; k++ {
+			if spans[k].Start > t {
+				out = append(out, Span{Rank: r, Kind: "wait", Start: t, End: spans[k].Start, Op: spans[k].Op})
+			}
+			out = append(out, spans[k])
+			t = max(t, spans[k].End)
+		}
+		if ranks[r].End > t {
+			out = append(out, Span{Rank: r, Kind: "wait", Start: t, End: ranks[r].End, Op: -1})
+		}
+	}
+	return out
 }

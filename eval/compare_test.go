@@ -1,4 +1,4 @@
-package runtime
+package eval
 
 import (
 	"context"
@@ -7,30 +7,30 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
-func loadSpec(t *testing.T, name string) (*eval.Machine, *Spec) {
+func loadSpec(t *testing.T, name string) (*Machine, *runtime.Spec) {
 	t.Helper()
-	m, err := eval.Load(name)
+	m, err := Load(name)
 	return machineSpec(t, m, err)
 }
 
 // sourceSpec loads a machine from its text and makes its first topology's Spec.
-func sourceSpec(t testing.TB, name, src string) (*eval.Machine, *Spec) {
+func sourceSpec(t testing.TB, name, src string) (*Machine, *runtime.Spec) {
 	t.Helper()
-	m, err := eval.LoadSource(name, src)
+	m, err := LoadSource(name, src)
 	return machineSpec(t, m, err)
 }
 
 // machineSpec is the Spec of a loaded machine's first topology; err is
 // the load's.
-func machineSpec(t testing.TB, m *eval.Machine, err error) (*eval.Machine, *Spec) {
+func machineSpec(t testing.TB, m *Machine, err error) (*Machine, *runtime.Spec) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := FromMachine(m, "")
+	spec, err := m.Spec("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func machineSpec(t testing.TB, m *eval.Machine, err error) (*eval.Machine, *Spec
 }
 
 // modelPrimitives lists the PVM, Express and MPI primitives of a machine.
-func modelPrimitives(m *eval.Machine) []string {
+func modelPrimitives(m *Machine) []string {
 	var out []string
 	for _, f := range m.Fields() {
 		section, _, _ := strings.Cut(f.Path, ".")
@@ -52,7 +52,7 @@ func modelPrimitives(m *eval.Machine) []string {
 // Every primitive of std:models has an entry in compare's table, naming an
 // operation the simulator runs or saying it is not a network operation.
 func TestEveryStandardPrimitiveHasACounterpart(t *testing.T) {
-	m, err := eval.Load("std:models")
+	m, err := Load("std:models")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestEveryStandardPrimitiveHasACounterpart(t *testing.T) {
 		case cp.Op == "" && cp.NotNetwork == "":
 			t.Errorf("%s: neither an operation nor a reason", p)
 		case cp.Op != "":
-			if _, ok := OpDoc(cp.Op); !ok {
+			if _, ok := runtime.OpDoc(cp.Op); !ok {
 				t.Errorf("%s: op %q is not simulated", p, cp.Op)
 			}
 			if cp.Metric != MetricLatency && cp.Metric != MetricMakespan && cp.Metric != MetricRecv {
@@ -87,7 +87,7 @@ func TestComparePrimitivesOnStandardMachines(t *testing.T) {
 		m, spec := loadSpec(t, name)
 		for _, p := range modelPrimitives(m) {
 			cp, _ := CounterpartOf(p)
-			c, err := Compare(context.Background(), m, spec, p, Options{Size: 256, Seed: 1})
+			c, err := Compare(context.Background(), m, spec, p, runtime.Options{Size: 256, Seed: 1})
 			if cp.Op == "" {
 				var ns *NotSimulatedError
 				if !errors.As(err, &ns) || !strings.Contains(err.Error(), "not a network operation") {
@@ -120,7 +120,7 @@ func TestBarrierCarriesNoPayload(t *testing.T) {
 		for _, p := range []string{"MPI.barrier", "PVM.sync", "Express.sync"} {
 			var sim [2]float64
 			for i, size := range []int{0, 4096} {
-				c, err := Compare(context.Background(), m, spec, p, Options{Size: size, Seed: 1})
+				c, err := Compare(context.Background(), m, spec, p, runtime.Options{Size: size, Seed: 1})
 				if err != nil {
 					t.Fatalf("%s %s: %v", name, p, err)
 				}
@@ -147,7 +147,7 @@ func TestAllreduceIsNotABarrier(t *testing.T) {
 	m, spec := loadSpec(t, "std:xmp64")
 	run := func(p string, size int) *Comparison {
 		t.Helper()
-		c, err := Compare(context.Background(), m, spec, p, Options{Size: size, Seed: 1})
+		c, err := Compare(context.Background(), m, spec, p, runtime.Options{Size: size, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestReceiveComparesTheReceiversCost(t *testing.T) {
 		prim string
 		diff float64
 	}{{"MPI.recv", 0}, {"PVM.receive", 3.0/4.0 - 1}} {
-		c, err := Compare(context.Background(), m, spec, tc.prim, Options{Size: 1000})
+		c, err := Compare(context.Background(), m, spec, tc.prim, runtime.Options{Size: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,13 +213,13 @@ func TestCompareRefusals(t *testing.T) {
 		{"MPI.packdouble", "", "MPI.packdouble is not a network operation (it copies items"},
 		{"MPI.spawn", "send", "not a network operation"},
 	} {
-		_, err := Compare(context.Background(), m, spec, tc.prim, Options{Op: tc.op, Size: -1})
+		_, err := Compare(context.Background(), m, spec, tc.prim, runtime.Options{Op: tc.op, Size: -1})
 		var ns *NotSimulatedError
 		if !errors.As(err, &ns) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.prim, err, tc.want)
 		}
 	}
-	c, err := Compare(context.Background(), m, spec, "MPI.scan", Options{Op: "allreduce", Size: -1})
+	c, err := Compare(context.Background(), m, spec, "MPI.scan", runtime.Options{Op: "allreduce", Size: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestCompareRefusals(t *testing.T) {
 // difference of exactly 0, not -1.4e-16.
 func TestEqualCostsHaveNoDifference(t *testing.T) {
 	m, spec := loadSpec(t, "std:xmp64")
-	c, err := Compare(context.Background(), m, spec, "MPI.send", Options{Size: 4000, Seed: 1})
+	c, err := Compare(context.Background(), m, spec, "MPI.send", runtime.Options{Size: 4000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

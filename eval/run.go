@@ -1,36 +1,36 @@
-package runtime
+package eval
 
 import (
 	"context"
 	"fmt"
 	"math"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // RunOptions choose the answers Run gives and how it gets them.
 type RunOptions struct {
 	// ProgramOptions drive the simulation; Map, Timeline and MaxMemory
 	// the analytic answer too. EagerLimit 0 takes the machine's
-	// eager_limit param (bytes) when it has one (NoEager for 0 B).
-	ProgramOptions
+	// eager_limit param (bytes) when it has one (runtime.NoEager for 0 B).
+	runtime.ProgramOptions
 	// Analytic and Simulated select the answers; neither means both.
 	Analytic, Simulated bool
 	// Topology names the machine's topology to simulate ("": the first).
 	Topology string
 	// Model is the model section that costs the analytic answer's
-	// operations ("": eval.Analyze's default).
+	// operations ("": Analyze's default).
 	Model string
 }
 
 // RunResult holds the answers Run was asked for: the analytic critical
-// path (eval.Analyze: every operation costed by the machine's model
+// path (Analyze: every operation costed by the machine's model
 // section and processor timings, no contention) and the packet-level
-// simulation (RunProgram).
+// simulation (runtime.RunProgram).
 type RunResult struct {
-	Analytic  *eval.ProgramResult `json:"analytic,omitempty"`
-	Simulated *eval.ProgramResult `json:"simulated,omitempty"`
+	Analytic  *runtime.ProgramResult `json:"analytic,omitempty"`
+	Simulated *runtime.ProgramResult `json:"simulated,omitempty"`
 }
 
 // Difference is the simulated makespan's relative difference from the
@@ -54,12 +54,29 @@ func relDifference(simulated, analytic float64) float64 {
 	return d
 }
 
+// RunFootprint is what Run takes per item of a schedule beyond the
+// schedule (ScheduleOptions.Answer): the analysis's or the
+// simulation's, or when both are asked the larger of them, the analysis
+// being done before the simulation is built. An eager limit the machine
+// sets itself is not in it.
+func RunFootprint(o RunOptions) runtime.Footprint {
+	both := o.Analytic == o.Simulated
+	var f runtime.Footprint
+	if both || o.Analytic {
+		f = AnalyzeFootprint()
+	}
+	if both || o.Simulated {
+		f = f.Max(runtime.ProgramFootprint(o.ProgramOptions))
+	}
+	return f
+}
+
 // Run answers "how long does schedule s take on machine m": analytically,
 // by simulation, or both (the default). The schedule's own mapping
 // (lang.Schedule.Map, which programs carry) is used unless o.Map is set.
 // A deadlock is an answer (its Deadlock set), not an error; cancelling
 // ctx returns what was reached and ctx.Err().
-func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (*RunResult, error) {
+func Run(ctx context.Context, m *Machine, s *lang.Schedule, o RunOptions) (*RunResult, error) {
 	both := o.Analytic == o.Simulated
 	if o.Map == nil {
 		o.Map = s.Map
@@ -71,27 +88,27 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 			}
 			o.EagerLimit = int64(v.Num)
 			if o.EagerLimit == 0 {
-				o.EagerLimit = NoEager
+				o.EagerLimit = runtime.NoEager
 			}
 		}
 	}
 	out := &RunResult{}
 	if both || o.Analytic {
-		a, err := eval.Analyze(ctx, m, s, eval.AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: o.Model})
+		a, err := Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: o.Model})
 		if err != nil {
 			return nil, err
 		}
 		out.Analytic = a
 	}
 	if both || o.Simulated {
-		spec, err := FromMachine(m, o.Topology)
+		spec, err := m.Spec(o.Topology)
 		if err != nil {
 			return nil, err
 		}
 		if o.MaxMemory == 0 {
 			o.MaxMemory = m.MaxMemory()
 		}
-		sr, err := RunProgram(ctx, spec, s, o.ProgramOptions)
+		sr, err := runtime.RunProgram(ctx, spec, s, o.ProgramOptions)
 		out.Simulated = sr
 		if err != nil {
 			// Cancelled while setting up, the simulation has nothing

@@ -1,4 +1,4 @@
-package runtime
+package eval
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib"
 )
 
@@ -69,11 +69,11 @@ processornumber = 1`,
 	} {
 		f.Add(src, uint8(3*i), uint8(i), uint8(2*i), uint16(8<<i))
 	}
-	ops := Ops()
-	routings := append([]string{""}, slices.Sorted(maps.Keys(Routings))...)
-	switchings := append([]string{""}, switchingNames[:]...)
+	ops := runtime.Ops()
+	routings := append([]string{""}, slices.Sorted(maps.Keys(runtime.Routings))...)
+	switchings := []string{"", runtime.Wormhole.String(), runtime.SAF.String(), runtime.VCT.String(), runtime.Circuit.String()}
 	f.Fuzz(func(t *testing.T, src string, op, sw, rt uint8, size uint16) {
-		m, err := eval.LoadSource("fuzz.machine", src)
+		m, err := LoadSource("fuzz.machine", src)
 		if err != nil {
 			return
 		}
@@ -82,14 +82,14 @@ processornumber = 1`,
 			if top.Graph == nil || top.Graph.N() > 256 || top.Graph.NumLinks() > 1024 {
 				continue
 			}
-			spec, err := FromMachine(m, top.Label)
+			spec, err := m.Spec(top.Label)
 			if err != nil {
 				continue
 			}
-			opts := Options{Op: ops[int(op)%len(ops)], Size: int(size), Runs: 2, Workers: 1,
+			opts := runtime.Options{Op: ops[int(op)%len(ops)], Size: int(size), Runs: 2, Workers: 1,
 				MaxEvents: 200_000, MaxMemory: 64 << 20,
 				Switching: switchings[int(sw)%len(switchings)], Routing: routings[int(rt)%len(routings)]}
-			res, err := Simulate(context.Background(), spec, opts)
+			res, err := runtime.Simulate(context.Background(), spec, opts)
 			if err == nil {
 				if res.Events > 2*opts.MaxEvents {
 					t.Errorf("%s: %d events, past the budget of %d a run", top.Label, res.Events, opts.MaxEvents)
@@ -103,8 +103,8 @@ processornumber = 1`,
 				t.Errorf("%s: %v", top.Label, err)
 			}
 			if top.Graph.N() <= 64 {
-				_, _ = CheckRouting(spec, opts.Routing)
-				lr, err := Offered(context.Background(), spec, opts, Load{Fraction: 0.05 + float64(op%10)/10})
+				_, _ = runtime.CheckRouting(spec, opts.Routing)
+				lr, err := runtime.Offered(context.Background(), spec, opts, runtime.Load{Fraction: 0.05 + float64(op%10)/10})
 				if err == nil {
 					for name, v := range map[string]float64{"offered": lr.Offered, "accepted": lr.Accepted, "latency mean": lr.Latency.Mean} {
 						if math.IsInf(v, 0) || math.IsNaN(v) || v < 0 {
@@ -131,19 +131,19 @@ bcast(2KB, root: 0)`
 
 // runRing runs ringBody on topology top of m, analytically and
 // simulated, with ranks ranks: an answer with finite times or an error.
-func runRing(t *testing.T, m *eval.Machine, top string, opts Options, ranks int) {
-	p, err := eval.ParseProgramBody(m, ringBody)
+func runRing(t *testing.T, m *Machine, top string, opts runtime.Options, ranks int) {
+	p, err := ParseProgramBody(m, ringBody)
 	if err != nil {
 		t.Fatalf("the ring program: %v", err)
 	}
-	s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: ranks})
+	s, err := p.Schedule(m, ScheduleOptions{Ranks: ranks})
 	if err != nil {
 		return
 	}
 	// Simulated alone, and both: a machine without a model section has no
 	// analytic answer (an error), but is simulated all the same.
 	for _, simulatedOnly := range []bool{true, false} {
-		res, err := Run(context.Background(), m, s, RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: ProgramOptions{
+		res, err := Run(context.Background(), m, s, RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: runtime.ProgramOptions{
 			MaxEvents: opts.MaxEvents, MaxMemory: opts.MaxMemory, Routing: opts.Routing, Switching: opts.Switching}})
 		if err != nil {
 			if strings.Contains(err.Error(), "runtime error") {
@@ -151,7 +151,7 @@ func runRing(t *testing.T, m *eval.Machine, top string, opts Options, ranks int)
 			}
 			continue
 		}
-		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 			if pr == nil {
 				continue
 			}

@@ -1,40 +1,41 @@
-package runtime
+package eval
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
-// FromMachine compiles a topology of a loaded machine into a Spec: the
-// graph, each link's latency and speed, each node's costs from its
-// processor or switch block, and the topology's switching, routing and
-// packet fields. topology names one of the machine's topologies; "" means
-// the first.
+// Spec compiles a topology of the machine into the runtime's network
+// description: the graph, each link's latency and speed, each node's costs
+// from its processor or switch block, and the topology's switching,
+// routing and packet fields. topology names one of the machine's
+// topologies; "" means the first. This is the one place where a machine
+// becomes something the runtime simulates.
 //
 // Processor fields read: send_overhead, recv_overhead, packet_overhead,
-// route_fixed, route_per_byte, hop_delay, maxrecvdelay, maxroutedelay.
-// Switch fields: delay (or
-// hop_delay), route_fixed, route_per_byte. Topology fields: switching,
-// routing, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
-// window, speedup, nic, nic_latency, nic_speed (see WithNIC; the nic links
-// default to the topology's latency and speed).
-func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
+// route_fixed, route_per_byte, hop_delay, maxrecvdelay, maxroutedelay,
+// alloc_delay and the clock fields. Switch fields: delay (or hop_delay),
+// route_fixed, route_per_byte. Topology fields: switching, routing,
+// buffering, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
+// window, speedup, nic, nic_latency, nic_speed (see runtime.WithNIC; the
+// nic links default to the topology's latency and speed).
+func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 	t, err := m.Topology(topology)
 	if err != nil {
 		return nil, err
 	}
-	spec := &Spec{Graph: t.Graph}
-	spec.Links = make([]LinkParams, len(t.Latency))
+	spec := &runtime.Spec{Graph: t.Graph}
+	spec.Links = make([]runtime.LinkParams, len(t.Latency))
 	for i := range t.Latency {
-		spec.Links[i] = LinkParams{Latency: t.Latency[i], Bandwidth: t.Speed[i]}
+		spec.Links[i] = runtime.LinkParams{Latency: t.Latency[i], Bandwidth: t.Speed[i]}
 	}
 	// Node costs: one NodeParams per node type; a per-node slice only when
 	// the types differ.
-	byType := map[*eval.NodeType]NodeParams{}
-	var first *eval.NodeType
+	byType := map[*NodeType]runtime.NodeParams{}
+	var first *NodeType
 	uniform := true
 	for i, nt := range t.NodeTypes {
 		if _, ok := byType[nt]; !ok {
@@ -51,13 +52,13 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	if uniform {
 		spec.DefaultNode = byType[first]
 	} else {
-		spec.Nodes = make([]NodeParams, len(t.NodeTypes))
+		spec.Nodes = make([]runtime.NodeParams, len(t.NodeTypes))
 		for i, nt := range t.NodeTypes {
 			spec.Nodes[i] = byType[nt]
 		}
 	}
 	if v, ok := t.Value("switching"); ok {
-		if spec.Switching, err = ParseSwitching(v.Text()); err != nil {
+		if spec.Switching, err = runtime.ParseSwitching(v.Text()); err != nil {
 			return nil, fmt.Errorf("topology %s: %v", t.Label, err)
 		}
 	}
@@ -76,9 +77,9 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	if v, ok := t.Value("arbitration"); ok {
 		switch v.Text() {
 		case "fifo":
-			spec.Arbitration = FIFO
+			spec.Arbitration = runtime.FIFO
 		case "roundrobin", "round-robin", "rr":
-			spec.Arbitration = RoundRobin
+			spec.Arbitration = runtime.RoundRobin
 		default:
 			return nil, fmt.Errorf("topology %s: arbitration %q: want fifo or roundrobin", t.Label, v.Text())
 		}
@@ -110,7 +111,9 @@ func FromMachine(m *eval.Machine, topology string) (*Spec, error) {
 	return spec, nil
 }
 
-func nodeParams(nt *eval.NodeType) NodeParams {
+// nodeParams are the costs of a node of type nt: its processor's or its
+// switch's fields.
+func nodeParams(nt *NodeType) runtime.NodeParams {
 	get := func(names ...string) float64 {
 		for _, n := range names {
 			if v, ok := nt.Value(n); ok && v.Kind == lang.Number {
@@ -119,7 +122,7 @@ func nodeParams(nt *eval.NodeType) NodeParams {
 		}
 		return 0
 	}
-	var np NodeParams
+	var np runtime.NodeParams
 	np.SendOverhead = get("send_overhead")
 	np.RecvOverhead = get("recv_overhead")
 	np.PacketOverhead = get("packet_overhead")
@@ -130,4 +133,27 @@ func nodeParams(nt *eval.NodeType) NodeParams {
 	np.RouteDelay = get("maxroutedelay")
 	np.AllocDelay = get("alloc_delay")
 	return np
+}
+
+// withNICFields applies a topology's nic = true: the nic links take
+// nic_latency and nic_speed, else the topology's latency and speed.
+func withNICFields(spec *runtime.Spec, t *Topology) (*runtime.Spec, error) {
+	num := func(names ...string) (float64, bool) {
+		for _, n := range names {
+			if v, ok := t.Value(n); ok && v.Kind == lang.Number {
+				return v.Num, true
+			}
+		}
+		return 0, false
+	}
+	lat, _ := num("nic_latency", "latency")
+	speed, ok := num("nic_speed", "speed")
+	if !ok {
+		return nil, fmt.Errorf("topology %s: nic = true needs nic_speed (or speed) for the links to the routers", t.Label)
+	}
+	s, err := runtime.WithNIC(spec, lat, speed)
+	if err != nil {
+		return nil, fmt.Errorf("topology %s: %v", t.Label, err)
+	}
+	return s, nil
 }

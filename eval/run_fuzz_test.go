@@ -1,4 +1,4 @@
-package runtime
+package eval
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/parser"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // FuzzRunGOAL runs every schedule the GOAL reader accepts both ways on
@@ -39,7 +39,7 @@ func FuzzRunGOAL(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	m, err := eval.Load("std:loggp", eval.WithSet("P", "4"))
+	m, err := Load("std:loggp", WithSet("P", "4"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -48,14 +48,14 @@ func FuzzRunGOAL(f *testing.F) {
 		if err != nil || s.Ranks > 64 || len(s.Ops) > 4096 {
 			return
 		}
-		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: ProgramOptions{MaxEvents: 1 << 20}})
+		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: runtime.ProgramOptions{MaxEvents: 1 << 20}})
 		if err != nil {
 			if strings.Contains(err.Error(), "the longest time the analysis represents") {
 				return
 			}
 			t.Fatalf("Run: %v", err)
 		}
-		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 			for _, r := range pr.Ranks {
 				if sum := r.Compute + r.Send + r.Recv + r.Wait; math.Abs(sum-r.End) > 1e-9*max(r.End, 1e-6) {
 					t.Fatalf("%s: rank %d: %g + %g + %g + %g = %g, end %g", pr.Method, r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
@@ -95,7 +95,7 @@ func FuzzRunProgram(f *testing.F) {
 	} {
 		f.Add(s, uint8(8))
 	}
-	m, err := eval.LoadSource("m.machine", `machine "m" {
+	m, err := LoadSource("m.machine", `machine "m" {
 	param eager_limit = 4KB
 	processor cpu {
 		send_overhead = 100ns; recv_overhead = 200ns; maxrecvdelay = 20%; maxroutedelay = 10%
@@ -103,24 +103,24 @@ func FuzzRunProgram(f *testing.F) {
 	}
 	topology t = hypercube(3) { latency = 100ns; speed = 100MB/s }
 	modelsection MPI { send(n: B, src, dst) = 300ns + n / 100MB/s + hops(src, dst) * 100ns }
-}`, eval.WithMaxMemory(64<<20))
+}`, WithMaxMemory(64<<20))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string, ranks uint8) {
-		p, err := eval.ParseProgramBody(m, text)
+		p, err := ParseProgramBody(m, text)
 		if err != nil {
 			return
 		}
-		s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 1 + int(ranks%12)})
+		s, err := p.Schedule(m, ScheduleOptions{Ranks: 1 + int(ranks%12)})
 		if err != nil || len(s.Ops) > 20000 {
 			return
 		}
-		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: ProgramOptions{MaxEvents: 1 << 20, Timeline: true}})
+		res, err := Run(context.Background(), m, s, RunOptions{ProgramOptions: runtime.ProgramOptions{MaxEvents: 1 << 20, Timeline: true}})
 		if err != nil {
 			return // a refusal (an algorithm for powers of two, say) is an answer
 		}
-		for _, pr := range []*eval.ProgramResult{res.Analytic, res.Simulated} {
+		for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 			for _, r := range pr.Ranks {
 				if sum := r.Compute + r.Send + r.Recv + r.Wait; math.Abs(sum-r.End) > 1e-9*max(r.End, 1e-6) {
 					t.Fatalf("%s: rank %d: %g + %g + %g + %g = %g, end %g", pr.Method, r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)

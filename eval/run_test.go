@@ -1,12 +1,11 @@
-package runtime
+package eval
 
 import (
 	"context"
 	"errors"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
-	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // Run takes the machine's eager_limit: on std:loggp (S = 65535 B) a 4 KB
@@ -15,22 +14,22 @@ import (
 // every message is.
 func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 	const o, L, G, n = 1500e-9, 2500e-9, 6e-9, 4000
-	base, err := eval.Load("std:loggp")
+	base, err := Load("std:loggp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := base.Derive(eval.Set{Path: "S", Value: "100B"})
+	small, err := base.Derive(Set{Path: "S", Value: "100B"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	none, err := base.Derive(eval.Set{Path: "S", Value: "0B"})
+	none, err := base.Derive(Set{Path: "S", Value: "0B"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := chainSchedule(nil, []lang.SchedOp{send(1, n, 0)}, []lang.SchedOp{recv(0, n, 0)})
+	s := readGOAL(t, "eager.goal", "num_ranks 2\nrank 0 {\nl1: send 4000b to 1 tag 0\n}\nrank 1 {\nl1: recv 4000b from 0 tag 0\n}\n")
 	for _, tc := range []struct {
 		name string
-		m    *eval.Machine
+		m    *Machine
 		want float64
 	}{
 		{"eager", base, 2*o + L + n*G},
@@ -48,8 +47,8 @@ func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 }
 
 func TestRunDifference(t *testing.T) {
-	done := func(makespan float64) *eval.ProgramResult { return &eval.ProgramResult{Makespan: makespan} }
-	stuck := &eval.ProgramResult{Makespan: 1, Deadlock: &eval.ProgramDeadlock{}}
+	done := func(makespan float64) *runtime.ProgramResult { return &runtime.ProgramResult{Makespan: makespan} }
+	stuck := &runtime.ProgramResult{Makespan: 1, Deadlock: &runtime.ProgramDeadlock{}}
 	for _, tc := range []struct {
 		name string
 		r    RunResult
@@ -86,13 +85,13 @@ func (c *cancelAfter) Err() error {
 // Cancelled once the analytic answer is done, Run still returns it,
 // beside ctx's error: what was reached, as its documentation says.
 func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
-	m, err := eval.Load("std:loggp")
+	m, err := Load("std:loggp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := chainSchedule(nil, []lang.SchedOp{send(1, 8, 0)}, []lang.SchedOp{recv(0, 8, 0)})
+	s := readGOAL(t, "message.goal", "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n")
 	count := &cancelAfter{Context: context.Background(), polls: 1 << 30}
-	if _, err := eval.Analyze(count, m, s, eval.AnalyzeOptions{}); err != nil {
+	if _, err := Analyze(count, m, s, AnalyzeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := &cancelAfter{Context: context.Background(), polls: count.calls}
