@@ -1,14 +1,20 @@
 package eval
 
-import "github.com/parasol-lang/parasol/lang"
+import (
+	"context"
+	"fmt"
+	"strings"
 
-// CheckWith is Check that also returns warnings and lets the caller look at
-// each machine that loads: `parasol check` builds the simulator's network
-// of every topology with it (the runtime imports eval, so eval cannot do
-// that itself) and reports what the simulator would reject. It returns the
-// machines' names and every diagnostic, errors and warnings, in source
-// order; inspect is called only for machines without errors.
-func CheckWith(spec string, inspect func(*Machine) lang.Diagnostics, opts ...Option) ([]string, lang.Diagnostics) {
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// Inspect is Check that also returns warnings and builds the simulator's
+// network of every topology of every machine that loads, reporting what
+// the simulator would reject (simChecks): what `parasol check` prints. It
+// returns the machines' names and every diagnostic, errors and warnings,
+// in source order.
+func Inspect(spec string, opts ...Option) ([]string, lang.Diagnostics) {
 	l := newLoader(opts)
 	f := l.readSpec(spec, lang.Pos{})
 	if f == nil || len(l.errs) > 0 {
@@ -24,9 +30,7 @@ func CheckWith(spec string, inspect func(*Machine) lang.Diagnostics, opts ...Opt
 		}
 		ds = append(ds, m.warns...)
 		ds.Append(m.checkPrograms(l.programsOf(f)))
-		if inspect != nil {
-			ds = append(ds, inspect(m)...)
-		}
+		ds = append(ds, m.simChecks(l.opts.maxMemory)...)
 	}
 	ds = append(ds, l.checkProgramsAlone(f, names)...)
 	return names, sorted(ds)
@@ -50,4 +54,86 @@ func (t *Topology) Where(name string) (start, end lang.Pos, set bool) {
 		return lang.Start(f.decl.Value), lang.End(f.decl.Value), true
 	}
 	return t.obj.pos, lang.Pos{}, false
+}
+
+// checkWork bounds the deadlock check of one topology (processors ×
+// lanes, runtime.CheckOptions.MaxWork): about a second. A larger one is
+// not checked, and Inspect says so.
+const checkWork = 3e7
+
+// simChecks builds every topology of m as the simulator does and reports,
+// at the field responsible, what the simulator would reject, and as
+// warnings a routing that can deadlock under wormhole switching or leaves
+// processors without a route. maxMemory bounds what building a network
+// may take (0: the default limit).
+func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
+	var ds lang.Diagnostics
+	for _, t := range m.Topologies() {
+		at := func(field string, sev lang.Severity, format string, args ...any) *lang.Diagnostic {
+			start, end, _ := t.Where(field)
+			d := lang.Errorf(start, format, args...).Span(end)
+			d.Severity = sev
+			ds = append(ds, d)
+			return d
+		}
+		spec, err := m.Spec(t.Label)
+		if err != nil {
+			at("", lang.Error, "topology %s: %s", t.Label, err)
+			continue
+		}
+		g := spec.Graph
+		if g.NumProcs() < 2 {
+			continue // nothing to send, nothing to route
+		}
+		// The network the simulator would build (routing tables or rules,
+		// lanes, node and link parameters) and one route through it.
+		if _, err := runtime.RouteWithin(spec, "", g.ID(g.Proc(0)), g.ID(g.Proc(1)), maxMemory); err != nil {
+			at("routing", lang.Error, "topology %s: %s", t.Label, err)
+			continue
+		}
+		if spec.Switching != runtime.Wormhole {
+			continue
+		}
+		routing := spec.Routing
+		if routing == "" {
+			routing = "shortest"
+		}
+		how := "wormhole switching"
+		if _, _, set := t.Where("switching"); !set {
+			how = "wormhole switching (the default; set switching = … to choose)"
+		}
+		rc, err := runtime.CheckRoutingWith(context.Background(), spec, "", runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
+		switch {
+		case err != nil:
+			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)
+		case !rc.Acyclic:
+			at("routing", lang.Warning, "routing %s of topology %s can deadlock under %s: these channels can wait for each other in a cycle: %s", routing, t.Label, how, cycleText(rc.Cycle))
+		}
+		if err == nil && !rc.Connected {
+			at("routing", lang.Warning, "routing %s of topology %s gives no route to %d ordered pair%s of processors", routing, t.Label, rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
+		}
+	}
+	return ds
+}
+
+// maxCycleShown is how many channels of a cycle a warning lists.
+const maxCycleShown = 16
+
+// cycleText prints a cycle of channels as route --check does, the first
+// channel again at the end; a long one is cut in the middle.
+func cycleText(cycle []runtime.Channel) string {
+	var parts []string
+	for i, c := range cycle {
+		if len(cycle) > maxCycleShown && i >= maxCycleShown/2 && i < len(cycle)-maxCycleShown/2 {
+			if i == maxCycleShown/2 {
+				parts = append(parts, fmt.Sprintf("… %d more …", len(cycle)-maxCycleShown))
+			}
+			continue
+		}
+		parts = append(parts, c.String())
+	}
+	if len(cycle) > 0 {
+		parts = append(parts, cycle[0].String())
+	}
+	return strings.Join(parts, " → ")
 }

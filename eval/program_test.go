@@ -296,7 +296,7 @@ func TestParseProgramBodyChecksStatementsOnTheMachine(t *testing.T) {
 }
 
 func TestCheckReportsProgramErrorsOnEachMachine(t *testing.T) {
-	_, ds := CheckWith("t.machine", nil, WithReadFile(func(string) ([]byte, error) {
+	_, ds := Inspect("t.machine", WithReadFile(func(string) ([]byte, error) {
 		return []byte(fourCPUs + "program third { compute(rnak * 1us) }\nprogram first { }\n"), nil
 	}))
 	got := ds.Error()
@@ -312,7 +312,7 @@ func TestCheckOfAProgramFileUsesTheMachinesItImports(t *testing.T) {
 		"m.machine":    fourCPUs,
 		"prog.machine": "import \"m.machine\"\nprogram third { compute(2 * flot.mul) }\n",
 	}
-	_, ds := CheckWith("prog.machine", nil, WithReadFile(func(p string) ([]byte, error) {
+	_, ds := Inspect("prog.machine", WithReadFile(func(p string) ([]byte, error) {
 		if s, ok := files[filepath.Base(p)]; ok {
 			return []byte(s), nil
 		}

@@ -1,5 +1,7 @@
 package runtime
 
+import "fmt"
+
 // Options choose the experiment run by Simulate.
 type Options struct {
 	Op   string // see Ops; "" means "send"
@@ -155,6 +157,16 @@ type Channel struct {
 	From int `json:"from"`
 	To   int `json:"to"`
 	VC   int `json:"vc"`
+}
+
+// String names the channel as from->to, with (vcN) for a lane other
+// than the first: how deadlock cycles are printed.
+func (c Channel) String() string {
+	s := fmt.Sprintf("%d->%d", c.From, c.To)
+	if c.VC > 0 {
+		s += fmt.Sprintf("(vc%d)", c.VC)
+	}
+	return s
 }
 
 // runResult is what one run reports back to the aggregator.

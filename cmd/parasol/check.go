@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/results"
-	"github.com/parasol-lang/parasol/lang"
-	"github.com/parasol-lang/parasol/runtime"
 )
 
 // checkCmd is parasol check.
@@ -41,8 +37,7 @@ func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 		}
 		failed := false
 		for _, f := range files {
-			mem := maxMemory.bytes()
-			names, ds := eval.CheckWith(f, func(m *eval.Machine) lang.Diagnostics { return simChecks(m, mem) }, eval.WithMaxMemory(mem))
+			names, ds := eval.Inspect(f, eval.WithMaxMemory(maxMemory.bytes()))
 			errs, warns := ds.Split()
 			ok := len(errs) == 0
 			failed = failed || !ok
@@ -78,84 +73,4 @@ type checkSummary struct {
 	Machines int    `json:"machines"`
 	Errors   int    `json:"errors"`
 	Warnings int    `json:"warnings"`
-}
-
-// checkWork bounds the deadlock check of one topology (processors ×
-// lanes, runtime.CheckOptions.MaxWork): about a second. A larger one is
-// not checked, and check says so.
-const checkWork = 3e7
-
-// simChecks builds every topology of m as `parasol sim` does and reports,
-// at the field responsible, what the simulator would reject, and as
-// warnings a routing that can deadlock under wormhole switching.
-func simChecks(m *eval.Machine, maxMemory int64) lang.Diagnostics {
-	var ds lang.Diagnostics
-	for _, t := range m.Topologies() {
-		at := func(field string, sev lang.Severity, format string, args ...any) *lang.Diagnostic {
-			start, end, _ := t.Where(field)
-			d := lang.Errorf(start, format, args...).Span(end)
-			d.Severity = sev
-			ds = append(ds, d)
-			return d
-		}
-		spec, err := m.Spec(t.Label)
-		if err != nil {
-			at("", lang.Error, "topology %s: %s", t.Label, err)
-			continue
-		}
-		g := spec.Graph
-		if g.NumProcs() < 2 {
-			continue // nothing to send, nothing to route
-		}
-		// The network the simulator would build (routing tables or rules,
-		// lanes, node and link parameters) and one route through it.
-		if _, err := runtime.RouteWithin(spec, "", g.ID(g.Proc(0)), g.ID(g.Proc(1)), maxMemory); err != nil {
-			at("routing", lang.Error, "topology %s: %s", t.Label, err)
-			continue
-		}
-		if spec.Switching != runtime.Wormhole {
-			continue
-		}
-		routing := spec.Routing
-		if routing == "" {
-			routing = "shortest"
-		}
-		how := "wormhole switching"
-		if _, _, set := t.Where("switching"); !set {
-			how = "wormhole switching (the default; set switching = … to choose)"
-		}
-		rc, err := runtime.CheckRoutingWith(context.Background(), spec, "", runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
-		switch {
-		case err != nil:
-			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)
-		case !rc.Acyclic:
-			at("routing", lang.Warning, "routing %s of topology %s can deadlock under %s: these channels can wait for each other in a cycle: %s", routing, t.Label, how, cycleText(rc.Cycle))
-		}
-		if err == nil && !rc.Connected {
-			at("routing", lang.Warning, "routing %s of topology %s gives no route to %d ordered pair%s of processors", routing, t.Label, rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
-		}
-	}
-	return ds
-}
-
-// maxCycleShown is how many channels of a cycle a warning lists.
-const maxCycleShown = 16
-
-// cycleText prints a cycle of channels as route --check does, the first
-// channel again at the end; a long one is cut in the middle.
-func cycleText(cycle []runtime.Channel) string {
-	var parts []string
-	for i, c := range cycle {
-		if len(cycle) > maxCycleShown && i >= maxCycleShown/2 && i < len(cycle)-maxCycleShown/2 {
-			if i == maxCycleShown/2 {
-				parts = append(parts, fmt.Sprintf("… %d more …", len(cycle)-maxCycleShown))
-			}
-			continue
-		}
-		parts = append(parts, channelName(c))
-	}
-	if len(cycle) > 0 {
-		parts = append(parts, channelName(cycle[0]))
-	}
-	return strings.Join(parts, " → ")
 }

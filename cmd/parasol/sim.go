@@ -440,10 +440,10 @@ func printResult(w io.Writer, r *runtime.Result) {
 func printDeadlock(w io.Writer, r *runtime.Result, indent string) {
 	fmt.Fprintf(w, "DEADLOCK in %d run%s; waiting channels form a cycle:\n%s  ", r.DeadlockRuns, plural(r.DeadlockRuns), indent)
 	for _, c := range r.Cycle {
-		fmt.Fprintf(w, "%s → ", channelName(c))
+		fmt.Fprintf(w, "%s → ", c.String())
 	}
 	if len(r.Cycle) > 0 {
-		fmt.Fprintln(w, channelName(r.Cycle[0]))
+		fmt.Fprintln(w, r.Cycle[0].String())
 	}
 	fmt.Fprintf(w, "%sdelivered %d message%s; %d undelivered\n", indent, r.Messages, plural(r.Messages), r.Undelivered)
 }
@@ -637,7 +637,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			case outCSV:
 				cycle := make([]string, len(rc.Cycle))
 				for i, c := range rc.Cycle {
-					cycle[i] = channelName(c)
+					cycle[i] = c.String()
 				}
 				row := []string{rc.Routing, strconv.FormatBool(rc.Acyclic), strconv.FormatBool(rc.Connected),
 					strconv.Itoa(rc.PairsWithoutRoute), strings.Join(cycle, " ")}
@@ -705,10 +705,10 @@ func printCheck(w io.Writer, rc *runtime.RouteCheck) {
 	} else {
 		fmt.Fprintf(w, "routing %s: CYCLIC — these channels can wait for each other in a ring:\n  ", rc.Routing)
 		for _, c := range rc.Cycle {
-			fmt.Fprintf(w, "%s → ", channelName(c))
+			fmt.Fprintf(w, "%s → ", c.String())
 		}
 		if len(rc.Cycle) > 0 {
-			fmt.Fprintln(w, channelName(rc.Cycle[0]))
+			fmt.Fprintln(w, rc.Cycle[0].String())
 		}
 	}
 	if rc.Connected {
@@ -716,12 +716,4 @@ func printCheck(w io.Writer, rc *runtime.RouteCheck) {
 	} else {
 		fmt.Fprintf(w, "NOT connected: %d ordered pair%s of processors have no route\n", rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
 	}
-}
-
-func channelName(c runtime.Channel) string {
-	s := fmt.Sprintf("%d->%d", c.From, c.To)
-	if c.VC > 0 {
-		s += fmt.Sprintf("(vc%d)", c.VC)
-	}
-	return s
 }
