@@ -1,13 +1,15 @@
 package eval
 
 import (
-	"crypto/sha256"
-	"encoding/json"
+	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // sharedGOAL is a random GOAL schedule of R ranks whose operations run on
@@ -39,11 +41,29 @@ func sharedGOAL(R, msgs int, seed uint64) string {
 	return goalText(ops)
 }
 
-// The analytic answer of ranks that share processors — every rank queued
-// for its processor's CPU and NIC — is the one the analysis gave before
-// waiting ranks were queued per processor: each case's result (times,
-// critical path, timeline in order) is summed up by its SHA-256.
-func TestAnalyzeRanksSharingProcessorsKeepTheirAnswers(t *testing.T) {
+// The analytic answer of ranks that share processors (more ranks than
+// processors, every rank queued for its processor's CPU and NIC) obeys
+// the model, whatever the program: on every program of
+// examples/programs that shares processors, and on random GOAL schedules
+// that also use a second CPU per rank with requires and irequires, it
+// finishes, and
+//
+//   - each CPU of a processor does one thing at a time: the compute, send
+//     and receive spans of all the ranks on it, on that CPU, never
+//     overlap (a collective the model costs as a whole excepted: it
+//     charges its ranks at once), and end by the makespan (not yet
+//     checked for programs that wait on their clocks: see
+//     checkSharedAnswer);
+//   - each rank's breakdown is its first CPU's spans: Compute, Send and
+//     Recv are the lengths of its compute, send and recv spans there, and
+//     Compute + Send + Recv + Wait = End;
+//   - the makespan is the last rank's end, and the critical path runs
+//     forward in time to it, each step starting no earlier than the one
+//     before.
+//
+// TestAnalyzeRanksSharingAProcessorTakeItInTurn derives end times of small
+// cases from the model by hand.
+func TestAnalyzeRanksSharingProcessorsObeyTheModel(t *testing.T) {
 	xmp, err := Load("std:xmp64")
 	if err != nil {
 		t.Fatal(err)
@@ -60,17 +80,16 @@ func TestAnalyzeRanksSharingProcessorsKeepTheirAnswers(t *testing.T) {
 		args    map[string]string
 		ranks   int
 		goal    string
-		want    string
 	}{
-		{name: "jacobi", m: xmp, file: "jacobi.machine", ranks: 256, want: "21440 ops, makespan 0.001721166613 s, path 176 steps, 42158 spans, sha256 06ab31e735e9e6d94e0f44d5c41160ca855bab91bb3e2177920664c88990224c"},
-		{name: "ring-barrier", m: xmp, file: "ring.machine", ranks: 256, want: "3328 ops, makespan 9.959999e-05 s, path 50 steps, 6616 spans, sha256 a86319ed318e26b6a019fabfb8fbaedcc38d03c4023b0be728cf23c5fc7bbd3b"},
-		{name: "pipeline", m: xmp, file: "pipeline_bcast.machine", ranks: 256, want: "8160 ops, makespan 0.008380235325 s, path 7876 steps, 8415 spans, sha256 9204561c4083170af24c7b5eb3f2d3be5515aee5dfdbdd17f62a82cef1c8eaf5"},
-		{name: "ring-allreduce", m: xmp, file: "ring_allreduce.machine", ranks: 192, want: "220032 ops, makespan 0.001103069646 s, path 1528 steps, 293440 spans, sha256 d6ce21f293a7d9820e82221193a079e3ecb18b5fa48aed4a6f92627dc2091d63"},
-		{name: "farm", m: xmp, file: "farm.machine", ranks: 200, args: map[string]string{"tasks": "600"}, want: "3000 ops, makespan 0.000680146592 s, path 493 steps, 3802 spans, sha256 7af442f1069f90c676f0baed2f15fd8ca32ea864adb3f5b4ddfe8e17436490b8"},
+		{name: "jacobi", m: xmp, file: "jacobi.machine", ranks: 256},
+		{name: "ring-barrier", m: xmp, file: "ring.machine", ranks: 256},
+		{name: "pipeline", m: xmp, file: "pipeline_bcast.machine", ranks: 256},
+		{name: "ring-allreduce", m: xmp, file: "ring_allreduce.machine", ranks: 192},
+		{name: "farm", m: xmp, file: "farm.machine", ranks: 200, args: map[string]string{"tasks": "600"}},
 		{name: "clocks-until", m: clocks, file: "clock-sync.machine", program: "clocksync", ranks: 256,
-			args: map[string]string{"then_barrier": "1", "then_transpose": "1"}, want: "33022 ops, makespan 3.1012838e-05 s, path 265 steps, 32435 spans, sha256 f5d1636deb2ee92375dfeee1bd3f48200b004c38507d5c8eaf6c698b1471981d"},
-		{name: "goal-two-cpus", m: loggp(t, 3, 2500, 1500, 1000, 6, 0, 65535), goal: sharedGOAL(16, 600, 1), want: "1800 ops, makespan 0.027920538 s, path 209 steps, 1553 spans, sha256 b3a8199331ba1497782d5cac195c4409c3fa63112c08d2806b568561ec8cab9f"},
-		{name: "goal-two-cpus-rendezvous", m: loggp(t, 2, 2500, 1500, 3000, 6, 1, 1000), goal: sharedGOAL(9, 500, 2), want: "1500 ops, makespan 0.033709223 s, path 264 steps, 1275 spans, sha256 7dde72f5ab10b8f80b6265ccbff5989e72a7893d4897af975dfdee23f4c770bc"},
+			args: map[string]string{"then_barrier": "1", "then_transpose": "1"}},
+		{name: "goal-two-cpus", m: loggp(t, 3, 2500, 1500, 1000, 6, 0, 65535), goal: sharedGOAL(16, 600, 1)},
+		{name: "goal-two-cpus-rendezvous", m: loggp(t, 2, 2500, 1500, 3000, 6, 1, 1000), goal: sharedGOAL(9, 500, 2)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var s *lang.Schedule
@@ -86,16 +105,106 @@ func TestAnalyzeRanksSharingProcessorsKeepTheirAnswers(t *testing.T) {
 				}
 			}
 			res := analyze(t, tc.m, s, AnalyzeOptions{Timeline: true})
-			b, err := json.Marshal(res)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := fmt.Sprintf("%d ops, makespan %g s, path %d steps, %d spans, sha256 %x",
-				len(s.Ops), res.Makespan, len(res.CriticalPath), len(res.Timeline), sha256.Sum256(b))
-			if got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
+			checkSharedAnswer(t, tc.m, s, res)
 		})
+	}
+}
+
+// checkSharedAnswer holds an analytic answer with a timeline to the rules
+// TestAnalyzeRanksSharingProcessorsObeyTheModel lists.
+func checkSharedAnswer(t *testing.T, m *Machine, s *lang.Schedule, res *runtime.ProgramResult) {
+	t.Helper()
+	// Times are whole picoseconds in seconds: sums of them agree to far
+	// better than this.
+	const eps = 1e-15
+	if res.Deadlock != nil || res.Partial {
+		t.Fatalf("the answer is not complete: deadlock %v, partial %v", res.Deadlock, res.Partial)
+	}
+	procs := map[int]bool{}
+	for _, r := range res.Ranks {
+		procs[r.Node] = true
+	}
+	if len(procs) >= len(res.Ranks) {
+		t.Fatalf("%d ranks on %d processors share none", len(res.Ranks), len(procs))
+	}
+	// A span's operation is one of the schedule the analysis ran, x: s
+	// with the collectives the model does not cost as a whole expanded
+	// into messages. A compute or send span is on the CPU its operation
+	// names, except a collective costed as a whole, which the model
+	// charges to all its ranks at once; a receive is on the CPU its send
+	// names, as in LogGOPSim, and the timeline shows only what it costs
+	// the first.
+	a, err := newAnalysis(m, s, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := a.s
+	type cpu struct{ node, cpu int }
+	busy := map[cpu][]runtime.Span{}
+	sums := make([][3]float64, len(res.Ranks)) // per rank: compute, send, recv on its first CPU
+	for _, sp := range res.Timeline {
+		if sp.Kind == "wait" {
+			continue
+		}
+		c, whole := 0, false
+		if sp.Kind != "recv" {
+			op := x.OpsOf(sp.Rank)[sp.Op]
+			c, whole = int(op.CPU), op.Kind == lang.OpColl
+		}
+		if !whole {
+			busy[cpu{res.Ranks[sp.Rank].Node, c}] = append(busy[cpu{res.Ranks[sp.Rank].Node, c}], sp)
+		}
+		if c == 0 {
+			sums[sp.Rank][map[string]int{"compute": 0, "send": 1, "recv": 2}[sp.Kind]] += sp.End - sp.Start
+		}
+	}
+	// An until(t) sets its CPU's next free time to its own end even when
+	// work of another rank on the processor holds the CPU longer
+	// (anClock.start), so a program that waits on its clock can show
+	// overlapping work on a shared CPU (by 3 ps in clocks-until). That is
+	// a bug of the analysis, kept while issue 25 holds every output
+	// unchanged; until it is fixed, such programs' CPUs are not checked.
+	if s.UsesRunTimeValues() {
+		busy = nil
+	} else if len(busy) == 0 {
+		t.Fatal("the timeline shows no work")
+	}
+	for c, spans := range busy {
+		slices.SortStableFunc(spans, func(a, b runtime.Span) int { return cmp.Compare(a.Start, b.Start) })
+		for i, sp := range spans {
+			if sp.End > res.Makespan+eps || sp.End < sp.Start {
+				t.Fatalf("processor %d CPU %d: %+v ends after the makespan %g s or before it starts", c.node, c.cpu, sp, res.Makespan)
+			}
+			if i > 0 && sp.Start < spans[i-1].End-eps {
+				t.Fatalf("processor %d CPU %d does two things at once: %+v and %+v", c.node, c.cpu, spans[i-1], sp)
+			}
+		}
+	}
+	last := 0.0
+	for r, rt := range res.Ranks {
+		last = max(last, rt.End)
+		if sum := rt.Compute + rt.Send + rt.Recv + rt.Wait; math.Abs(sum-rt.End) > eps*float64(len(s.OpsOf(r))+1) {
+			t.Fatalf("rank %d: compute + send + recv + wait = %g s, not its end %g s", r, sum, rt.End)
+		}
+		for k, got := range []float64{rt.Compute, rt.Send, rt.Recv} {
+			if math.Abs(got-sums[r][k]) > eps*float64(len(s.OpsOf(r))+1) {
+				t.Fatalf("rank %d: its %s time is %g s, its timeline's spans on its first CPU %g s", r, []string{"compute", "send", "recv"}[k], got, sums[r][k])
+			}
+		}
+	}
+	if res.Makespan != last {
+		t.Fatalf("makespan %g s, but the last rank ends at %g s", res.Makespan, last)
+	}
+	path := res.CriticalPath
+	if len(path) == 0 || math.Abs(path[len(path)-1].End-res.Makespan) > eps {
+		t.Fatalf("the critical path (%d steps) does not end at the makespan %g s", len(path), res.Makespan)
+	}
+	for i, st := range path {
+		// A step starts once the one before it has ended, or, through
+		// an irequires, started; a message's receipt after its send.
+		if st.End < st.Start || i > 0 && st.Start < path[i-1].Start {
+			t.Fatalf("critical path step %d %+v runs backwards (after %+v)", i, st, path[max(i-1, 0)])
+		}
 	}
 }
 
@@ -126,6 +235,39 @@ func TestAnalyzeRanksSharingAProcessorTakeItInTurn(t *testing.T) {
 			{},
 			{"l1: send 1b to 1 tag 0"},
 		}, "[1000 10500 4000 0 7000]"},
+		// Rank 0 sends two messages to rank 1 on the same processor, so
+		// each passes its NIC twice: out through its send gap, in
+		// through its receive gap, two clocks as in LogGOPSim, while
+		// both ranks take the one CPU in turn. The first send holds the
+		// CPU [0, 1 µs] and the send gap [0, 3 µs]; the second waits for
+		// the gap and holds the CPU [3, 4 µs] and the gap [3, 6 µs]:
+		// rank 0 ends at 4 µs. The first message arrives at
+		// 0 + o + L = 3.5 µs, while the second send holds the CPU, and
+		// is taken once it is free, [4, 5 µs] (receive gap [4, 7 µs]);
+		// the second arrives at 3 + 1 + 2.5 = 6.5 µs and waits for the
+		// receive gap: [7, 8 µs]. Rank 1 ends at 8 µs.
+		{"two messages to a rank on the same processor", 1, 3000, [][]string{
+			{"l1: send 1b to 1 tag 0", "l2: send 1b to 1 tag 1"},
+			{"l1: recv 1b from 0 tag 0", "l2: recv 1b from 0 tag 1"},
+		}, "[4000 8000]"},
+		// Two ranks on one processor with two CPUs: the ranks' work on
+		// cpu 0 shares its first CPU, their work on cpu 1 its second.
+		// Rank 0 computes [0, 1 µs] on the first and [0, 2 µs] on the
+		// second; rank 1 waits for each: [1, 2 µs] and [2, 4 µs].
+		{"two ranks on one processor with two CPUs", 1, 1000, [][]string{
+			{"l1: calc 1000 cpu 0", "l2: calc 2000 cpu 1"},
+			{"l1: calc 1000 cpu 0", "l2: calc 2000 cpu 1"},
+		}, "[2000 4000]"},
+		// l2 irequires l1, so the send starts when the computation on
+		// the other CPU starts, at 0: the CPU [0, 1 µs], the NIC
+		// [0, 3 µs]. The message arrives at 0 + o + L = 3.5 µs, when
+		// the processor's CPU and NIC are both free again, and rank 1
+		// takes it [3.5, 4.5 µs]; rank 0 ends with its computation, at
+		// 3 µs.
+		{"a send that irequires a computation on the other CPU", 1, 3000, [][]string{
+			{"l1: calc 3000 cpu 1", "l2: send 1b to 1 tag 0", "l2 irequires l1"},
+			{"l1: recv 1b from 0 tag 0"},
+		}, "[3000 4500]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := readGOAL(t, tc.name, goalText(tc.ops))
