@@ -18,4 +18,14 @@
 //
 // Derive makes a virtual machine: the same description with values
 // overridden, everything that depends on them recomputed.
+//
+// The evaluator drives the runtime: Machine.Spec compiles a topology into
+// the runtime's network description, and every query is answered here both
+// ways, by evaluating the machine's cost expressions or by running the
+// simulation:
+//
+//	spec, err := m.Spec("")                                   // the machine as a network
+//	c, err := eval.Compare(ctx, m, spec, "MPI.bcast", opts)   // a primitive, analytic beside simulated
+//	ans, err := eval.Run(ctx, m, schedule, eval.RunOptions{}) // a program, both answers
+//	names, ds := eval.Inspect("my.machine")                   // load errors, warnings, what the simulator rejects
 package eval
