@@ -250,8 +250,6 @@ func (q *fifo) remove(i int) {
 	}
 }
 
-func (q *fifo) len() int { return len(q.e) - q.head - q.dead }
-
 // costs of messages of one size
 type sizeCosts struct{ sendCPU, recvCPU, gap ps }
 

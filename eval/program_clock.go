@@ -203,7 +203,6 @@ func (c *pcomp) clockLet(s *lang.Let) (*pnode, bool) {
 				op.text, op.pos = short(text), s.Pos
 				c.labels[op.label] = op.text
 				op.clk.pre = nil
-				pc = op.clk
 			} else {
 				pc.set = root
 			}

@@ -164,12 +164,11 @@ type pcomp struct {
 // compiled is a program ready to instantiate.
 type compiled struct {
 	layout
-	body      []*pnode
-	params    []lang.Value
-	paramSlot []int
-	src       *lang.Source
-	name      string
-	regNames  []string // run-time registers per rank, by name (program_clock.go)
+	body     []*pnode
+	params   []lang.Value
+	src      *lang.Source
+	name     string
+	regNames []string // run-time registers per rank, by name (program_clock.go)
 }
 
 // compile resolves and compiles p on m; every error is reported at once.
