@@ -164,3 +164,22 @@ func ExampleCompare() {
 	// broadcast makespan
 	// analytic 74.33 µs, simulated 74.33 µs (+0.0%)
 }
+
+// Inspect reports what `parasol check` does: a ring of four processors
+// with wormhole switching and shortest-path routing loads, but its
+// channels can wait for each other in a cycle.
+func ExampleInspect() {
+	ring := `machine "ring" {
+	processor p { send_overhead = 1us }
+	topology t = ring(4) { latency = 10ns; speed = 100MB/s; routing = shortest }
+}
+`
+	names, ds := eval.Inspect("ring.machine", eval.WithReadFile(func(string) ([]byte, error) { return []byte(ring), nil }))
+	fmt.Println(names)
+	for _, d := range ds {
+		fmt.Println(d.Severity, d.Msg)
+	}
+	// Output:
+	// [ring]
+	// warning routing shortest of topology t can deadlock under wormhole switching (the default; set switching = … to choose): these channels can wait for each other in a cycle: 0->1 → 1->2 → 2->3 → 3->0 → 0->1
+}
