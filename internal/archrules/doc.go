@@ -15,7 +15,8 @@
 //     its dimensions, FormatNumber, FormatQuantity and the like), never
 //     the AST: every lang.X that runtime's files name is on the list in
 //     langAllowed.
-//  3. lang imports no Parasol package but the leaf helpers under
+//  3. lang, and the packages under it (the formatter, lang/format),
+//     import no Parasol package outside lang but the leaf helpers under
 //     internal/.
 //  4. parser depends on neither eval nor runtime: it reads text into lang's
 //     AST or schedules and evaluates nothing.
