@@ -10,14 +10,6 @@ import (
 // $( or <(, so that prose naming a command ('parasol merge') is not one.
 var helpExample = regexp.MustCompile(`(?m)(^\s+|\bdo |\$\(|<\()parasol ([a-z]+)(.*)$`)
 
-// brokenExamples are examples that the command refuses, with the refusal:
-// sweep's --size range must start at 1 byte. Each is kept as it is because
-// issue 25 keeps every help text byte-identical; correct the help, then
-// drop it here.
-var brokenExamples = map[string]string{
-	"parasol sweep std:xmp64 --compare MPI.bcast --size 0..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg": "a geometric range starts at 1 byte or more",
-}
-
 // Every example in a command's help runs a command of the table with flags
 // it declares (the flags are parsed, the command is not run).
 func TestHelpExamplesUseDeclaredFlags(t *testing.T) {
@@ -61,11 +53,7 @@ func TestHelpExamplesUseDeclaredFlags(t *testing.T) {
 			}
 			fs := newFlagSet(path)
 			c.flags(&env{}, fs)
-			_, err = parseInterspersed(fs, words)
-			switch want, broken := brokenExamples[line]; {
-			case broken && (err == nil || !strings.Contains(err.Error(), want)):
-				t.Errorf("%s: %v; want the refusal %q, or drop it from brokenExamples", line, err, want)
-			case !broken && err != nil:
+			if _, err = parseInterspersed(fs, words); err != nil {
 				t.Errorf("%s: %v", line, err)
 			}
 			examples++

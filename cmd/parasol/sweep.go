@@ -263,7 +263,7 @@ Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
   parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json
   parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl
-  parasol sweep std:xmp64 --compare MPI.bcast --size 0..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`,
+  parasol sweep std:xmp64 --compare MPI.bcast --size 1..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`,
 	flags: declareSweep,
 }
 
