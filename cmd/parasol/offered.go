@@ -1,7 +1,7 @@
 package main
 
 // sim --load: open-loop traffic at an offered load, one point or a
-// load–latency curve (runtime.OfferedCurve).
+// load–latency curve (study.LoadCurve).
 
 import (
 	"bytes"
@@ -10,13 +10,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval/results"
+	"github.com/parasol-lang/parasol/eval/study"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
@@ -57,97 +56,18 @@ func (l *loadList) String() string {
 }
 
 func (l *loadList) Set(s string) error {
-	var pts []runtime.Load
-	for item := range strings.SplitSeq(s, ",") {
-		item = strings.TrimSpace(item)
-		if lo, rest, isRange := strings.Cut(item, ":"); isRange {
-			hi, step, ok := strings.Cut(rest, ":")
-			if !ok {
-				return fmt.Errorf("a range is FROM:TO:STEP, e.g. 0.05:0.6:0.05; got %q", item)
-			}
-			r, err := loadRange(lo, hi, step)
-			if err != nil {
-				return err
-			}
-			pts = append(pts, r...)
-			continue
-		}
-		p, _, err := parseLoad(item)
-		if err != nil {
-			return err
-		}
-		pts = append(pts, p)
-	}
-	if len(pts) > maxLoadPoints {
-		return fmt.Errorf("%d points; a curve has at most %d", len(pts), maxLoadPoints)
+	pts, err := study.ParseLoads(s)
+	if err != nil {
+		return err
 	}
 	l.text, l.points = s, pts
 	return nil
 }
 
-// maxLoadPoints bounds a curve: each point is a long simulation.
-const maxLoadPoints = 1000
-
-// parseLoad reads one point: a share of the injection bandwidth in (0, 1]
-// or a rate; isRate tells which, and v is the number as given.
-func parseLoad(s string) (p runtime.Load, v float64, err error) {
-	q, err := lang.ParseQuantity(s)
-	switch {
-	case err != nil:
-		return p, 0, fmt.Errorf("expected a share of the injection bandwidth (0.3) or a rate (500MB/s), got %q", s)
-	case q.Kind == lang.Number && q.Dim == lang.Dimensionless:
-		if !(q.Num > 0 && q.Num <= 1) {
-			return p, 0, fmt.Errorf("a load is a share of the injection bandwidth from 0 (excluded) to 1, got %s", s)
-		}
-		return runtime.Load{Fraction: q.Num}, q.Num, nil
-	case q.Kind == lang.Number && q.Dim == lang.RateDim:
-		if !(q.Num > 0) || math.IsInf(q.Num, 0) {
-			return p, 0, fmt.Errorf("a rate must be above 0, got %s", s)
-		}
-		return runtime.Load{Rate: q.Num}, q.Num, nil
-	}
-	return p, 0, fmt.Errorf("expected a share of the injection bandwidth (0.3) or a rate (500MB/s), got a %s", q.TypeName())
-}
-
-// loadRange is FROM:TO:STEP, FROM and TO included (TO within rounding).
-func loadRange(lo, hi, step string) ([]runtime.Load, error) {
-	a, av, err := parseLoad(lo)
-	if err != nil {
-		return nil, err
-	}
-	b, bv, err := parseLoad(hi)
-	if err != nil {
-		return nil, err
-	}
-	s, sv, err := parseLoad(step)
-	if err != nil {
-		return nil, err
-	}
-	rate := a.Rate > 0
-	if (b.Rate > 0) != rate || (s.Rate > 0) != rate {
-		return nil, fmt.Errorf("a range's FROM, TO and STEP are all shares or all rates, got %s:%s:%s", lo, hi, step)
-	}
-	if bv < av {
-		return nil, fmt.Errorf("a range runs up: %s is below %s", hi, lo)
-	}
-	// Counted as a float first: a tiny step makes more points than an int
-	// holds.
-	steps := math.Floor((bv - av) / sv * (1 + 1e-12))
-	if !(steps < maxLoadPoints) {
-		return nil, fmt.Errorf("%s:%s:%s is %.4g points; a curve has at most %d", lo, hi, step, steps+1, maxLoadPoints)
-	}
-	n := int(steps) + 1
-	out := make([]runtime.Load, n)
-	for i := range out {
-		// from the start each time, rounded, so 0.05 + 11·0.05 is 0.6
-		v, _ := strconv.ParseFloat(strconv.FormatFloat(av+float64(i)*sv, 'g', 12, 64), 64)
-		if rate {
-			out[i].Rate = v
-		} else {
-			out[i].Fraction = min(v, 1)
-		}
-	}
-	return out, nil
+// traffic is how the flags say the loads generate messages.
+func (lf *loadFlags) traffic() study.Traffic {
+	proc, _ := runtime.ParseProcess(lf.process.value)
+	return study.Traffic{Process: proc, Warmup: lf.warmup.v, Measure: lf.measure.v, List: lf.list}
 }
 
 // check makes open-loop flags without --load, and flags --load does not
@@ -208,23 +128,16 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 		return err
 	}
 	opts := sf.options()
-	opts.Runs = 0
 	if linksFile != "" {
 		opts.LinkLoads = true
-	}
-	proc, _ := runtime.ParseProcess(lf.process.value)
-	loads := make([]runtime.Load, len(lf.load.points))
-	for i, p := range lf.load.points {
-		p.Process, p.Warmup, p.Measure, p.List = proc, lf.warmup.v, lf.measure.v, lf.list
-		loads[i] = p
 	}
 	if e.isTerminal && format == outText {
 		defer ticker(e.stderr)()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	pts, err := runtime.OfferedCurve(ctx, rs, opts, loads)
-	if pts == nil {
+	done, err := study.LoadCurve(ctx, rs, opts, lf.traffic().Apply(lf.load.points))
+	if done == nil {
 		var oe *runtime.OptionError
 		if lf.pattern != "" && errors.As(err, &oe) && oe.Value == runtime.ListOp {
 			return usageError("parasol %s: --pattern %s: %s", sf.cmd, lf.pattern, oe.Reason)
@@ -239,12 +152,6 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	}
 	run := sf.runInfo(spec, m, rs, opts.Size)
 	run.Runs = 0
-	var done []*runtime.LoadResult
-	for _, p := range pts {
-		if p != nil {
-			done = append(done, p)
-		}
-	}
 	switch format {
 	case outJSON:
 		enc := results.NewEncoder(e.stdout)
@@ -286,21 +193,6 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	return err
 }
 
-// saturationThroughput is the largest load accepted over the points, and
-// the point that accepted it.
-func saturationThroughput(pts []*runtime.LoadResult) (float64, *runtime.LoadResult) {
-	var best *runtime.LoadResult
-	for _, p := range pts {
-		if best == nil || p.Accepted > best.Accepted {
-			best = p
-		}
-	}
-	if best == nil {
-		return 0, nil
-	}
-	return best.Accepted, best
-}
-
 func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 	if len(pts) == 0 {
 		return
@@ -318,12 +210,8 @@ func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 		line := fmt.Sprintf("%8.4g %8.4f %8.4f %10s %10s %8d  %s", p.Load, p.Offered, p.Accepted, dur(p.Latency.Mean), dur(p.Latency.P99), p.Marked, note)
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
-	if acc, at := saturationThroughput(pts); at != nil {
-		sat := false
-		for _, p := range pts {
-			sat = sat || p.Saturated
-		}
-		if sat {
+	if acc, at := study.SaturationThroughput(pts); at != nil {
+		if study.Saturated(pts) {
 			fmt.Fprintf(w, "saturation throughput %.4f (accepted at load %.4g)\n", acc, at.Load)
 		} else {
 			fmt.Fprintf(w, "no point saturated; the largest accepted load is %.4f (at load %.4g)\n", acc, at.Load)
@@ -371,7 +259,7 @@ func loadPlotSpec(pts []*runtime.LoadResult) (*plotSpec, error) {
 	if len(sat.X) > 0 {
 		series = append(series, sat)
 	}
-	acc, _ := saturationThroughput(pts)
+	acc, _ := study.SaturationThroughput(pts)
 	series = append(series, plotSeries{Name: fmt.Sprintf("saturation throughput %.3f", acc), Kind: seriesMarks, X: []float64{acc}})
 	return &plotSpec{Panels: []plotPanel{{
 		Title:  fmt.Sprintf("%s: latency against offered load, %s process", pts[0].Op, pts[0].Process),

@@ -450,11 +450,7 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 		s.Packet = &payload
 	}
 	if a.lf.load.points != nil {
-		proc, _ := prt.ParseProcess(a.lf.process.value)
-		for _, l := range a.lf.load.points {
-			l.Process, l.Warmup, l.Measure = proc, a.lf.warmup.v, a.lf.measure.v
-			s.Loads = append(s.Loads, l)
-		}
+		s.Loads = a.lf.traffic().Apply(a.lf.load.points)
 	}
 	if a.program != "" {
 		s.Program = a.programFunc()
