@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -47,19 +46,9 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	if sf.size.set {
 		size = float64(opts.Size)
 	}
-	defaults := map[string]lang.Value{
-		"n": lang.Quantity(size, lang.SizeDim), "m": lang.Quantity(size, lang.SizeDim),
-		"src": lang.Num(float64(src)), "dst": lang.Num(float64(dst)),
-		"p": lang.Num(float64(procs)), "k": lang.Num(float64(procs - 1)),
-	}
-	c, err := fit.Check(f, primitive, t, "time", fit.PrimitiveColumns, defaults)
+	c, err := fit.CheckPrimitive(f, primitive, t, fit.Defaults{Size: size, Src: src, Dst: dst, Procs: procs})
 	if err != nil {
 		return err
-	}
-	if !slices.Contains(c.Fed, "count") {
-		if err := oneMessage(t, nil, primitive+" costs one"); err != nil {
-			return err
-		}
 	}
 	switch format {
 	case outJSON:
@@ -105,23 +94,6 @@ func lookupFunc(m *eval.Machine, path string) (*eval.Func, error) {
 		return nil, err
 	}
 	return f, nil
-}
-
-// oneMessage refuses a row (of those keep keeps; nil: all) whose count
-// column, as probe --data writes it, says it timed a train: a train's time
-// is not one message's, and set beside one it would read as a model off by
-// the train's length.
-func oneMessage(t *fit.Table, keep func(int) bool, single string) error {
-	c := t.Column("count")
-	if c == nil {
-		return nil
-	}
-	for r, v := range c.Values {
-		if v != 1 && (keep == nil || keep(r)) {
-			return lang.Errorf(c.Cells[r], "column count: this row times a train of %s messages; %s: keep the rows of count 1", lang.FormatNumber(v), single)
-		}
-	}
-	return nil
 }
 
 func printMeasured(w io.Writer, c *fit.Checked, primitive, machine, file string) {

@@ -326,16 +326,17 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
-		var measured measuredTimes
+		var measured map[int64]float64
 		if *measuredFile != "" {
-			var pair string
-			ends := []endpoint{{"src", sf.src.n, sf.src.set}, {"dst", sf.dst.n, sf.dst.set}}
-			if measured, pair, err = loadMeasured(*measuredFile, sf.memory(), ends...); err != nil {
+			opts := sf.options()
+			mt, err := loadMeasured(*measuredFile, sf.memory(), opts.Src, opts.Dst)
+			if err != nil {
 				return err
 			}
-			if err := measured.check(*measuredFile, pair, a.sizes); err != nil {
+			if err := checkMeasured(mt, *measuredFile, a.sizes); err != nil {
 				return err
 			}
+			measured = mt.Times
 		}
 		total := len(points)
 		if shard.auto {
@@ -577,7 +578,7 @@ type sweepWriter struct {
 	format   string
 	total    int // the whole sweep's points, not the shard's
 	axes     setSweep
-	measured measuredTimes
+	measured map[int64]float64 // fit.Medians.Times of --measured
 	plot     bool
 	plotted  []plottedPoint
 	deadlock bool

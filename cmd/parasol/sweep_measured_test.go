@@ -35,23 +35,3 @@ func TestSweepSetsMeasuredTimesBesideEachPointAndPlotsThem(t *testing.T) {
 		t.Errorf("the plot has no measured series in its legend: %v", texts)
 	}
 }
-
-func TestSweepMeasuredFileErrorsArePositioned(t *testing.T) {
-	for _, tc := range []struct{ name, data, want string }{
-		{"no time", "size,latency\n32,1us\n", "m.csv:1:1: no column time of measured times; the columns are size, latency"},
-		{"no size", "hops,time\n1,1us\n", "m.csv:1:1: no column of message sizes (size, n or bytes); the columns are hops, time"},
-		{"a fractional size", "size,time\n32.5,1us\n", "m.csv:2:1: column size: want a whole number of bytes"},
-		{"times that are sizes", "size,time (B)\n32,1\n", "m.csv:1:6: column time holds a size, not a time"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "m.csv")
-			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, _, err := loadMeasured(path, 0)
-			if err == nil || !strings.Contains(err.Error(), strings.Replace(tc.want, "m.csv", path, 1)) {
-				t.Errorf("error %v, want %q", err, tc.want)
-			}
-		})
-	}
-}

@@ -3,6 +3,12 @@
 // machine. A model linear in its free parameters is solved by least
 // squares (Householder QR, standard errors from the residual variance and
 // (XᵀX)⁻¹); any other by Levenberg–Marquardt.
+//
+// The same tables of measurements are set beside a model without fitting
+// it: Check evaluates a function at every row beside the measured value
+// (CheckPrimitive a primitive, compare --measured), and MedianTimes
+// reduces a table to one time for each message size, of one pair of
+// processors, for a sweep's points.
 package fit
 
 import (

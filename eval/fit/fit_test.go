@@ -24,15 +24,6 @@ func mustModel(t *testing.T, name string) *Problem {
 	return p
 }
 
-func mustRead(t *testing.T, text string) *Table {
-	t.Helper()
-	tb, err := Read("points.csv", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tb
-}
-
 func param(t *testing.T, r *Result, name string) Param {
 	t.Helper()
 	for _, p := range r.Params {
