@@ -33,7 +33,7 @@ func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "errors", "warnings"}`)
 	return func(files []string) error {
 		if len(files) == 0 {
-			return usageError("parasol check: no files given\nUsage: parasol check FILE...")
+			return argsError("parasol check: no files given")
 		}
 		failed := false
 		for _, f := range files {

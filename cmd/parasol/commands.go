@@ -71,7 +71,7 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 	format := registerFormat(fs, "print one JSON object per expression: {\"expr\", \"value\" (SI base units), \"unit\", \"run\"}")
 	return func(pos []string) error {
 		if len(pos) < 2 {
-			return usageError("parasol eval: need a MACHINE and at least one EXPR\nUsage: parasol eval [flags] MACHINE EXPR...")
+			return argsError("parasol eval: need a MACHINE and at least one EXPR")
 		}
 		m, err := mf.load(pos[0])
 		if err != nil {
@@ -144,7 +144,7 @@ B/s, delays in %), comments are kept, and every field keeps its value.`,
 
 func runImport(e *env, pos []string) error {
 	if len(pos) != 1 {
-		return usageError("parasol import: need exactly one file\nUsage: parasol import LEGACY")
+		return argsError("parasol import: need exactly one file")
 	}
 	data, err := eval.ReadInput(pos[0], 0)
 	if err != nil {

@@ -78,7 +78,7 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		if len(pos) != 2 {
-			return usageError("parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE")
+			return argsError("parasol compare: need MACHINE and PRIMITIVE")
 		}
 		opSet := false
 		fs.Visit(func(f *flag.Flag) { opSet = opSet || f.Name == "op" })

@@ -38,7 +38,7 @@ after upgrading.
 
 func runCompletion(e *env, pos []string) error {
 	if len(pos) != 1 {
-		return usageError("parasol completion: need one SHELL: %s\nUsage: parasol completion SHELL", strings.Join(shells, ", "))
+		return argsError("parasol completion: need one SHELL: %s", strings.Join(shells, ", "))
 	}
 	cmds := completionSpecs()
 	switch pos[0] {

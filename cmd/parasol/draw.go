@@ -61,7 +61,7 @@ func declareDraw(e *env, fs *flag.FlagSet) func(pos []string) error {
 	return func(pos []string) error {
 		var err error
 		if len(pos) != 1 {
-			return usageError("parasol draw: need exactly one MACHINE\nUsage: parasol draw [flags] MACHINE")
+			return argsError("parasol draw: need exactly one MACHINE")
 		}
 		if pos[0] == eval.Stdin && *simResult == eval.Stdin {
 			return usageError("parasol draw: the MACHINE and --sim-result cannot both be standard input (-)")

@@ -46,7 +46,7 @@ func declareFmt(e *env, fs *flag.FlagSet) func(files []string) error {
 	showDiff := fs.Bool("d", false, "print the changes formatting would make as a unified diff")
 	return func(files []string) error {
 		if len(files) == 0 {
-			return usageError("parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...")
+			return argsError("parasol fmt: no files given (- reads standard input)")
 		}
 		stdin := 0
 		for _, f := range files {

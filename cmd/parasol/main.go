@@ -5,6 +5,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -83,7 +84,19 @@ func (c *command) exec(e *env, path string, args []string) error {
 	if err != nil {
 		return err
 	}
-	return run(pos)
+	err = run(pos)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.usage {
+		ee.msg += "\n" + c.usageLine(path)
+		ee.usage = false
+	}
+	return err
+}
+
+// usageLine is c's usage line, named path on the command line, as its
+// declaration gives it.
+func (c *command) usageLine(path string) string {
+	return strings.TrimRight("Usage: parasol "+path+" "+c.args, " ")
 }
 
 // help prints c's --help: its usage line, its description and its flags.
@@ -141,6 +154,8 @@ type env struct {
 type exitError struct {
 	code int
 	msg  string
+	// usage asks exec to follow msg with the command's usage line.
+	usage bool
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -148,6 +163,12 @@ func (e *exitError) Error() string { return e.msg }
 // usageError is a mistake on the command line (exit status 2).
 func usageError(format string, args ...any) error {
 	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+// argsError is a usage error in a command's arguments, which exec
+// follows with the usage line of the command's declaration.
+func argsError(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...), usage: true}
 }
 
 func main() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,6 +77,37 @@ func TestListWords(t *testing.T) {
 	} {
 		if got := listWords(tt.words, "or"); got != tt.want {
 			t.Errorf("listWords(%q) = %q; want %q", tt.words, got, tt.want)
+		}
+	}
+}
+
+// A command's arguments refused are followed by the usage line of its
+// declaration, as they were when each command wrote its own.
+func TestArgumentErrorsEndWithTheDeclaredUsageLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check"}, "parasol check: no files given\nUsage: parasol check FILE...\n"},
+		{[]string{"eval", "x"}, "parasol eval: need a MACHINE and at least one EXPR\nUsage: parasol eval [flags] MACHINE EXPR...\n"},
+		{[]string{"import"}, "parasol import: need exactly one file\nUsage: parasol import LEGACY\n"},
+		{[]string{"compare", "x"}, "parasol compare: need MACHINE and PRIMITIVE\nUsage: parasol compare [flags] MACHINE PRIMITIVE\n"},
+		{[]string{"completion"}, "parasol completion: need one SHELL: bash, zsh, fish\nUsage: parasol completion SHELL\n"},
+		{[]string{"draw", "a", "b"}, "parasol draw: need exactly one MACHINE\nUsage: parasol draw [flags] MACHINE\n"},
+		{[]string{"fmt"}, "parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...\n"},
+		{[]string{"merge"}, "parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…\n"},
+		{[]string{"probe", "serve", "x"}, "parasol probe serve: unexpected argument \"x\"\nUsage: parasol probe serve [--listen ADDR]\n"},
+		{[]string{"probe", "measure", "h"}, "parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE\n"},
+		{[]string{"repl", "a", "b"}, "parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]\n"},
+		{[]string{"run", "x"}, "parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM\n"},
+		{[]string{"sim"}, "parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP\n"},
+		{[]string{"sweep"}, "parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM\n"},
+		{[]string{"version", "x"}, "parasol version: takes no arguments, got x\nUsage: parasol version\n"},
+	} {
+		var out, errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+		if code := run(e, c.args); code != 2 || errOut.String() != c.want || out.Len() != 0 {
+			t.Errorf("parasol %s: exit status %d, stderr %q, stdout %q; want 2, %q and nothing", strings.Join(c.args, " "), code, errOut.String(), out.String(), c.want)
 		}
 	}
 }

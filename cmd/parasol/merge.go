@@ -47,7 +47,7 @@ func declareMerge(e *env, fs *flag.FlagSet) func(files []string) error {
 		// twice the files' bytes.
 		var held int64
 		if len(files) == 0 {
-			return usageError("parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…")
+			return argsError("parasol merge: need the FILES a sharded sweep wrote")
 		}
 		var lines []results.Line
 		var runShards [][]byte

@@ -58,7 +58,7 @@ func declareProbeServe(e *env, fs *flag.FlagSet) func(pos []string) error {
 	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")
 	return func(pos []string) error {
 		if len(pos) != 0 {
-			return usageError("parasol probe serve: unexpected argument %q\nUsage: parasol probe serve [--listen ADDR]", pos[0])
+			return argsError("parasol probe serve: unexpected argument %q", pos[0])
 		}
 		l, err := net.Listen("tcp", *listen)
 		if err != nil {
@@ -133,7 +133,7 @@ func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 			}
 		}
 		if len(hosts) < 2 {
-			return usageError("parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE")
+			return argsError("parasol probe measure: need at least two hosts")
 		}
 		first := map[string]int{}
 		for i, h := range hosts {

@@ -136,7 +136,7 @@ func declareRepl(e *env, fs *flag.FlagSet) func(pos []string) error {
 	return func(pos []string) error {
 		var err error
 		if len(pos) > 1 {
-			return usageError("parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]")
+			return argsError("parasol repl: at most one MACHINE")
 		}
 		r := &repl{env: e, out: e.stdout, errOut: e.stderr}
 		if len(pos) == 1 {

@@ -129,7 +129,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return usageError("parasol run: one PROGRAM, got %d words (%s): quote program statements as one argument, 'if rank == 0 { compute(10us) } barrier()'", len(pos)-1, lang.Excerpt(words))
 		}
 		if len(pos) != 2 {
-			return usageError("parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM")
+			return argsError("parasol run: need MACHINE and PROGRAM")
 		}
 		if rf.switching != "" {
 			if _, err := runtime.ParseSwitching(rf.switching); err != nil {

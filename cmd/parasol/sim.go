@@ -341,7 +341,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		if len(pos) != 1 {
-			return usageError("parasol sim: need exactly one MACHINE\nUsage: parasol sim [flags] MACHINE --op OP")
+			return argsError("parasol sim: need exactly one MACHINE")
 		}
 		if shard.set || shard.auto {
 			if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads {

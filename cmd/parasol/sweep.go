@@ -307,7 +307,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		if len(pos) != 1 {
-			return usageError("parasol sweep: need exactly one MACHINE\nUsage: parasol sweep [flags] MACHINE --op OP | --compare PRIMITIVE | --run PROGRAM")
+			return argsError("parasol sweep: need exactly one MACHINE")
 		}
 		if err := checkPlotFile("sweep", *plotFile); err != nil {
 			return err

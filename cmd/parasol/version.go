@@ -65,7 +65,7 @@ without that record (go run, tests) says (devel).`,
 
 func runVersion(e *env, pos []string) error {
 	if len(pos) > 0 {
-		return usageError("parasol version: takes no arguments, got %s\nUsage: parasol version", strings.Join(pos, " "))
+		return argsError("parasol version: takes no arguments, got %s", strings.Join(pos, " "))
 	}
 	bi, ok := debug.ReadBuildInfo()
 	writeVersion(e.stdout, bi, ok)
