@@ -87,7 +87,7 @@ func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
 		}
 		// The network the simulator would build (routing tables or rules,
 		// lanes, node and link parameters) and one route through it.
-		if _, err := runtime.RouteWithin(spec, "", g.ID(g.Proc(0)), g.ID(g.Proc(1)), maxMemory); err != nil {
+		if _, err := runtime.Route(spec, g.ID(g.Proc(0)), g.ID(g.Proc(1)), runtime.RouteOptions{MaxMemory: maxMemory}); err != nil {
 			at("routing", lang.Error, "topology %s: %s", t.Label, err)
 			continue
 		}
@@ -102,7 +102,7 @@ func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
 		if _, _, set := t.Where("switching"); !set {
 			how = "wormhole switching (the default; set switching = … to choose)"
 		}
-		rc, err := runtime.CheckRoutingWith(context.Background(), spec, "", runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
+		rc, err := runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
 		switch {
 		case err != nil:
 			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)

@@ -103,7 +103,7 @@ processornumber = 1`,
 				t.Errorf("%s: %v", top.Label, err)
 			}
 			if top.Graph.N() <= 64 {
-				_, _ = runtime.CheckRouting(spec, opts.Routing)
+				_, _ = runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{Routing: opts.Routing})
 				lr, err := runtime.Offered(context.Background(), spec, opts, runtime.Load{Fraction: 0.05 + float64(op%10)/10})
 				if err == nil {
 					for name, v := range map[string]float64{"offered": lr.Offered, "accepted": lr.Accepted, "latency mean": lr.Latency.Mean} {

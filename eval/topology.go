@@ -89,7 +89,7 @@ func (t *Topology) Metrics() topo.Metrics {
 		what := "distances of topology " + t.Label
 		o.Progress = func(done, total int) { f(what, done, total) }
 	}
-	return t.Graph.MetricsWith(context.Background(), o)
+	return t.Graph.Metrics(context.Background(), o)
 }
 
 // Topologies returns the machine's topologies in declaration order.
@@ -380,7 +380,7 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 	}
 	var g *topo.Graph
 	if err == nil {
-		g, err = topo.GenerateWithin(name.Name, args, r.maxMemory)
+		g, err = topo.Generate(name.Name, args, topo.GenerateOptions{MaxMemory: r.maxMemory})
 	}
 	if err != nil {
 		r.errs.Add(gen.Pos, "%v", err)

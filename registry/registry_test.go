@@ -34,7 +34,7 @@ func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
 			gen = "mesh(4, 4)"
 		}
 		spec := load(t, fmt.Sprintf("routing = %s", name), gen)
-		if _, err := runtime.Route(spec, "", 0, 5); err != nil {
+		if _, err := runtime.Route(spec, 0, 5, runtime.RouteOptions{}); err != nil {
 			t.Errorf("routing %s on %s: %v", name, gen, err)
 		}
 	}
@@ -107,7 +107,7 @@ func TestGeneratorsOfTheRegistryAreTopos(t *testing.T) {
 	}
 	for _, g := range registry.Generators {
 		args := slices.Repeat([]int{6}, g.MinArgs) // 6 suits every generator
-		if _, err := topo.Generate(g.Name, args); err != nil {
+		if _, err := topo.Generate(g.Name, args, topo.GenerateOptions{}); err != nil {
 			t.Errorf("%s%v: %v", g.Name, args, err)
 		}
 		for n := 0; n <= g.MaxArgs+1; n++ {

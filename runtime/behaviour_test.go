@@ -20,13 +20,13 @@ func basic(g *topo.Graph, lat, bw float64) *Spec {
 func TestEcubeExample216(t *testing.T) {
 	spec := basic(mustGen(t, "hypercube", 3), 1e-6, 1e6)
 	for _, r := range []string{"ecube", "dor", "shortest"} {
-		p, err := Route(spec, r, 2, 7)
+		p, err := Route(spec, 2, 7, RouteOptions{Routing: r})
 		if err != nil || !reflect.DeepEqual(p, []int{2, 3, 7}) {
 			t.Errorf("%s: %v %v, want [2 3 7]", r, p, err)
 		}
 	}
 	// XY on a 4x4 mesh: x first. Node 1 = (1,0), node 14 = (2,3).
-	p, err := Route(basic(mustGen(t, "mesh", 4, 4), 0, 1), "xy", 1, 14)
+	p, err := Route(basic(mustGen(t, "mesh", 4, 4), 0, 1), 1, 14, RouteOptions{Routing: "xy"})
 	if err != nil || !reflect.DeepEqual(p, []int{1, 2, 6, 10, 14}) {
 		t.Errorf("xy: %v %v", p, err)
 	}
@@ -80,7 +80,7 @@ func TestAlltoallTori(t *testing.T) {
 		spec := basic(g, 1e-7, 1e8)
 		spec.Switching = VCT
 		res := sim1(t, spec, Options{Op: "alltoall", Size: 16, Routing: "shortest"})
-		m := g.Metrics()
+		m := g.Metrics(context.Background(), topo.MetricsOptions{})
 		if res.Messages != k*k*(k*k-1) || math.Abs(res.Hops.Mean-m.AvgDistance) > 1e-12 || res.Hops.Max != m.Diameter {
 			t.Errorf("%dx%d: %d messages, hops %+v; graph μ=%v D=%d", k, k, res.Messages, res.Hops, m.AvgDistance, m.Diameter)
 		}
@@ -330,7 +330,7 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%+v: error %v, want %q", tc.opt, err, tc.want)
 		}
 	}
-	if _, err := Route(torus, "ecube", 0, 5); err == nil {
+	if _, err := Route(torus, 0, 5, RouteOptions{Routing: "ecube"}); err == nil {
 		t.Error("Route accepted ecube on a torus")
 	}
 }
@@ -346,7 +346,7 @@ func TestHamiltonianTables(t *testing.T) {
 		spec := basic(g, 1e-7, 1e8)
 		spec.Switching = SAF
 		res := sim1(t, spec, Options{Op: "alltoall", Size: 32})
-		m := g.Metrics()
+		m := g.Metrics(context.Background(), topo.MetricsOptions{})
 		if math.Abs(res.Hops.Mean-m.AvgDistance) > 1e-12 || res.Hops.Max != m.Diameter || res.LinkLoadMax == 0 || res.ProcLoadMax == 0 {
 			t.Errorf("n=%d: hops %+v loads %d/%d, graph μ=%v D=%d", n, res.Hops, res.LinkLoadMax, res.ProcLoadMax, m.AvgDistance, m.Diameter)
 		}
@@ -367,7 +367,7 @@ func TestCustomRoutingAndRoundRobin(t *testing.T) {
 		}
 		return buf
 	}}
-	p, err := Route(spec, "clockwise", 4, 1)
+	p, err := Route(spec, 4, 1, RouteOptions{Routing: "clockwise"})
 	if err != nil || !reflect.DeepEqual(p, []int{4, 5, 0, 1}) {
 		t.Fatalf("clockwise route %v %v", p, err)
 	}

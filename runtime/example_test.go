@@ -11,7 +11,7 @@ import (
 
 // A 4 KB message between opposite corners of a 3-cube, cut-through.
 func ExampleSimulate() {
-	g, _ := topo.Generate("hypercube", []int{3})
+	g, _ := topo.Generate("hypercube", []int{3}, topo.GenerateOptions{})
 	spec := &runtime.Spec{
 		Graph:       g,
 		DefaultNode: runtime.NodeParams{SendOverhead: 1e-6},
@@ -31,7 +31,7 @@ func ExampleSimulate() {
 
 // The JSON printed by `parasol sim --json`.
 func ExampleResult() {
-	g, _ := topo.Generate("torus", []int{4, 4})
+	g, _ := topo.Generate("torus", []int{4, 4}, topo.GenerateOptions{})
 	spec := &runtime.Spec{Graph: g, DefaultLink: runtime.LinkParams{Latency: 1e-7, Bandwidth: 1e8}, Switching: runtime.SAF}
 	res, _ := runtime.Simulate(context.Background(), spec, runtime.Options{Op: "alltoall", Size: 64, Seed: 1})
 	fmt.Println(res.Messages, res.Hops.Max, res.Deadlock)
@@ -44,9 +44,9 @@ func ExampleResult() {
 
 // Example 2.16 of seed 001: e-cube routing from 010 to 111.
 func ExampleRoute() {
-	g, _ := topo.Generate("hypercube", []int{3})
+	g, _ := topo.Generate("hypercube", []int{3}, topo.GenerateOptions{})
 	spec := &runtime.Spec{Graph: g, DefaultLink: runtime.LinkParams{Bandwidth: 1e6}}
-	path, _ := runtime.Route(spec, "ecube", 0b010, 0b111)
+	path, _ := runtime.Route(spec, 0b010, 0b111, runtime.RouteOptions{Routing: "ecube"})
 	fmt.Println(path)
 	// Output: [2 3 7]
 }

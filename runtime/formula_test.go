@@ -10,7 +10,7 @@ import (
 
 func mustGen(t testing.TB, name string, args ...int) *topo.Graph {
 	t.Helper()
-	g, err := topo.Generate(name, args)
+	g, err := topo.Generate(name, args, topo.GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

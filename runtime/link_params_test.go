@@ -30,7 +30,7 @@ func TestUniformLinkListIsTheDefaultLink(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("uniform per-link list differs from the default link (-default +list):\n%s", d)
 	}
-	n, err := compile(&same, "", "")
+	n, err := compile(&same, "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

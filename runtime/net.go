@@ -76,13 +76,10 @@ type network struct {
 // (processors × nodes entries).
 const tableLimit = 1 << 27
 
-func compile(spec *Spec, routing, switching string) (*network, error) {
-	return compileWithin(spec, routing, switching, 0)
-}
-
-// compileWithin is compile with a memory limit for routing tables (0 means
+// compile builds the network of spec for a routing and switching ("" for
+// spec's own) with a memory limit for routing tables (0 means
 // limits.Default()).
-func compileWithin(spec *Spec, routing, switching string, maxMemory int64) (*network, error) {
+func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, error) {
 	if spec == nil || spec.Graph == nil {
 		return nil, errors.New("the spec has no graph")
 	}

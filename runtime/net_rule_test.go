@@ -24,7 +24,7 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 		{"hypercube 6", func() (*topo.Graph, error) { return topo.NewHypercube(6) }, ruleCube},
 		{"torus with a side of 2", func() (*topo.Graph, error) { return topo.NewGrid([]int{2, 5}, true) }, ruleNone},
 		{"mesh", func() (*topo.Graph, error) { return topo.NewGrid([]int{4, 4}, false) }, ruleNone},
-		{"ring", func() (*topo.Graph, error) { return topo.Generate("ring", []int{6}) }, ruleTorus},
+		{"ring", func() (*topo.Graph, error) { return topo.Generate("ring", []int{6}, topo.GenerateOptions{}) }, ruleTorus},
 		{"explicit torus, recognised", explicitTorus, ruleTorus},
 	}
 	for _, c := range cases {
@@ -34,7 +34,7 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 				t.Fatal(err)
 			}
 			spec := &Spec{Graph: g, DefaultLink: LinkParams{Latency: 1e-8, Bandwidth: 1e9}}
-			n, err := compile(spec, "", "")
+			n, err := compile(spec, "", "", 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,7 +35,7 @@ func TestDroppedGraphsTakeTheirTablesWithThem(t *testing.T) {
 		if err != nil || res.Messages == 0 {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if m := g.Metrics(); m.Err != nil || m.Diameter == 0 {
+		if m := g.Metrics(context.Background(), topo.MetricsOptions{}); m.Err != nil || m.Diameter == 0 {
 			t.Fatalf("seed %d: metrics %+v", seed, m)
 		}
 	}

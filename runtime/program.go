@@ -75,7 +75,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if o.MaxEvents < 0 || o.EagerLimit < NoEager || o.Segment < 0 {
 		return nil, fmt.Errorf("ProgramOptions: MaxEvents and Segment must not be negative, nor EagerLimit below NoEager")
 	}
-	n, err := compileWithin(spec, o.Routing, o.Switching, o.MaxMemory)
+	n, err := compile(spec, o.Routing, o.Switching, o.MaxMemory)
 	if err != nil {
 		return nil, err
 	}

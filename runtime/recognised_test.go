@@ -25,7 +25,7 @@ type twin struct {
 
 func makeTwin(t *testing.T, name, gen string, args []int, routings ...string) twin {
 	t.Helper()
-	g, err := topo.Generate(gen, args)
+	g, err := topo.Generate(gen, args, topo.GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +97,11 @@ func TestParasolITwinsRouteAsTheGeneratedGraphs(t *testing.T) {
 						if src == dst {
 							continue
 						}
-						pe, err := Route(ex, routing, src, dst)
+						pe, err := Route(ex, src, dst, RouteOptions{Routing: routing})
 						if err != nil {
 							t.Fatalf("%s: %v", routing, err)
 						}
-						pg, err := Route(gen, routing, src, dst)
+						pg, err := Route(gen, src, dst, RouteOptions{Routing: routing})
 						if err != nil {
 							t.Fatalf("%s: %v", routing, err)
 						}
@@ -121,7 +121,7 @@ func TestParasolITwinsDimensionOrderIsAcyclic(t *testing.T) {
 	for _, tw := range twins(t) {
 		ex, _ := twinSpecs(t, tw)
 		for _, routing := range tw.routings[1:] {
-			rc, err := CheckRouting(ex, routing)
+			rc, err := CheckRouting(context.Background(), ex, CheckOptions{Routing: routing})
 			if err != nil {
 				t.Fatalf("%s %s: %v", tw.gen, routing, err)
 			}
@@ -182,7 +182,7 @@ func TestPumaRoutesItsSwitchesByECube(t *testing.T) {
 					continue
 				}
 				// Route between processors on the two switches.
-				path, err := Route(spec, routing, 4*(a-256), 4*(b-256))
+				path, err := Route(spec, 4*(a-256), 4*(b-256), RouteOptions{Routing: routing})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -106,7 +106,7 @@ func TestLatenciesUnderTheLimitAreExact(t *testing.T) {
 // exactly, more runs need no more memory.
 func TestMoreRunsNeedNoMoreMemory(t *testing.T) {
 	spec := basic(mustGraph(t, "hypercube", 6), 1e-9, 1e9)
-	n, err := compileWithin(spec, "", "", 0)
+	n, err := compile(spec, "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

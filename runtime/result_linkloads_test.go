@@ -85,7 +85,7 @@ func TestLinkLoadsCountAgainstTheMemoryLimit(t *testing.T) {
 // probeNeed is the memory Simulate estimates for o on spec.
 func probeNeed(t *testing.T, spec *Spec, o Options) int64 {
 	t.Helper()
-	n, err := compileWithin(spec, o.Routing, o.Switching, 0)
+	n, err := compile(spec, o.Routing, o.Switching, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

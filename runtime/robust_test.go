@@ -14,13 +14,13 @@ func TestNoPanics(t *testing.T) {
 	ops := Ops()
 	routings := []string{"", "shortest", "ecube", "xy", "dor", "least-used", "random", "quiet", "short-queue", "first-ready", "valiant", "tree", "nonsense"}
 	graphs := []func() (*topo.Graph, error){
-		func() (*topo.Graph, error) { return topo.Generate("hypercube", []int{3}) },
-		func() (*topo.Graph, error) { return topo.Generate("torus", []int{3, 4}) },
-		func() (*topo.Graph, error) { return topo.Generate("mesh", []int{2, 3, 2}) },
-		func() (*topo.Graph, error) { return topo.Generate("ring", []int{5}) },
-		func() (*topo.Graph, error) { return topo.Generate("tree", []int{2, 2}) },
-		func() (*topo.Graph, error) { return topo.Generate("full", []int{4}) },
-		func() (*topo.Graph, error) { return topo.Generate("hamiltonian", []int{10, 1}) },
+		func() (*topo.Graph, error) { return topo.Generate("hypercube", []int{3}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("torus", []int{3, 4}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("mesh", []int{2, 3, 2}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("ring", []int{5}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("tree", []int{2, 2}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("full", []int{4}, topo.GenerateOptions{}) },
+		func() (*topo.Graph, error) { return topo.Generate("hamiltonian", []int{10, 1}, topo.GenerateOptions{}) },
 		func() (*topo.Graph, error) {
 			b := topo.NewBuilder().Processor(7).Processor(9).Switch(1).Switch(2).Processor(4)
 			b.Connect(7, 1).Connect(1, 2).Connect(2, 9).Connect(2, 9).Connect(1, 4)

@@ -57,14 +57,10 @@ type acyclicEntry struct {
 var acyclicCache sync.Map // acyclicKey -> *acyclicEntry
 
 // acyclicFor returns the (cached) acyclic tables of g for a variant and a
-// number of lanes per wire, building them on first use.
-func acyclicFor(g *topo.Graph, variant acyclic.Variant, lanes int32) (*acyclicTables, error) {
-	return acyclicForWithin(g, variant, lanes, 0)
-}
-
-// acyclicForWithin is acyclicFor with a memory limit for the tables (0
-// means limits.Default()); the first caller's limit builds them.
-func acyclicForWithin(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory int64) (*acyclicTables, error) {
+// number of lanes per wire, building them on first use within a memory
+// limit for the tables (0 means limits.Default()); the first caller's
+// limit builds them.
+func acyclicFor(g *topo.Graph, variant acyclic.Variant, lanes int32, maxMemory int64) (*acyclicTables, error) {
 	key := acyclicKey{weak.Make(g), variant, lanes}
 	v, loaded := acyclicCache.LoadOrStore(key, &acyclicEntry{})
 	if !loaded {
@@ -171,7 +167,7 @@ func (n *network) useAcyclic(name string) error {
 		return err
 	}
 	n.rk = rAcyclic
-	n.acyc, err = acyclicForWithin(n.g, v, n.lanes, n.maxMemory)
+	n.acyc, err = acyclicFor(n.g, v, n.lanes, n.maxMemory)
 	return err
 }
 

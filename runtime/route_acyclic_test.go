@@ -67,7 +67,7 @@ func TestAcyclicRoutingMatchesPackage(t *testing.T) {
 				spec := basic(g, 1e-8, 1e8)
 				spec.Switching = Wormhole
 				spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 2, VirtualChannels: vcs}
-				n, err := compile(spec, variant.String(), "")
+				n, err := compile(spec, variant.String(), "", 0)
 				if err != nil {
 					t.Fatalf("%s %v: %v", name, variant, err)
 				}
@@ -94,7 +94,7 @@ func TestAcyclicRoutingMatchesPackage(t *testing.T) {
 								_, to, _ := nw.Ends(c)
 								want = append(want, g.ID(int32(to)))
 							}
-							got, err := Route(spec, variant.String(), g.ID(int32(s)), g.ID(int32(d)))
+							got, err := Route(spec, g.ID(int32(s)), g.ID(int32(d)), RouteOptions{Routing: variant.String()})
 							if err != nil || !reflect.DeepEqual(got, want) {
 								t.Fatalf("%s %v vcs=%d: Route(%d, %d) = %v %v, want %v", name, variant, vcs, s, d, got, err, want)
 							}
@@ -139,7 +139,7 @@ func TestAcyclicComponents(t *testing.T) {
 func TestAcyclicLaneMapping(t *testing.T) {
 	for name, g := range acyclicGraphs(t) {
 		for _, lanes := range []int32{1, 3} {
-			tb, err := acyclicFor(g, acyclic.Improved, lanes)
+			tb, err := acyclicFor(g, acyclic.Improved, lanes, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func TestAcyclicBroadcast(t *testing.T) {
 		spec.Switching = VCT
 		src := 3
 		res := sim1(t, spec, Options{Op: "broadcast", Routing: "acyclic-improved", Src: Node(src)})
-		tb, _ := acyclicFor(g, acyclic.Improved, 1)
+		tb, _ := acyclicFor(g, acyclic.Improved, 1, 0)
 		parent, _ := tb.nw.BroadcastTree(src)
 		depth := 0
 		for v := range parent {
@@ -255,7 +255,7 @@ func TestAcyclicShared(t *testing.T) {
 	nets := make([]*acyclicTables, 8)
 	for i := range nets {
 		wg.Go(func() {
-			n, err := compile(spec, "", "")
+			n, err := compile(spec, "", "", 0)
 			if err != nil {
 				t.Error(err)
 				return
@@ -272,7 +272,7 @@ func TestAcyclicShared(t *testing.T) {
 			t.Fatal("acyclic tables built more than once")
 		}
 	}
-	if n, _ := compile(spec, "acyclic-improved", ""); n.acyc == nets[0] {
+	if n, _ := compile(spec, "acyclic-improved", "", 0); n.acyc == nets[0] {
 		t.Error("the improved variant shares the plain tables")
 	}
 }
@@ -322,10 +322,10 @@ func TestAcyclicErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s: %v, want an error containing %q", r, err, tc.want)
 			}
-			if _, err := Route(spec, r, 0, 1); err == nil {
+			if _, err := Route(spec, 0, 1, RouteOptions{Routing: r}); err == nil {
 				t.Errorf("Route %s: no error", r)
 			}
-			if _, err := CheckRouting(spec, r); err == nil {
+			if _, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: r}); err == nil {
 				t.Errorf("CheckRouting %s: no error", r)
 			}
 		}
@@ -391,7 +391,7 @@ func BenchmarkAcyclicOnDemand(b *testing.B) {
 					routeOnDemand(b, g, acyclic.Plain, 1)
 				}
 				spec := basic(g, 1e-8, 1e9)
-				n, err := compile(spec, "acyclic", "")
+				n, err := compile(spec, "acyclic", "", 0)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -27,8 +27,35 @@ type RouteCheck struct {
 	PairsWithoutRoute int       `json:"pairs_without_route"`
 }
 
+// DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
+// about the routing decisions it follows. At the bound, on the order of a
+// minute on two cores.
+const DefaultMaxCheckWork = 2e9
+
+// CheckBoundError is CheckRouting's refusal of a check whose work
+// exceeds CheckOptions.MaxWork.
+type CheckBoundError struct {
+	Work, Bound float64 // processors × lanes, and the bound
+	what        string
+}
+
+func (e *CheckBoundError) Error() string {
+	return fmt.Sprintf("%s; the bound is %s, so it is not run", e.what, topo.Sci(e.Bound))
+}
+
+// CheckOptions choose the routing CheckRouting checks and bound and report
+// its work; the zero value checks spec.Routing within the default bounds.
+type CheckOptions struct {
+	Routing   string  // a routing name; "" means spec.Routing
+	MaxWork   float64 // processors × lanes; 0 means DefaultMaxCheckWork
+	MaxMemory int64   // bytes; 0 means limits.Default()
+	// Progress, if set, is called (from one goroutine at a time) as each
+	// destination processor has been explored.
+	Progress func(done, total int)
+}
+
 // CheckRouting statically checks a routing function of spec for deadlock
-// freedom and connectivity. routing is a name from [Routings] or
+// freedom and connectivity. o.Routing is a name from [Routings] or
 // spec.Routes; "" means spec.Routing (and "shortest" if that is empty).
 //
 // The channels are the lanes (wire × virtual channel), so dateline and
@@ -62,45 +89,15 @@ type RouteCheck struct {
 // are rejected. A user routing function (spec.Routes) is called from one
 // goroutine only.
 //
-// The check is bounded (see CheckOptions): beyond DefaultMaxCheckWork
-// steps it is refused with an error saying why.
-func CheckRouting(spec *Spec, routing string) (*RouteCheck, error) {
-	return CheckRoutingWith(context.Background(), spec, routing, CheckOptions{})
-}
-
-// DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
-// about the routing decisions it follows. At the bound, on the order of a
-// minute on two cores.
-const DefaultMaxCheckWork = 2e9
-
-// CheckBoundError is CheckRoutingWith's refusal of a check whose work
-// exceeds CheckOptions.MaxWork.
-type CheckBoundError struct {
-	Work, Bound float64 // processors × lanes, and the bound
-	what        string
-}
-
-func (e *CheckBoundError) Error() string {
-	return fmt.Sprintf("%s; the bound is %s, so it is not run", e.what, topo.Sci(e.Bound))
-}
-
-// CheckOptions bound and report the work of CheckRoutingWith.
-type CheckOptions struct {
-	MaxWork   float64 // processors × lanes; 0 means DefaultMaxCheckWork
-	MaxMemory int64   // bytes; 0 means limits.Default()
-	// Progress, if set, is called (from one goroutine at a time) as each
-	// destination processor has been explored.
-	Progress func(done, total int)
-}
-
-// CheckRoutingWith is CheckRouting with cancellation, progress reports and
-// explicit bounds.
-func CheckRoutingWith(ctx context.Context, spec *Spec, routing string, o CheckOptions) (*RouteCheck, error) {
-	n, err := compileWithin(spec, routing, "", o.MaxMemory)
+// The check is bounded (see CheckOptions): beyond o.MaxWork steps
+// (DefaultMaxCheckWork by default) it is refused with a *CheckBoundError
+// saying why. When ctx is cancelled it stops and returns ctx.Err().
+func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck, error) {
+	n, err := compile(spec, o.Routing, "", o.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
-	name := routing
+	name := o.Routing
 	if name == "" {
 		name = spec.Routing
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +14,7 @@ import (
 
 func check(t testing.TB, spec *Spec, routing string) *RouteCheck {
 	t.Helper()
-	rc, err := CheckRouting(spec, routing)
+	rc, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: routing})
 	if err != nil {
 		t.Fatalf("CheckRouting(%s): %v", routing, err)
 	}
@@ -183,7 +184,7 @@ func TestCheckSwitchesAndCustom(t *testing.T) {
 		if res.Deadlock || res.Messages != 12 || res.Hops.Max != 3 {
 			t.Errorf("%s through switches: deadlock=%v messages=%d hops=%+v", r, res.Deadlock, res.Messages, res.Hops)
 		}
-		if p, err := Route(spec, r, 0, 3); err != nil || len(p) != 4 || p[1] != 10 || p[2] != 11 {
+		if p, err := Route(spec, 0, 3, RouteOptions{Routing: r}); err != nil || len(p) != 4 || p[1] != 10 || p[2] != 11 {
 			t.Errorf("%s: route 0→3 = %v %v", r, p, err)
 		}
 	}
@@ -233,11 +234,11 @@ func TestCheckErrors(t *testing.T) {
 		{basic(bus, 0, 1), "shortest", "multi-point link"},
 		{&Spec{}, "shortest", "no graph"},
 	} {
-		if _, err := CheckRouting(c.spec, c.routing); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := CheckRouting(context.Background(), c.spec, CheckOptions{Routing: c.routing}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.routing, err, c.want)
 		}
 	}
-	if _, err := CheckRouting(nil, ""); err == nil {
+	if _, err := CheckRouting(context.Background(), nil, CheckOptions{}); err == nil {
 		t.Error("nil spec: no error")
 	}
 }
@@ -323,10 +324,10 @@ func TestDeadlockShownAndAvoided(t *testing.T) {
 
 // A deadlock check of shortest-path and acyclic routing on a ring.
 func ExampleCheckRouting() {
-	g, _ := topo.Generate("ring", []int{4})
+	g, _ := topo.Generate("ring", []int{4}, topo.GenerateOptions{})
 	spec := &Spec{Graph: g, DefaultLink: LinkParams{Bandwidth: 1e8}}
 	for _, routing := range []string{"shortest", "acyclic"} {
-		rc, err := CheckRouting(spec, routing)
+		rc, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: routing})
 		if err != nil {
 			panic(err)
 		}
@@ -359,7 +360,7 @@ func BenchmarkAcyclic4096(b *testing.B) {
 				b.StopTimer()
 				g := graph(i) // fresh graph: no cached tables
 				b.StartTimer()
-				n, err := compile(basic(g, 0, 1), v.String(), "")
+				n, err := compile(basic(g, 0, 1), v.String(), "", 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -371,11 +372,11 @@ func BenchmarkAcyclic4096(b *testing.B) {
 	for _, r := range []string{"acyclic", "acyclic-improved", "shortest"} {
 		b.Run("check/"+r, func(b *testing.B) {
 			spec := basic(graph(0), 0, 1)
-			if _, err := compile(spec, r, ""); err != nil { // tables outside the timing
+			if _, err := compile(spec, r, "", 0); err != nil { // tables outside the timing
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				rc, err := CheckRouting(spec, r)
+				rc, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: r})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -397,7 +398,7 @@ func TestAcyclicTableMemory(t *testing.T) {
 	if !rc.Acyclic || !rc.Connected {
 		t.Fatalf("%+v", rc)
 	}
-	tb, _ := acyclicFor(g, acyclic.Improved, 1)
+	tb, _ := acyclicFor(g, acyclic.Improved, 1, 0)
 	var bits int64
 	for v := range int32(g.N()) {
 		d := int64(g.Degree(v))

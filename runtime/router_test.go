@@ -118,7 +118,7 @@ func TestSpeedupLetsAnInputPassOnePacketAtATime(t *testing.T) {
 	}
 	spec := basic(g, 0, 1e9)
 	spec.Speedup = -1
-	if _, err := compile(spec, "", ""); err == nil || !strings.Contains(err.Error(), "Speedup = -1") {
+	if _, err := compile(spec, "", "", 0); err == nil || !strings.Contains(err.Error(), "Speedup = -1") {
 		t.Errorf("speedup -1: err = %v", err)
 	}
 }
@@ -152,7 +152,7 @@ func TestHeadAskingAsTheTailLeavesTakesTheLaneWithoutWaiting(t *testing.T) {
 // time 0 and scheduled in the order given, and returns their latencies.
 func sendAll(t *testing.T, spec *Spec, msgs ...[]int) []float64 {
 	t.Helper()
-	n, err := compile(spec, "", "")
+	n, err := compile(spec, "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
 					_, err := Offered(context.Background(), tc.spec, Options{Op: "uniform"}, Load{Fraction: 0.1, Measure: 1e-3})
 					return err
 				},
-				"CheckRouting": func() error { _, err := CheckRouting(tc.spec, ""); return err },
+				"CheckRouting": func() error { _, err := CheckRouting(context.Background(), tc.spec, CheckOptions{}); return err },
 			} {
 				if err := run(); err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: %v\nwant it to contain %s", name, err, tc.want)
@@ -116,7 +116,7 @@ func FuzzValidatedSpecSimulatesToFiniteTimes(f *testing.F) {
 	f.Add(1e308, 1e-320, 0.0, 0.0, 0.0, 0.0, 0.0, uint64(32), uint8(2))
 	f.Add(0.0, MaxRate, 1e-320, 0.0, 0.0, 0.0, MaxSpeedup, uint64(0), uint8(3))
 	f.Add(1e308, 1e-320, 1e300, 5e307, 1e9, 1e300, 1e-300, uint64(1)<<60, uint8(6))
-	g, err := topo.Generate("ring", []int{4})
+	g, err := topo.Generate("ring", []int{4}, topo.GenerateOptions{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -191,7 +191,7 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 			return nil, err
 		}
 	}
-	n, err := compileWithin(spec, opts.Routing, opts.Switching, opts.MaxMemory)
+	n, err := compile(spec, opts.Routing, opts.Switching, opts.MaxMemory)
 	if err != nil {
 		return nil, err
 	}

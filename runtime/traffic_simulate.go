@@ -27,7 +27,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	n, err := compileWithin(spec, opts.Routing, opts.Switching, opts.MaxMemory)
+	n, err := compile(spec, opts.Routing, opts.Switching, opts.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -428,18 +428,18 @@ func (s *sim) channel(ch int32) Channel {
 	return c
 }
 
-// Route returns the path (external node ids, source first) that routing
-// would give a packet from src to dst on an idle network; adaptive
-// routings take their first choice, Valiant its minimal path. Routing
-// tables are bounded by the default memory limit.
-func Route(spec *Spec, routing string, src, dst int) ([]int, error) {
-	return RouteWithin(spec, routing, src, dst, 0)
+// RouteOptions choose the routing Route follows and bound its tables;
+// the zero value follows spec.Routing within the default memory limit.
+type RouteOptions struct {
+	Routing   string // a routing name; "" means spec.Routing
+	MaxMemory int64  // bytes for routing tables; 0 means limits.Default()
 }
 
-// RouteWithin is Route with a memory limit for routing tables, in bytes (0
-// means limits.Default()).
-func RouteWithin(spec *Spec, routing string, src, dst int, maxMemory int64) ([]int, error) {
-	n, err := compileWithin(spec, routing, "", maxMemory)
+// Route returns the path (external node ids, source first) that o.Routing
+// would give a packet from src to dst on an idle network; adaptive
+// routings take their first choice, Valiant its minimal path.
+func Route(spec *Spec, src, dst int, o RouteOptions) ([]int, error) {
+	n, err := compile(spec, o.Routing, "", o.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +463,7 @@ func RouteWithin(spec *Spec, routing string, src, dst int, maxMemory int64) ([]i
 	for at := tr.src; at != tr.dst; {
 		key := int64(at)<<32 | int64(uint32(in))
 		if seen[key] {
-			return nil, fmt.Errorf("routing %q loops between %d and %d (node %d is reached twice the same way)", routing, src, dst, g.ID(at))
+			return nil, fmt.Errorf("routing %q loops between %d and %d (node %d is reached twice the same way)", o.Routing, src, dst, g.ID(at))
 		}
 		seen[key] = true
 		cand, lbuf = n.candidates(at, tr.dst, in, cand, lbuf)

@@ -13,7 +13,7 @@ import (
 // after it, so a test can inspect lanes and packets.
 func runOnce(t *testing.T, spec *Spec, opts Options) (*sim, runResult) {
 	t.Helper()
-	n, err := compile(spec, opts.Routing, opts.Switching)
+	n, err := compile(spec, opts.Routing, opts.Switching, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,14 +167,14 @@ func TestRouteLongPathAndLoop(t *testing.T) {
 			return append(buf, link(at, 1-at%2)) // 0 <-> 1 for ever
 		},
 	}
-	path, err := Route(spec, "walk", 0, 3)
+	path, err := Route(spec, 0, 3, RouteOptions{Routing: "walk"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(path) != "[0 1 2 0 2 1 0 3]" {
 		t.Fatalf("path %v", path)
 	}
-	if _, err := Route(spec, "bounce", 0, 3); err == nil || !strings.Contains(err.Error(), "loops") {
+	if _, err := Route(spec, 0, 3, RouteOptions{Routing: "bounce"}); err == nil || !strings.Contains(err.Error(), "loops") {
 		t.Fatalf("bounce: %v", err)
 	}
 }

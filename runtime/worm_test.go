@@ -26,7 +26,7 @@ func TestWormHoldsLanes(t *testing.T) {
 		spec := basic(mustGen(t, "chain", 4), 0, 1)
 		spec.Switching = tc.sw
 		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: tc.buf}
-		n, err := compile(spec, "", "")
+		n, err := compile(spec, "", "", 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -603,7 +603,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if *maxWork < 0 || math.IsNaN(*maxWork) {
 				return usageError("parasol route: --max-work %v: need a number of steps, 0 or more", *maxWork)
 			}
-			o := runtime.CheckOptions{MaxMemory: mf.memory(), MaxWork: *maxWork}
+			o := runtime.CheckOptions{Routing: *routing, MaxMemory: mf.memory(), MaxWork: *maxWork}
 			if e.isTerminal && format.value == outText {
 				bar := newProgress(e.stderr, rs.Graph.NumProcs(), "destinations checked (Ctrl-C stops)")
 				o.Progress = bar.update
@@ -611,7 +611,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			rc, err := runtime.CheckRoutingWith(ctx, rs, *routing, o)
+			rc, err := runtime.CheckRouting(ctx, rs, o)
 			if ctx.Err() != nil {
 				return &exitError{code: exitInterrupted, msg: "parasol route --check: interrupted"}
 			}
@@ -666,14 +666,15 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
+		ro := runtime.RouteOptions{Routing: *routing, MaxMemory: mf.memory()}
 		var path []int
 		if src == dst {
 			if _, ok := rs.Graph.Index(src); !ok {
-				_, err := runtime.RouteWithin(rs, *routing, src, -1, mf.memory())
+				_, err := runtime.Route(rs, src, -1, ro)
 				return optionUsage("route", err)
 			}
 			path = []int{src}
-		} else if path, err = runtime.RouteWithin(rs, *routing, src, dst, mf.memory()); err != nil {
+		} else if path, err = runtime.Route(rs, src, dst, ro); err != nil {
 			return optionUsage("route", err)
 		}
 		switch format.value {

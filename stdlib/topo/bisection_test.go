@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -106,7 +107,7 @@ func TestBisectionRulesAgreeWithExhaustiveSearch(t *testing.T) {
 	checked := 0
 	for _, c := range calls {
 		gen, args := c[0].(string), c[1].([]int)
-		g, err := Generate(gen, args)
+		g, err := Generate(gen, args, GenerateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +166,7 @@ func TestBisectionIsExactOrSaysItIsABound(t *testing.T) {
 		}
 	}
 	gen := func(name string, args ...int) *Graph {
-		g, err := Generate(name, args)
+		g, err := Generate(name, args, GenerateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,19 +206,19 @@ func TestBisectionIsExactOrSaysItIsABound(t *testing.T) {
 
 // A graph too large to search is refused at once, not searched.
 func TestExhaustiveBisectionIsBounded(t *testing.T) {
-	g, _ := Generate("hamiltonian", []int{40, 3})
+	g, _ := Generate("hamiltonian", []int{40, 3}, GenerateOptions{})
 	if _, ok := g.exhaustiveBisection(g.splitBound(), 1000); ok {
 		t.Error("a 40-node search finished within 1000 steps")
 	}
-	big, _ := Generate("mesh", []int{9, 9})
+	big, _ := Generate("mesh", []int{9, 9}, GenerateOptions{})
 	if _, ok := big.exhaustiveBisection(big.splitBound(), 1<<30); ok {
 		t.Error("an 81-node graph was searched")
 	}
 }
 
 func ExampleGraph_Metrics_bisection() {
-	g, _ := Generate("tree", []int{2, 3})
-	m := g.Metrics()
+	g, _ := Generate("tree", []int{2, 3}, GenerateOptions{})
+	m := g.Metrics(context.Background(), MetricsOptions{})
 	fmt.Println(m.Bisection, m.BisectionExact)
 	// Output: 1 true
 }

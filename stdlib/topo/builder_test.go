@@ -13,10 +13,10 @@ import (
 // field, whether or not the ids are 0, 1, 2, … in order, with or without
 // switches, and when nothing is recognised.
 func TestBuildRecognizedEqualsBuildThenRecognize(t *testing.T) {
-	cube, _ := Generate("hypercube", []int{4})
-	torus, _ := Generate("torus", []int{4, 3})
-	mesh, _ := Generate("mesh", []int{5, 2})
-	tree, _ := Generate("tree", []int{2, 3})
+	cube, _ := Generate("hypercube", []int{4}, GenerateOptions{})
+	torus, _ := Generate("torus", []int{4, 3}, GenerateOptions{})
+	mesh, _ := Generate("mesh", []int{5, 2}, GenerateOptions{})
+	tree, _ := Generate("tree", []int{2, 3}, GenerateOptions{})
 	copyOf := func(g *Graph, ids []int, copies int) func(*Builder) {
 		return func(b *Builder) {
 			for v := range g.N() {

@@ -20,21 +20,22 @@ func unknownGenerator(name string) error {
 	return fmt.Errorf("unknown topology generator %q (have %s)", name, strings.Join(registry.GeneratorNames(), ", "))
 }
 
-// Generate builds a generated topology by name, as written in a machine
-// file: Generate("torus", []int{8, 8}), within the default memory limit.
-func Generate(name string, args []int) (*Graph, error) {
-	return GenerateWithin(name, args, 0)
+// GenerateOptions bound Generate; the zero value generates within the
+// default memory limit.
+type GenerateOptions struct {
+	MaxMemory int64 // bytes; 0 means limits.Default()
 }
 
-// GenerateWithin is Generate with a memory limit in bytes (0 means
-// limits.Default()): a call whose graph would need more is refused before
-// anything is allocated, with a *limits.TooLarge error naming the call.
-func GenerateWithin(name string, args []int, maxMemory int64) (*Graph, error) {
+// Generate builds a generated topology by name, as written in a machine
+// file: Generate("torus", []int{8, 8}, GenerateOptions{}). A call whose
+// graph would need more than o.MaxMemory is refused before anything is
+// allocated, with a *limits.TooLarge error naming the call.
+func Generate(name string, args []int, o GenerateOptions) (*Graph, error) {
 	s, err := Plan(name, args)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.check(maxMemory); err != nil {
+	if err := s.check(o.MaxMemory); err != nil {
 		return nil, err
 	}
 	switch name {
@@ -57,7 +58,7 @@ func GenerateWithin(name string, args []int, maxMemory int64) (*Graph, error) {
 }
 
 // NewHypercube builds a d-dimensional binary hypercube of 2^d processors.
-func NewHypercube(d int) (*Graph, error) { return Generate("hypercube", []int{d}) }
+func NewHypercube(d int) (*Graph, error) { return Generate("hypercube", []int{d}, GenerateOptions{}) }
 
 func newHypercube(s Size, d int) *Graph {
 	n := int(s.Nodes)
@@ -78,9 +79,9 @@ func newHypercube(s Size, d int) *Graph {
 // duplicate the direct one.
 func NewGrid(dims []int, wrap bool) (*Graph, error) {
 	if wrap {
-		return Generate("torus", dims)
+		return Generate("torus", dims, GenerateOptions{})
 	}
-	return Generate("mesh", dims)
+	return Generate("mesh", dims, GenerateOptions{})
 }
 
 func newGrid(s Size, dims []int, wrap bool) *Graph {
@@ -130,7 +131,7 @@ func newFull(s Size) *Graph {
 // random, with no self or multiple links. Bad pairs from the initial shuffle
 // are repaired by random edge switches, so any feasible size succeeds.
 func NewHamiltonian(n int, seed uint64, degree int) (*Graph, error) {
-	return Generate("hamiltonian", []int{n, int(seed), degree})
+	return Generate("hamiltonian", []int{n, int(seed), degree}, GenerateOptions{})
 }
 
 func newHamiltonian(s Size, seed uint64, degree int) (*Graph, error) {

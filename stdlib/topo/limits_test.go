@@ -32,7 +32,7 @@ func TestGeneratorBeyondMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 		t.Run(tc.want, func(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := GenerateWithin(tc.name, tc.args, limit)
+			_, err := Generate(tc.name, tc.args, GenerateOptions{MaxMemory: limit})
 			runtime.ReadMemStats(&after)
 			var tl *limits.TooLarge
 			if !errors.As(err, &tl) || !strings.Contains(err.Error(), tc.want) {
@@ -47,11 +47,11 @@ func TestGeneratorBeyondMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 
 func TestGeneratorBeyondStructuralBoundsIsRefused(t *testing.T) {
 	// With memory enough, a graph still cannot outgrow its int32 indices.
-	_, err := GenerateWithin("full", []int{50000}, 1<<62)
+	_, err := Generate("full", []int{50000}, GenerateOptions{MaxMemory: 1 << 62})
 	if err == nil || !strings.Contains(err.Error(), "full(50000) has 50000 nodes and 1249975000 links; a graph holds at most") {
 		t.Fatalf("error %v", err)
 	}
-	_, err = GenerateWithin("hypercube", []int{61}, 1<<62)
+	_, err = Generate("hypercube", []int{61}, GenerateOptions{MaxMemory: 1 << 62})
 	if err == nil || !strings.Contains(err.Error(), "hypercube(61): 61 dimensions is 2^61 nodes") {
 		t.Fatalf("error %v", err)
 	}
@@ -74,7 +74,7 @@ func TestSizeEstimateIsWithinTwiceTheAllocation(t *testing.T) {
 		}
 		var a, b runtime.MemStats
 		runtime.ReadMemStats(&a)
-		g, err := Generate(c.name, c.args)
+		g, err := Generate(c.name, c.args, GenerateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestMetricsOfDisconnectedGraphSaySo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := g.Metrics()
+	m := g.Metrics(context.Background(), MetricsOptions{})
 	var d *Disconnected
 	if !errors.As(m.Err, &d) || d.From != 0 || d.To != 2 {
 		t.Fatalf("Err = %v, want node 0 cannot reach node 2", m.Err)
@@ -134,11 +134,11 @@ func TestMetricsOfDisconnectedGraphSaySo(t *testing.T) {
 }
 
 func TestMetricsBeyondWorkBoundAreSkippedWithTheReason(t *testing.T) {
-	g, err := Generate("hamiltonian", []int{2000, 1, 3})
+	g, err := Generate("hamiltonian", []int{2000, 1, 3}, GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := g.MetricsWith(context.Background(), MetricsOptions{MaxWork: 1e6})
+	m := g.Metrics(context.Background(), MetricsOptions{MaxWork: 1e6})
 	var tw *TooMuchWork
 	if !errors.As(m.Err, &tw) {
 		t.Fatalf("Err = %v, want *TooMuchWork", m.Err)
@@ -151,22 +151,22 @@ func TestMetricsBeyondWorkBoundAreSkippedWithTheReason(t *testing.T) {
 		t.Errorf("bisection %d: it is cheap and still computed", m.Bisection)
 	}
 	// Closed forms cost nothing, whatever the size.
-	big, err := Generate("torus", []int{1000, 1000})
+	big, err := Generate("torus", []int{1000, 1000}, GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := big.MetricsWith(context.Background(), MetricsOptions{MaxWork: 1}); m.Err != nil || m.Diameter != 1000 {
+	if m := big.Metrics(context.Background(), MetricsOptions{MaxWork: 1}); m.Err != nil || m.Diameter != 1000 {
 		t.Errorf("torus(1000, 1000): %+v", m)
 	}
 }
 
 func TestMetricsReportProgressAndStopWhenCancelled(t *testing.T) {
-	g, err := Generate("hamiltonian", []int{3000, 2, 3})
+	g, err := Generate("hamiltonian", []int{3000, 2, 3}, GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var calls, last int
-	m := g.MetricsWith(context.Background(), MetricsOptions{Progress: func(done, total int) {
+	m := g.Metrics(context.Background(), MetricsOptions{Progress: func(done, total int) {
 		if done < last || total != 3000 {
 			t.Errorf("progress %d/%d after %d", done, total, last)
 		}
@@ -175,17 +175,17 @@ func TestMetricsReportProgressAndStopWhenCancelled(t *testing.T) {
 	if m.Err != nil || calls < 2 || last != 3000 {
 		t.Fatalf("err %v, %d progress calls ending at %d", m.Err, calls, last)
 	}
-	g2, err := Generate("hamiltonian", []int{3000, 3, 3})
+	g2, err := Generate("hamiltonian", []int{3000, 3, 3}, GenerateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m = g2.MetricsWith(ctx, MetricsOptions{Progress: func(done, _ int) { cancel() }})
+	m = g2.Metrics(ctx, MetricsOptions{Progress: func(done, _ int) { cancel() }})
 	if !errors.Is(m.Err, context.Canceled) {
 		t.Fatalf("Err = %v, want context.Canceled", m.Err)
 	}
 	// A cancelled measurement is not remembered as the graph's metrics.
-	if m := g2.Metrics(); m.Err != nil || m.Diameter <= 0 {
+	if m := g2.Metrics(context.Background(), MetricsOptions{}); m.Err != nil || m.Diameter <= 0 {
 		t.Errorf("after cancellation: %+v", m)
 	}
 }

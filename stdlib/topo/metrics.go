@@ -165,7 +165,8 @@ type Metrics struct {
 // about ten seconds of one core (spread over all of them).
 const DefaultMaxWork = 2e9
 
-// MetricsOptions bound and report the work of Graph.MetricsWith.
+// MetricsOptions bound and report the work of Graph.Metrics; the zero
+// value measures within DefaultMaxWork, silently.
 type MetricsOptions struct {
 	MaxWork float64 // steps; 0 means DefaultMaxWork
 	// Progress, if set, is called from the measuring goroutine every few
@@ -205,16 +206,10 @@ func Sci(x float64) string {
 }
 
 // Metrics computes (once per graph) diameter, average distance and
-// bisection width, within DefaultMaxWork. Regular kinds use closed forms,
-// so a million-node torus costs nothing; other graphs use one BFS per
-// processor.
-func (g *Graph) Metrics() Metrics {
-	return g.MetricsWith(context.Background(), MetricsOptions{})
-}
-
-// MetricsWith is Metrics with a work bound, progress reports and
-// cancellation. A result with Err set for cancellation is not cached.
-func (g *Graph) MetricsWith(ctx context.Context, o MetricsOptions) Metrics {
+// bisection width, within o.MaxWork. Regular kinds use closed forms, so a
+// million-node torus costs nothing; other graphs use one BFS per
+// processor. A result with Err set for cancellation of ctx is not cached.
+func (g *Graph) Metrics(ctx context.Context, o MetricsOptions) Metrics {
 	memo := g.memo
 	memo.mu.Lock()
 	kept := memo.metrics

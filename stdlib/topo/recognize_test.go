@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -104,7 +105,7 @@ func TestRecognizeFindsTheGeneratedTwin(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.gen, tc.args), func(t *testing.T) {
-			gen, err := Generate(tc.gen, tc.args)
+			gen, err := Generate(tc.gen, tc.args, GenerateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +135,7 @@ func TestRecognizeFindsTheGeneratedTwin(t *testing.T) {
 				}
 			}
 			checkDistances(t, r)
-			if m, mg := r.Metrics(), gen.Metrics(); m.Diameter != mg.Diameter || m.AvgDistance != mg.AvgDistance || m.Bisection != mg.Bisection {
+			if m, mg := r.Metrics(context.Background(), MetricsOptions{}), gen.Metrics(context.Background(), MetricsOptions{}); m.Diameter != mg.Diameter || m.AvgDistance != mg.AvgDistance || m.Bisection != mg.Bisection {
 				t.Errorf("metrics %+v, the generated graph's %+v", m, mg)
 			}
 		})
@@ -144,7 +145,7 @@ func TestRecognizeFindsTheGeneratedTwin(t *testing.T) {
 // Ids need not start at 0, and multilinks are allowed: the core's labels
 // are the ids in ascending order.
 func TestRecognizeOffsetIDsAndMultilinks(t *testing.T) {
-	gen, _ := Generate("hypercube", []int{4})
+	gen, _ := Generate("hypercube", []int{4}, GenerateOptions{})
 	x := explicitCopy(t, gen, offsetIDs(16, 256), 2, 3)
 	r, _, ok := Recognize(x)
 	if !ok || r.Kind() != Hypercube {
@@ -186,7 +187,7 @@ func TestRecognizeIsExact(t *testing.T) {
 		}
 		return ids
 	}
-	cube, _ := Generate("hypercube", []int{5})
+	cube, _ := Generate("hypercube", []int{5}, GenerateOptions{})
 	for seed := range uint64(5) {
 		x := explicitCopy(t, cube, perm(32, seed), 1, seed)
 		r, _, ok := Recognize(x)
@@ -198,13 +199,13 @@ func TestRecognizeIsExact(t *testing.T) {
 		}
 		checkDistances(t, r)
 	}
-	mesh, _ := Generate("mesh", []int{4, 4})
+	mesh, _ := Generate("mesh", []int{4, 4}, GenerateOptions{})
 	if _, _, ok := Recognize(explicitCopy(t, mesh, perm(16, 9), 1, 1)); ok {
 		t.Error("a permuted 4×4 mesh was recognised")
 	}
 	// A 4×4 torus is a 4-cube: numbered out of order, it is recognised as
 	// the hypercube it is.
-	torus, _ := Generate("torus", []int{4, 4})
+	torus, _ := Generate("torus", []int{4, 4}, GenerateOptions{})
 	if r, _, ok := Recognize(explicitCopy(t, torus, perm(16, 2), 1, 1)); !ok || r.Kind() != Hypercube {
 		t.Error("a permuted 4×4 torus was not recognised as a 4-cube")
 	}
@@ -272,7 +273,7 @@ func TestRecognizeSwitchCoreWithAttachedProcessors(t *testing.T) {
 		args []int
 	}{{"hypercube", []int{3}}, {"mesh", []int{3, 4}}, {"torus", []int{4, 3}}} {
 		t.Run(fmt.Sprint(tc.gen, tc.args), func(t *testing.T) {
-			core, _ := Generate(tc.gen, tc.args)
+			core, _ := Generate(tc.gen, tc.args, GenerateOptions{})
 			c := core.N()
 			b := NewBuilder()
 			for p := range 2 * c {

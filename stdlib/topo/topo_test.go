@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -46,14 +47,14 @@ func TestGeneratorsMetrics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.name, tc.args), func(t *testing.T) {
-			g, err := Generate(tc.name, tc.args)
+			g, err := Generate(tc.name, tc.args, GenerateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if g.N() != tc.n || g.NumLinks() != tc.links {
 				t.Fatalf("N=%d links=%d, want %d %d", g.N(), g.NumLinks(), tc.n, tc.links)
 			}
-			m := g.Metrics()
+			m := g.Metrics(context.Background(), MetricsOptions{})
 			d, mu := bruteMetrics(g)
 			if m.Diameter != tc.diam || d != tc.diam {
 				t.Errorf("diameter %d (brute %d), want %d", m.Diameter, d, tc.diam)
@@ -96,7 +97,7 @@ func TestHamiltonian(t *testing.T) {
 				t.Fatalf("n=%d: node %d has degree %d", n, v, g.Degree(v))
 			}
 		}
-		m := g.Metrics()
+		m := g.Metrics(context.Background(), MetricsOptions{})
 		d, mu := bruteMetrics(g)
 		if m.Diameter != d || math.Abs(m.AvgDistance-mu) > 1e-9 {
 			t.Errorf("metrics %+v, brute %d %v", m, d, mu)
@@ -140,7 +141,7 @@ func TestBuilder(t *testing.T) {
 	if p := g.ShortestPath(0, 1); len(p) != 2 {
 		t.Fatalf("shared medium should give a 1-hop path, got %v", p)
 	}
-	m := g.Metrics()
+	m := g.Metrics(context.Background(), MetricsOptions{})
 	if m.Diameter != 1 || m.AvgDistance != 1 {
 		t.Fatalf("metrics %+v", m)
 	}
@@ -151,18 +152,18 @@ func TestErrors(t *testing.T) {
 		build func() (*Graph, error)
 		want  string
 	}{
-		{func() (*Graph, error) { return Generate("moebius", []int{3}) }, "unknown topology generator"},
-		{func() (*Graph, error) { return Generate("torus", nil) }, "takes torus(d1, d2, ...)"},
-		{func() (*Graph, error) { return Generate("hypercube", []int{-1}) }, "hypercube(-1): the dimension must be at least 0"},
-		{func() (*Graph, error) { return Generate("mesh", []int{4, 0}) }, "mesh(4, 0): every side must be at least 1, got 0"},
-		{func() (*Graph, error) { return Generate("ring", []int{0}) }, "ring(0): a ring needs at least 1 node"},
-		{func() (*Graph, error) { return Generate("chain", []int{-2}) }, "chain(-2): a chain needs at least 1 node"},
-		{func() (*Graph, error) { return Generate("hamiltonian", []int{5, 1, 3}) }, "hamiltonian(5, 1, 3): n × (degree-2) = 5 × 1 must be even"},
-		{func() (*Graph, error) { return Generate("hamiltonian", []int{2, 1}) }, "hamiltonian(2, 1): a Hamiltonian graph needs at least 3 nodes"},
-		{func() (*Graph, error) { return Generate("hamiltonian", []int{8, 1, 9}) }, "hamiltonian(8, 1, 9): the degree 9 must be in 2..7"},
-		{func() (*Graph, error) { return Generate("tree", []int{0, 2}) }, "tree(0, 2): the branching factor k must be at least 1"},
-		{func() (*Graph, error) { return Generate("tree", []int{2, -1}) }, "tree(2, -1): the depth must be at least 0"},
-		{func() (*Graph, error) { return Generate("full", []int{0}) }, "full(0): a complete graph needs at least 1 node"},
+		{func() (*Graph, error) { return Generate("moebius", []int{3}, GenerateOptions{}) }, "unknown topology generator"},
+		{func() (*Graph, error) { return Generate("torus", nil, GenerateOptions{}) }, "takes torus(d1, d2, ...)"},
+		{func() (*Graph, error) { return Generate("hypercube", []int{-1}, GenerateOptions{}) }, "hypercube(-1): the dimension must be at least 0"},
+		{func() (*Graph, error) { return Generate("mesh", []int{4, 0}, GenerateOptions{}) }, "mesh(4, 0): every side must be at least 1, got 0"},
+		{func() (*Graph, error) { return Generate("ring", []int{0}, GenerateOptions{}) }, "ring(0): a ring needs at least 1 node"},
+		{func() (*Graph, error) { return Generate("chain", []int{-2}, GenerateOptions{}) }, "chain(-2): a chain needs at least 1 node"},
+		{func() (*Graph, error) { return Generate("hamiltonian", []int{5, 1, 3}, GenerateOptions{}) }, "hamiltonian(5, 1, 3): n × (degree-2) = 5 × 1 must be even"},
+		{func() (*Graph, error) { return Generate("hamiltonian", []int{2, 1}, GenerateOptions{}) }, "hamiltonian(2, 1): a Hamiltonian graph needs at least 3 nodes"},
+		{func() (*Graph, error) { return Generate("hamiltonian", []int{8, 1, 9}, GenerateOptions{}) }, "hamiltonian(8, 1, 9): the degree 9 must be in 2..7"},
+		{func() (*Graph, error) { return Generate("tree", []int{0, 2}, GenerateOptions{}) }, "tree(0, 2): the branching factor k must be at least 1"},
+		{func() (*Graph, error) { return Generate("tree", []int{2, -1}, GenerateOptions{}) }, "tree(2, -1): the depth must be at least 0"},
+		{func() (*Graph, error) { return Generate("full", []int{0}, GenerateOptions{}) }, "full(0): a complete graph needs at least 1 node"},
 		{func() (*Graph, error) { return NewBuilder().Processor(1).Processor(1).Build() }, "defined twice"},
 		{func() (*Graph, error) { return NewBuilder().Processor(1).Connect(1, 2).Build() }, "unknown node 2"},
 		{func() (*Graph, error) { return NewBuilder().Processor(1).Connect(1, 1).Build() }, "to itself"},
@@ -184,15 +185,15 @@ func TestLargeTorusMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := g.Metrics()
+	m := g.Metrics(context.Background(), MetricsOptions{})
 	if g.N() != 1<<20 || g.NumLinks() != 1<<21 || m.Diameter != 1024 || m.Bisection != 2048 {
 		t.Fatalf("N=%d links=%d %+v", g.N(), g.NumLinks(), m)
 	}
 }
 
 func ExampleGenerate() {
-	g, _ := Generate("torus", []int{4, 4})
-	m := g.Metrics()
+	g, _ := Generate("torus", []int{4, 4}, GenerateOptions{})
+	m := g.Metrics(context.Background(), MetricsOptions{})
 	fmt.Println(g.Kind(), g.N(), g.NumLinks(), m.Diameter, m.Bisection)
 	fmt.Printf("%.4f\n", m.AvgDistance)
 	// Output:
