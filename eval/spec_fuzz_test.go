@@ -2,11 +2,9 @@ package eval
 
 import (
 	"context"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -70,7 +68,7 @@ processornumber = 1`,
 		f.Add(src, uint8(3*i), uint8(i), uint8(2*i), uint16(8<<i))
 	}
 	ops := runtime.Ops()
-	routings := append([]string{""}, slices.Sorted(maps.Keys(runtime.Routings))...)
+	routings := append([]string{""}, runtime.Routings()...)
 	switchings := []string{"", runtime.Wormhole.String(), runtime.SAF.String(), runtime.VCT.String(), runtime.Circuit.String()}
 	f.Fuzz(func(t *testing.T, src string, op, sw, rt uint8, size uint16) {
 		m, err := LoadSource("fuzz.machine", src)

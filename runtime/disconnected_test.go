@@ -2,8 +2,6 @@ package runtime
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +17,7 @@ func TestDisconnectedMachineIsNoRouteUnderEveryRouting(t *testing.T) {
 	processor p {}
 	topology t { node 0 .. 3 = p; link 0 -- 1 { latency = 1us; speed = 1MB/s } }
 }`)
-	for _, rt := range slices.Sorted(maps.Keys(Routings)) {
+	for _, rt := range Routings() {
 		for _, op := range []string{"broadcast", "allgather", "alltoall", "randperm", "scatter"} {
 			_, err := Simulate(context.Background(), spec, Options{Op: op, Size: 64, Routing: rt})
 			if err == nil {

@@ -230,10 +230,7 @@ func (n *network) setRouting(name string) error {
 	default:
 		f, ok := n.spec.Routes[name]
 		if !ok {
-			have := make([]string, 0, len(Routings)+len(n.spec.Routes))
-			for k := range Routings {
-				have = append(have, k)
-			}
+			have := Routings()
 			for k := range n.spec.Routes {
 				have = append(have, k)
 			}

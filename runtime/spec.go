@@ -63,6 +63,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parasol-lang/parasol/registry"
@@ -196,10 +197,11 @@ const (
 	RoundRobin                    // cycling over the input links of the waiting packets
 )
 
-// Routings lists the built-in routing functions and where they apply: the
-// registry's table, which the evaluator checks machine files against; the
-// runtime implements every name of it (registry's tests hold the two equal).
-var Routings = registry.Routing.Docs()
+// Routings returns the names of the built-in routing functions, sorted. They
+// are the registry's table (registry.Routing, which says where each
+// applies), which the evaluator checks machine files against; the runtime
+// implements every name of it (registry's tests hold the two equal).
+func Routings() []string { return slices.Sorted(slices.Values(registry.Routing.Names())) }
 
 // maxParamErrors bounds how many out-of-range parameters Validate lists.
 const maxParamErrors = 10

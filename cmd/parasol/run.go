@@ -214,7 +214,7 @@ func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&rf.program, "program", "", "the program to run, of a file or the machine's file with several")
 	fs.Uint64Var(&rf.seed, "seed", 1, "random seed of the simulation (adaptive routing, --map random)")
 	fs.Int64Var(&rf.maxEvents, "max-events", 0, "stop the simulation after this many events and report where it got (0: no limit)")
-	fs.StringVar(&rf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	fs.StringVar(&rf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
 	fs.StringVar(&rf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
 	fs.StringVar(&rf.timeline, "timeline", "", "write every rank's spans (compute, send, recv, wait) as CSV to `FILE`")
 	fs.StringVar(&rf.plot, "plot", "", "draw the per-rank timeline to `FILE` (.svg or .png)")

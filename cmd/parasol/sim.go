@@ -10,7 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +48,7 @@ func (sf *simFlags) register(fs *flag.FlagSet, e *env) {
 	fs.Var(&sf.dst, "dst", "destination node `id` (send, pingpong, swap; the hotspot; default: the last processor)")
 	fs.IntVar(&sf.runs, "runs", 1, "repetitions (≥ 1), spread over all cores and folded into the result as they finish (memory does not grow with runs; past 4,194,304 latencies the quantiles are within 1/1024); run i uses a seed derived from --seed and i")
 	fs.Uint64Var(&sf.seed, "seed", 1, "base random seed")
-	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	fs.StringVar(&sf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
 	fs.StringVar(&sf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
 	fs.Var(&sf.packet, "packet", "packet payload `SIZE`, e.g. 32 (bytes) or 4KB, overriding the machine (0: the whole message is one packet)")
 	fs.IntVar(&sf.channels, "channels", 1, "channels a message is split over (seed 000 c; ≥ 1)")
@@ -113,15 +113,6 @@ func (o *optInt) Set(s string) error {
 	return nil
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // network loads the machine and compiles the chosen topology, with the
 // packet size override applied.
 func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
@@ -164,13 +155,13 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 	if routing == "" {
 		return nil
 	}
-	if _, ok := runtime.Routings[routing]; ok {
+	names := runtime.Routings()
+	if slices.Contains(names, routing) {
 		return nil
 	}
 	if _, ok := rs.Routes[routing]; ok {
 		return nil
 	}
-	names := sortedKeys(runtime.Routings)
 	return usageError("parasol %s: unknown routing %q%s; routings: %s", cmd, routing, lang.DidYouMean(routing, names), strings.Join(names, ", "))
 }
 
@@ -563,7 +554,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
 	mf.register(fs, e)
 	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
-	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(sortedKeys(runtime.Routings), ", "))
+	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
 	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	maxWork := fs.Float64("max-work", 0, fmt.Sprintf("with --check, the most steps (processors × lanes) the check may take, e.g. 1e12; beyond it the check is refused (0: %s, about a minute)", topo.Sci(runtime.DefaultMaxCheckWork)))

@@ -281,7 +281,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		f.Value, f.DefValue = v, ""
 	}
 	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR (32..64KB*2) (default 32)"
-	fs.Lookup("routing").Usage = "routing `FUNCTIONS`, a comma-separated list, overriding the machine: " + strings.Join(sortedKeys(prt.Routings), ", ")
+	fs.Lookup("routing").Usage = "routing `FUNCTIONS`, a comma-separated list, overriding the machine: " + strings.Join(prt.Routings(), ", ")
 	fs.Lookup("switching").Usage = "`SWITCHINGS`, a comma-separated list, overriding the machine: saf, vct, wormhole, circuit"
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
 	format := registerFormat(fs, "print one JSON object a point (times in seconds)")
