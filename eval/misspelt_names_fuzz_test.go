@@ -171,7 +171,7 @@ func languageNames() map[string]bool {
 	for n := range indexes {
 		out[n] = true
 	}
-	for _, e := range registry.Enums {
+	for _, e := range registry.Enums() {
 		for _, w := range e.Spellings() {
 			out[w] = true
 		}

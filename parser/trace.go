@@ -16,9 +16,9 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// TraceColumns are the fields of a message trace, in the order a CSV
+// traceColumns are the fields of a message trace, in the order a CSV
 // header usually gives them.
-var TraceColumns = []string{"id", "time", "after", "src", "dst", "bytes", "tag"}
+var traceColumns = []string{"id", "time", "after", "src", "dst", "bytes", "tag"}
 
 // ReadTrace reads a message-list trace: one message per line, as CSV with
 // a header line or as JSON lines, with the fields
@@ -192,8 +192,8 @@ func (t *traceReader) header() {
 	t.col = map[string]int{}
 	for i, n := range names {
 		n = strings.ToLower(n)
-		if !slices.Contains(TraceColumns, n) {
-			t.errorAt(at[i], at[i]+len(n), "unknown column %q (columns are %s)%s", lang.Excerpt(n), strings.Join(TraceColumns, ", "), lang.DidYouMean(n, TraceColumns))
+		if !slices.Contains(traceColumns, n) {
+			t.errorAt(at[i], at[i]+len(n), "unknown column %q (columns are %s)%s", lang.Excerpt(n), strings.Join(traceColumns, ", "), lang.DidYouMean(n, traceColumns))
 			continue
 		}
 		if _, dup := t.col[n]; dup {
@@ -251,8 +251,8 @@ func (t *traceReader) jsonLine() {
 	for k, raw := range obj {
 		key := strings.ToLower(k)
 		at := strings.Index(line, strconv.Quote(k))
-		if !slices.Contains(TraceColumns, key) {
-			t.errorAt(max(at, 0), max(at, 0)+len(k)+2, "unknown field %q (fields are %s)%s", lang.Excerpt(k), strings.Join(TraceColumns, ", "), lang.DidYouMean(key, TraceColumns))
+		if !slices.Contains(traceColumns, key) {
+			t.errorAt(max(at, 0), max(at, 0)+len(k)+2, "unknown field %q (fields are %s)%s", lang.Excerpt(k), strings.Join(traceColumns, ", "), lang.DidYouMean(key, traceColumns))
 			return
 		}
 		var s string

@@ -11,6 +11,7 @@
 package registry
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -120,12 +121,23 @@ var Buffering = &Enum{What: "buffering", Entries: []Entry{
 	{Name: "output", Doc: "in unbounded output queues: a blocked packet waits whole at the router and frees the lane it came in by, so packets behind it go on to other outputs"},
 }}
 
-// Enums are the enumerations, by the field they are written in.
-var Enums = map[string]*Enum{
-	Switching.What:   Switching,
-	Routing.What:     Routing,
-	Arbitration.What: Arbitration,
-	Buffering.What:   Buffering,
+// enums are the enumerations, each known by the field it is written in
+// (Enum.What).
+var enums = []*Enum{Switching, Routing, Arbitration, Buffering}
+
+// Enums returns the enumerations: switching, routing, arbitration and
+// buffering, in that order.
+func Enums() []*Enum { return slices.Clone(enums) }
+
+// EnumOf returns the enumeration a field is written with ("routing"), if the
+// field takes one.
+func EnumOf(field string) (*Enum, bool) {
+	for _, e := range enums {
+		if e.What == field {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // Generator is a topology generator: `topology t = torus(4, 4)`.

@@ -84,9 +84,9 @@ const (
 	SaturationTolerance = 0.05 // accepted may fall this share short of offered before the point is saturated
 )
 
-// PatternOps are the operations Offered takes: those in which every
+// patternOps are the operations Offered takes: those in which every
 // processor picks a destination for each message by itself.
-var PatternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot"}
+var patternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot"}
 
 // ListOp is the Op of a user's traffic pattern, Load.List.
 const ListOp = "list"
@@ -162,8 +162,10 @@ type LoadResult struct {
 	*Result
 }
 
-// Offered runs one open-loop point: opts.Op is one of PatternOps, opts.Size
-// the message size; Runs is ignored (one long run; its seed is opts.Seed).
+// Offered runs one open-loop point: opts.Op is a traffic pattern (uniform,
+// randperm, shuffle, transpose, xmp-transpose, bitcomp, bitrev, neighbor,
+// tornado, hotspot) or ListOp with load.List, opts.Size the message size;
+// Runs is ignored (one long run; its seed is opts.Seed).
 func Offered(ctx context.Context, spec *Spec, opts Options, load Load) (*LoadResult, error) {
 	pts, err := OfferedCurve(ctx, spec, opts, []Load{load})
 	if len(pts) == 0 {
@@ -184,7 +186,7 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	}
 	list := opts.Op == ListOp
 	if !isPattern(opts.Op) && !list {
-		return nil, &OptionError{"Op", opts.Op, "offered load takes a traffic pattern: " + strings.Join(PatternOps, ", ") + ", or a list of messages"}
+		return nil, &OptionError{"Op", opts.Op, "offered load takes a traffic pattern: " + strings.Join(patternOps, ", ") + ", or a list of messages"}
 	}
 	for _, l := range loads {
 		if err := l.check(); err != nil {
@@ -236,7 +238,7 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 }
 
 func isPattern(op string) bool {
-	for _, p := range PatternOps {
+	for _, p := range patternOps {
 		if p == op {
 			return true
 		}

@@ -614,7 +614,7 @@ func enumAt(head string) (*registry.Enum, int, bool) {
 	if i := strings.LastIndexAny(lhs, " \t.("); i >= 0 {
 		lhs = lhs[i+1:]
 	}
-	en, ok := registry.Enums[lhs]
+	en, ok := registry.EnumOf(lhs)
 	if !ok {
 		return nil, 0, false
 	}
