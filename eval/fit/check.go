@@ -9,9 +9,9 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// PrimitiveColumns are the column names that feed a primitive's usual
+// primitiveColumns are the column names that feed a primitive's usual
 // parameters (the names compare fills): a size, the endpoints, the group.
-var PrimitiveColumns = map[string][]string{
+var primitiveColumns = map[string][]string{
 	"n": {"n", "size", "bytes"}, "m": {"m", "size", "bytes"},
 	"src": {"src", "from", "root"}, "dst": {"dst", "to"},
 	"p": {"p", "procs", "nodes"}, "k": {"k"},

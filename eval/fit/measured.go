@@ -34,11 +34,11 @@ func (d Defaults) values() map[string]lang.Value {
 }
 
 // CheckPrimitive is Check of the primitive f (named name) against t's
-// column time, its parameters fed by the columns PrimitiveColumns name
+// column time, its parameters fed by the columns primitiveColumns name
 // or else by d. Unless a column feeds the primitive a count of messages,
 // a row that times a train of them is refused (OneMessage).
 func CheckPrimitive(f *eval.Func, name string, t *Table, d Defaults) (*Checked, error) {
-	c, err := Check(f, name, t, "time", PrimitiveColumns, d.values())
+	c, err := Check(f, name, t, "time", primitiveColumns, d.values())
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func MedianTimes(t *Table, src, dst *int, single string) (*Medians, error) {
 		return nil, lang.Errorf(times.Header, "column time holds a %s, not a time", times.Dim.Name())
 	}
 	var sizes *Column
-	for _, n := range PrimitiveColumns["n"] {
+	for _, n := range primitiveColumns["n"] {
 		if sizes = t.Column(n); sizes != nil {
 			break
 		}
