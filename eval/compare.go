@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -248,11 +249,22 @@ func Compare(ctx context.Context, m *Machine, spec *runtime.Spec, primitive stri
 		c.Simulated = res.Makespan
 	}
 	if c.Analytic != 0 {
-		c.Difference = relDifference(c.Simulated, c.Analytic)
+		c.Difference = RelativeDifference(c.Simulated, c.Analytic)
 	} else {
 		c.Note = strings.TrimPrefix(c.Note+"; no relative difference: the analytic cost is 0", "; ")
 	}
 	return c, nil
+}
+
+// RelativeDifference is (simulated - analytic) / analytic, 0 when the two
+// are equal up to float rounding (no -1.4e-16 noise in printed output).
+// Compare and program.Run report their differences with it.
+func RelativeDifference(simulated, analytic float64) float64 {
+	d := (simulated - analytic) / analytic
+	if math.Abs(d) < 1e-12 {
+		return 0
+	}
+	return d
 }
 
 // recvOverhead is the receiver's CPU time per message at node id, as the

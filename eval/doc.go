@@ -26,6 +26,18 @@
 //
 //	spec, err := m.Spec("")                                   // the machine as a network
 //	c, err := eval.Compare(ctx, m, spec, "MPI.bcast", opts)   // a primitive, analytic beside simulated
-//	ans, err := eval.Run(ctx, m, schedule, eval.RunOptions{}) // a program, both answers
 //	names, ds := eval.Inspect("my.machine")                   // load errors, warnings, what the simulator rejects
+//
+// Programs are split along one line. Their text is the language's, and
+// eval compiles it as it compiles any expression of a machine, with the
+// same resolver, scopes and closures: Machine.Program, LoadProgram and
+// ParseProgramBody give a Program, whose Schedule instantiates it on a
+// machine's processors into a lang.Schedule (mapping, matching sends to
+// receives, the static deadlock check and the clock operations' registers
+// are part of that instantiation, as a program's errors are reported as it
+// is built), and Load checks a file's programs with the rest of the file.
+// Executing a schedule, the analytic answer with its event queue and Run
+// with the simulation beside it, is package eval/program's: it needs only
+// this package's exported API, and eval, which loads programs, cannot
+// import a package that imports it.
 package eval

@@ -201,10 +201,11 @@ type ScheduleOptions struct {
 	// values are ("8KB", "2 * delta").
 	Args map[string]string
 	// Answer is what the answer to be computed from the schedule takes
-	// beyond it (AnalyzeFootprint, or the simulation's): it is counted
-	// with the schedule against the machine's memory limit as operations
-	// are added, so that a program too large to answer is refused while
-	// it is instantiated, within the limit, rather than after.
+	// beyond it (package eval/program's AnalyzeFootprint or RunFootprint):
+	// it is counted with the schedule against the machine's memory limit
+	// as operations are added, so that a program too large to answer is
+	// refused while it is instantiated, within the limit, rather than
+	// after.
 	Answer runtime.Footprint
 }
 

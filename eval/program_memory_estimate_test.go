@@ -47,3 +47,18 @@ func TestProgramRefusedPartWayNamesWhatTheWholeNeeds(t *testing.T) {
 		})
 	}
 }
+
+// chainUnderLimit is a 4-processor chain loaded with a memory limit, for
+// programs refused as they grow past it.
+func chainUnderLimit(t *testing.T, limit int64) *Machine {
+	t.Helper()
+	m, err := LoadSource("t.machine", `machine "m" {
+	processor cpu { float_timings { mul = 2ns } }
+	topology t = chain(4) { latency = 1us; speed = 1MB/s }
+	modelsection MPI { send(n: B, src, dst) = 1us }
+}`, WithMaxMemory(limit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -1,4 +1,4 @@
-package eval
+package eval_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib"
 )
@@ -71,7 +73,7 @@ processornumber = 1`,
 	routings := append([]string{""}, runtime.Routings()...)
 	switchings := []string{"", runtime.Wormhole.String(), runtime.SAF.String(), runtime.VCT.String(), runtime.Circuit.String()}
 	f.Fuzz(func(t *testing.T, src string, op, sw, rt uint8, size uint16) {
-		m, err := LoadSource("fuzz.machine", src)
+		m, err := eval.LoadSource("fuzz.machine", src)
 		if err != nil {
 			return
 		}
@@ -129,19 +131,19 @@ bcast(2KB, root: 0)`
 
 // runRing runs ringBody on topology top of m, analytically and
 // simulated, with ranks ranks: an answer with finite times or an error.
-func runRing(t *testing.T, m *Machine, top string, opts runtime.Options, ranks int) {
-	p, err := ParseProgramBody(m, ringBody)
+func runRing(t *testing.T, m *eval.Machine, top string, opts runtime.Options, ranks int) {
+	p, err := eval.ParseProgramBody(m, ringBody)
 	if err != nil {
 		t.Fatalf("the ring program: %v", err)
 	}
-	s, err := p.Schedule(m, ScheduleOptions{Ranks: ranks})
+	s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: ranks})
 	if err != nil {
 		return
 	}
 	// Simulated alone, and both: a machine without a model section has no
 	// analytic answer (an error), but is simulated all the same.
 	for _, simulatedOnly := range []bool{true, false} {
-		res, err := Run(context.Background(), m, s, RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: runtime.ProgramOptions{
+		res, err := program.Run(context.Background(), m, s, program.RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: runtime.ProgramOptions{
 			MaxEvents: opts.MaxEvents, MaxMemory: opts.MaxMemory, Routing: opts.Routing, Switching: opts.Switching}})
 		if err != nil {
 			if strings.Contains(err.Error(), "runtime error") {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
@@ -93,7 +94,7 @@ messages that never come) is reported with the waiting ranks, exit status 3.
 Examples:
   parasol run std:xmp64 examples/programs/ring.machine --arg n=4KB
   parasol run --json std:xmp64 'if rank == 0 { compute(10us) } barrier()'
-  parasol run std:loggp --analytic eval/testdata/goal/dissemination_16_1.goal --set L=5us`,
+  parasol run std:loggp --analytic eval/program/testdata/goal/dissemination_16_1.goal --set L=5us`,
 	flags: declareRun,
 }
 
@@ -166,7 +167,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if e.isTerminal && format.value == outText {
 			done = ticker(e.stderr)
 		}
-		res, err := eval.Run(ctx, m, prog.s, o)
+		res, err := program.Run(ctx, m, prog.s, o)
 		if done != nil {
 			done()
 		}
@@ -351,8 +352,8 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
-func (rf *runFlags) options() eval.RunOptions {
-	return eval.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
+func (rf *runFlags) options() program.RunOptions {
+	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
 }
@@ -369,7 +370,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 	}
 	// The answer's memory is counted as the program grows, so that one
 	// too large to answer is refused before it has taken the memory.
-	answer := eval.RunFootprint(rf.options())
+	answer := program.RunFootprint(rf.options())
 	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args, Answer: answer})
 	if err != nil {
 		return nil, err
@@ -380,7 +381,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 
 // writeFiles writes --timeline and --plot from the answer that has a
 // timeline: the simulated one, else the analytic one.
-func (rf *runFlags) writeFiles(res *eval.RunResult) error {
+func (rf *runFlags) writeFiles(res *program.RunResult) error {
 	pr := res.Simulated
 	if pr == nil {
 		pr = res.Analytic
@@ -409,7 +410,7 @@ func (rf *runFlags) writeFiles(res *eval.RunResult) error {
 
 var runCSVHeader = []string{"method", "rank", "node", "end", "compute", "send", "recv", "wait"}
 
-func runCSVRows(res *eval.RunResult) [][]string {
+func runCSVRows(res *program.RunResult) [][]string {
 	var rows [][]string
 	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr == nil {
@@ -432,7 +433,7 @@ func ranksWait(n int) string {
 }
 
 // runFailure is run's exit status: 3 when an answer deadlocked.
-func runFailure(res *eval.RunResult) error {
+func runFailure(res *program.RunResult) error {
 	if results.Deadlocked(res) {
 		return &exitError{code: exitDeadlock}
 	}
@@ -446,7 +447,7 @@ const (
 	runPathEnds    = 8
 )
 
-func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *eval.RunResult, maxEvents int64) {
+func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *program.RunResult, maxEvents int64) {
 	fmt.Fprintf(w, "%s %s on %s: %d rank%s, %d operation%s\n", p.Kind, p.Name, m.Name(), p.Ranks, plural(p.Ranks), p.Ops, plural(p.Ops))
 	if note := sharingNote(m, p); note != "" {
 		fmt.Fprintf(w, "  note        %s\n", note)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -29,7 +30,7 @@ func TestRunScheduleStopsWhenInterrupted(t *testing.T) {
 	cancel()
 	for _, program := range []string{
 		"for i in 1 .. 100000 { compute(1ns) }",
-		"../../eval/testdata/goal/dissemination_16_1.goal",
+		"../../eval/program/testdata/goal/dissemination_16_1.goal",
 		trace,
 	} {
 		rf := &runFlags{mapping: "linear"}
@@ -50,12 +51,12 @@ func TestRunSaysWhatStoppedTheSimulation(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &runProgram{Program: results.Program{Name: "p", Kind: "inline", Ranks: 1}, mapping: []int{0}}
-	partial := func(events int64) *eval.RunResult {
-		return &eval.RunResult{Simulated: &runtime.ProgramResult{Method: "simulated", Partial: true, Events: events,
+	partial := func(events int64) *program.RunResult {
+		return &program.RunResult{Simulated: &runtime.ProgramResult{Method: "simulated", Partial: true, Events: events,
 			Ranks: []runtime.RankTimes{{}}}}
 	}
 	for _, tc := range []struct {
-		res       *eval.RunResult
+		res       *program.RunResult
 		maxEvents int64
 		want      string
 	}{

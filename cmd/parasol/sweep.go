@@ -18,6 +18,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/eval/study"
 	prt "github.com/parasol-lang/parasol/runtime"
@@ -455,7 +456,7 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 	}
 	if a.program != "" {
 		s.Program = a.programFunc()
-		s.ProgramOptions = eval.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
+		s.ProgramOptions = program.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
 			ProgramOptions: prt.ProgramOptions{MaxEvents: sf.maxEvents, MaxMemory: sf.memory()}}
 	}
 	s.Check = func(rs *prt.Spec, p study.Point) error {

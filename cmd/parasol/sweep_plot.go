@@ -7,6 +7,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/study"
 	"github.com/parasol-lang/parasol/lang"
 	prt "github.com/parasol-lang/parasol/runtime"
@@ -17,8 +18,8 @@ type plottedPoint struct {
 	p    study.Point
 	res  *prt.Result
 	cmp  *eval.Comparison
-	run  *eval.RunResult // a --run point's answers
-	load *prt.LoadResult // a --load point's
+	run  *program.RunResult // a --run point's answers
+	load *prt.LoadResult    // a --load point's
 	// measured is the time sweep --measured gives for the point's size.
 	measured    float64
 	hasMeasured bool

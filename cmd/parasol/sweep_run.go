@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/study"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
@@ -29,7 +30,7 @@ func (a *sweepArgs) programFunc() study.ProgramFunc {
 }
 
 // printSweepRun is a program point's figures as text.
-func printSweepRun(b *strings.Builder, res *eval.RunResult) {
+func printSweepRun(b *strings.Builder, res *program.RunResult) {
 	for _, pr := range []*prt.ProgramResult{res.Analytic, res.Simulated} {
 		if pr == nil {
 			continue

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -141,7 +142,7 @@ type ProgramRun struct {
 }
 
 // NewProgramRun is the object of program p's answers res.
-func NewProgramRun(p *Program, res *eval.RunResult, run *Run) ProgramRun {
+func NewProgramRun(p *Program, res *program.RunResult, run *Run) ProgramRun {
 	j := ProgramRun{Program: p, Run: run}
 	switch {
 	case res.Analytic != nil && res.Simulated != nil:
@@ -165,7 +166,7 @@ func NewProgramRun(p *Program, res *eval.RunResult, run *Run) ProgramRun {
 var ProgramPointHeader = []string{"program", "ranks", "operations", "analytic", "simulated", "difference", "deadlock"}
 
 // ProgramPointRow is a program point's row under ProgramPointHeader.
-func ProgramPointRow(p *Program, res *eval.RunResult) []string {
+func ProgramPointRow(p *Program, res *program.RunResult) []string {
 	figure := func(pr *runtime.ProgramResult) string {
 		if pr == nil || pr.Deadlock != nil || pr.Partial {
 			return ""
@@ -181,7 +182,7 @@ func ProgramPointRow(p *Program, res *eval.RunResult) []string {
 }
 
 // Deadlocked reports whether an answer of res deadlocked.
-func Deadlocked(res *eval.RunResult) bool {
+func Deadlocked(res *program.RunResult) bool {
 	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr != nil && pr.Deadlock != nil {
 			return true

@@ -12,7 +12,7 @@
 //
 // A sweep runs an operation (runtime.Simulate), an open-loop load
 // (runtime.Offered), a comparison of a model primitive with its
-// simulation (eval.Compare) or a program (eval.Run) at every point.
+// simulation (eval.Compare) or a program (program.Run) at every point.
 //
 // A load–latency curve (LoadCurve) is the open-loop study of one network:
 // a traffic pattern at each of a list of offered loads (ParseLoads), the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/internal/workers"
 	"github.com/parasol-lang/parasol/lang"
@@ -37,7 +38,7 @@ type Sweep struct {
 	// MaxMemory); the point's mapping, seed, routing and switching are
 	// set at each point.
 	Program        ProgramFunc
-	ProgramOptions eval.RunOptions
+	ProgramOptions program.RunOptions
 
 	// Axes, Routings, Switchings, Sizes and Loads are the lists whose
 	// cross product are the points (CrossProduct).
@@ -81,7 +82,7 @@ type Result struct {
 	Compare *eval.Comparison
 	Load    *runtime.LoadResult
 	Program *Program
-	Answers *eval.RunResult
+	Answers *program.RunResult
 	// Err is an error that came with a result, such as an interruption;
 	// the result is as far as the point got.
 	Err error
@@ -239,7 +240,7 @@ func (s *Sweep) runProgram(ctx context.Context, p Point) *Result {
 	}
 	o := s.ProgramOptions
 	o.Map, o.Seed, o.Routing, o.Switching = prog.Map, seed, p.Routing, p.Switching
-	res, err := eval.Run(ctx, m, prog.Schedule, o)
+	res, err := program.Run(ctx, m, prog.Schedule, o)
 	if err != nil {
 		return &Result{Point: p, Err: err}
 	}

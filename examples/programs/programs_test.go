@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -23,7 +24,7 @@ const (
 )
 
 // run instantiates a program file on a machine and answers both ways.
-func run(t *testing.T, file, machine string, args map[string]string) (*eval.RunResult, int) {
+func run(t *testing.T, file, machine string, args map[string]string) (*program.RunResult, int) {
 	t.Helper()
 	m, err := eval.Load(machine)
 	if err != nil {
@@ -37,7 +38,7 @@ func run(t *testing.T, file, machine string, args map[string]string) (*eval.RunR
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eval.Run(context.Background(), m, s, eval.RunOptions{})
+	res, err := program.Run(context.Background(), m, s, program.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,18 +61,18 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 		file, machine string
 		args          map[string]string
 		// check compares the answers with an independent expectation.
-		check func(t *testing.T, res *eval.RunResult, P int)
+		check func(t *testing.T, res *program.RunResult, P int)
 	}{
-		{"jacobi.machine", "std:xmp64", nil, func(t *testing.T, res *eval.RunResult, P int) {
+		{"jacobi.machine", "std:xmp64", nil, func(t *testing.T, res *program.RunResult, P int) {
 			// 10 iterations of 64² points at 10 ns, at least; 8 × 8 ranks,
 			// 2 · 8 · 7 neighbour pairs each way per iteration.
 			jacobiBounds(t, res, 10*64*64*10e-9, 10*2*2*8*7)
 		}},
-		{"jacobi.machine", "std:loggp", map[string]string{"px": "4"}, func(t *testing.T, res *eval.RunResult, P int) {
+		{"jacobi.machine", "std:loggp", map[string]string{"px": "4"}, func(t *testing.T, res *program.RunResult, P int) {
 			jacobiBounds(t, res, 10*64*64*10e-9, 10*2*(4*3+4*3)) // 4 × 4 ranks
 		}},
 		{"ring_allreduce.machine", "std:xmp64", nil, nil},
-		{"ring_allreduce.machine", "std:loggp", nil, func(t *testing.T, res *eval.RunResult, P int) {
+		{"ring_allreduce.machine", "std:loggp", nil, func(t *testing.T, res *program.RunResult, P int) {
 			// 2(P-1) steps, each a block of k = n/P bytes sent (o) and, L
 			// later, received (o + (k-1)G): LogGP's ring allreduce.
 			k := math.Ceil(64000.0 / float64(P))
@@ -83,7 +84,7 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 		{"farm.machine", "std:xmp64", nil, farmBounds},
 		{"farm.machine", "std:loggp", nil, farmBounds},
 		{"pipeline_bcast.machine", "std:xmp64", nil, nil},
-		{"pipeline_bcast.machine", "std:loggp", map[string]string{"seg": "64KB"}, func(t *testing.T, res *eval.RunResult, P int) {
+		{"pipeline_bcast.machine", "std:loggp", map[string]string{"seg": "64KB"}, func(t *testing.T, res *program.RunResult, P int) {
 			// One segment: a chain of P-1 messages of n bytes.
 			want := float64(P-1) * (2*lgO + lgL + (64000-1)*lgG)
 			if !near(res.Analytic.Makespan, want) {
@@ -105,7 +106,7 @@ func TestExamplesOnTwoMachines(t *testing.T) {
 	}
 }
 
-func jacobiBounds(t *testing.T, res *eval.RunResult, compute float64, msgs int64) {
+func jacobiBounds(t *testing.T, res *program.RunResult, compute float64, msgs int64) {
 	t.Helper()
 	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
 		if pr.Makespan < compute || pr.Messages != msgs {
@@ -121,7 +122,7 @@ func jacobiBounds(t *testing.T, res *eval.RunResult, compute float64, msgs int64
 
 // farmBounds: 64 tasks of 50 µs over P-1 workers take at least
 // ceil(64/(P-1)) tasks' work, and the master receives all 64 results.
-func farmBounds(t *testing.T, res *eval.RunResult, P int) {
+func farmBounds(t *testing.T, res *program.RunResult, P int) {
 	t.Helper()
 	least := math.Ceil(64/float64(P-1)) * 50e-6
 	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {

@@ -1,10 +1,12 @@
-package eval
+package program
 
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -14,22 +16,22 @@ import (
 // every message is.
 func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 	const o, L, G, n = 1500e-9, 2500e-9, 6e-9, 4000
-	base, err := Load("std:loggp")
+	base, err := eval.Load("std:loggp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := base.Derive(Set{Path: "S", Value: "100B"})
+	small, err := base.Derive(eval.Set{Path: "S", Value: "100B"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	none, err := base.Derive(Set{Path: "S", Value: "0B"})
+	none, err := base.Derive(eval.Set{Path: "S", Value: "0B"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := readGOAL(t, "eager.goal", "num_ranks 2\nrank 0 {\nl1: send 4000b to 1 tag 0\n}\nrank 1 {\nl1: recv 4000b from 0 tag 0\n}\n")
 	for _, tc := range []struct {
 		name string
-		m    *Machine
+		m    *eval.Machine
 		want float64
 	}{
 		{"eager", base, 2*o + L + n*G},
@@ -85,7 +87,7 @@ func (c *cancelAfter) Err() error {
 // Cancelled once the analytic answer is done, Run still returns it,
 // beside ctx's error: what was reached, as its documentation says.
 func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
-	m, err := Load("std:loggp")
+	m, err := eval.Load("std:loggp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,4 +101,10 @@ func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res == nil || res.Analytic == nil || res.Analytic.Makespan == 0 {
 		t.Fatalf("Run: %+v, %v; want the analytic answer and context.Canceled", res, err)
 	}
+}
+
+// near reports whether a and b agree to within rel of the larger, or both
+// are within 1e-18 of 0.
+func near(a, b, rel float64) bool {
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))+1e-18
 }

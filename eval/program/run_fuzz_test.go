@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -22,7 +23,7 @@ import (
 // messages no receive takes, a deadlock, and work on a second CPU.
 func FuzzRunGOAL(f *testing.F) {
 	for _, name := range []string{"pingpong_2_300000_x1.goal", "gather_13_200000.goal", "binomialtreebcast_16_1024.goal"} {
-		text, err := os.ReadFile(filepath.Join("../eval/testdata/goal", name))
+		text, err := os.ReadFile(filepath.Join("testdata/goal", name))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func FuzzRunGOAL(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	m, err := Load("std:loggp", WithSet("P", "4"))
+	m, err := eval.Load("std:loggp", eval.WithSet("P", "4"))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func FuzzRunProgram(f *testing.F) {
 	} {
 		f.Add(s, uint8(8))
 	}
-	m, err := LoadSource("m.machine", `machine "m" {
+	m, err := eval.LoadSource("m.machine", `machine "m" {
 	param eager_limit = 4KB
 	processor cpu {
 		send_overhead = 100ns; recv_overhead = 200ns; maxrecvdelay = 20%; maxroutedelay = 10%
@@ -103,16 +104,16 @@ func FuzzRunProgram(f *testing.F) {
 	}
 	topology t = hypercube(3) { latency = 100ns; speed = 100MB/s }
 	modelsection MPI { send(n: B, src, dst) = 300ns + n / 100MB/s + hops(src, dst) * 100ns }
-}`, WithMaxMemory(64<<20))
+}`, eval.WithMaxMemory(64<<20))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string, ranks uint8) {
-		p, err := ParseProgramBody(m, text)
+		p, err := eval.ParseProgramBody(m, text)
 		if err != nil {
 			return
 		}
-		s, err := p.Schedule(m, ScheduleOptions{Ranks: 1 + int(ranks%12)})
+		s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 1 + int(ranks%12)})
 		if err != nil || len(s.Ops) > 20000 {
 			return
 		}

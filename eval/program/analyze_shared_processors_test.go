@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -64,17 +65,17 @@ func sharedGOAL(R, msgs int, seed uint64) string {
 // TestAnalyzeRanksSharingAProcessorTakeItInTurn derives end times of small
 // cases from the model by hand.
 func TestAnalyzeRanksSharingProcessorsObeyTheModel(t *testing.T) {
-	xmp, err := Load("std:xmp64")
+	xmp, err := eval.Load("std:xmp64")
 	if err != nil {
 		t.Fatal(err)
 	}
-	clocks, err := Load("../examples/programs/clock-sync.machine")
+	clocks, err := eval.Load("../../examples/programs/clock-sync.machine")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name    string
-		m       *Machine
+		m       *eval.Machine
 		file    string // a program file, or "" for goal
 		program string
 		args    map[string]string
@@ -96,11 +97,11 @@ func TestAnalyzeRanksSharingProcessorsObeyTheModel(t *testing.T) {
 			if tc.goal != "" {
 				s = readGOAL(t, tc.name, tc.goal)
 			} else {
-				p, err := LoadProgram("../examples/programs/"+tc.file, WithProgram(tc.program))
+				p, err := eval.LoadProgram("../../examples/programs/"+tc.file, eval.WithProgram(tc.program))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if s, err = p.Schedule(tc.m, ScheduleOptions{Ranks: tc.ranks, Args: tc.args}); err != nil {
+				if s, err = p.Schedule(tc.m, eval.ScheduleOptions{Ranks: tc.ranks, Args: tc.args}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -112,7 +113,7 @@ func TestAnalyzeRanksSharingProcessorsObeyTheModel(t *testing.T) {
 
 // checkSharedAnswer holds an analytic answer with a timeline to the rules
 // TestAnalyzeRanksSharingProcessorsObeyTheModel lists.
-func checkSharedAnswer(t *testing.T, m *Machine, s *lang.Schedule, res *runtime.ProgramResult) {
+func checkSharedAnswer(t *testing.T, m *eval.Machine, s *lang.Schedule, res *runtime.ProgramResult) {
 	t.Helper()
 	// Times are whole picoseconds in seconds: sums of them agree to far
 	// better than this.

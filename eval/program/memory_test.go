@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -35,13 +36,13 @@ func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
 		{"a large answer per rank", 10, runtime.Footprint{Rank: limit / 2}, "early"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := ParseProgramBody(m, "for i in 1 .. "+strconv.Itoa(tc.iters)+" { compute(1us) }")
+			p, err := eval.ParseProgramBody(m, "for i in 1 .. "+strconv.Itoa(tc.iters)+" { compute(1us) }")
 			if err != nil {
 				t.Fatal(err)
 			}
 			var before, after goruntime.MemStats
 			goruntime.ReadMemStats(&before)
-			s, err := p.Schedule(m, ScheduleOptions{Answer: tc.answer})
+			s, err := p.Schedule(m, eval.ScheduleOptions{Answer: tc.answer})
 			goruntime.ReadMemStats(&after)
 			if err == nil {
 				_, err = Analyze(context.Background(), m, s, AnalyzeOptions{})
@@ -76,13 +77,13 @@ func TestProgramTooLargeToAnswerIsRefusedAsItGrows(t *testing.T) {
 
 // chainUnderLimit is a 4-processor chain loaded with a memory limit, for
 // programs refused as they grow past it.
-func chainUnderLimit(t *testing.T, limit int64) *Machine {
+func chainUnderLimit(t *testing.T, limit int64) *eval.Machine {
 	t.Helper()
-	m, err := LoadSource("t.machine", `machine "m" {
+	m, err := eval.LoadSource("t.machine", `machine "m" {
 	processor cpu { float_timings { mul = 2ns } }
 	topology t = chain(4) { latency = 1us; speed = 1MB/s }
 	modelsection MPI { send(n: B, src, dst) = 1us }
-}`, WithMaxMemory(limit))
+}`, eval.WithMaxMemory(limit))
 	if err != nil {
 		t.Fatal(err)
 	}

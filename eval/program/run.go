@@ -1,10 +1,11 @@
-package eval
+package program
 
 import (
 	"context"
 	"fmt"
 	"math"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -41,17 +42,7 @@ func (r *RunResult) Difference() (d float64, ok bool) {
 	if a == nil || s == nil || a.Deadlock != nil || s.Deadlock != nil || a.Partial || s.Partial || a.Makespan == 0 {
 		return 0, false
 	}
-	return relDifference(s.Makespan, a.Makespan), true
-}
-
-// relDifference is (simulated - analytic) / analytic, 0 when the two are
-// equal up to float rounding (no -1.4e-16 noise in printed output).
-func relDifference(simulated, analytic float64) float64 {
-	d := (simulated - analytic) / analytic
-	if math.Abs(d) < 1e-12 {
-		return 0
-	}
-	return d
+	return eval.RelativeDifference(s.Makespan, a.Makespan), true
 }
 
 // RunFootprint is what Run takes per item of a schedule beyond the
@@ -76,7 +67,7 @@ func RunFootprint(o RunOptions) runtime.Footprint {
 // (lang.Schedule.Map, which programs carry) is used unless o.Map is set.
 // A deadlock is an answer (its Deadlock set), not an error; cancelling
 // ctx returns what was reached and ctx.Err().
-func Run(ctx context.Context, m *Machine, s *lang.Schedule, o RunOptions) (*RunResult, error) {
+func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (*RunResult, error) {
 	both := o.Analytic == o.Simulated
 	if o.Map == nil {
 		o.Map = s.Map

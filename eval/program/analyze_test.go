@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"bufio"
@@ -10,18 +10,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
 // loggp loads std:loggp with LogGOPSim's parameters (integer ns, ns/B, B).
-func loggp(t testing.TB, P int, L, o, g, G, O, S int64) *Machine {
+func loggp(t testing.TB, P int, L, o, g, G, O, S int64) *eval.Machine {
 	t.Helper()
-	m, err := Load("std:loggp",
-		WithSet("P", fmt.Sprint(P)),
-		WithSet("L", fmt.Sprintf("%dns", L)), WithSet("o", fmt.Sprintf("%dns", o)), WithSet("g", fmt.Sprintf("%dns", g)),
-		WithSet("G", fmt.Sprintf("%dns/B", G)), WithSet("O", fmt.Sprintf("%dns/B", O)), WithSet("S", fmt.Sprintf("%dB", S)))
+	m, err := eval.Load("std:loggp",
+		eval.WithSet("P", fmt.Sprint(P)),
+		eval.WithSet("L", fmt.Sprintf("%dns", L)), eval.WithSet("o", fmt.Sprintf("%dns", o)), eval.WithSet("g", fmt.Sprintf("%dns", g)),
+		eval.WithSet("G", fmt.Sprintf("%dns/B", G)), eval.WithSet("O", fmt.Sprintf("%dns/B", O)), eval.WithSet("S", fmt.Sprintf("%dB", S)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func readGOAL(t testing.TB, name, text string) *lang.Schedule {
 	return s
 }
 
-func analyze(t testing.TB, m *Machine, s *lang.Schedule, o AnalyzeOptions) *runtime.ProgramResult {
+func analyze(t testing.TB, m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) *runtime.ProgramResult {
 	t.Helper()
 	res, err := Analyze(context.Background(), m, s, o)
 	if err != nil {
@@ -108,7 +109,7 @@ func (p logGP) nicGap(n int64) int64  { return p.g + (n-1)*p.G }
 // step is one hop of a chain of messages: sent, on the wire, received.
 func (p logGP) step(n int64) int64 { return p.o + p.L + p.recvCPU(n) }
 
-func (p logGP) machine(t testing.TB, P int) *Machine {
+func (p logGP) machine(t testing.TB, P int) *eval.Machine {
 	return loggp(t, P, p.L, p.o, p.g, p.G, p.O, p.S)
 }
 
@@ -376,7 +377,7 @@ machine "fallback" {
 `
 
 func TestAnalyzeTakesCostsFromTheMachine(t *testing.T) {
-	m, err := LoadSource("fallback.machine", analyzeFallbackMachine)
+	m, err := eval.LoadSource("fallback.machine", analyzeFallbackMachine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +441,7 @@ func TestAnalyzeTakesCostsFromTheMachine(t *testing.T) {
 }
 
 func TestAnalyzeErrors(t *testing.T) {
-	noCost, err := LoadSource("nocost.machine", `machine "nocost" {
+	noCost, err := eval.LoadSource("nocost.machine", `machine "nocost" {
 	processor cpu {}
 	topology t {
 		node 0 .. 1 = cpu
@@ -456,7 +457,7 @@ func TestAnalyzeErrors(t *testing.T) {
 	msg := readGOAL(t, "t.goal", "num_ranks 2\nrank 0 {\nsend 8b to 1 tag 0\n}\nrank 1 {\nrecv 8b from 0 tag 0\n}\n")
 	tests := []struct {
 		name string
-		m    *Machine
+		m    *eval.Machine
 		opts AnalyzeOptions
 		want string
 	}{
@@ -618,17 +619,17 @@ func TestAnalyzeCountsTheCriticalPathAgainstTheMemoryLimit(t *testing.T) {
 		{64 << 20, ""},
 		{14 << 20, "the critical path of main (100000 steps)"},
 	} {
-		m, err := LoadSource("m.machine", fourCPUs+`machine "n" extends "m" {
+		m, err := eval.LoadSource("m.machine", fourCPUs+`machine "n" extends "m" {
 	modelsection MPI { send(n: B, src, dst) = 1us + n / 1MB/s }
-}`, WithMachine("n"), WithMaxMemory(tc.limit))
+}`, eval.WithMachine("n"), eval.WithMaxMemory(tc.limit))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ParseProgramBody(m, body)
+		p, err := eval.ParseProgramBody(m, body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := p.Schedule(m, ScheduleOptions{Ranks: 2})
+		s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 2})
 		if err != nil {
 			t.Fatalf("%d B: %v", tc.limit, err)
 		}
@@ -643,3 +644,13 @@ func TestAnalyzeCountsTheCriticalPathAgainstTheMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// fourCPUs is a chain of four processors with two programs, the machine
+// of eval's program tests.
+const fourCPUs = `machine "m" {
+	processor cpu { float_timings { mul = 2ns } }
+	topology t = chain(4) { latency = 1us; speed = 1MB/s }
+}
+program first { barrier() }
+program second(n: B = 1KB) { send(n, to: mod(rank + 1, ranks)); recv() }
+`

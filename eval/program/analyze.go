@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -70,7 +71,7 @@ type AnalyzeOptions struct {
 // same except that it sorts the kinds with an unstable sort, so where more
 // than 16 operations of one kind become ready together on one host its
 // order, and so possibly its end times, can differ.
-func Analyze(ctx context.Context, m *Machine, s *lang.Schedule, o AnalyzeOptions) (*runtime.ProgramResult, error) {
+func Analyze(ctx context.Context, m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*runtime.ProgramResult, error) {
 	a, err := newAnalysis(m, s, o)
 	if err != nil {
 		return nil, err
@@ -263,10 +264,10 @@ type latKey struct {
 const maxCostCache = 1 << 16
 
 type analysis struct {
-	m     *Machine
+	m     *eval.Machine
 	s     *lang.Schedule
 	model string
-	topo  *Topology
+	topo  *eval.Topology
 
 	// per rank
 	proc    []int32 // processor index
@@ -308,14 +309,14 @@ type analysis struct {
 	occupiers int
 
 	// costs
-	sendCPU, recvCPU, gapF, latF, sendF *Func
+	sendCPU, recvCPU, gapF, latF, sendF *eval.Func
 	eager                               float64
 	byN                                 map[int64]sizeCosts
 	lat                                 map[latKey]ps
 	args                                [3]lang.Value
 
 	// collectives costed whole
-	collF     []*Func
+	collF     []*eval.Func
 	collIn    [][]int32
 	collEntry []ps
 
@@ -324,7 +325,7 @@ type analysis struct {
 	messages int64
 	nEvents  int64
 
-	clk *anClock // run-time values (program_clock_analyze.go); nil when none
+	clk *anClock // run-time values (analyze_clock.go); nil when none
 
 	// held is the memory the schedule and the analysis hold, so that the
 	// critical path, which may run through every operation, is checked
@@ -332,7 +333,7 @@ type analysis struct {
 	held int64
 }
 
-func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
+func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
 	a := &analysis{m: m, model: o.Model, timeline: o.Timeline}
 	if a.model == "" {
 		a.model = "MPI"
@@ -419,7 +420,7 @@ func newAnalysis(m *Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, err
 
 // fieldSet lists the machine's functions by path, to tell an absent
 // optional function from a broken one.
-func (a *analysis) function(name string) (*Func, error) {
+func (a *analysis) function(name string) (*eval.Func, error) {
 	path := a.model + "." + name
 	for _, f := range a.m.Fields() {
 		if f.Func && f.Path == path {
@@ -433,7 +434,7 @@ func (a *analysis) lookupCosts() error {
 	var err error
 	for _, c := range []struct {
 		name string
-		f    **Func
+		f    **eval.Func
 	}{{"send_cpu", &a.sendCPU}, {"recv_cpu", &a.recvCPU}, {"gap", &a.gapF}, {"latency", &a.latF}, {"send", &a.sendF}} {
 		if *c.f, err = a.function(c.name); err != nil {
 			return err
@@ -460,7 +461,7 @@ func (a *analysis) collectives(s *lang.Schedule) (*lang.Schedule, error) {
 	if len(s.Colls) == 0 {
 		return s, nil
 	}
-	fs := make([]*Func, len(s.Colls))
+	fs := make([]*eval.Func, len(s.Colls))
 	whole := true
 	for i, c := range s.Colls {
 		f, err := a.function(c.Name)
@@ -531,7 +532,7 @@ func (a *analysis) mapRanks(m []int) error {
 }
 
 // call evaluates a cost function that must give a time.
-func (a *analysis) call(f *Func, name string, args ...lang.Value) (ps, error) {
+func (a *analysis) call(f *eval.Func, name string, args ...lang.Value) (ps, error) {
 	v, err := f.Call(args...)
 	if err != nil {
 		return 0, err

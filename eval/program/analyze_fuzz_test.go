@@ -1,4 +1,4 @@
-package eval
+package program
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -38,7 +39,7 @@ func FuzzAnalyzeGOAL(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	m, err := Load("std:loggp", WithSet("P", "4"))
+	m, err := eval.Load("std:loggp", eval.WithSet("P", "4"))
 	if err != nil {
 		f.Fatal(err)
 	}
