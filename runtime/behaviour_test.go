@@ -12,10 +12,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-func basic(g *topo.Graph, lat, bw float64) *Spec {
-	return &Spec{Graph: g, DefaultLink: LinkParams{Latency: lat, Bandwidth: bw}}
-}
-
 // Example 2.16: e-cube from 010 to 111 goes 010 -> 011 -> 111.
 func TestEcubeExample216(t *testing.T) {
 	spec := basic(mustGen(t, "hypercube", 3), 1e-6, 1e6)

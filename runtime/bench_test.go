@@ -11,24 +11,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// xmpSpec is a 64-core hypercube in the manner of seed 004: wormhole, 16-byte
-// buffers, dimensions 0-1 on chip.
-func xmpSpec(tb testing.TB) *Spec {
-	g, err := topo.NewHypercube(6)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	links := make([]LinkParams, g.NumLinks())
-	for l := range links {
-		links[l] = LinkParams{Latency: 200e-9, Bandwidth: 62.5e6}
-		if g.Link(int32(l)).Dim < 2 {
-			links[l].Latency = 70e-9
-		}
-	}
-	return &Spec{Graph: g, Links: links, Switching: Wormhole, Routing: "ecube",
-		Packet: PacketParams{Header: 4, FlitBytes: 1, BufferFlits: 16}}
-}
-
 // reportEvents reports events per second of wall time and, because this
 // machine is shared, per second of the process's CPU time since cpu0 (a
 // cputime.Seconds reading taken before the loop); with other jobs on the cores
@@ -69,17 +51,6 @@ func BenchmarkHypercubeRandperm10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "workers")
 	reportEvents(b, events, cpu0)
-}
-
-// torusSpec is the scaling scenario: a k×k torus, wormhole, 2 lanes with
-// datelines, dimension order, 4-byte flits, 4-flit buffers.
-func torusSpec(tb testing.TB, k int) *Spec {
-	g, err := topo.NewGrid([]int{k, k}, true)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &Spec{Graph: g, DefaultLink: LinkParams{Latency: 1e-8, Bandwidth: 1e9}, Switching: Wormhole,
-		Packet: PacketParams{Header: 4, FlitBytes: 4, BufferFlits: 4, VirtualChannels: 2}}
 }
 
 // benchTorus runs one random permutation of 32-byte messages on a k×k torus

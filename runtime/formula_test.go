@@ -1,34 +1,8 @@
 package runtime
 
 import (
-	"context"
-	"math"
 	"testing"
-
-	"github.com/parasol-lang/parasol/stdlib/topo"
 )
-
-func mustGen(t testing.TB, name string, args ...int) *topo.Graph {
-	t.Helper()
-	g, err := topo.Generate(name, args, topo.GenerateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-func sim1(t testing.TB, spec *Spec, o Options) *Result {
-	t.Helper()
-	r, err := Simulate(context.Background(), spec, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func near(a, b, rel float64) bool {
-	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))+1e-18
-}
 
 // Seed 001 Eq. 2.2 and §2.5.1 on an idle chain, whole-message packets:
 // SAF t_s + (m t_w + t_h) l, cut-through t_s + l t_h + m t_w.

@@ -9,23 +9,13 @@ import (
 	"testing"
 
 	"github.com/parasol-lang/parasol/internal/limits"
-	"github.com/parasol-lang/parasol/stdlib/topo"
 )
-
-func mustGraph(t *testing.T, name string, args ...int) *topo.Graph {
-	t.Helper()
-	g, err := topo.Generate(name, args, topo.GenerateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
 
 func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 	const limit = 64 << 20
-	hc6 := basic(mustGraph(t, "hypercube", 6), 1e-9, 1e9)
-	hc12 := basic(mustGraph(t, "hypercube", 12), 1e-9, 1e9)
-	ham := basic(mustGraph(t, "hamiltonian", 20000, 1, 4), 1e-9, 1e9)
+	hc6 := basic(mustGen(t, "hypercube", 6), 1e-9, 1e9)
+	hc12 := basic(mustGen(t, "hypercube", 12), 1e-9, 1e9)
+	ham := basic(mustGen(t, "hamiltonian", 20000, 1, 4), 1e-9, 1e9)
 	small := *hc6
 	small.Packet.Payload = 32
 	tests := []struct {
@@ -67,7 +57,7 @@ func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 }
 
 func TestSimulationValuesOutOfRangeNameTheField(t *testing.T) {
-	hc := mustGraph(t, "hypercube", 3)
+	hc := mustGen(t, "hypercube", 3)
 	spec := func(f func(*Spec)) *Spec { s := basic(hc, 1e-9, 1e9); f(s); return s }
 	tests := []struct {
 		spec *Spec
@@ -93,7 +83,7 @@ func TestSimulationValuesOutOfRangeNameTheField(t *testing.T) {
 // estimate (they depend on contention); the run stops at its share of the
 // limit instead of exhausting memory.
 func TestPacketsPilingUpStopAtTheMemoryLimit(t *testing.T) {
-	g := mustGraph(t, "chain", 3)
+	g := mustGen(t, "chain", 3)
 	spec := &Spec{Graph: g, Switching: VCT, Packet: PacketParams{Payload: 16},
 		Links: []LinkParams{{Bandwidth: 1e12}, {Bandwidth: 1e3}}}
 	_, err := Simulate(context.Background(), spec, Options{Size: 1e8, MaxMemory: 16 << 20})
@@ -104,7 +94,7 @@ func TestPacketsPilingUpStopAtTheMemoryLimit(t *testing.T) {
 }
 
 func TestSimulationWithinTheLimitRuns(t *testing.T) {
-	spec := basic(mustGraph(t, "hypercube", 6), 1e-9, 1e9)
+	spec := basic(mustGen(t, "hypercube", 6), 1e-9, 1e9)
 	res, err := Simulate(context.Background(), spec, Options{Op: "alltoall", Runs: 3, MaxMemory: 64 << 20})
 	if err != nil || res.Messages != 3*64*63 {
 		t.Fatalf("%v, %+v", err, res)
@@ -112,7 +102,7 @@ func TestSimulationWithinTheLimitRuns(t *testing.T) {
 }
 
 func TestRouteCheckBeyondItsWorkBoundIsRefusedWithTheReason(t *testing.T) {
-	spec := basic(mustGraph(t, "hypercube", 10), 1e-9, 1e9)
+	spec := basic(mustGen(t, "hypercube", 10), 1e-9, 1e9)
 	_, err := CheckRouting(context.Background(), spec, CheckOptions{MaxWork: 1e6})
 	want := "the route check of shortest on a 1024-node hypercube graph needs about 1e7 steps (10240 lanes explored toward each of 1024 processors); the bound is 1e6, so it is not run"
 	if err == nil || err.Error() != want {
@@ -125,7 +115,7 @@ func TestRouteCheckBeyondItsWorkBoundIsRefusedWithTheReason(t *testing.T) {
 }
 
 func TestRouteCheckReportsProgressAndStopsWhenCancelled(t *testing.T) {
-	spec := basic(mustGraph(t, "hypercube", 6), 1e-9, 1e9)
+	spec := basic(mustGen(t, "hypercube", 6), 1e-9, 1e9)
 	last, calls := 0, 0
 	rc, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: "ecube", Progress: func(done, total int) {
 		if total != 64 || done != last+1 {

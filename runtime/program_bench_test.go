@@ -3,21 +3,7 @@ package runtime
 import (
 	"context"
 	"testing"
-
-	"github.com/parasol-lang/parasol/lang"
 )
-
-// ringSchedule is R ranks that each, iters times, compute 1 µs, pass n
-// bytes to the right and receive from the left: 3·iters operations a rank.
-func ringSchedule(R, iters int, n int64) *lang.Schedule {
-	ranks := make([][]lang.SchedOp, R)
-	for r := range ranks {
-		for i := range iters {
-			ranks[r] = append(ranks[r], calc(1e-6), send(int32((r+1)%R), n, int32(i)), recv(int32((r+R-1)%R), n, int32(i)))
-		}
-	}
-	return chainSchedule(nil, ranks...)
-}
 
 // 1,024 ranks × about 1,000 operations (issue 10's scale): on the 64 cores
 // of the XK-XMP-64, 16 ranks to a core, and on a 32×32 torus, one each.

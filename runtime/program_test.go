@@ -12,47 +12,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// chainSchedule is a schedule in which each rank's operations run one
-// after the other (each requires the one before it).
-func chainSchedule(colls []lang.Collective, ranks ...[]lang.SchedOp) *lang.Schedule {
-	s := &lang.Schedule{Ranks: len(ranks), Colls: colls, DepStart: []int32{0}}
-	for i := range s.Colls {
-		s.Colls[i].Ranks = int32(len(ranks))
-	}
-	for _, ops := range ranks {
-		s.RankStart = append(s.RankStart, int32(len(s.Ops)))
-		for j, op := range ops {
-			op.Label = -1
-			s.Ops = append(s.Ops, op)
-			if j > 0 {
-				s.Deps = append(s.Deps, lang.SchedDep{Op: int32(len(s.Ops) - 2)})
-			}
-			s.DepStart = append(s.DepStart, int32(len(s.Deps)))
-		}
-	}
-	s.RankStart = append(s.RankStart, int32(len(s.Ops)))
-	return s
-}
-
-func calc(t float64) lang.SchedOp { return lang.SchedOp{Kind: lang.OpCalc, Time: t} }
-func send(to int32, n int64, tag int32) lang.SchedOp {
-	return lang.SchedOp{Kind: lang.OpSend, Peer: to, Bytes: n, Tag: tag}
-}
-func recv(from int32, n int64, tag int32) lang.SchedOp {
-	return lang.SchedOp{Kind: lang.OpRecv, Peer: from, Bytes: n, Tag: tag}
-}
-func coll(i int32) lang.SchedOp { return lang.SchedOp{Kind: lang.OpColl, Peer: i} }
-
-func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *ProgramResult {
-	t.Helper()
-	res, err := RunProgram(context.Background(), spec, s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkBreakdown(t, res)
-	return res
-}
-
 // checkBreakdown holds every rank's compute + send + recv + wait to its end.
 func checkBreakdown(t *testing.T, res *ProgramResult) {
 	t.Helper()

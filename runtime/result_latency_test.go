@@ -105,7 +105,7 @@ func TestLatenciesUnderTheLimitAreExact(t *testing.T) {
 // Runs are folded as they finish: beyond the latencies the fold keeps
 // exactly, more runs need no more memory.
 func TestMoreRunsNeedNoMoreMemory(t *testing.T) {
-	spec := basic(mustGraph(t, "hypercube", 6), 1e-9, 1e9)
+	spec := basic(mustGen(t, "hypercube", 6), 1e-9, 1e9)
 	n, err := compile(spec, "", "", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestMoreRunsNeedNoMoreMemory(t *testing.T) {
 // A simulation of more runs than could ever be kept runs within a small
 // memory limit, folding each run as it finishes, until it is stopped.
 func TestManyRunsRunWithinASmallMemoryLimit(t *testing.T) {
-	spec := basic(mustGraph(t, "hypercube", 4), 1e-9, 1e9)
+	spec := basic(mustGen(t, "hypercube", 4), 1e-9, 1e9)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r, err := Simulate(ctx, spec, Options{Op: "alltoall", Size: 32, Runs: 1e12, Workers: 2, MaxMemory: 64 << 20,

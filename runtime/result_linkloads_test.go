@@ -81,21 +81,3 @@ func TestLinkLoadsCountAgainstTheMemoryLimit(t *testing.T) {
 		t.Errorf("err = %v, want the per-link loads refused", err)
 	}
 }
-
-// probeNeed is the memory Simulate estimates for o on spec.
-func probeNeed(t *testing.T, spec *Spec, o Options) int64 {
-	t.Helper()
-	n, err := compile(spec, o.Routing, o.Switching, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := n.traffic(&o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	need, err := n.checkBudget(tr, max(o.Runs, 1), 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return need
-}

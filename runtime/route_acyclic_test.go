@@ -18,24 +18,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// doubleRing is a ring of n processors with every link doubled (a
-// multigraph: rule C′ merges the parallel links into components).
-func doubleRing(t testing.TB, n int) *topo.Graph {
-	t.Helper()
-	b := topo.NewBuilder()
-	for i := range n {
-		b.Processor(i)
-	}
-	for i := range n {
-		b.Connect(i, (i+1)%n).Connect(i, (i+1)%n)
-	}
-	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 // acyclicGraphs are the topologies the acyclic tests run on.
 func acyclicGraphs(t testing.TB) map[string]*topo.Graph {
 	gs := map[string]*topo.Graph{

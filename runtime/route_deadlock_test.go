@@ -21,17 +21,6 @@ func check(t testing.TB, spec *Spec, routing string) *RouteCheck {
 	return rc
 }
 
-// closedWalk reports whether each channel of a cycle ends where the next
-// begins.
-func closedWalk(cycle []Channel) bool {
-	for i, c := range cycle {
-		if c.To != cycle[(i+1)%len(cycle)].From {
-			return false
-		}
-	}
-	return len(cycle) >= 2
-}
-
 // Shortest-path routing on a ring of 8 with one lane is cyclic: its cycle
 // is the eight channels of one direction.
 func TestCheckShortestRing(t *testing.T) {

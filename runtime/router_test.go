@@ -9,22 +9,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// bookSimSpec is BookSim's default input-queued router on generator name's
-// graph, one cycle a nanosecond and a 4-byte flit a cycle (as
-// std:booksim-mesh): routers of four pipeline cycles and the given
-// allocation delay, one-cycle wires, each processor behind its own router.
-func bookSimSpec(t testing.TB, alloc float64, name string, args ...int) *Spec {
-	t.Helper()
-	spec := &Spec{Graph: mustGen(t, name, args...), DefaultLink: LinkParams{Latency: 1e-9, Bandwidth: 4e9},
-		DefaultNode: NodeParams{HopDelay: 4e-9, AllocDelay: alloc}, Switching: Wormhole, Routing: "dor",
-		Packet: PacketParams{FlitBytes: 4, BufferFlits: 8, VirtualChannels: 1}}
-	s, err := WithNIC(spec, 1e-9, 4e9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func TestNICRoutersGiveBookSimsZeroLoadLatency(t *testing.T) {
 	// 5H + 6 + S cycles for H router-to-router hops and S flits.
 	for _, c := range []struct {

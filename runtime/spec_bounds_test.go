@@ -14,7 +14,7 @@ import (
 // field, from every entry point that simulates, never a simulation that
 // gives ±Inf or NaN.
 func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
-	ring := mustGraph(t, "ring", 4)
+	ring := mustGen(t, "ring", 4)
 	spec := func(f func(*Spec)) *Spec { s := basic(ring, 1e-6, 1e6); f(s); return s }
 	tests := []struct {
 		name string
@@ -74,7 +74,7 @@ func TestHandBuiltSpecBeyondTheBoundsIsRefused(t *testing.T) {
 // TestHandBuiltSpecAtTheBoundsSimulates: the bounds themselves are
 // accepted and give finite times.
 func TestHandBuiltSpecAtTheBoundsSimulates(t *testing.T) {
-	s := basic(mustGraph(t, "ring", 4), MaxTime, MinRate)
+	s := basic(mustGen(t, "ring", 4), MaxTime, MinRate)
 	s.DefaultNode = NodeParams{HopDelay: MaxTime, RoutePerByte: MaxTimePerByte, RecvDelay: MaxPercent}
 	s.Speedup = MinSpeedup
 	res, err := Simulate(context.Background(), s, Options{Op: "randperm", Size: 1 << 20})

@@ -15,7 +15,7 @@ import (
 // the goroutine that called Simulate, where it can be recovered, carrying
 // the worker's stack; it does not end the program.
 func TestPanicInAWorkerIsRaisedWhereSimulateWasCalled(t *testing.T) {
-	spec := basic(mustGraph(t, "ring", 8), 1e-6, 1e6)
+	spec := basic(mustGen(t, "ring", 8), 1e-6, 1e6)
 	for _, nworkers := range []int{1, 2} {
 		v := func() (v any) {
 			defer func() { v = recover() }()
