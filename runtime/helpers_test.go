@@ -123,7 +123,8 @@ func recv(from int32, n int64, tag int32) lang.SchedOp {
 
 func coll(i int32) lang.SchedOp { return lang.SchedOp{Kind: lang.OpColl, Peer: i} }
 
-// runProg runs schedule s on spec with o and fails the test on an error.
+// runProg runs schedule s on spec with o and fails the test on an error or
+// on a breakdown that does not add up (checkBreakdown).
 func runProg(t *testing.T, spec *Spec, s *lang.Schedule, o ProgramOptions) *ProgramResult {
 	t.Helper()
 	res, err := RunProgram(context.Background(), spec, s, o)
@@ -220,4 +221,14 @@ func torusSpec(tb testing.TB, k int) *Spec {
 	}
 	return &Spec{Graph: g, DefaultLink: LinkParams{Latency: 1e-8, Bandwidth: 1e9}, Switching: Wormhole,
 		Packet: PacketParams{Header: 4, FlitBytes: 4, BufferFlits: 4, VirtualChannels: 2}}
+}
+
+// checkBreakdown holds every rank's compute + send + recv + wait to its end.
+func checkBreakdown(t *testing.T, res *ProgramResult) {
+	t.Helper()
+	for _, r := range res.Ranks {
+		if sum := r.Compute + r.Send + r.Recv + r.Wait; !near(sum, r.End, 1e-9) && r.End > 0 {
+			t.Errorf("rank %d: compute %g + send %g + recv %g + wait %g = %g, but it ends at %g", r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
+		}
+	}
 }

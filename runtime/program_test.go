@@ -12,16 +12,6 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// checkBreakdown holds every rank's compute + send + recv + wait to its end.
-func checkBreakdown(t *testing.T, res *ProgramResult) {
-	t.Helper()
-	for _, r := range res.Ranks {
-		if sum := r.Compute + r.Send + r.Recv + r.Wait; !near(sum, r.End, 1e-9) && r.End > 0 {
-			t.Errorf("rank %d: compute %g + send %g + recv %g + wait %g = %g, but it ends at %g", r.Rank, r.Compute, r.Send, r.Recv, r.Wait, sum, r.End)
-		}
-	}
-}
-
 func ends(res *ProgramResult) []float64 {
 	out := make([]float64, len(res.Ranks))
 	for i, r := range res.Ranks {
