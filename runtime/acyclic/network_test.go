@@ -2,47 +2,9 @@ package acyclic
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 )
-
-type namedGraph struct {
-	name  string
-	n     int
-	links []Link
-}
-
-// testGraphs are the topologies the package must handle: rings, tori,
-// hypercubes, random Hamiltonian graphs, multigraphs and a tree.
-func testGraphs() []namedGraph {
-	gs := []namedGraph{
-		{"single", 1, nil},
-		{"pair", 2, []Link{{0, 1}}},
-		{"pair-x3", 2, []Link{{0, 1}, {1, 0}, {0, 1}}},
-		{"tree", 7, []Link{{0, 1}, {0, 2}, {1, 3}, {1, 4}, {2, 5}, {2, 6}}},
-		{"full5", 5, []Link{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}}},
-	}
-	for _, n := range []int{3, 5, 8, 16} {
-		gs = append(gs, namedGraph{fmt.Sprint("ring", n), n, ring(n)}, namedGraph{fmt.Sprint("double-ring", n), n, doubleRing(n)})
-	}
-	for _, k := range []int{3, 4, 5, 8} {
-		gs = append(gs, namedGraph{fmt.Sprint("torus", k), k * k, torus(k)})
-	}
-	for _, d := range []int{1, 3, 4, 6} {
-		gs = append(gs, namedGraph{fmt.Sprint("hypercube", d), 1 << d, hypercube(d)})
-	}
-	for i, n := range []int{16, 64, 256} {
-		gs = append(gs, namedGraph{fmt.Sprint("hamiltonian", n), n, hamiltonian(n, newRand(uint64(i)))})
-	}
-	return gs
-}
-
-var allOptions = []Options{
-	{Variant: Plain}, {Variant: Improved},
-	{Variant: Plain, Merge: true}, {Variant: Improved, Merge: true},
-	{Variant: Plain, Components: 2}, {Variant: Improved, Components: 3, Merge: true},
-}
 
 func TestBuildErrors(t *testing.T) {
 	for _, tc := range []struct {
