@@ -114,18 +114,6 @@ func TestParasolI(t *testing.T) {
 	}
 }
 
-func sameValue(a, b lang.Value) bool {
-	if a.Kind != b.Kind || a.Dim != b.Dim || a.Text() != b.Text() {
-		return false
-	}
-	d := a.Num - b.Num
-	if d < 0 {
-		d = -d
-	}
-	scale := max(abs(a.Num), abs(b.Num))
-	return d <= 1e-12*scale
-}
-
 func abs(f float64) float64 {
 	if f < 0 {
 		return -f

@@ -61,13 +61,3 @@ func runGolden(t *testing.T, ar *txtar.Archive) string {
 	}
 	return b.String()
 }
-
-func lines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out
-}

@@ -100,40 +100,6 @@ func TestImportKeepsEveryValue(t *testing.T) {
 	}
 }
 
-// sameFields compares every field of two machines, calling each function
-// at every combination of test arguments.
-func sameFields(t *testing.T, where string, old, imported *Machine) {
-	t.Helper()
-	a, b := old.Fields(), imported.Fields()
-	if len(a) != len(b) {
-		t.Errorf("%s: %d fields before import, %d after", where, len(a), len(b))
-	}
-	got := map[string]Field{}
-	for _, fl := range b {
-		got[fl.Path] = fl
-	}
-	args := testArguments(old)
-	for _, fl := range a {
-		g, ok := got[fl.Path]
-		switch {
-		case !ok:
-			t.Errorf("%s: field %s lost in import", where, fl.Path)
-		case fl.Func != g.Func || strings.Join(fl.Params, ",") != strings.Join(g.Params, ","):
-			t.Errorf("%s: %s(%s) before import, %s(%s) after", where, fl.Path, strings.Join(fl.Params, ", "), g.Path, strings.Join(g.Params, ", "))
-		case fl.Func:
-			for _, call := range combinations(args, len(fl.Params)) {
-				va, erra := old.Call(fl.Path, call...)
-				vb, errb := imported.Call(fl.Path, call...)
-				if (erra != nil) != (errb != nil) || erra == nil && !sameValue(va, vb) {
-					t.Errorf("%s: %s%v = %v (%v) before import, %v (%v) after", where, fl.Path, call, va, erra, vb, errb)
-				}
-			}
-		case !sameValue(fl.Value, g.Value):
-			t.Errorf("%s: %s = %v before import, %v after", where, fl.Path, fl.Value, g.Value)
-		}
-	}
-}
-
 // testArguments are the values every function parameter is tried with:
 // plain numbers (counts, node ids of the first and last processor), a size
 // and a time.
@@ -160,30 +126,6 @@ func combinations(vals []any, n int) [][]any {
 	}
 	return out
 }
-
-// legacyPrimitives is a Parasol I machine whose primitive f(n, k) has a
-// fuzzed body, called by a value, by another primitive and from another
-// section.
-const legacyPrimitives = `machinename = "F"
-processor = 1
-createjob = 1200
-mantissa = 24
-topology = 1
-linknumber = 0
-linkspeed = 1e9
-procs_connected = 2
-processortype0 = 1
-processornumber = 0
-processortype1 = 1
-processornumber = 1
-modelsection = PVM
-pack = 12
-f(n, k) = BODY
-v = f(3, 2)
-g(n) = 2 * f(n, 1)
-modelsection = Express
-h(n: B, k) = PVM.f(n, k)
-`
 
 // FuzzImportKeepsPrimitiveValues makes the body of a Parasol I primitive
 // any expression and requires the imported machine to give the same value,

@@ -77,14 +77,6 @@ func TestReadInputRefusesWhatIsNotARegularFileOfBoundedSize(t *testing.T) {
 	}
 }
 
-// loadErr loads spec and returns its error text ("" when it loads).
-func loadErr(spec string, opts ...Option) string {
-	if _, err := Load(spec, opts...); err != nil {
-		return err.Error()
-	}
-	return ""
-}
-
 func TestImportOfAnInputThatIsNotARegularFileIsAnErrorAtTheImport(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip(err)
