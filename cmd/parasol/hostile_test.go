@@ -122,10 +122,3 @@ func TestHostileInputs(t *testing.T) {
 		})
 	}
 }
-
-func clip(s string) string {
-	if len(s) > 2000 {
-		return s[:2000] + "…"
-	}
-	return s
-}

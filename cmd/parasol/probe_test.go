@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,24 +13,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/internal/probe"
-	"github.com/parasol-lang/parasol/parser"
 )
-
-// requireFormatted fails unless the file is as parasol fmt leaves it.
-func requireFormatted(t *testing.T, path string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(path, string(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want, err := formatChecked(f); err != nil || want != string(data) {
-		t.Errorf("%s is not formatted (parasol fmt -d shows how): %v", path, err)
-	}
-}
 
 // startServers runs n `parasol probe serve` processes on loopback ports
 // the system chooses and returns their addresses.

@@ -47,11 +47,6 @@ func TestMain(m *testing.M) {
 	})
 }
 
-func runParasol(args []string) int {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: false}
-	return run(e, args)
-}
-
 func TestScript(t *testing.T) {
 	examples, err := filepath.Abs("../../examples")
 	if err != nil {

@@ -4,11 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
-	"errors"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,49 +13,6 @@ import (
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/eval/study"
 )
-
-// runInProcess runs parasol with args and returns its standard output.
-func runInProcess(t *testing.T, args ...string) []byte {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
-	if code := run(e, args); code != 0 {
-		t.Fatalf("parasol %s: exit status %d: %s", strings.Join(args, " "), code, errOut.String())
-	}
-	return out.Bytes()
-}
-
-// svgTexts returns every text element of an SVG file, failing the test if
-// the file is not well-formed XML.
-func svgTexts(t *testing.T, path string) map[string]bool {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	texts := map[string]bool{}
-	inText := false
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return texts
-		}
-		if err != nil {
-			t.Fatalf("%s is not well-formed XML: %v", path, err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			inText = tok.Name.Local == "text"
-		case xml.CharData:
-			if inText {
-				texts[strings.TrimSpace(string(tok))] = true
-			}
-		case xml.EndElement:
-			inText = false
-		}
-	}
-}
 
 // A compare sweep over a --set and sizes is drawn as one analytic and one
 // simulated line per --set value, a point per size; the analytic figures
