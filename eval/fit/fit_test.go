@@ -11,19 +11,6 @@ import (
 	"github.com/parasol-lang/parasol/lang"
 )
 
-func mustModel(t *testing.T, name string) *Problem {
-	t.Helper()
-	md, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := md.Problem()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func param(t *testing.T, r *Result, name string) Param {
 	t.Helper()
 	for _, p := range r.Params {

@@ -11,3 +11,17 @@ func mustRead(t *testing.T, text string) *Table {
 	}
 	return tb
 }
+
+// mustModel is the fitting problem of the named model.
+func mustModel(t *testing.T, name string) *Problem {
+	t.Helper()
+	md, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := md.Problem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
