@@ -41,60 +41,66 @@ func paramChain(n int) string {
 
 func machine(body string) string { return "machine \"m\" {\n" + body + "\n}\n" }
 
-var hostileCases = []hostileCase{
-	// Syntax garbage.
-	{name: "binary", files: map[string]string{"m.machine": "\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe"},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:1:\d+: (invalid UTF-8|NUL byte).*not a text file`},
-	{name: "byte order mark", files: map[string]string{"m.machine": "\uFEFF" + machine("param a = 1")},
-		args: []string{"eval", "m.machine", "a"}, exit: 0, want: `^$`},
-	{name: "unclosed block", files: map[string]string{"m.machine": "machine \"m\" {\n\tparam a = 1\n"},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:3:1: syntax error: unexpected end of input \(expected '}'\)`},
-	{name: "extra braces", files: map[string]string{"m.machine": "machine \"m\" { param a = 1 }}}}\n"},
-		args: []string{"check", "m.machine"}, exit: 1, want: `(?s)\Am.machine:1:28: syntax error: unexpected token '}'\n[^\n]*\n[^\n]*\^\n?\z`},
-	{name: "look-alike letter", files: map[string]string{"m.machine": machine("param \u0430 = 1")},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:7: syntax error: unexpected character 'а' \(U\+0430\)`},
-	{name: "deep nesting", files: map[string]string{"m.machine": machine("param a = " + repeat("(", 100000) + "1" + repeat(")", 100000))},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: nesting deeper than 200 levels`},
-	{name: "long expression", files: map[string]string{"m.machine": machine("param a = " + repeat("1+", 300000) + "1")},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: expression longer than 10000 terms`},
-	{name: "empty file", files: map[string]string{"m.machine": ""},
-		args: []string{"eval", "m.machine", "1"}, exit: 1, want: `no machine in m.machine`},
+// hostileCases are built when TestHostileInputs runs, not at package
+// initialisation: the testscript scripts run this test binary as parasol,
+// and each of those processes would otherwise build the 250,000-param
+// chain and the megabyte strings for nothing.
+func hostileCases() []hostileCase {
+	return []hostileCase{
+		// Syntax garbage.
+		{name: "binary", files: map[string]string{"m.machine": "\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe"},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:1:\d+: (invalid UTF-8|NUL byte).*not a text file`},
+		{name: "byte order mark", files: map[string]string{"m.machine": "\uFEFF" + machine("param a = 1")},
+			args: []string{"eval", "m.machine", "a"}, exit: 0, want: `^$`},
+		{name: "unclosed block", files: map[string]string{"m.machine": "machine \"m\" {\n\tparam a = 1\n"},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:3:1: syntax error: unexpected end of input \(expected '}'\)`},
+		{name: "extra braces", files: map[string]string{"m.machine": "machine \"m\" { param a = 1 }}}}\n"},
+			args: []string{"check", "m.machine"}, exit: 1, want: `(?s)\Am.machine:1:28: syntax error: unexpected token '}'\n[^\n]*\n[^\n]*\^\n?\z`},
+		{name: "look-alike letter", files: map[string]string{"m.machine": machine("param \u0430 = 1")},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:7: syntax error: unexpected character 'а' \(U\+0430\)`},
+		{name: "deep nesting", files: map[string]string{"m.machine": machine("param a = " + repeat("(", 100000) + "1" + repeat(")", 100000))},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: nesting deeper than 200 levels`},
+		{name: "long expression", files: map[string]string{"m.machine": machine("param a = " + repeat("1+", 300000) + "1")},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:\d+: expression longer than 10000 terms`},
+		{name: "empty file", files: map[string]string{"m.machine": ""},
+			args: []string{"eval", "m.machine", "1"}, exit: 1, want: `no machine in m.machine`},
 
-	// Parasol I corruption.
-	{name: "legacy negative processor number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = -5.5\nprocessortype1 = 1\nprocessornumber = 1\n"},
-		args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:7:19: processornumber must be a whole number ≥ 0, got -5.5`},
-	{name: "legacy header number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1e400\n"},
-		args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:2:13: processor expects a whole number from 0 to 2147483647, got 1e400`},
-	{name: "legacy import of a rejected value", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkio = maybe\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
-		args: []string{"import", "p.machine"}, exit: 1, want: `p.machine:5:10: linkio expects yes, no, true, false, 1 or 0, got "maybe"`},
+		// Parasol I corruption.
+		{name: "legacy negative processor number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = -5.5\nprocessortype1 = 1\nprocessornumber = 1\n"},
+			args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:7:19: processornumber must be a whole number ≥ 0, got -5.5`},
+		{name: "legacy header number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1e400\n"},
+			args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:2:13: processor expects a whole number from 0 to 2147483647, got 1e400`},
+		{name: "legacy import of a rejected value", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkio = maybe\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = 0\nprocessortype1 = 1\nprocessornumber = 1\n"},
+			args: []string{"import", "p.machine"}, exit: 1, want: `p.machine:5:10: linkio expects yes, no, true, false, 1 or 0, got "maybe"`},
 
-	// Semantic traps.
-	{name: "negative latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = -1ns\n speed = 1MB/s }")},
-		args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:34: latency must not be negative, got -1ns`},
-	{name: "division by zero", args: []string{"eval", "std:xmp64", "1/0"}, exit: 1,
-		want: `^<query>:1:2: division by zero: 1 / 0\n`},
-	{name: "square root of a negative number", args: []string{"eval", "std:xmp64", "sqrt(-1)"}, exit: 1,
-		want: `^<query>:1:1: domain error: sqrt\(-1\) needs a number ≥ 0\n`},
-	{name: "power overflow", args: []string{"eval", "std:xmp64", "10^400"}, exit: 1,
-		want: `^<query>:1:3: overflow: 10 \^ 400 is beyond the largest number`},
-	{name: "NaN latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = sqrt(-1) * 1ns\n speed = 1MB/s }")},
-		args: []string{"sim", "m.machine", "--op", "transpose", "--size", "32"}, exit: 1, want: `m.machine:2:34: domain error: sqrt\(-1\) needs a number ≥ 0`},
-	{name: "hops of a disconnected pair", files: map[string]string{"m.machine": machine("processor cpu { clock = 1GHz }\ntopology t {\n node 0 .. 3 = cpu\n speed = 1MB/s\n link 0 -- 1 { latency = 1ns }\n link 2 -- 3 { latency = 1ns }\n}")},
-		args: []string{"eval", "m.machine", "hops(0, 3)"}, exit: 1, want: `^<query>:1:1: hops\(0, 3\): nodes 0 and 3 are not connected in topology t\n`},
-	{name: "chain of 250,000 params", files: map[string]string{"m.machine": paramChain(250_000)},
-		args: []string{"eval", "m.machine", "p0"}, exit: 0, want: `^$`},
-	{name: "megabyte identifier", args: []string{"eval", "std:xmp64", repeat("x", 1<<20)}, exit: 1,
-		want: `^<query>:1:1: unknown name x{44}…x{15}\n`},
-	{name: "100,000-digit literal", args: []string{"eval", "std:xmp64", repeat("1", 100_000)}, exit: 1,
-		want: `^<query>:1:1: the number 1{44}…1{15} is too large`},
+		// Semantic traps.
+		{name: "negative latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = -1ns\n speed = 1MB/s }")},
+			args: []string{"check", "m.machine"}, exit: 1, want: `m.machine:2:34: latency must not be negative, got -1ns`},
+		{name: "division by zero", args: []string{"eval", "std:xmp64", "1/0"}, exit: 1,
+			want: `^<query>:1:2: division by zero: 1 / 0\n`},
+		{name: "square root of a negative number", args: []string{"eval", "std:xmp64", "sqrt(-1)"}, exit: 1,
+			want: `^<query>:1:1: domain error: sqrt\(-1\) needs a number ≥ 0\n`},
+		{name: "power overflow", args: []string{"eval", "std:xmp64", "10^400"}, exit: 1,
+			want: `^<query>:1:3: overflow: 10 \^ 400 is beyond the largest number`},
+		{name: "NaN latency", files: map[string]string{"m.machine": machine("topology t = ring(4) { latency = sqrt(-1) * 1ns\n speed = 1MB/s }")},
+			args: []string{"sim", "m.machine", "--op", "transpose", "--size", "32"}, exit: 1, want: `m.machine:2:34: domain error: sqrt\(-1\) needs a number ≥ 0`},
+		{name: "hops of a disconnected pair", files: map[string]string{"m.machine": machine("processor cpu { clock = 1GHz }\ntopology t {\n node 0 .. 3 = cpu\n speed = 1MB/s\n link 0 -- 1 { latency = 1ns }\n link 2 -- 3 { latency = 1ns }\n}")},
+			args: []string{"eval", "m.machine", "hops(0, 3)"}, exit: 1, want: `^<query>:1:1: hops\(0, 3\): nodes 0 and 3 are not connected in topology t\n`},
+		{name: "chain of 250,000 params", files: map[string]string{"m.machine": paramChain(250_000)},
+			args: []string{"eval", "m.machine", "p0"}, exit: 0, want: `^$`},
+		{name: "megabyte identifier", args: []string{"eval", "std:xmp64", repeat("x", 1<<20)}, exit: 1,
+			want: `^<query>:1:1: unknown name x{44}…x{15}\n`},
+		{name: "100,000-digit literal", args: []string{"eval", "std:xmp64", repeat("1", 100_000)}, exit: 1,
+			want: `^<query>:1:1: the number 1{44}…1{15} is too large`},
 
-	// CLI extremes.
-	{name: "unknown command under --json", args: []string{"frobnicate", "--json"}, exit: 2,
-		want: `^\{"error":\{"message":"parasol: unknown command \\"frobnicate\\"`},
+		// CLI extremes.
+		{name: "unknown command under --json", args: []string{"frobnicate", "--json"}, exit: 2,
+			want: `^\{"error":\{"message":"parasol: unknown command \\"frobnicate\\"`},
+	}
 }
 
 func TestHostileInputs(t *testing.T) {
-	for _, c := range hostileCases {
+	for _, c := range hostileCases() {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, text := range c.files {
