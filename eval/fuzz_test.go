@@ -223,41 +223,44 @@ func slow(want, q string) bool {
 
 // A long but flat expression (1,000,000 terms, a 2 MB file, far below
 // parser.MaxSourceBytes) or a long chain of unary operators is not bounded
-// by the parser's nesting limit, and compiling it recurses once per term:
-// the process dies with "fatal error: stack overflow" (not a recoverable
-// panic). From the command line:
+// by the parser's nesting limit, and compiling it would recurse once per
+// term until the process died with "fatal error: stack overflow" (not a
+// recoverable panic). The parser bounds an expression at parser.MaxTerms
+// operands and prefix operators, so loading such a file must return that
+// error, with a position, instead. From the command line:
 //
 //	python3 -c "print('machine \"m\" {\n\tparam x = ' + '+'.join(['1']*1000000) + '\n}')" > long.machine
 //	parasol check long.machine
 func TestLongExpressionNoStackOverflow(t *testing.T) {
+	want := fmt.Sprintf("expression longer than %d terms", parser.MaxTerms)
 	for name, x := range map[string]string{
 		"sum":   strings.Repeat("1 + ", 1_000_000) + "1",
 		"unary": strings.Repeat("-", 1_000_000) + "1",
 		"not":   strings.Repeat("not ", 1_000_000) + "true",
 	} {
 		_, err := eval.LoadSource(name+".machine", "machine \"m\" {\n\tparam x = "+x+"\n}\n")
-		if err == nil {
-			t.Logf("%s: loads", name) // a clear error would do as well
+		if err == nil || !strings.HasPrefix(err.Error(), name+".machine:2:") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %s:2:…: %s", name, err, name+".machine", want)
 		}
 	}
 }
 
-// The Parasol I reader takes a model primitive's parameter list as it is:
-// a parameter with an unknown unit (a typo, or "n:>> B") is accepted, and
-// every argument is then scaled by zero, so PVM.recv(3) is 0s without an
-// error. The modern syntax reports `unknown unit "xyz" for parameter n`.
-// `parasol import` copies the parameter, and the imported file does not load.
+// The Parasol I reader once took a model primitive's parameter list as it
+// was: a parameter with an unknown unit (a typo, or "n:>> B") was accepted,
+// and every argument was then scaled by zero, so PVM.recv(3) was 0s without
+// an error, and `parasol import` copied the parameter into a file that did
+// not load. It must report the unknown unit at the parameter, as the modern
+// syntax does.
 func TestLegacyParamUnit(t *testing.T) {
 	const src = "machinename = \"A\"\nmodelsection = PVM\nrecv(n: xyz) = 50us + n * 1ns\n"
 	m, err := eval.LoadSource("legacy.machine", src)
-	if err != nil {
-		return // an error at the parameter is the fix
+	if err == nil {
+		v, err := m.Eval("PVM.recv(3)")
+		t.Fatalf("legacy.machine loads (PVM.recv(3) = %v, %v); want an error at the parameter's unknown unit", v, err)
 	}
-	v, err := m.Eval("PVM.recv(3)")
-	if err != nil {
-		return
+	if want := `legacy.machine:3:1: unknown unit "xyz" for parameter n`; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to start %q", err, want)
 	}
-	t.Errorf("PVM.recv(3) = %v with parameter unit xyz, want an error", v)
 }
 
 // FuzzFuncCall is a differential test of the two ways to call a function:
