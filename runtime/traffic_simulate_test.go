@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -86,52 +85,6 @@ func TestDeadlockCycleIsWaitForWalk(t *testing.T) {
 	}
 }
 
-// Seed 004 Fig. 9: on the XMP 64-node hypercube a random permutation shows
-// one latency mode per hop count. ByHops lists them in ascending hop
-// order, accounts for every message, agrees with the hop mean, its mean
-// latency grows with the hop count, and it does not depend on the number
-// of workers.
-func TestByHopsXmp64(t *testing.T) {
-	spec := loadSpec(t, "std:xmp64")
-	opts := Options{Op: "randperm", Size: 32, Runs: 200, Seed: 4, Workers: 1}
-	res := sim1(t, spec, opts)
-	if len(res.ByHops) < 4 {
-		t.Fatalf("by_hops %+v", res.ByHops)
-	}
-	n, hopSum := 0, 0
-	for i, b := range res.ByHops {
-		if b.Messages <= 0 || !(b.Min <= b.Mean && b.Mean <= b.Max) {
-			t.Errorf("bad entry %+v", b)
-		}
-		if i > 0 {
-			prev := res.ByHops[i-1]
-			if b.Hops <= prev.Hops {
-				t.Errorf("hops not ascending: %+v", res.ByHops)
-			}
-			if b.Mean <= prev.Mean {
-				t.Errorf("mean latency does not grow with hops: %d hops %g, %d hops %g", prev.Hops, prev.Mean, b.Hops, b.Mean)
-			}
-		}
-		n += b.Messages
-		hopSum += b.Hops * b.Messages
-	}
-	if n != res.Messages || res.ByHops[len(res.ByHops)-1].Hops != res.Hops.Max {
-		t.Errorf("by_hops counts %d messages (want %d), max hops %d (want %d)", n, res.Messages, res.ByHops[len(res.ByHops)-1].Hops, res.Hops.Max)
-	}
-	if mean := float64(hopSum) / float64(n); mean != res.Hops.Mean {
-		t.Errorf("by_hops hop mean %g, hops.mean %g", mean, res.Hops.Mean)
-	}
-	a, _ := json.Marshal(res)
-	opts.Workers = 3
-	b, _ := json.Marshal(sim1(t, spec, opts))
-	if string(a) != string(b) {
-		t.Errorf("1 and 3 workers differ:\n%s\n%s", a, b)
-	}
-	if !strings.Contains(string(a), `"by_hops":[{"hops":1,"messages":`) {
-		t.Errorf("JSON lacks by_hops: %s", a)
-	}
-}
-
 // Route accepts a legitimate non-minimal path longer than N+1 nodes (a
 // routing that depends on the input link may pass a node several times)
 // and rejects only a real loop, a (node, input link) state that repeats.
@@ -176,39 +129,5 @@ func TestRouteLongPathAndLoop(t *testing.T) {
 	}
 	if _, err := Route(spec, 0, 3, RouteOptions{Routing: "bounce"}); err == nil || !strings.Contains(err.Error(), "loops") {
 		t.Fatalf("bounce: %v", err)
-	}
-}
-
-// The score-based adaptive routings break ties at random (seed 003
-// §2.4.2) with the run's generator: on an idle 4-node hypercube both
-// minimal first links from 0 to 3 are equally good, so over seeds both
-// are taken, and a seed always takes the same one.
-func TestAdaptiveTiesRandom(t *testing.T) {
-	spec := basic(mustGen(t, "hypercube", 2), 1e-8, 1e8)
-	for _, r := range []string{"least-used", "quiet", "short-queue", "first-ready"} {
-		first := func(seed uint64) int32 { // the node 0 -> 3 went through
-			s, res := runOnce(t, spec, Options{Op: "send", Src: Node(0), Dst: Node(3), Size: 32, Seed: seed, Routing: r})
-			if len(res.lat) != 1 {
-				t.Fatalf("%s: %d messages", r, len(res.lat))
-			}
-			for _, a := range s.net.g.Adj(0) {
-				if s.wire(s.net.wire(a.Link, 0)).load > 0 {
-					return a.Node
-				}
-			}
-			t.Fatalf("%s: no load out of node 0", r)
-			return -1
-		}
-		seen := map[int32]int{}
-		for seed := range uint64(40) {
-			v := first(seed)
-			seen[v]++
-			if w := first(seed); w != v {
-				t.Fatalf("%s seed %d: via %d, then via %d", r, seed, v, w)
-			}
-		}
-		if len(seen) != 2 {
-			t.Errorf("%s: first hops over 40 seeds %v, want both 1 and 2", r, seen)
-		}
 	}
 }
