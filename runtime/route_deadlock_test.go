@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -395,5 +396,37 @@ func TestAcyclicTableMemory(t *testing.T) {
 	}
 	if want := (bits + 63) / 64 * 8 * int64(g.N()); tb.nw.TableBytes() != want {
 		t.Errorf("tables hold %d bytes, want %d", tb.nw.TableBytes(), want)
+	}
+}
+
+func TestRouteCheckBeyondItsWorkBoundIsRefusedWithTheReason(t *testing.T) {
+	spec := basic(mustGen(t, "hypercube", 10), 1e-9, 1e9)
+	_, err := CheckRouting(context.Background(), spec, CheckOptions{MaxWork: 1e6})
+	want := "the route check of shortest on a 1024-node hypercube graph needs about 1e7 steps (10240 lanes explored toward each of 1024 processors); the bound is 1e6, so it is not run"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v\nwant  %s", err, want)
+	}
+	_, err = CheckRouting(context.Background(), spec, CheckOptions{MaxMemory: 1 << 10})
+	if err == nil || !strings.Contains(err.Error(), "the route check of shortest on a 1024-node hypercube graph (10240 lanes) needs about") {
+		t.Fatalf("error %v, want the memory limit", err)
+	}
+}
+
+func TestRouteCheckReportsProgressAndStopsWhenCancelled(t *testing.T) {
+	spec := basic(mustGen(t, "hypercube", 6), 1e-9, 1e9)
+	last, calls := 0, 0
+	rc, err := CheckRouting(context.Background(), spec, CheckOptions{Routing: "ecube", Progress: func(done, total int) {
+		if total != 64 || done != last+1 {
+			t.Errorf("progress %d/%d after %d", done, total, last)
+		}
+		last, calls = done, calls+1
+	}})
+	if err != nil || !rc.Acyclic || calls != 64 {
+		t.Fatalf("%v %+v, %d progress calls", err, rc, calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = CheckRouting(ctx, spec, CheckOptions{Routing: "ecube", Progress: func(int, int) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }
