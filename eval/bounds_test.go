@@ -476,3 +476,36 @@ processornumber = 2`, []string{
 		})
 	}
 }
+
+// markedSource takes a source in which ‸ marks where each expected error
+// points, and returns it without the marks and the marks' line:col.
+func markedSource(marked string) (string, []string) {
+	var at []string
+	var b strings.Builder
+	for i, line := range strings.Split(marked, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for {
+			k := strings.Index(line, "‸")
+			if k < 0 {
+				break
+			}
+			at = append(at, fmt.Sprintf("%d:%d", i+1, k+1))
+			line = line[:k] + line[k+len("‸"):]
+		}
+		b.WriteString(line)
+	}
+	return b.String(), at
+}
+
+// diagnosticLines are the first lines of an error's diagnostics.
+func diagnosticLines(err error, file string) []string {
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if strings.HasPrefix(l, file+":") {
+			out = append(out, l)
+		}
+	}
+	return out
+}

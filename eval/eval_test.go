@@ -114,13 +114,6 @@ func TestParasolI(t *testing.T) {
 	}
 }
 
-func abs(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
-}
-
 // TestConcurrentQueries runs queries on one machine from many goroutines;
 // run with -race.
 func TestConcurrentQueries(t *testing.T) {

@@ -15,39 +15,6 @@ func near(a, b, rel float64) bool {
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))+1e-18
 }
 
-// markedSource takes a source in which ‸ marks where each expected error
-// points, and returns it without the marks and the marks' line:col.
-func markedSource(marked string) (string, []string) {
-	var at []string
-	var b strings.Builder
-	for i, line := range strings.Split(marked, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		for {
-			k := strings.Index(line, "‸")
-			if k < 0 {
-				break
-			}
-			at = append(at, fmt.Sprintf("%d:%d", i+1, k+1))
-			line = line[:k] + line[k+len("‸"):]
-		}
-		b.WriteString(line)
-	}
-	return b.String(), at
-}
-
-// diagnosticLines are the first lines of an error's diagnostics.
-func diagnosticLines(err error, file string) []string {
-	var out []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		if strings.HasPrefix(l, file+":") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // genLinks writes a machine with n explicit links in the modern syntax, or
 // in the Parasol I format.
 func genLinks(n int, legacy bool) string {
@@ -154,6 +121,41 @@ func lines(s string) []string {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 			out = append(out, l)
 		}
+	}
+	return out
+}
+
+// abs is |f|.
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// testArguments are the values every function parameter is tried with:
+// plain numbers (counts, node ids of the first and last processor), a size
+// and a time.
+func testArguments(m *Machine) []any {
+	args := []any{0, 1, 3, 64, "1KB", "2us"}
+	if ts := m.Topologies(); len(ts) > 0 && ts[0].Graph.NumProcs() > 0 {
+		g := ts[0].Graph
+		args = append(args, g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1)))
+	}
+	return args
+}
+
+// combinations lists every tuple of n values drawn from vals.
+func combinations(vals []any, n int) [][]any {
+	out := [][]any{{}}
+	for range n {
+		var next [][]any
+		for _, prefix := range out {
+			for _, v := range vals {
+				next = append(next, append(append([]any(nil), prefix...), v))
+			}
+		}
+		out = next
 	}
 	return out
 }

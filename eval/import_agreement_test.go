@@ -100,33 +100,6 @@ func TestImportKeepsEveryValue(t *testing.T) {
 	}
 }
 
-// testArguments are the values every function parameter is tried with:
-// plain numbers (counts, node ids of the first and last processor), a size
-// and a time.
-func testArguments(m *Machine) []any {
-	args := []any{0, 1, 3, 64, "1KB", "2us"}
-	if ts := m.Topologies(); len(ts) > 0 && ts[0].Graph.NumProcs() > 0 {
-		g := ts[0].Graph
-		args = append(args, g.ID(g.Proc(0)), g.ID(g.Proc(g.NumProcs()-1)))
-	}
-	return args
-}
-
-// combinations lists every tuple of n values drawn from vals.
-func combinations(vals []any, n int) [][]any {
-	out := [][]any{{}}
-	for range n {
-		var next [][]any
-		for _, prefix := range out {
-			for _, v := range vals {
-				next = append(next, append(append([]any(nil), prefix...), v))
-			}
-		}
-		out = next
-	}
-	return out
-}
-
 // FuzzImportKeepsPrimitiveValues makes the body of a Parasol I primitive
 // any expression and requires the imported machine to give the same value,
 // or an error, wherever the original does.
