@@ -232,3 +232,23 @@ func checkBreakdown(t *testing.T, res *ProgramResult) {
 		}
 	}
 }
+
+// runOnce runs one repetition of opts on spec and returns the worker state
+// after it, so a test can inspect lanes and packets.
+func runOnce(t *testing.T, spec *Spec, opts Options) (*sim, runResult) {
+	t.Helper()
+	n, err := compile(spec, opts.Routing, opts.Switching, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := n.traffic(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(n, &opts)
+	r := s.once(context.Background(), tr, runSeed(opts.Seed, 0))
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return s, r
+}
