@@ -245,21 +245,31 @@ func TestLongExpressionNoStackOverflow(t *testing.T) {
 	}
 }
 
-// The Parasol I reader once took a model primitive's parameter list as it
-// was: a parameter with an unknown unit (a typo, or "n:>> B") was accepted,
-// and every argument was then scaled by zero, so PVM.recv(3) was 0s without
-// an error, and `parasol import` copied the parameter into a file that did
-// not load. It must report the unknown unit at the parameter, as the modern
-// syntax does.
+// The Parasol I reader takes a model primitive's parameter list with its
+// units: an unknown unit (a typo, or "n:>> B") is an error at the
+// primitive, as in the modern syntax, instead of an argument scaled by
+// zero (PVM.recv(3) was 0s without an error), and a known one scales the
+// argument.
 func TestLegacyParamUnit(t *testing.T) {
-	const src = "machinename = \"A\"\nmodelsection = PVM\nrecv(n: xyz) = 50us + n * 1ns\n"
-	m, err := eval.LoadSource("legacy.machine", src)
-	if err == nil {
-		v, err := m.Eval("PVM.recv(3)")
-		t.Fatalf("legacy.machine loads (PVM.recv(3) = %v, %v); want an error at the parameter's unknown unit", v, err)
+	const bad = "machinename = \"A\"\nmodelsection = PVM\nrecv(n: xyz) = 50us + n * 1ns\n"
+	_, err := eval.LoadSource("legacy.machine", bad)
+	if err == nil || !strings.HasPrefix(err.Error(), `legacy.machine:3:1: unknown unit "xyz" for parameter n`) {
+		t.Errorf("parameter unit xyz: got %v, want legacy.machine:3:1: unknown unit \"xyz\" for parameter n", err)
 	}
-	if want := `legacy.machine:3:1: unknown unit "xyz" for parameter n`; !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("error %q, want it to start %q", err, want)
+
+	const good = "machinename = \"A\"\nmodelsection = PVM\nrecv(n: B) = 50us + n * 1ns / 1B\n"
+	m, err := eval.LoadSource("legacy.machine", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"PVM.recv(3)", "PVM.recv(3B)"} {
+		v, err := m.Eval(q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if want := 50e-6 + 3e-9; math.Abs(v.Num-want) > 1e-15 || v.String() != "50.003us" {
+			t.Errorf("%s = %v (%g), want 50.003us: the argument counted in bytes", q, v, v.Num)
+		}
 	}
 }
 
