@@ -13,6 +13,14 @@ import (
 	"github.com/parasol-lang/parasol/stdlib"
 )
 
+// section is one table of VALIDATION.md.
+type section struct {
+	Title string
+	Intro string
+	Rows  []row
+	Notes string
+}
+
 // row is one line of a VALIDATION.md table.
 type row struct {
 	Quantity string

@@ -11,14 +11,6 @@ import (
 	"github.com/parasol-lang/parasol/runtime"
 )
 
-// section is one table of VALIDATION.md.
-type section struct {
-	Title string
-	Intro string
-	Rows  []row
-	Notes string
-}
-
 // ---------------------------------------------------------------------------
 // Seed 004: XK-XMP-64.
 
