@@ -42,14 +42,6 @@ func explicitCopy(t *testing.T, g *Graph, ids []int, copies int, seed uint64) *G
 	return x
 }
 
-func offsetIDs(n, off int) []int {
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = i + off
-	}
-	return ids
-}
-
 // pairs lists a graph's links as sorted pairs of external ids, with their
 // multiplicity.
 func pairs(g *Graph) map[[2]int]int {
