@@ -3,53 +3,13 @@ package parser_test
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
-	"github.com/rogpeppe/go-internal/txtar"
 )
-
-// seedSources returns the machine texts the fuzz targets start from: the
-// examples, the standard machines and the inputs of the golden tests.
-func seedSources(tb testing.TB) []string {
-	tb.Helper()
-	var out []string
-	for _, pat := range []string{"../examples/*.machine", "../stdlib/machines/*.machine"} {
-		files, _ := filepath.Glob(pat)
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			out = append(out, string(data))
-		}
-	}
-	for _, pat := range []string{"testdata/golden/*.txtar", "../eval/testdata/golden/*.txtar"} {
-		files, _ := filepath.Glob(pat)
-		for _, f := range files {
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			for _, af := range ar.Files {
-				if strings.HasSuffix(af.Name, ".machine") {
-					out = append(out, string(af.Data))
-				}
-			}
-		}
-	}
-	if len(out) == 0 {
-		tb.Fatal("no seed sources")
-	}
-	return out
-}
 
 // positionProblem describes a diagnostic of err that does not point into
 // the source named name (errors read file:line:col), or returns "".
@@ -93,61 +53,12 @@ func FuzzParseFile(f *testing.F) {
 	})
 }
 
-// result is what a check running under the watchdog reports back to the
-// test goroutine, which alone may call t.Skip and t.Fatal.
-type result struct{ skip, fail string }
-
-// hangLimit is a watchdog, not a time budget: a parse that runs this long
-// is taken for a hang.
-const hangLimit = 30 * time.Second
-
-func watchdog(t *testing.T, input string, check func() result) result {
-	done := make(chan result, 1)
-	go func() { done <- check() }()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(hangLimit):
-		t.Fatalf("no result after %v for input:\n%s", hangLimit, input)
-		return result{}
-	}
-}
-
 func roundTrip(text string) result {
 	file, err := parser.ParseFile("fuzz.machine", text)
 	if err != nil {
 		return result{fail: positionProblem(err, "fuzz.machine")}
 	}
 	return formatsAsFmtRequires(text, file)
-}
-
-// formatsAsFmtRequires checks what fmt checks before it writes: the
-// formatted text parses (as the modern syntax), means the same and keeps
-// every comment, and formats to itself. Parasol I files are converted
-// first, as `parasol import` does.
-func formatsAsFmtRequires(text string, file *lang.File) result {
-	if file.Legacy {
-		file = eval.Modernize(file)
-	}
-	once := format.File(file)
-	var fail string
-	again, err := parser.ParseFile("formatted.machine", once)
-	switch {
-	case err != nil:
-		fail = fmt.Sprintf("formatted text does not parse: %v", err)
-	case again.Legacy:
-		fail = "formatted text is taken for Parasol I"
-	default:
-		if err := format.Check(file, again); err != nil {
-			fail = err.Error()
-		} else if twice := format.File(again); twice != once {
-			fail = fmt.Sprintf("formatting is not idempotent\n--- twice ---\n%s", twice)
-		}
-	}
-	if fail == "" {
-		return result{}
-	}
-	return result{fail: fmt.Sprintf("%s\n--- input ---\n%s\n--- formatted ---\n%s", fail, text, once)}
 }
 
 // FuzzParseExpr parses one expression (a query, a --set value) and one REPL
