@@ -68,6 +68,7 @@ func isNatural(nw *Network, links []Link) bool {
 // TestObservations checks the qualitative findings of seed 003, Fig. 2.11–2.13
 // and §3.4.3.
 func TestObservations(t *testing.T) {
+	t.Parallel() // the package's three longest tests share nothing
 	build := func(n int, links []Link, opt Options) *Network {
 		nw, err := Build(n, links, opt)
 		if err != nil {

@@ -36,6 +36,7 @@ func states(nw *Network) [][2]int {
 // destination, processor and arrival, on every test graph (multigraphs,
 // merged or not, and several components) and variant.
 func TestOnDemandMatchesTables(t *testing.T) {
+	t.Parallel() // the package's three longest tests share nothing
 	for _, g := range testGraphs() {
 		if raceEnabled && g.n > 64 {
 			continue

@@ -168,6 +168,7 @@ func num(x float64) string {
 }
 
 func TestTables(t *testing.T) {
+	t.Parallel() // the package's three longest tests share nothing
 	reps := map[string]int{"double ring": 3, "torus": 3, "hamiltonian": 10}
 	if testing.Short() || raceEnabled {
 		reps = map[string]int{"double ring": 1, "torus": 1, "hamiltonian": 3}
