@@ -1,9 +1,51 @@
 package lang
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
+
+func TestTimesPerByteParseAndPrint(t *testing.T) {
+	tests := []struct {
+		in    string
+		num   float64 // seconds per byte
+		print string
+	}{
+		{"6ns/B", 6e-9, "6ns/B"},
+		{"0.5ns/B", 0.5e-9, "500ps/B"},
+		{"1us/KB", 1e-9, "1ns/B"},
+		{"1us/KiB", 1e-6 / 1024, "976.5625ps/B"},
+		{"2ms/MB", 2e-9, "2ns/B"},
+		{"1s/GB", 1e-9, "1ns/B"},
+		{"3µs/B", 3e-6, "3us/B"},
+		{"0s/B", 0, "0s/B"},
+		{"2s/B", 2, "2s/B"},
+	}
+	for _, tt := range tests {
+		v, err := ParseQuantity(tt.in)
+		if err != nil {
+			t.Errorf("%s: %v", tt.in, err)
+			continue
+		}
+		if v.Dim != PerByteDim || math.Abs(v.Num-tt.num) > 1e-12*math.Abs(tt.num) {
+			t.Errorf("%s = %v %v, want %g s/B", tt.in, v.Num, v.Dim, tt.num)
+		}
+		if got := v.String(); got != tt.print {
+			t.Errorf("%s prints as %s, want %s", tt.in, got, tt.print)
+		}
+	}
+	if got := PerByteDim.Name(); got != "time per byte" {
+		t.Errorf("PerByteDim.Name() = %q", got)
+	}
+	// A rate times a time per byte is a number; a size times one a time.
+	if d := RateDim.Mul(PerByteDim); d != Dimensionless {
+		t.Errorf("rate × time per byte = %v", d)
+	}
+	if d := SizeDim.Mul(PerByteDim); d != TimeDim {
+		t.Errorf("size × time per byte = %v", d)
+	}
+}
 
 func TestFormatQuantity(t *testing.T) {
 	tests := []struct {
@@ -58,38 +100,5 @@ func TestStringValues(t *testing.T) {
 	}
 	if StringValue("x") == StringValue("y") {
 		t.Error("different strings compare equal")
-	}
-}
-
-func TestSuggest(t *testing.T) {
-	cands := []string{"createjob", "jobswitch", "branchdelay", "h_in", "h_off"}
-	for in, want := range map[string]string{"createjb": "createjob", "h_inn": "h_in", "branchdely": "branchdelay", "zzzzzz": ""} {
-		if got := Suggest(in, cands); got != want {
-			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestDiagnosticRendering(t *testing.T) {
-	src := NewSource("m.machine", "machine \"m\" {\n\tparam x = 1ns + 1B\n}\n")
-	d := Errorf(src.PosAt(strings.Index(src.Text, "+")), "cannot add a time and a size")
-	want := "m.machine:2:16: cannot add a time and a size\n     param x = 1ns + 1B\n                   ^"
-	if got := d.Error(); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	var ds Diagnostics
-	ds.Add(src.PosAt(30), "second")
-	ds.Add(src.PosAt(2), "first")
-	ds.Add(src.PosAt(2), "first")
-	err := ds.Err()
-	if n := len(err.(Diagnostics)); n != 2 {
-		t.Errorf("%d diagnostics after dedup, want 2", n)
-	}
-	if !strings.HasPrefix(err.Error(), "m.machine:1:3: first") {
-		t.Errorf("diagnostics not sorted: %v", err)
-	}
-	long := NewSource("l", strings.Repeat("x", 5000)+"!")
-	if out := Errorf(long.PosAt(5000), "here").Error(); len(out) > 400 || !strings.Contains(out, "!") {
-		t.Errorf("a long line is not cut around the column: %d bytes", len(out))
 	}
 }

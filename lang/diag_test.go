@@ -171,3 +171,36 @@ func TestSnippetCaretWithWideRunesAndTabs(t *testing.T) {
 		t.Errorf("caret under %q, not X:\n%s", text[at], out)
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"createjob", "jobswitch", "branchdelay", "h_in", "h_off"}
+	for in, want := range map[string]string{"createjb": "createjob", "h_inn": "h_in", "branchdely": "branchdelay", "zzzzzz": ""} {
+		if got := Suggest(in, cands); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDiagnosticRendering(t *testing.T) {
+	src := NewSource("m.machine", "machine \"m\" {\n\tparam x = 1ns + 1B\n}\n")
+	d := Errorf(src.PosAt(strings.Index(src.Text, "+")), "cannot add a time and a size")
+	want := "m.machine:2:16: cannot add a time and a size\n     param x = 1ns + 1B\n                   ^"
+	if got := d.Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var ds Diagnostics
+	ds.Add(src.PosAt(30), "second")
+	ds.Add(src.PosAt(2), "first")
+	ds.Add(src.PosAt(2), "first")
+	err := ds.Err()
+	if n := len(err.(Diagnostics)); n != 2 {
+		t.Errorf("%d diagnostics after dedup, want 2", n)
+	}
+	if !strings.HasPrefix(err.Error(), "m.machine:1:3: first") {
+		t.Errorf("diagnostics not sorted: %v", err)
+	}
+	long := NewSource("l", strings.Repeat("x", 5000)+"!")
+	if out := Errorf(long.PosAt(5000), "here").Error(); len(out) > 400 || !strings.Contains(out, "!") {
+		t.Errorf("a long line is not cut around the column: %d bytes", len(out))
+	}
+}
