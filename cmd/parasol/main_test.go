@@ -96,7 +96,7 @@ func TestArgumentErrorsEndWithTheDeclaredUsageLine(t *testing.T) {
 		{[]string{"draw", "a", "b"}, "parasol draw: need exactly one MACHINE\nUsage: parasol draw [flags] MACHINE\n"},
 		{[]string{"fmt"}, "parasol fmt: no files given (- reads standard input)\nUsage: parasol fmt [-w | -l | -d] FILE...\n"},
 		{[]string{"merge"}, "parasol merge: need the FILES a sharded sweep wrote\nUsage: parasol merge FILES…\n"},
-		{[]string{"probe", "serve", "x"}, "parasol probe serve: unexpected argument \"x\"\nUsage: parasol probe serve [--listen ADDR]\n"},
+		{[]string{"probe", "serve", "x"}, "parasol probe serve: unexpected argument \"x\"\nUsage: parasol probe serve [--listen ADDR] [--max-memory SIZE]\n"},
 		{[]string{"probe", "measure", "h"}, "parasol probe measure: need at least two hosts\nUsage: parasol probe measure [flags] HOST... | --hostfile FILE\n"},
 		{[]string{"repl", "a", "b"}, "parasol repl: at most one MACHINE\nUsage: parasol repl [MACHINE]\n"},
 		{[]string{"run", "x"}, "parasol run: need MACHINE and PROGRAM\nUsage: parasol run [flags] MACHINE PROGRAM\n"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/probe"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
@@ -41,13 +42,20 @@ the measurements and the fit quality as comments.`
 // probeServeCmd is parasol probe serve.
 var probeServeCmd = &command{
 	name: "serve",
-	args: "[--listen ADDR]",
+	args: "[--listen ADDR] [--max-memory SIZE]",
 	doc: probeDoc + `
 
 Serve answers measurement requests until interrupted (Ctrl-C or SIGTERM).
 It has no authentication: anyone who can reach the port can ask it to
 exchange messages with another server, so run it on a trusted network only
-and stop it when the measurement is done.
+and stop it when the measurement is done. Nothing in a request is
+trusted unbounded: a server holds at most ` + fmt.Sprint(probe.MaxConnections) + ` connections at once (the
+excess is answered "server busy" and closed); a data connection declares
+its largest message (at most 64 MiB) and a larger one closes it; the
+message buffers of all connections stay within --max-memory; a measure
+request may ask for at most ` + fmt.Sprint(probe.MaxReps) + ` repetitions, ` + fmt.Sprint(probe.MaxSizes) + ` sizes of each kind,
+` + fmt.Sprint(probe.MaxSamples) + ` timings and 16 GB of traffic; every request ends by its deadline
+(30s unless it asks for another, at most 10m).
 It prints the address it listens on; --listen :0 lets the system choose a
 free port.`,
 	flags: declareProbeServe,
@@ -56,6 +64,8 @@ free port.`,
 // declareProbeServe declares probe serve's flags on fs and returns the function that runs it.
 func declareProbeServe(e *env, fs *flag.FlagSet) func(pos []string) error {
 	listen := fs.String("listen", ":"+probe.DefaultPort, "listen on `ADDR`, host:port (an empty host is every interface; port 0 lets the system choose)")
+	maxMemory := memoryFlag()
+	fs.Var(&maxMemory, "max-memory", "bound the message buffers of all connections to `SIZE`, such as 512MB: a request beyond it is refused (default: $"+limits.EnvVar+" or a quarter of physical memory)")
 	return func(pos []string) error {
 		if len(pos) != 0 {
 			return argsError("parasol probe serve: unexpected argument %q", pos[0])
@@ -67,7 +77,7 @@ func declareProbeServe(e *env, fs *flag.FlagSet) func(pos []string) error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		fmt.Fprintf(e.stdout, "parasol probe: serving on %s\n", l.Addr())
-		return probe.Serve(ctx, l)
+		return probe.Serve(ctx, l, maxMemory.bytes())
 	}
 }
 
@@ -113,7 +123,7 @@ func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if opt.Sizes, err = parseSizes(*sizes); err != nil {
 				return usageError("parasol probe measure: --sizes: %v", err)
 			}
-			if err := opt.Check(); err != nil {
+			if err := opt.CheckSizes(); err != nil {
 				return usageError("parasol probe measure: --sizes: %v", err)
 			}
 		}
@@ -122,6 +132,9 @@ func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		if opt.Reps < 1 || opt.TrainCount < 1 || opt.MaxPairs < 1 || opt.Timeout <= 0 {
 			return usageError("parasol probe measure: --reps, --train, --max-pairs and --timeout must be positive")
+		}
+		if err := opt.Check(); err != nil {
+			return usageError("parasol probe measure: %v", err)
 		}
 		hosts := pos
 		if *hostfile != "" {

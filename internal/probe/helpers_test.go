@@ -23,7 +23,7 @@ func serveVia(t *testing.T, n int, wrap func(net.Listener) net.Listener) []strin
 		if err != nil {
 			t.Fatal(err)
 		}
-		go Serve(ctx, wrap(l))
+		go Serve(ctx, wrap(l), 0)
 		hosts = append(hosts, l.Addr().String())
 	}
 	return hosts

@@ -47,24 +47,38 @@ func DefaultOptions() Options {
 }
 
 // Check says what makes the options unusable before any host is asked:
-// a link's latency and speed come with standard errors, which a fit of
-// two parameters can give from three different sizes, not two.
+// what a server would refuse (see checkRequest), and too few sizes.
 func (o Options) Check() error {
 	if o.TrainCount > MaxTrain {
 		return fmt.Errorf("trains of %d messages: a server takes at most %d", o.TrainCount, MaxTrain)
 	}
+	if o.Timeout > MaxTimeout {
+		return fmt.Errorf("a timeout of %s: a server gives a request at most %s", o.Timeout, MaxTimeout)
+	}
+	if err := checkRequest(o.request("peer")); err != nil {
+		return fmt.Errorf("a server refuses the request: %v", err)
+	}
+	return o.CheckSizes()
+}
+
+// CheckSizes says whether the ping-pong sizes can be fitted: a link's
+// latency and speed come with standard errors, which a fit of two
+// parameters can give from three different sizes, not two.
+func (o Options) CheckSizes() error {
 	distinct := map[int]bool{}
 	for _, s := range o.Sizes {
 		distinct[s] = true
 	}
 	if len(distinct) < 3 {
-		names := make([]string, len(o.Sizes))
-		for i, s := range o.Sizes {
-			names[i] = fit.SizeLiteral(int64(s))
-		}
-		return fmt.Errorf("ping-pong sizes %s: fitting a link's latency and speed with their errors takes at least 3 different sizes", strings.Join(names, ", "))
+		return fmt.Errorf("ping-pong sizes %s: fitting a link's latency and speed with their errors takes at least 3 different sizes", sizeList(o.Sizes))
 	}
 	return nil
+}
+
+// request is the measure request of a pair whose second host is peer.
+func (o Options) request(peer string) request {
+	return request{Op: "measure", Peer: peer, Sizes: o.Sizes, Reps: o.Reps,
+		TrainSizes: o.TrainSizes, TrainCount: o.TrainCount, TimeoutMS: o.Timeout.Milliseconds()}
 }
 
 // Pair is the measurement of one pair of hosts: A timed its messages to B.
@@ -137,6 +151,14 @@ func (r *Report) Failures() string {
 	return b.String()
 }
 
+func sizeList(sizes []int) string {
+	names := make([]string, len(sizes))
+	for i, s := range sizes {
+		names[i] = fit.SizeLiteral(int64(s))
+	}
+	return strings.Join(names, ", ")
+}
+
 // WithPort adds the default port to a host given without one.
 func WithPort(host string) string {
 	if _, _, err := net.SplitHostPort(host); err == nil {
@@ -183,9 +205,7 @@ func Measure(ctx context.Context, hosts []string, opt Options) (*Report, error) 
 			return r, err
 		}
 		p := &Pair{A: pr[0], B: pr[1]}
-		req := request{Op: "measure", Peer: hosts[p.B], Sizes: opt.Sizes, Reps: opt.Reps,
-			TrainSizes: opt.TrainSizes, TrainCount: opt.TrainCount, TimeoutMS: opt.Timeout.Milliseconds()}
-		rep, err := call(ctx, hosts[p.A], req, opt.Timeout+5*time.Second)
+		rep, err := call(ctx, hosts[p.A], opt.request(hosts[p.B]), opt.Timeout+5*time.Second)
 		if err == nil {
 			p.PingPong, p.Trains = rep.PingPong, rep.Trains
 			p.Fit, err = fitLink(p.PingPong)
@@ -232,7 +252,7 @@ func sample(pairs [][2]int, hosts, n int, seed uint64) [][2]int {
 // PingPong measures the median one-way time of size-byte messages from
 // this process to a serving host, as a pair's ping-pong does.
 func PingPong(ctx context.Context, host string, size, reps int, timeout time.Duration) (float64, error) {
-	d, err := dialData(ctx, WithPort(host), time.Now().Add(timeout))
+	d, err := dialData(ctx, WithPort(host), size, timeout)
 	if err != nil {
 		return 0, err
 	}
@@ -267,12 +287,18 @@ func call(ctx context.Context, host string, req request, timeout time.Duration) 
 	if _, err := c.Write(append(b, '\n')); err != nil {
 		return reply{}, err
 	}
-	line, err := bufio.NewReader(io.LimitReader(c, maxReply)).ReadBytes('\n')
+	rep, err := decodeReply(bufio.NewReader(io.LimitReader(c, maxReply)).ReadBytes('\n'))
+	if err != nil && ctx.Err() != nil {
+		return reply{}, ctx.Err()
+	}
+	return rep, timeoutError(err, timeout)
+}
+
+// decodeReply reads a reply line; the error of one that failed is the
+// server's own message, quoted if it is not plain text.
+func decodeReply(line []byte, err error) (reply, error) {
 	if err != nil {
-		if ctx.Err() != nil {
-			return reply{}, ctx.Err()
-		}
-		return reply{}, timeoutError(err, timeout)
+		return reply{}, err
 	}
 	var rep reply
 	if err := json.Unmarshal(line, &rep); err != nil {
