@@ -95,6 +95,13 @@ reported on stderr, and nothing is written, unless --partial asks for the
 description of what was measured, whose first line then says PARTIAL and
 lists what is missing. The file is written whole or not at all.
 
+What the servers answer is checked, not trusted: a host name that is not
+one (letters, digits, '-', '_' and '.') is refused, and so is a pair
+whose answer holds sizes, counts or repetitions other than those asked
+for, or a time that is not positive and finite; each is reported on
+stderr as "answered badly" with the host and what was wrong. --timeout is
+at most 10m, the limit a server gives a request.
+
 Examples:
   parasol probe measure node1 node2 node3 -o cluster.machine
   parasol probe measure --hostfile hosts.txt --legacy -o cluster.machine`,

@@ -64,9 +64,9 @@ func (r *Report) header(b *strings.Builder) {
 	for _, h := range hosts {
 		name := ""
 		if r.Hostnames[h] != "" {
-			name = " (" + r.Hostnames[h] + ")"
+			name = " (" + plain(r.Hostnames[h]) + ")"
 		}
-		fmt.Fprintf(b, "# node %d: %s%s\n", ids[h], r.Hosts[h], name)
+		fmt.Fprintf(b, "# node %d: %s%s\n", ids[h], plain(r.Hosts[h]), name)
 	}
 	for _, p := range measured {
 		fmt.Fprintf(b, "#\n# link %d -- %d:\n#   ping-pong", ids[p.A], ids[p.B])

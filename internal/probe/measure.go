@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/parasol-lang/parasol/eval/fit"
 )
@@ -140,15 +143,87 @@ func (r *Report) Failures() string {
 	var b strings.Builder
 	for i, h := range r.Hosts {
 		if err, ok := r.Unreachable[i]; ok {
-			fmt.Fprintf(&b, "host %d (%s) unreachable: %v\n", i, h, err)
+			var bad *BadAnswer
+			if errors.As(err, &bad) {
+				fmt.Fprintf(&b, "host %d (%s) %v\n", i, plain(h), err)
+			} else {
+				fmt.Fprintf(&b, "host %d (%s) unreachable: %v\n", i, plain(h), err)
+			}
 		}
 	}
 	for _, p := range r.Pairs {
 		if p.Err != nil {
-			fmt.Fprintf(&b, "pair %d-%d (%s to %s) failed: %v\n", p.A, p.B, r.Hosts[p.A], r.Hosts[p.B], p.Err)
+			var bad *BadAnswer
+			who := ""
+			if errors.As(p.Err, &bad) {
+				who = "host " + strconv.Itoa(p.A) + " "
+			}
+			fmt.Fprintf(&b, "pair %d-%d (%s to %s) failed: %s%v\n", p.A, p.B, plain(r.Hosts[p.A]), plain(r.Hosts[p.B]), who, p.Err)
 		}
 	}
 	return b.String()
+}
+
+// BadAnswer is a peer's answer that Measure refuses: a host name that is
+// not one, or samples other than those asked for.
+type BadAnswer struct {
+	What string // what was wrong, e.g. `its host name "a\nb" is not a valid host name`
+}
+
+func (e *BadAnswer) Error() string { return "answered badly: " + e.What }
+
+// checkHostname refuses a host name that could not name a host: one to
+// 253 letters, digits, '-' and '_' in dot-separated labels of at most 63
+// (the empty name of a server that does not know its own is allowed).
+// It goes into the machine file's comments, so nothing else may.
+func checkHostname(h string) error {
+	ok := len(h) <= 253
+	for _, label := range strings.Split(h, ".") {
+		if h == "" {
+			break
+		}
+		ok = ok && label != "" && len(label) <= 63
+		for _, c := range label {
+			ok = ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_')
+		}
+	}
+	if !ok {
+		return &BadAnswer{fmt.Sprintf("its host name %s is not a valid host name (dot-separated labels of letters, digits, '-' and '_', at most 253 characters)", quoteShort(h))}
+	}
+	return nil
+}
+
+// checkReply refuses an answer to a measure request that holds anything
+// but what o asked for: a sample of each requested size in order, each
+// of o.Reps times, every time positive and finite.
+func (o Options) checkReply(rep reply) error {
+	for _, l := range []struct {
+		what    string
+		samples []Sample
+		sizes   []int
+		count   int
+	}{{"ping-pong", rep.PingPong, o.Sizes, 1}, {"train", rep.Trains, o.TrainSizes, max(o.TrainCount, 1)}} {
+		if len(l.samples) != len(l.sizes) {
+			return &BadAnswer{fmt.Sprintf("%d %s samples, %d asked for", len(l.samples), l.what, len(l.sizes))}
+		}
+		for i, s := range l.samples {
+			if s.Size != l.sizes[i] {
+				return &BadAnswer{fmt.Sprintf("%s sample %d is of %d bytes, not the %d asked for (sizes asked: %s)", l.what, i+1, s.Size, l.sizes[i], sizeList(l.sizes))}
+			}
+			if s.Count != l.count {
+				return &BadAnswer{fmt.Sprintf("%s sample %d (%s) is of %d messages, not the %d asked for", l.what, i+1, fit.SizeLiteral(int64(s.Size)), s.Count, l.count)}
+			}
+			if len(s.Seconds) != max(o.Reps, 1) {
+				return &BadAnswer{fmt.Sprintf("%s sample %d (%s) has %d times, not the %d repetitions asked for", l.what, i+1, fit.SizeLiteral(int64(s.Size)), len(s.Seconds), max(o.Reps, 1))}
+			}
+			for j, t := range s.Seconds {
+				if !(t > 0) || math.IsInf(t, 0) {
+					return &BadAnswer{fmt.Sprintf("%s sample %d (%s) time %d is %g s; a time must be positive and finite", l.what, i+1, fit.SizeLiteral(int64(s.Size)), j+1, t)}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func sizeList(sizes []int) string {
@@ -157,6 +232,24 @@ func sizeList(sizes []int) string {
 		names[i] = fit.SizeLiteral(int64(s))
 	}
 	return strings.Join(names, ", ")
+}
+
+// plain is s when it is printable text of reasonable length, and
+// otherwise s quoted (and cut short): what a peer says goes into
+// messages and the machine file's comments, one line each.
+func plain(s string) string {
+	if len(s) <= 500 && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	return quoteShort(s)
+}
+
+// quoteShort quotes s, at most its first 80 bytes.
+func quoteShort(s string) string {
+	if len(s) > 80 {
+		return strconv.Quote(s[:80]) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // WithPort adds the default port to a host given without one.
@@ -184,6 +277,10 @@ func Measure(ctx context.Context, hosts []string, opt Options) (*Report, error) 
 			r.Unreachable[i] = err
 			continue
 		}
+		if err := checkHostname(rep.Hostname); err != nil {
+			r.Unreachable[i] = err
+			continue
+		}
 		r.Hostnames[i] = rep.Hostname
 	}
 	if err := ctx.Err(); err != nil {
@@ -206,6 +303,9 @@ func Measure(ctx context.Context, hosts []string, opt Options) (*Report, error) 
 		}
 		p := &Pair{A: pr[0], B: pr[1]}
 		rep, err := call(ctx, hosts[p.A], opt.request(hosts[p.B]), opt.Timeout+5*time.Second)
+		if err == nil {
+			err = opt.checkReply(rep)
+		}
 		if err == nil {
 			p.PingPong, p.Trains = rep.PingPong, rep.Trains
 			p.Fit, err = fitLink(p.PingPong)
@@ -305,7 +405,7 @@ func decodeReply(line []byte, err error) (reply, error) {
 		return reply{}, fmt.Errorf("not a parasol probe server (its answer is not a probe reply)")
 	}
 	if rep.Error != "" {
-		return rep, errors.New(rep.Error)
+		return rep, errors.New(plain(rep.Error))
 	}
 	return rep, nil
 }

@@ -5,11 +5,16 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parasol-lang/parasol/eval"
 )
 
 // rawRequest sends one request line on a fresh connection to host and
@@ -171,5 +176,153 @@ func TestServerBoundsMeasureRequests(t *testing.T) {
 	_, err = call(context.Background(), host, request{Op: "measure", Peer: mute.Addr().String(), Sizes: sizes, TimeoutMS: 300}, 5*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "no answer within the pair's timeout of 300ms") {
 		t.Errorf("a mute peer: %v, want the request's deadline", err)
+	}
+}
+
+// fakePeer is a server that answers hello with hostname and a measure
+// request with what answer makes of it, until the test ends.
+func fakePeer(t *testing.T, hostname string, answer func(request) reply) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			line, err := bufio.NewReader(c).ReadSlice('\n')
+			var req request
+			if err == nil && json.Unmarshal(line, &req) == nil {
+				if req.Op == "hello" {
+					writeReply(c, reply{Hostname: hostname})
+				} else {
+					writeReply(c, answer(req))
+				}
+			}
+			c.Close()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// honest is the answer of a link of 20 µs and 1 GB/s, each time a little
+// different.
+func honest(req request) reply {
+	var rep reply
+	for _, s := range req.Sizes {
+		sm := Sample{Size: s, Count: 1}
+		for i := 0; i < req.Reps; i++ {
+			sm.Seconds = append(sm.Seconds, 20e-6+float64(s)*1e-9+float64(i)*1e-8)
+		}
+		rep.PingPong = append(rep.PingPong, sm)
+	}
+	for _, s := range req.TrainSizes {
+		sm := Sample{Size: s, Count: req.TrainCount}
+		for i := 0; i < req.Reps; i++ {
+			sm.Seconds = append(sm.Seconds, 20e-6+float64(s*req.TrainCount)*1e-9)
+		}
+		rep.Trains = append(rep.Trains, sm)
+	}
+	return rep
+}
+
+// Measure validates what peers say: a host name that is not one is
+// refused (so a newline and a machine block in it never reach the
+// file), and a pair whose answer holds sizes not asked for or times not
+// positive fails, naming the host and what was wrong.
+func TestMeasureRefusesBadAnswersFromPeers(t *testing.T) {
+	injected := "evil\nmachine \"pwned\" {\n\tprocessor p {}\n}\n# "
+	tests := []struct {
+		name     string
+		hostname string
+		answer   func(request) reply
+		want     string
+	}{
+		{"hostname with a machine block", injected, honest,
+			`host 0 (127.0.0.1:PORT) answered badly: its host name "evil\nmachine \"pwned\" {\n\tprocessor p {}\n}\n# " is not a valid host name`},
+		{"hostname with a space", "a b", honest, `its host name "a b" is not a valid host name`},
+		{"negative size", "fake", func(req request) reply {
+			rep := honest(req)
+			rep.PingPong[1].Size = -1024
+			return rep
+		}, "pair 0-1 (127.0.0.1:PORT to 127.0.0.1:PEER) failed: host 0 answered badly: ping-pong sample 2 is of -1024 bytes, not the 4096 asked for (sizes asked: 1B, 4KiB, 64KiB, 256KiB)"},
+		{"size 2^62", "fake", func(req request) reply {
+			rep := honest(req)
+			rep.PingPong = append(rep.PingPong, Sample{Size: 1 << 62, Count: 1, Seconds: []float64{1e-3}})
+			return rep
+		}, "host 0 answered badly: 5 ping-pong samples, 4 asked for"},
+		{"zero train times", "fake", func(req request) reply {
+			rep := honest(req)
+			for i := range rep.Trains[0].Seconds {
+				rep.Trains[0].Seconds[i] = 0
+			}
+			return rep
+		}, "host 0 answered badly: train sample 1 (1KiB) time 1 is 0 s; a time must be positive and finite"},
+		{"zero ping-pong times", "fake", func(req request) reply {
+			rep := honest(req)
+			rep.PingPong[0].Seconds[2] = 0
+			return rep
+		}, "ping-pong sample 1 (1B) time 3 is 0 s"},
+		{"a train of other messages", "fake", func(req request) reply {
+			rep := honest(req)
+			rep.Trains[0].Count = 1
+			return rep
+		}, "train sample 1 (1KiB) is of 1 messages, not the 4 asked for"},
+		{"too few repetitions", "fake", func(req request) reply {
+			rep := honest(req)
+			rep.PingPong[3].Seconds = rep.PingPong[3].Seconds[:1]
+			return rep
+		}, "ping-pong sample 4 (256KiB) has 1 times, not the 5 repetitions asked for"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := fakePeer(t, tc.hostname, tc.answer)
+			real := serve(t, 2)
+			o := quickOptions()
+			o.Timeout = 5 * time.Second
+			r, err := Measure(context.Background(), []string{fake, real[0], real[1]}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ReplaceAll(strings.ReplaceAll(tc.want, "127.0.0.1:PORT", fake), "127.0.0.1:PEER", real[0])
+			if f := r.Failures(); !strings.Contains(f, want) {
+				t.Errorf("failures:\n%s\nwant them to say:\n%s", f, want)
+			}
+			var bad *BadAnswer
+			if err := r.Unreachable[0]; err == nil {
+				if len(r.Pairs) == 0 || !errors.As(r.Pairs[0].Err, &bad) {
+					t.Errorf("pair 0-1 is not refused as a bad answer: %v", r.Pairs[0].Err)
+				}
+			} else if !errors.As(err, &bad) {
+				t.Errorf("host 0's error is not a bad answer: %v", err)
+			}
+			if len(r.Measured()) == 0 {
+				t.Fatalf("the honest pair was not measured:\n%s", r.Failures())
+			}
+			// What is written of the rest describes one machine, the
+			// measured one, and no time of the bad answer.
+			for _, legacy := range []bool{false, true} {
+				text := r.Machine("measured", legacy)
+				file := filepath.Join(t.TempDir(), "probed.machine")
+				if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				names, err := eval.MachineNames(file)
+				if err != nil {
+					t.Fatalf("legacy=%v: %v\n%s", legacy, err, text)
+				}
+				if len(names) != 1 || names[0] != "measured" {
+					t.Errorf("legacy=%v: machines %v, want only the measured one:\n%s", legacy, names, text)
+				}
+				if strings.Contains(text, "inf") || strings.Contains(text, "\nmachine \"pwned\"") {
+					t.Errorf("legacy=%v: the bad answer reached the file:\n%s", legacy, text)
+				}
+			}
+		})
 	}
 }
