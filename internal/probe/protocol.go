@@ -5,10 +5,13 @@
 // model, T = t_s + t_w m) and Report.Machine writes the .machine file.
 //
 // The protocol is a JSON line per request on a fresh connection, then,
-// on a data connection between two servers, binary frames: an op byte
-// ('p' ping-pong, 't' train, 'q' quit), a 4-byte size and a 4-byte count,
-// big-endian, followed by the payload. No privileges are needed: any
-// unprivileged port serves.
+// on a data connection between two servers (an echo request, which
+// declares its largest frame and is answered with a reply line), binary
+// frames: an op byte ('p' ping-pong, 't' train, 'q' quit), a 4-byte size
+// and a 4-byte count, big-endian, followed by the payload. No privileges
+// are needed: any unprivileged port serves. Nothing a client or a peer
+// says is trusted unbounded: the constants below bound every request,
+// and Measure refuses answers other than those it asked for.
 package probe
 
 import (
