@@ -24,7 +24,7 @@ func TestClusterExamplesMergeIntoTheWholeSweep(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			args := sweepCommand(t, filepath.Join("../../examples/cluster", c.file))
-			whole := runCapture(t, args)
+			whole := runCapture(t, unsharded(t, args))
 			dir := t.TempDir()
 			var shards []string
 			for i := range c.count {
@@ -45,6 +45,29 @@ func TestClusterExamplesMergeIntoTheWholeSweep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unsharded is the example's command without --shard auto and --shards N:
+// the whole sweep. A job's command must ask for its shard.
+func unsharded(t *testing.T, args []string) []string {
+	t.Helper()
+	var out []string
+	auto := false
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--shard":
+			auto = auto || args[i+1] == "auto"
+			i++
+		case "--shards":
+			i++
+		default:
+			out = append(out, args[i])
+		}
+	}
+	if !auto {
+		t.Fatalf("parasol %s: a job array's sweep without --shard auto runs the whole sweep in every task", strings.Join(args, " "))
+	}
+	return out
 }
 
 var sweepLine = regexp.MustCompile(`parasol (sweep [^>]*)>`)

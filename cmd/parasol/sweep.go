@@ -254,11 +254,12 @@ figure, analytic and simulated) along y, one line per combination of the
 other axes.
 
 --shard I/N runs the points i with i % N == I, so N processes, on one
-machine or many, share a sweep; in a Slurm job array I and N come from
-$SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, in a Kubernetes Indexed
-Job I from $JOB_COMPLETION_INDEX and N from --shards. 'parasol merge'
-joins the shards' outputs (any one format) into the bytes the whole sweep
-prints.
+machine or many, share a sweep. --shard auto takes I and N from a Slurm
+array task ($SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT) or I from a
+Kubernetes Indexed Job ($JOB_COMPLETION_INDEX) and N from --shards, as
+sim does; without --shard a sweep runs every point, in a job array too.
+'parasol merge' joins the shards' outputs (any one format) into the bytes
+the whole sweep prints.
 
 Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
@@ -300,8 +301,8 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads; with src and dst columns, the rows of --src and --dst): each point's text line is followed by the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
-	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (default: from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; else the whole sweep; auto: from them, which must be set)")
-	shards := fs.Int("shards", 0, "the number of shards, with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions) or overriding $SLURM_ARRAY_TASK_COUNT")
+	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; default: the whole sweep)")
+	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
 	return func(pos []string) error {
 		counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32})
 		if err := checkCounts("sweep", fs, counts); err != nil {
@@ -340,16 +341,13 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			measured = mt.Times
 		}
 		total := len(points)
+		// The scheduler's environment shards a sweep only when --shard auto
+		// asks for it, as sim's: a job array whose tasks each run a whole
+		// sweep keeps every point.
 		if shard.auto {
 			if shard, err = autoShard("sweep", *shards); err != nil {
 				return err
 			}
-		} else if !shard.set {
-			sh, ok, err := study.ShardFromEnv(*shards)
-			if err != nil {
-				return usageError("parasol sweep: %v", err)
-			}
-			shard = shardFlag{Shard: sh, set: ok}
 		}
 		if shard.set {
 			points = shard.Select(points)
