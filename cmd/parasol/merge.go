@@ -24,6 +24,11 @@ Merge joins the outputs of the shards of a sweep (parasol sweep --shard
 I/N) into exactly the bytes the whole sweep prints: the points in order,
 one CSV header. The files are all JSON lines, all CSV or all text, as
 the sweep printed them; every point of the sweep must be in exactly one.
+A shard's output starts with its study, the line saying which sweep it
+is a part of (the machine, the format, every flag that shapes the output
+and the --set and --arg axes; in JSON an object with "parasol_study", in
+CSV and text a "# parasol study" comment): merge refuses shards of
+different sweeps, naming the first difference.
 
 It joins the shards of one simulation's runs (parasol sim --runs R
 --shard I/N) the same way: their runs' records are aggregated in run
@@ -53,6 +58,9 @@ func declareMerge(e *env, fs *flag.FlagSet) func(files []string) error {
 		var runShards [][]byte
 		var header, kindFrom string
 		var kind results.Format
+		var study1 *results.Study     // the first file's study, from studyFrom
+		var studyFrom, noStudy string // noStudy: a file without one
+		defaults := sweepDefaults()
 		for _, name := range files {
 			// A device or FIFO would be read forever or block (issue 8's
 			// rule for every input); a shard's output is a regular file.
@@ -70,6 +78,21 @@ func declareMerge(e *env, fs *flag.FlagSet) func(files []string) error {
 			if results.IsRunShard(data) {
 				runShards = append(runShards, data)
 				continue
+			}
+			st, err := results.ReadStudy(name, data, defaults)
+			if err != nil {
+				return fmt.Errorf("parasol merge: %v", err)
+			}
+			// An empty file is a shard that printed nothing, of no study.
+			if len(data) > 0 {
+				if err := sameStudy(studyFrom, study1, name, st, noStudy, defaults); err != nil {
+					return err
+				}
+				if st == nil {
+					noStudy = name
+				} else if study1 == nil {
+					study1, studyFrom = st, name
+				}
 			}
 			ls, h, err := results.ReadSweep(name, data)
 			if err != nil {
@@ -113,4 +136,37 @@ func declareMerge(e *env, fs *flag.FlagSet) func(files []string) error {
 		}
 		return w.Flush()
 	}
+}
+
+// sameStudy refuses a shard (name, its study st) of another study than
+// the first file's (first, study1), naming the first difference, and a
+// mix of outputs with a study and without (noStudy is a file without,
+// study1 nil when none before had one); defaults are sweep's flags'.
+func sameStudy(first string, study1 *results.Study, name string, st *results.Study, noStudy string, defaults map[string]string) error {
+	switch {
+	case st != nil && noStudy != "":
+		return fmt.Errorf("parasol merge: %s is a shard of a sweep, %s is not (a whole sweep's output, or a shard printed by an older parasol): print every shard with sweep --shard", name, noStudy)
+	case st == nil && study1 != nil:
+		return fmt.Errorf("parasol merge: %s is a shard of a sweep, %s is not (a whole sweep's output, or a shard printed by an older parasol): print every shard with sweep --shard", first, name)
+	case st == nil || study1 == nil:
+		return nil
+	}
+	if a, b, differ := study1.Diff(st, defaults); differ {
+		return fmt.Errorf("parasol merge: %s is a sweep of %s, %s of %s: not shards of one sweep", first, a, name, b)
+	}
+	return nil
+}
+
+// sweepDefaults are the default values of sweep's flags, by name, those
+// that have one to print.
+func sweepDefaults() map[string]string {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	declareSweep(&env{}, fs)
+	out := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.DefValue != "" {
+			out[f.Name] = f.DefValue
+		}
+	})
+	return out
 }

@@ -258,8 +258,11 @@ machine or many, share a sweep. --shard auto takes I and N from a Slurm
 array task ($SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT) or I from a
 Kubernetes Indexed Job ($JOB_COMPLETION_INDEX) and N from --shards, as
 sim does; without --shard a sweep runs every point, in a job array too.
-'parasol merge' joins the shards' outputs (any one format) into the bytes
-the whole sweep prints.
+A shard's output starts with a line naming its study (the machine, the
+format, every flag that shapes the output, the axes; in CSV and text a
+"# parasol study" comment). 'parasol merge' joins the shards' outputs
+(any one format) into the bytes the whole sweep prints, and refuses
+shards of different sweeps.
 
 Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
@@ -357,6 +360,13 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			out.bar = newProgress(e.stderr, len(points), "points")
 			defer out.bar.done()
 		}
+		if shard.set {
+			// A shard's output starts with its study, for merge to join
+			// only shards of one sweep; the whole sweep's has none.
+			if _, err := io.WriteString(e.stdout, sweepStudy(fs, pos[0], format.value, sets).Line(format.value)); err != nil {
+				return err
+			}
+		}
 		if format.value == outCSV {
 			// The header comes first even from a shard with no points, so
 			// that every shard's output is a table merge can join.
@@ -383,6 +393,32 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		return nil
 	}
+}
+
+// notStudy are the flags of sweep that say how it runs, not what it
+// prints: they are not in its study. --format and --json are the study's
+// Format; --set and --arg its Axes.
+var notStudy = map[string]bool{"shard": true, "shards": true, "workers": true, "max-memory": true, "plot": true,
+	"format": true, "json": true, "set": true, "arg": true}
+
+// sweepStudy is the identity of the sweep fs was parsed for, on machine
+// spec: every flag that shapes its output and differs from its default,
+// and its axes.
+func sweepStudy(fs *flag.FlagSet, spec, format string, axes setSweep) *results.Study {
+	var flags, axs []results.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := f.Value.String(); !notStudy[f.Name] && v != f.DefValue {
+			flags = append(flags, results.Flag{Name: f.Name, Value: v})
+		}
+	})
+	for _, ax := range axes {
+		name := "set"
+		if ax.Arg {
+			name = "arg"
+		}
+		axs = append(axs, results.Flag{Name: name, Value: ax.Path + "=" + strings.Join(ax.Values, ",")})
+	}
+	return results.NewStudy("sweep", spec, format, flags, axs)
 }
 
 // sweepArgs are sweep's flags as given, from which the study is built.

@@ -1,8 +1,9 @@
 // Package results is the result schema: the JSON objects and CSV columns
 // every command prints a result in, the "run" object that says what
 // produced a result, the records of a sweep's points and of a shard of a
-// simulation's runs, and the readers that take a sweep's output back for
-// merging. The schema is defined here once: the command line writes these
+// simulation's runs, the Study a sweep shard's output starts with (the
+// identity merge compares), and the readers that take a sweep's output
+// back for merging. The schema is defined here once: the command line writes these
 // types and study.Merge reads them back, so a key or a column cannot
 // drift between the writer and the reader.
 //

@@ -117,8 +117,10 @@ const (
 	Text Format = "text"
 )
 
-// FormatOf is the format a sweep's output data is in.
+// FormatOf is the format a sweep's output data is in; a shard's study
+// line (Study.Line) is passed over.
 func FormatOf(data []byte) Format {
+	data = skipStudyLine(data)
 	switch {
 	case len(data) == 0:
 		return None
@@ -128,6 +130,18 @@ func FormatOf(data []byte) Format {
 		return JSON
 	}
 	return Text
+}
+
+// skipStudyLine is data without its first line when that is a study
+// line.
+func skipStudyLine(data []byte) []byte {
+	if !isStudyLine(data) {
+		return data
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[i+1:]
+	}
+	return nil
 }
 
 // Line is one point of a sweep's output as read back: its Key and its
@@ -140,7 +154,8 @@ type Line struct {
 
 // ReadSweep splits the output a sweep (or a shard of one) printed into
 // its points, telling JSON lines, CSV and text apart by the first line.
-// header is the CSV header row, "" for the other formats.
+// header is the CSV header row, "" for the other formats. A shard's study
+// lines are passed over (ReadStudy reads them).
 func ReadSweep(name string, data []byte) (lines []Line, header string, err error) {
 	if len(data) == 0 {
 		return nil, "", nil
@@ -162,6 +177,8 @@ func ReadSweep(name string, data []byte) (lines []Line, header string, err error
 		}
 		l := Line{Text: line, Where: where}
 		switch {
+		case isStudyLine(line):
+			continue
 		case bytes.HasPrefix(line, []byte("{")):
 			// Key's fields as pointers, to tell a missing key from 0.
 			var key struct {
@@ -185,6 +202,10 @@ func ReadSweep(name string, data []byte) (lines []Line, header string, err error
 // readCSV reads a sweep's CSV; each row is written back by WriteRows, so
 // the bytes are the sweep's.
 func readCSV(name string, data []byte) ([]Line, string, error) {
+	skipped := 0 // the study line's
+	if rest := skipStudyLine(data); len(rest) < len(data) {
+		data, skipped = rest, 1
+	}
 	r := csv.NewReader(bytes.NewReader(data))
 	head, err := r.Read()
 	if err != nil {
@@ -207,7 +228,7 @@ func readCSV(name string, data []byte) ([]Line, string, error) {
 			return nil, "", fmt.Errorf("%s: %v", name, err)
 		}
 		line, _ := r.FieldPos(0)
-		l := Line{Where: fmt.Sprintf("%s:%d", name, line)}
+		l := Line{Where: fmt.Sprintf("%s:%d", name, skipped+line)}
 		p, err1 := strconv.Atoi(rec[0])
 		t, err2 := strconv.Atoi(rec[1])
 		if err1 != nil || err2 != nil {
