@@ -470,9 +470,31 @@ func (c *pcomp) stmts(list []lang.Stmt) []*pnode {
 	return out
 }
 
+// builtinNames are the values every rank has in scope, which a let or a
+// loop may not rebind: rebinding rank would silently give every rank the
+// same number.
+var builtinNames = map[string]string{
+	"rank":  "this rank's number",
+	"ranks": "how many ranks run",
+}
+
+// rebinds reports a let or loop variable that would hide a built-in name.
+func (c *pcomp) rebinds(pos lang.Pos, what, name string) bool {
+	meaning, ok := builtinNames[name]
+	if !ok {
+		return false
+	}
+	c.errs.Add(pos, "%s cannot rebind the built-in name %s (%s); choose another name", what, name, meaning)
+	return true
+}
+
 func (c *pcomp) stmt(s lang.Stmt) *pnode {
 	switch s := s.(type) {
 	case *lang.Let:
+		if c.rebinds(s.Pos, "let", s.Name) {
+			c.expr(s.Value) // its own errors still count
+			return nil
+		}
 		if n, done := c.clockLet(s); done {
 			return n
 		}
@@ -498,6 +520,7 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 		}
 		return &pnode{kind: pLet, pos: s.Pos, slot: slot, a: ce}
 	case *lang.For:
+		bad := c.rebinds(s.Pos, "a for loop", s.Var)
 		from, ok1 := c.expr(s.From)
 		to, ok2 := c.expr(s.To)
 		for i, b := range []cexpr{from, to} {
@@ -511,7 +534,7 @@ func (c *pcomp) stmt(s lang.Stmt) *pnode {
 		c.declare(pname{name: s.Var, slot: slot, pos: s.Pos, l: local{slot: slot, known: true, kind: lang.Number}})
 		body := c.stmts(s.Body)
 		c.pop()
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || bad {
 			return nil
 		}
 		return &pnode{kind: pFor, pos: s.Pos, apos: lang.Start(s.From), bpos: lang.Start(s.To), slot: slot, a: from, b: to, body: body}
