@@ -695,10 +695,23 @@ const whyMaxPS = "about 26.7 days: times are whole picoseconds in 64-bit integer
 // analysis represents: at its statement, when the schedule says where
 // that is (a program's), else at its line (a GOAL schedule's).
 func (a *analysis) computeTooLong(op int32, rank int) error {
+	return a.tooLate(op, fmt.Sprintf("computes for %v on rank %d", lang.Quantity(a.s.Ops[op].Time, lang.TimeDim), rank))
+}
+
+// untilTooLate is the error for until(T) with a finite T past the longest
+// time the analysis represents: an error as compute's, not a wait that
+// never ends (only an infinite T, or NaN, is never).
+func (a *analysis) untilTooLate(op int32, rank int, t float64) error {
+	return a.tooLate(op, fmt.Sprintf("waits until %v on rank %d", lang.Quantity(t, lang.TimeDim), rank))
+}
+
+// tooLate is the error for operation op, which does what (a phrase) to a
+// time beyond the longest the analysis represents.
+func (a *analysis) tooLate(op int32, what string) error {
 	s := a.s
 	o := &s.Ops[op]
-	what := fmt.Sprintf("computes for %v on rank %d, beyond %v, the longest time the analysis represents (%s)",
-		lang.Quantity(o.Time, lang.TimeDim), rank, lang.Quantity(seconds(maxPS), lang.TimeDim), whyMaxPS)
+	what = fmt.Sprintf("%s, beyond %v, the longest time the analysis represents (%s)",
+		what, lang.Quantity(seconds(maxPS), lang.TimeDim), whyMaxPS)
 	if l := o.Label; l >= 0 && int(l) < len(s.LabelPos) && s.LabelPos[l].IsValid() {
 		return lang.Errorf(s.LabelPos[l], "%s %s", s.LabelOf(int(op)), what)
 	}

@@ -66,8 +66,11 @@ func (c *anClock) start(a *analysis, e anEvent) (bool, error) {
 		a.begin(op, e.t)
 		a.started(op)
 		t, ok := toPS(regs[k])
-		if math.IsNaN(regs[k]) || !ok && regs[k] > 0 {
+		if math.IsNaN(regs[k]) || math.IsInf(regs[k], 1) {
 			return true, nil // a time that never comes: the rank waits, a deadlock
+		}
+		if !ok && regs[k] > 0 {
+			return true, a.untilTooLate(op, r, regs[k])
 		}
 		end := max(e.t, t)
 		a.occupy(a.cpu(op), end, op)
