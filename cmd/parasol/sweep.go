@@ -307,7 +307,10 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 	fs.Var(&shard, "shard", "run only shard `I/N`: the points i with i % N == I (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards; default: the whole sweep)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
 	return func(pos []string) error {
-		counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32})
+		// --ranks as run checks it: 0 is not "one per processor" (leave
+		// the flag out for that).
+		counts := append(sf.countFlags(), countFlag{"workers", int64(*workers), 1, math.MaxInt32}, countFlag{"shards", int64(*shards), 1, math.MaxInt32},
+			countFlag{"ranks", int64(rf.ranks), 1, eval.MaxRanks})
 		if err := checkCounts("sweep", fs, counts); err != nil {
 			return err
 		}
