@@ -15,12 +15,35 @@ import (
 // returns the machines' names and every diagnostic, errors and warnings,
 // in source order.
 func Inspect(spec string, opts ...Option) ([]string, lang.Diagnostics) {
+	in, ds := InspectFile(spec, opts...)
+	return in.Machines, ds
+}
+
+// An Inspection names what a file defines: its machines and its programs
+// (not those of the files it imports).
+type Inspection struct {
+	Machines, Programs []string
+}
+
+// InspectFile is Inspect that also names the file's programs. Every
+// program visible from the file is checked on each machine of the file,
+// or when it has none on each machine of the files it imports; a file
+// that names no machine at all has its programs checked alone (their
+// statements, arguments, own names and units; what needs the machine, its
+// names, processors and rank count, is left for run).
+func InspectFile(spec string, opts ...Option) (Inspection, lang.Diagnostics) {
 	l := newLoader(opts)
 	f := l.readSpec(spec, lang.Pos{})
 	if f == nil || len(l.errs) > 0 {
-		return nil, sorted(l.errs)
+		return Inspection{}, sorted(l.errs)
 	}
 	names := l.namesIn(f)
+	var progs []string
+	for _, s := range f.Stmts {
+		if p, ok := s.(*lang.Program); ok {
+			progs = append(progs, p.Name)
+		}
+	}
 	var ds lang.Diagnostics
 	for _, n := range names {
 		m, err := assemble(l, n)
@@ -33,7 +56,7 @@ func Inspect(spec string, opts ...Option) ([]string, lang.Diagnostics) {
 		ds = append(ds, m.simChecks(l.opts.maxMemory)...)
 	}
 	ds = append(ds, l.checkProgramsAlone(f, names)...)
-	return names, sorted(ds)
+	return Inspection{Machines: names, Programs: progs}, sorted(ds)
 }
 
 // sorted orders diagnostics by position and drops exact repeats (a shared

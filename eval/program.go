@@ -247,11 +247,21 @@ func short(s string) string {
 	return s[:cut] + "…"
 }
 
-// checkPrograms checks programs on m, all errors at once.
+// checkPrograms checks programs on m, all errors at once, as run does:
+// each is compiled and, when that succeeds, instantiated with its
+// defaults for one rank per processor of m's first topology (run's
+// default), which matches sends to receives and runs the static deadlock
+// check.
 func (m *Machine) checkPrograms(ps []*lang.Program) error {
 	var errs lang.Diagnostics
 	for _, p := range ps {
-		errs.Append((&Program{ast: p}).Check(m))
+		prog := &Program{ast: p}
+		if err := prog.Check(m); err != nil {
+			errs.Append(err)
+			continue
+		}
+		_, err := prog.Schedule(m, ScheduleOptions{})
+		errs.Append(err)
 	}
 	return errs.Err()
 }
@@ -284,12 +294,32 @@ func (l *loader) checkProgramsAlone(f *lang.File, names []string) lang.Diagnosti
 	if len(names) > 0 || len(ps) == 0 || len(errs) > 0 {
 		return errs
 	}
-	for _, n := range l.importedMachines(f) {
+	imported := l.importedMachines(f)
+	for _, n := range imported {
 		m, err := build(l, n)
 		if err != nil {
 			continue // reported where that machine is checked
 		}
 		errs.Append(m.checkPrograms(ps))
 	}
+	if len(imported) == 0 {
+		// No machine at all: each program is checked alone.
+		m, err := LoadSource("<stand-in>", standInMachine)
+		if err != nil {
+			errs.Append(err) // cannot happen: a test checks files of programs alone
+			return errs
+		}
+		for _, p := range ps {
+			errs = append(errs, (&Program{ast: p}).checkAlone(m)...)
+		}
+	}
 	return errs
 }
+
+// standInMachine is what a program is checked on when its file names no
+// machine (checkAlone): it defines nothing a program could use.
+const standInMachine = `machine "stand-in" {
+	processor cpu {}
+	topology t = chain(2) { latency = 1us; speed = 1MB/s }
+}
+`

@@ -159,6 +159,7 @@ type pcomp struct {
 	errs   lang.Diagnostics
 	scopes [][]pname
 	clk    clockComp
+	alone  bool // checked without its machine (checkAlone)
 }
 
 // compiled is a program ready to instantiate.
@@ -173,30 +174,79 @@ type compiled struct {
 
 // compile resolves and compiles p on m; every error is reported at once.
 func (p *Program) compile(m *Machine, o ScheduleOptions) (*compiled, error) {
+	c, out := p.compileWith(m, o, false)
+	if err := c.errs.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkAlone checks p without the machine it will run on (a file of
+// programs that names none): on the stand-in m, which defines nothing,
+// with the rank count unknown. Its statements, their arguments, its own
+// names and the units of expressions made of them are checked; an
+// expression that uses a name the program does not define (a machine's
+// param, function or model primitive) is left for the machine, with a
+// warning when the name is close to one the program defines.
+func (p *Program) checkAlone(m *Machine) lang.Diagnostics {
+	c, _ := p.compileWith(m, ScheduleOptions{Ranks: 1}, true)
+	return c.errs
+}
+
+func (p *Program) compileWith(m *Machine, o ScheduleOptions, alone bool) (*pcomp, *compiled) {
 	ranks := o.Ranks
 	if ranks <= 0 {
 		t, err := m.programTopology(p.ast.Pos)
 		if err != nil {
-			return nil, unwrapDep(err)
+			c := &pcomp{}
+			c.errs.Append(unwrapDep(err))
+			return c, nil
 		}
 		ranks = t.Graph.NumProcs()
 	}
-	c := &pcomp{m: m, res: newResolution(m.res), layout: layout{timings: map[string]int{}, timingPos: map[string]lang.Pos{}, timingEnd: map[string]lang.Pos{}, ranks: ranks}}
+	c := &pcomp{m: m, res: newResolution(m.res), alone: alone, layout: layout{timings: map[string]int{}, timingPos: map[string]lang.Pos{}, timingEnd: map[string]lang.Pos{}, ranks: ranks}}
 	c.clk.names = runtimeNames(p.ast.Body)
 	c.push()
-	ranksVal := lang.Num(float64(ranks))
-	c.declare(pname{name: "ranks", slot: -1, l: local{known: true, kind: lang.Number, konst: &ranksVal}})
+	if alone {
+		// The rank count is the machine's, unknown here.
+		slot := c.newSlot()
+		c.declare(pname{name: "ranks", slot: slot, l: local{slot: slot, known: true, kind: lang.Number}})
+	} else {
+		ranksVal := lang.Num(float64(ranks))
+		c.declare(pname{name: "ranks", slot: -1, l: local{known: true, kind: lang.Number, konst: &ranksVal}})
+	}
 	out := &compiled{src: p.ast.Pos.Src, name: p.ast.Name}
 	c.params(p.ast, o.Args, out)
 	c.rankSlot = c.newSlot()
 	c.declare(pname{name: "rank", slot: c.rankSlot, l: local{slot: c.rankSlot, known: true, kind: lang.Number}})
 	out.body = c.stmts(p.ast.Body)
-	if err := c.errs.Err(); err != nil {
-		return nil, err
-	}
 	out.layout = c.layout
 	out.regNames = c.clk.regNames
-	return out, nil
+	return c, out
+}
+
+// machineNames lists the names e uses that neither the program (in scope
+// where e stands) nor the machine's language defines: in a program checked
+// alone, those its machine must define.
+func (c *pcomp) machineNames(e lang.Expr) []*lang.Ident {
+	var out []*lang.Ident
+	bound := map[string]bool{} // variables of sums
+	lang.Inspect(e, func(e lang.Expr) bool {
+		switch e := e.(type) {
+		case *lang.Sum:
+			bound[e.Var] = true
+		case *lang.Ident:
+			_, local := c.lookup(e.Name)
+			_, timing := c.timings[e.Name]
+			_, builtin := builtins[e.Name]
+			_, index := indexes[e.Name]
+			if !local && !timing && !builtin && !index && !bound[e.Name] && c.m.root.field(e.Name) == nil {
+				out = append(out, e)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func (c *pcomp) push() { c.scopes = append(c.scopes, nil) }
@@ -283,7 +333,8 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 			v, err = c.argValue(prm, text)
 		case prm.Default != nil:
 			ce, ok := c.expr(prm.Default)
-			if !ok {
+			if !ok || c.alone && !ce.known && !ce.konst {
+				// In error, or left for the machine (checkAlone).
 				c.declareBad(prm)
 				continue
 			}
@@ -364,6 +415,19 @@ func (c *pcomp) expr(e lang.Expr) (cexpr, bool) {
 		return cexpr{}, false
 	}
 	names, locals := c.visible()
+	if c.alone {
+		if free := c.machineNames(e); len(free) > 0 {
+			for _, id := range free {
+				if hint := lang.DidYouMean(id.Name, names); hint != "" {
+					d := errAt(id, "%s is not defined in the program, so the machine it runs on must define it%s", lang.Excerpt(id.Name), hint)
+					d.Severity = lang.Warning
+					c.errs = append(c.errs, d)
+				}
+			}
+			// Left for the machine: a value of unknown type.
+			return cexpr{run: func(*frame) lang.Value { return lang.Value{} }}, true
+		}
+	}
 	r := &resolver{m: c.m, res: c.res, errs: &c.errs}
 	r.expr(e, &rscope{obj: c.m.root, locals: names})
 	if len(c.errs) > n {

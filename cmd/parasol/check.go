@@ -22,7 +22,16 @@ is an error here. Values that are legal but suspicious are warnings
 (file:line:col: warning: …): a num_links that disagrees with the links
 given, a routing whose channels can wait for each other in a cycle under
 wormhole switching (the cycle is shown). The exit status is 1 when there is
-any error; warnings alone exit 0.`,
+any error; warnings alone exit 0.
+
+Programs are checked as run checks them: their statements, arguments,
+names and units, on every machine of the file, or when it defines none on
+every machine of the files it imports. A file of programs that names no
+machine at all has them checked alone: what needs a machine (its names,
+its processors' timings, the rank count, and so matching sends to receives
+and the static deadlock check) is left for run, and a name the program
+does not define but is close to one it does is a warning. The summary
+counts machines and programs: ok (1 machine, 2 programs).`,
 	flags: declareCheck,
 }
 
@@ -30,21 +39,22 @@ any error; warnings alone exit 0.`,
 func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
-	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "errors", "warnings"}`)
+	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "programs", "errors", "warnings"}`)
 	return func(files []string) error {
 		if len(files) == 0 {
 			return argsError("parasol check: no files given")
 		}
 		failed := false
 		for _, f := range files {
-			names, ds := eval.Inspect(f, eval.WithMaxMemory(maxMemory.bytes()))
+			in, ds := eval.InspectFile(f, eval.WithMaxMemory(maxMemory.bytes()))
+			names, progs := in.Machines, in.Programs
 			errs, warns := ds.Split()
 			ok := len(errs) == 0
 			failed = failed || !ok
 			if *asJSON {
 				writeJSONErrors(e.stdout, ds)
 				enc := results.NewEncoder(e.stdout)
-				if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Errors: len(errs), Warnings: len(warns)}); err != nil {
+				if err := enc.Encode(checkSummary{File: eval.DisplayName(f), OK: ok, Machines: len(names), Programs: len(progs), Errors: len(errs), Warnings: len(warns)}); err != nil {
 					return err
 				}
 				continue
@@ -57,7 +67,11 @@ func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 				if len(warns) > 0 {
 					note = fmt.Sprintf(", %d warning%s", len(warns), plural(len(warns)))
 				}
-				fmt.Fprintf(e.stdout, "%s: ok (%d machine%s)%s\n", eval.DisplayName(f), len(names), plural(len(names)), note)
+				counts := fmt.Sprintf("%d machine%s", len(names), plural(len(names)))
+				if len(progs) > 0 {
+					counts += fmt.Sprintf(", %d program%s", len(progs), plural(len(progs)))
+				}
+				fmt.Fprintf(e.stdout, "%s: ok (%s)%s\n", eval.DisplayName(f), counts, note)
 			}
 		}
 		if failed {
@@ -71,6 +85,7 @@ type checkSummary struct {
 	File     string `json:"file"`
 	OK       bool   `json:"ok"`
 	Machines int    `json:"machines"`
+	Programs int    `json:"programs"`
 	Errors   int    `json:"errors"`
 	Warnings int    `json:"warnings"`
 }
