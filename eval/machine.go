@@ -40,6 +40,16 @@ type evalStep struct {
 // Name is the machine's name.
 func (m *Machine) Name() string { return m.name }
 
+// Pos is where the machine is declared (machine "NAME" { … }), for
+// messages about the machine as a whole; not valid for a machine that no
+// file declares.
+func (m *Machine) Pos() lang.Pos {
+	if d := m.loader.machines[m.name]; d != nil && d.ast != nil {
+		return d.ast.Pos
+	}
+	return lang.Pos{}
+}
+
 // MaxMemory is the memory limit the machine was loaded with (WithMaxMemory),
 // for the stages after loading, such as the simulator, to honour.
 func (m *Machine) MaxMemory() int64 { return limits.Or(m.loader.opts.maxMemory) }

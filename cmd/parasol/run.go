@@ -76,6 +76,9 @@ Two answers:
                occupies the processor's CPU, and a processor that is receiving
                or routing computes slower by its maxrecvdelay/maxroutedelay.
   --compare    both, and the simulated makespan's difference (the default).
+               On a machine whose model section costs no message, the
+               simulated answer is given alone, with one line saying why
+               ("no_analytic" in JSON); --analytic is then that error.
 
 The output gives the makespan, each rank's end and its time computing,
 sending, receiving and waiting (summarised for more than 16 ranks), and the
@@ -451,6 +454,9 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *program.RunResul
 	fmt.Fprintf(w, "%s %s on %s: %d rank%s, %d operation%s\n", p.Kind, p.Name, m.Name(), p.Ranks, plural(p.Ranks), p.Ops, plural(p.Ops))
 	if note := sharingNote(m, p); note != "" {
 		fmt.Fprintf(w, "  note        %s\n", note)
+	}
+	if res.NoAnalytic != "" {
+		fmt.Fprintf(w, "  analytic    none: %s\n", res.NoAnalytic)
 	}
 	line := func(label string, pr *runtime.ProgramResult) {
 		if pr == nil {

@@ -87,6 +87,23 @@ func Analyze(ctx context.Context, m *eval.Machine, s *lang.Schedule, o AnalyzeOp
 // (one entry per dependency) and their offsets, and its state.
 const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 
+// A NoModelError says that a machine has no model to give an analytic
+// answer: its model section does not cost a message. Run, asked for both
+// answers, gives the simulated one and says why in NoAnalytic.
+type NoModelError struct {
+	Pos     lang.Pos // the machine's declaration
+	Machine string
+	Model   string // the model section looked for
+}
+
+func (e *NoModelError) Error() string {
+	msg := fmt.Sprintf("machine %q has no analytic model: its model section %s defines neither latency(n, src, dst) nor send(n, src, dst) (the simulation needs none: run --simulate)", e.Machine, e.Model)
+	if e.Pos.IsValid() {
+		return e.Pos.String() + ": " + msg
+	}
+	return msg
+}
+
 // AnalyzeFootprint is what Analyze takes per item of a schedule beyond
 // the schedule: per operation, its state and dependents' offsets; per
 // dependency, its dependent; per rank, its times and queues.
@@ -441,7 +458,7 @@ func (a *analysis) lookupCosts() error {
 		}
 	}
 	if a.latF == nil && a.sendF == nil {
-		return fmt.Errorf("machine %q costs no message: its model section %s defines neither latency(n, src, dst) nor send(n, src, dst)", a.m.Name(), a.model)
+		return &NoModelError{Pos: a.m.Pos(), Machine: a.m.Name(), Model: a.model}
 	}
 	a.eager = math.Inf(1)
 	if v, err := a.m.Param("eager_limit"); err == nil {

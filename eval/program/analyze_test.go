@@ -3,6 +3,7 @@ package program
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -461,7 +462,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		opts AnalyzeOptions
 		want string
 	}{
-		{"no message cost", noCost, AnalyzeOptions{}, `machine "nocost" costs no message: its model section MPI defines neither latency(n, src, dst) nor send(n, src, dst)`},
+		{"no message cost", noCost, AnalyzeOptions{}, `nocost.machine:1:1: machine "nocost" has no analytic model: its model section MPI defines neither latency(n, src, dst) nor send(n, src, dst)`},
 		{"map to a switch", lgp, AnalyzeOptions{Map: []int{0, 2}}, "the map puts rank 1 on node 2, which is not a processor of topology crossbar"},
 		{"map too short", lgp, AnalyzeOptions{Map: []int{0}}, "the map gives 1 processors for 2 ranks"},
 		{"unknown model", lgp, AnalyzeOptions{Model: "PVM"}, "model section PVM defines neither"},
@@ -473,6 +474,20 @@ func TestAnalyzeErrors(t *testing.T) {
 				t.Errorf("got %v, want %q", err, tt.want)
 			}
 		})
+	}
+	// Asked for both answers, Run gives the simulated one alone and says
+	// why there is no analytic one (issue 26); asked for the analytic one,
+	// it is the error.
+	res, err := Run(context.Background(), noCost, msg, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Analytic != nil || res.Simulated == nil || !strings.HasPrefix(res.NoAnalytic, `nocost.machine:1:1: machine "nocost" has no analytic model`) {
+		t.Errorf("Run without a model: analytic %v, simulated %v, no_analytic %q", res.Analytic, res.Simulated, res.NoAnalytic)
+	}
+	var nm *NoModelError
+	if _, err := Run(context.Background(), noCost, msg, RunOptions{Analytic: true}); !errors.As(err, &nm) || nm.Model != "MPI" {
+		t.Errorf("Run --analytic without a model: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

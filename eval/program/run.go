@@ -2,6 +2,7 @@ package program
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -32,6 +33,10 @@ type RunOptions struct {
 type RunResult struct {
 	Analytic  *runtime.ProgramResult `json:"analytic,omitempty"`
 	Simulated *runtime.ProgramResult `json:"simulated,omitempty"`
+	// NoAnalytic says, when both answers were asked, why there is no
+	// analytic one (a NoModelError's text, with the machine's position):
+	// the simulated answer is given alone.
+	NoAnalytic string `json:"no_analytic,omitempty"`
 }
 
 // Difference is the simulated makespan's relative difference from the
@@ -86,7 +91,11 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 	out := &RunResult{}
 	if both || o.Analytic {
 		a, err := Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: o.Model})
-		if err != nil {
+		var nm *NoModelError
+		switch {
+		case both && errors.As(err, &nm):
+			out.NoAnalytic = nm.Error()
+		case err != nil:
 			return nil, err
 		}
 		out.Analytic = a

@@ -57,11 +57,11 @@ func TestRunDifference(t *testing.T) {
 		want float64
 		ok   bool
 	}{
-		{"slower", RunResult{done(2), done(3)}, 0.5, true},
-		{"equal", RunResult{done(0.3), done(0.3)}, 0, true},
+		{"slower", RunResult{Analytic: done(2), Simulated: done(3)}, 0.5, true},
+		{"equal", RunResult{Analytic: done(0.3), Simulated: done(0.3)}, 0, true},
 		{"one answer", RunResult{Analytic: done(2)}, 0, false},
-		{"deadlock", RunResult{done(2), stuck}, 0, false},
-		{"analytic 0", RunResult{done(0), done(1)}, 0, false},
+		{"deadlock", RunResult{Analytic: done(2), Simulated: stuck}, 0, false},
+		{"analytic 0", RunResult{Analytic: done(0), Simulated: done(1)}, 0, false},
 	} {
 		d, ok := tc.r.Difference()
 		if ok != tc.ok || !near(d, tc.want, 1e-12) && d != tc.want {

@@ -138,12 +138,15 @@ type ProgramRun struct {
 	Analytic   *runtime.ProgramResult `json:"analytic,omitempty"`
 	Simulated  *runtime.ProgramResult `json:"simulated,omitempty"`
 	Difference *any                   `json:"difference,omitempty"`
-	Run        *Run                   `json:"run"`
+	// NoAnalytic says why there is no analytic answer beside the
+	// simulated one (program.RunResult.NoAnalytic).
+	NoAnalytic string `json:"no_analytic,omitempty"`
+	Run        *Run   `json:"run"`
 }
 
 // NewProgramRun is the object of program p's answers res.
 func NewProgramRun(p *Program, res *program.RunResult, run *Run) ProgramRun {
-	j := ProgramRun{Program: p, Run: run}
+	j := ProgramRun{Program: p, Run: run, NoAnalytic: res.NoAnalytic}
 	switch {
 	case res.Analytic != nil && res.Simulated != nil:
 		j.Analytic, j.Simulated = res.Analytic, res.Simulated
