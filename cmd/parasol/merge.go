@@ -36,7 +36,7 @@ order into exactly what sim --runs R prints, in the --format the shards
 were given. Every shard must be there once.
 
 Example:
-  for i in 0 1 2; do parasol sweep std:xmp64 --op alltoall --size 32..4KB*2 --shard $i/3 --json > part$i.jsonl & done; wait
+  for i in 0 1 2; do parasol sweep std:xmp64 --op alltoall --size 32..4KiB*2 --shard $i/3 --json > part$i.jsonl & done; wait
   parasol merge part0.jsonl part1.jsonl part2.jsonl > sweep.jsonl
   for i in 0 1 2 3; do parasol sim std:xmp64 --op randperm --runs 10000 --json --shard $i/4 > runs$i & done; wait
   parasol merge runs0 runs1 runs2 runs3 > randperm.json`,

@@ -25,7 +25,7 @@ import (
 )
 
 // sizeSweep is sweep's --size: a list (1KB,2KB,8KB) or a geometric range
-// (32..64KB*2); repeated flags append.
+// (32..64KiB*2); repeated flags append.
 type sizeSweep struct {
 	vals []int64
 	err  error  // why the last value was refused, for flagValueError
@@ -71,7 +71,7 @@ func parseSizeSweep(v string) ([]int64, error) {
 	if lo, rest, ok := strings.Cut(v, ".."); ok {
 		star := strings.LastIndexByte(rest, '*')
 		if star < 0 {
-			return nil, fmt.Errorf("%q: a range is LO..HI*FACTOR, e.g. 32..64KB*2", v)
+			return nil, fmt.Errorf("%q: a range is LO..HI*FACTOR, e.g. 32..64KiB*2", v)
 		}
 		a, err := parseSize(lo)
 		if err != nil {
@@ -97,11 +97,15 @@ func parseSizeSweep(v string) ([]int64, error) {
 		var out []int64
 		// Multiplying the float avoids the drift of rounded steps: 10..100*1.5
 		// is 10, 15, 22.5→23, 33.75→34, … as the exact sequence rounds.
-		for x := float64(a); math.Round(x) <= float64(b)*(1+1e-12); x *= f {
+		x := float64(a)
+		for ; math.Round(x) <= float64(b)*(1+1e-12); x *= f {
 			n := int64(math.Round(x))
 			if len(out) == 0 || out[len(out)-1] != n {
 				out = append(out, n)
 			}
+		}
+		if last := out[len(out)-1]; last != b {
+			return nil, rangeEndError(lo, rest[:star], rest[star+1:], a, b, last, math.Round(x))
 		}
 		return out, nil
 	}
@@ -114,6 +118,47 @@ func parseSizeSweep(v string) ([]int64, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// rangeEndError is why a geometric range whose end HI is not one of its
+// points is refused (rather than stopping short of HI without a word):
+// it names the last point the range would reach and writes the range
+// again with the point of the series nearest HI as its end. next is the
+// first point beyond HI.
+func rangeEndError(loText, hiText, factorText string, lo, hi, last int64, next float64) error {
+	factorText = strings.TrimSpace(factorText)
+	hiText = strings.TrimSpace(hiText)
+	end := hiText + " B"
+	if _, err := strconv.ParseFloat(hiText, 64); err != nil {
+		end = fmt.Sprintf("%s (%d B)", hiText, hi) // 64KB (64000 B)
+	}
+	series := fmt.Sprintf("%d·%s^k", lo, factorText)
+	if f, _ := strconv.ParseFloat(factorText, 64); f != math.Trunc(f) {
+		series += " rounded to whole bytes"
+	}
+	nearest := last
+	if next < math.MaxInt64 && int64(next)-hi < hi-last {
+		nearest = int64(next)
+	}
+	return fmt.Errorf("%s is not %s; the series ends at %d B; write %s..%s*%s",
+		end, series, last, strings.TrimSpace(loText), sizeText(nearest), factorText)
+}
+
+// sizeText writes n bytes in the shortest of its exact forms: 64KiB for
+// 65536, 4KB for 4000, 114 for 114 (a unit where the figures tie).
+func sizeText(n int64) string {
+	best := strconv.FormatInt(n, 10)
+	for _, u := range []struct {
+		name  string
+		scale int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}} {
+		if n%u.scale == 0 {
+			if s := strconv.FormatInt(n/u.scale, 10) + u.name; len(s) <= len(best) {
+				best = s
+			}
+		}
+	}
+	return best
 }
 
 // splitList splits a comma-separated list at the commas outside
@@ -222,7 +267,7 @@ primitive's analytic cost with its simulation, as compare does; with
 --run, runs a program as run does) at every point of a cross product of
 parameters, one at a time, over all cores:
 
-  --size 32..64KB*2         a geometric range: 32, 64, 128, … up to 64KB
+  --size 32..64KiB*2        a geometric range: 32, 64, 128, … 65536 bytes
   --size 1KB,2KB,8KB        a list (repeated --size flags append)
   --set 'delta=0.5us,1us'   the values of a field or param (repeatable)
   --routing ecube,random    routings
@@ -230,6 +275,13 @@ parameters, one at a time, over all cores:
   --load 0.1:0.9:0.1        offered loads: each point an open-loop run as
                             sim --load runs one (--process, --warmup, --measure)
   --arg 'n=1KB,4KB'         with --run, values of a program's parameter
+
+A geometric range LO..HI*FACTOR has the points LO·FACTOR^k (rounded to
+whole bytes) from LO up to HI, and ends at HI, which must be one of
+them: 32..64KB*2 is refused, since 64KB is 64,000 bytes
+(KB = 1000 B, KiB = 1024 B) and the series 32·2^k passes from 32768 to
+65536; the message names the last point and the range that ends nearest
+(32..64KiB*2).
 
 The points are numbered in a fixed order: the --set and --arg axes in
 command-line order, then routing, then switching, then size, then load,
@@ -265,10 +317,10 @@ format, every flag that shapes the output, the axes; in CSV and text a
 shards of different sweeps.
 
 Examples:
-  parasol sweep std:xmp64 --op transpose --size 32..4KB*2 --format csv
+  parasol sweep std:xmp64 --op transpose --size 32..4KiB*2 --format csv
   parasol sweep examples/ring.machine --op alltoall --routing shortest,dor --set lanes=1,2 --json
   parasol sweep std:xmp64 --op alltoall --size 1KB,4KB --shard 1/3 --json > part1.jsonl
-  parasol sweep std:xmp64 --compare MPI.bcast --size 1..4KB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`,
+  parasol sweep std:xmp64 --compare MPI.bcast --size 1..4KiB*2 --set 'h_off=200ns,400ns' --plot bcast.svg`,
 	flags: declareSweep,
 }
 
@@ -285,7 +337,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		f := fs.Lookup(name)
 		f.Value, f.DefValue = v, ""
 	}
-	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR (32..64KB*2) (default 32)"
+	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR ending at HI (32..64KiB*2) (default 32)"
 	fs.Lookup("routing").Usage = "routing `FUNCTIONS`, a comma-separated list, overriding the machine: " + strings.Join(prt.Routings(), ", ")
 	fs.Lookup("switching").Usage = "`SWITCHINGS`, a comma-separated list, overriding the machine: saf, vct, wormhole, circuit"
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
