@@ -134,13 +134,17 @@ func sizeParam(p string) bool {
 	return false
 }
 
+// CompareSize is the message size, in bytes, that Compare gives a
+// primitive's size parameter when opts.Size is negative (none given): 1 KiB.
+const CompareSize = 1024
+
 // Compare evaluates a primitive of a model section (such as "MPI.send") and
 // simulates the operation that Counterparts gives for it, on all of the
 // machine's processors. The primitive's parameters are filled by name: n,
 // size, bytes or m take opts.Size (bytes); src, from or root the source id;
 // dst or to the destination id; p, procs, nodes or group the number of
 // processors; k the number of other processors. A negative opts.Size means
-// none was given: 1 KB. The messages carry the size argument, except that a
+// none was given: CompareSize, 1 KiB. The messages carry the size argument, except that a
 // primitive without one, or one whose messages carry no payload (a
 // barrier), sends empty messages. opts.Op, when set, overrides the
 // operation (and the metric becomes the makespan unless the op is send).
@@ -180,7 +184,7 @@ func Compare(ctx context.Context, m *Machine, spec *runtime.Spec, primitive stri
 	opts.Src, opts.Dst = &src, &dst
 
 	sizeGiven := opts.Size >= 0
-	n := 1024
+	n := CompareSize
 	if sizeGiven {
 		n = opts.Size
 	}

@@ -24,7 +24,7 @@ var compareCmd = &command{
 Compare prints a model primitive's analytic cost (its expression in the
 machine's model section) beside the simulated cost of the operation that
 implements it, and their relative difference. The primitive's parameters
-are filled by name: n (bytes, from --size; default 1 KB), src and dst (from
+are filled by name: n (bytes, from --size; default 1 KiB = 1024 bytes), src and dst (from
 --src and --dst; default the first and the last processor), p (the group:
 every processor) and k (every other processor). The simulated messages
 carry n bytes; a barrier's carry none, and neither do those of a primitive
@@ -64,6 +64,10 @@ after a deadlock or --max-events), deadlock, partial.`,
 func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
 	sf.register(fs, e)
+	// Unset, the size is the one that suits the primitive (eval.Compare):
+	// 1 KiB, or none for a barrier; not sim's 32 bytes.
+	size := fs.Lookup("size")
+	size.DefValue, size.Usage = "", fmt.Sprintf("message `SIZE` n, e.g. 32 (bytes), 4KB, 1MiB (default 1KiB = %d bytes; none for a barrier)", eval.CompareSize)
 	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
 	measured := fs.String("measured", "", "set the analytic cost beside the measured times of `FILE` (CSV or JSON lines with a time column) instead of a simulation")
 	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, with the analytic and simulated costs marked, and its latency by hop count to `FILE` (.svg or .png)")

@@ -42,7 +42,7 @@ func compareMeasured(e *env, format string, m *eval.Machine, rs *runtime.Spec, s
 	if opts.Dst != nil {
 		dst = *opts.Dst
 	}
-	size := 1024.0
+	size := float64(eval.CompareSize)
 	if sf.size.set {
 		size = float64(opts.Size)
 	}

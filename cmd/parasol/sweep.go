@@ -337,7 +337,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		f := fs.Lookup(name)
 		f.Value, f.DefValue = v, ""
 	}
-	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR ending at HI (32..64KiB*2) (default 32)"
+	fs.Lookup("size").Usage = "message `SIZES`: a list (1KB,2KB,8KB) or a geometric range LO..HI*FACTOR ending at HI (32..64KiB*2) (default 32; with --compare 1KiB = 1024, as compare's)"
 	fs.Lookup("routing").Usage = "routing `FUNCTIONS`, a comma-separated list, overriding the machine: " + strings.Join(prt.Routings(), ", ")
 	fs.Lookup("switching").Usage = "`SWITCHINGS`, a comma-separated list, overriding the machine: saf, vct, wormhole, circuit"
 	fs.Lookup("set").Usage = "override a field or param with each of a list of values, PATH=V1,V2,… (repeatable), e.g. --set 'delta=0.5us,1us,2us'"
@@ -514,6 +514,9 @@ func (a *sweepArgs) check() error {
 	}
 	if len(a.sizes) == 0 {
 		a.sizes = []int64{a.sf.size.bytes()}
+		if a.compare != "" {
+			a.sizes = []int64{eval.CompareSize} // as compare's
+		}
 	}
 	if a.measuredFile != "" && (a.program != "" || a.lf.load.points != nil) {
 		by := "--run"
