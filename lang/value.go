@@ -215,6 +215,11 @@ type unitDef struct {
 }
 
 // FormatQuantity prints f (in SI base units of d) with a readable unit.
+// Sizes are in decimal units (KB = 1000 B: 4000 is 4KB, 1500000 is
+// 1.5MB), except a whole number of bytes that is a multiple of 1 KiB and
+// not of 1 KB, which is in the largest binary unit (KiB = 1024 B) that
+// holds it exactly: 4096 is 4KiB (not 4.096KB), 3 MiB is 3MiB, 1536 is
+// 1.536KB. A size so printed reads back as the same number of bytes.
 func FormatQuantity(f float64, d Dim) string { return formatQuantity(f, d, 12) }
 
 // FormatQuantitySig is FormatQuantity rounded to sig significant digits,
@@ -227,6 +232,11 @@ func formatQuantity(f float64, d Dim, sig int) string {
 			return FormatNumber(f)
 		}
 		return FormatNumber(f) + " " + d.Unit()
+	}
+	if d == SizeDim {
+		if s, ok := binarySize(f); ok {
+			return s
+		}
 	}
 	shown, ok := displayUnits[d]
 	if !ok {
@@ -249,6 +259,22 @@ func formatQuantity(f float64, d Dim, sig int) string {
 		}
 	}
 	return FormatNumber(roundSig(f/u.scale, sig)) + u.name
+}
+
+// binarySize writes f bytes in the largest binary unit that holds it
+// exactly when f is a whole multiple of 1 KiB and not of 1 KB (see
+// FormatQuantity).
+func binarySize(f float64) (string, bool) {
+	a := math.Abs(f)
+	if a < 1024 || math.IsInf(a, 0) || a != math.Trunc(a) || math.Mod(a, 1024) != 0 || math.Mod(a, 1000) == 0 {
+		return "", false
+	}
+	for _, u := range []unitDef{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if math.Mod(a, u.scale) == 0 {
+			return strconv.FormatFloat(f/u.scale, 'f', -1, 64) + u.name, true
+		}
+	}
+	return "", false
 }
 
 // roundSig rounds to sig significant digits, which also removes binary

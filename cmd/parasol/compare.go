@@ -199,7 +199,12 @@ func messageBytes(n int) string {
 	if n == 0 {
 		return "empty (0 bytes: no payload)"
 	}
-	return fmt.Sprintf("n = %d byte%s", n, plural(n))
+	if n < 1000 {
+		return fmt.Sprintf("n = %d byte%s", n, plural(n))
+	}
+	// The size as every command prints one (lang.FormatQuantity) beside
+	// the exact count: n = 4096 bytes (4KiB).
+	return fmt.Sprintf("n = %d bytes (%s)", n, lang.FormatQuantity(float64(n), lang.SizeDim))
 }
 
 // compareTable lists eval.Counterparts for compare --help: the names,

@@ -141,24 +141,7 @@ func rangeEndError(loText, hiText, factorText string, lo, hi, last int64, next f
 		nearest = int64(next)
 	}
 	return fmt.Errorf("%s is not %s; the series ends at %d B; write %s..%s*%s",
-		end, series, last, strings.TrimSpace(loText), sizeText(nearest), factorText)
-}
-
-// sizeText writes n bytes in the shortest of its exact forms: 64KiB for
-// 65536, 4KB for 4000, 114 for 114 (a unit where the figures tie).
-func sizeText(n int64) string {
-	best := strconv.FormatInt(n, 10)
-	for _, u := range []struct {
-		name  string
-		scale int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}} {
-		if n%u.scale == 0 {
-			if s := strconv.FormatInt(n/u.scale, 10) + u.name; len(s) <= len(best) {
-				best = s
-			}
-		}
-	}
-	return best
+		end, series, last, strings.TrimSpace(loText), fit.SizeLiteral(nearest), factorText)
 }
 
 // splitList splits a comma-separated list at the commas outside

@@ -67,7 +67,7 @@ func TestSizeSweepsRefuseAnEndOutsideTheSeries(t *testing.T) {
 		{"1..4KB*4", "4KB (4000 B) is not 1·4^k; the series ends at 1024 B; write 1..4KiB*4", 1 << 12},
 		{"32..40000*2", "40000 B is not 32·2^k; the series ends at 32768 B; write 32..32KiB*2", 1 << 15},
 		{"1KiB..3KiB*2", "3KiB (3072 B) is not 1024·2^k; the series ends at 2048 B; write 1KiB..2KiB*2", 2048},
-		{"10..100*1.5", "100 B is not 10·1.5^k rounded to whole bytes; the series ends at 76 B; write 10..114*1.5", 114},
+		{"10..100*1.5", "100 B is not 10·1.5^k rounded to whole bytes; the series ends at 76 B; write 10..114B*1.5", 114},
 		{"1..5e18*2", "5e18 B is not 1·2^k; the series ends at 4611686018427387904 B; write 1..4294967296GiB*2", 1 << 62},
 	}
 	for _, tt := range tests {

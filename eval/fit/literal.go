@@ -3,7 +3,6 @@ package fit
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -41,18 +40,10 @@ func Literal(v float64, d lang.Dim) string {
 	return b.String()
 }
 
-// SizeLiteral writes a byte count in the largest unit that holds it
-// exactly (64KiB, 1KB, 32B), so that sizes chosen as powers of two or ten
-// read as they were written.
+// SizeLiteral writes a byte count as every command prints a size
+// (lang.FormatQuantity): 64KiB, 1KB, 1.5MB, 32B, so that sizes chosen as
+// powers of two or ten read as they were written.
 func SizeLiteral(n int64) string {
-	for _, u := range []struct {
-		name string
-		n    int64
-	}{{"GiB", 1 << 30}, {"GB", 1e9}, {"MiB", 1 << 20}, {"MB", 1e6}, {"KiB", 1 << 10}, {"KB", 1e3}} {
-		if n >= u.n && n%u.n == 0 {
-			return strconv.FormatInt(n/u.n, 10) + u.name
-		}
-	}
 	return lang.FormatQuantity(float64(n), lang.SizeDim)
 }
 
