@@ -21,6 +21,10 @@ type Table struct {
 	Rows    int
 	// Lines is the source line of each row, for residuals and errors.
 	Lines []int
+	// lineStart is the byte offset of each source line's start (line 1
+	// at index 0), so that a cell's position is found without rescanning
+	// the text.
+	lineStart []int
 }
 
 // Column is one named quantity of every row.
@@ -87,14 +91,15 @@ func (t *Table) pos(line, col int) lang.Pos {
 		return lang.Pos{Src: t.Src}
 	}
 	// csv and json report columns in bytes; the Source counts runes.
-	start := 0
-	for n := 1; n < line; n++ {
-		i := strings.IndexByte(t.Src.Text[start:], '\n')
-		if i < 0 {
-			break
+	if t.lineStart == nil {
+		t.lineStart = []int{0}
+		for i := 0; i < len(t.Src.Text); i++ {
+			if t.Src.Text[i] == '\n' {
+				t.lineStart = append(t.lineStart, i+1)
+			}
 		}
-		start += i + 1
 	}
+	start := t.lineStart[min(line, len(t.lineStart))-1]
 	return t.Src.PosAt(start + col - 1)
 }
 

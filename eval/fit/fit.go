@@ -97,6 +97,7 @@ type problem struct {
 	// nonlinearFit says a rank failure comes from Levenberg–Marquardt's
 	// Jacobian, not from the columns of a linear model.
 	nonlinearFit bool
+	noiseFloor   float64 // noise(), once found; negative before
 }
 
 // Fit fits p to the measurements of t.
@@ -122,7 +123,7 @@ func Fit(p *Problem, t *Table) (*Result, error) {
 
 func bind(p *Problem, t *Table) (*problem, error) {
 	params := p.Func.Params()
-	pr := &problem{Problem: p, t: t, feeds: make([]*Column, len(params))}
+	pr := &problem{Problem: p, t: t, feeds: make([]*Column, len(params)), noiseFloor: -1}
 	start := lang.Pos{Src: t.Src, Line: 1, Col: 1}
 	isFree := map[string]bool{}
 	for _, f := range p.Free {

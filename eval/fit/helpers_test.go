@@ -3,7 +3,7 @@ package fit
 import "testing"
 
 // mustRead reads text as the table of a file points.csv.
-func mustRead(t *testing.T, text string) *Table {
+func mustRead(t testing.TB, text string) *Table {
 	t.Helper()
 	tb, err := Read("points.csv", []byte(text))
 	if err != nil {
@@ -13,7 +13,7 @@ func mustRead(t *testing.T, text string) *Table {
 }
 
 // mustModel is the fitting problem of the named model.
-func mustModel(t *testing.T, name string) *Problem {
+func mustModel(t testing.TB, name string) *Problem {
 	t.Helper()
 	md, err := Lookup(name)
 	if err != nil {

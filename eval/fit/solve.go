@@ -89,19 +89,25 @@ func (pr *problem) linear() (*Result, error) {
 // an exact fit reports 0, not 1e-22 s.
 const roundingTol = 1e-12
 
+// noise is roundingTol times the largest measurement by magnitude, found
+// once per problem (it is asked for every residual).
 func (pr *problem) noise() float64 {
-	top := 0.0
-	for _, v := range pr.y.Values {
-		top = math.Max(top, math.Abs(v))
+	if pr.noiseFloor < 0 {
+		top := 0.0
+		for _, v := range pr.y.Values {
+			top = math.Max(top, math.Abs(v))
+		}
+		pr.noiseFloor = roundingTol * top
 	}
-	return roundingTol * top
+	return pr.noiseFloor
 }
 
 // residuals returns measured minus fitted.
 func (pr *problem) residuals(fitted []float64) []float64 {
 	out := make([]float64, len(fitted))
+	noise := pr.noise()
 	for i, y := range pr.y.Values {
-		if out[i] = y - fitted[i]; math.Abs(out[i]) <= pr.noise() {
+		if out[i] = y - fitted[i]; math.Abs(out[i]) <= noise {
 			out[i] = 0
 		}
 	}
