@@ -28,7 +28,9 @@ Fit finds the parameters of a cost model that best match measurements. DATA
 is CSV (a header row naming the columns, '#' comment lines) or JSON lines
 ({"size": 1024, "hops": 2, "time": "31us"}); a header may give a column's
 unit, "time (us)", and a cell its own, "31us", "1KB", "0.7us/B". The column
-time (or the one --y names) is fitted; the others feed the model.
+time (or the one --y names) is fitted; the others feed the model. A time of
+0 or below, a negative size, or sizes in a fitted column of times (a column
+named time, or any a seed model fits) is refused at its row.
 
 MODEL is one of the seed models:
 ` + fitModelTable() + `

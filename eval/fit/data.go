@@ -41,7 +41,8 @@ type Column struct {
 	Values   []float64
 	Header   lang.Pos
 	Cells    []lang.Pos
-	scale    float64 // the header's unit, in SI, for plain cells
+	scale    float64  // the header's unit, in SI, for plain cells
+	dimAt    lang.Pos // where Dim was fixed: the header or the first cell with a unit
 }
 
 // Column returns the column of that name, or nil.
@@ -239,7 +240,7 @@ func (t *Table) newColumn(h string, at lang.Pos) (*Column, error) {
 			return nil, lang.Errorf(at, "the unit of column %s: %v", lang.Excerpt(name), err)
 		}
 		c.Dim, c.Unitless, c.fixed = v.Dim, false, true
-		c.scale = v.Num
+		c.scale, c.dimAt = v.Num, at
 	} else {
 		c.scale = 1
 	}
@@ -267,6 +268,7 @@ func (c *Column) add(cell string, at lang.Pos) error {
 		x *= c.scale
 	case !c.fixed:
 		c.Dim, c.Unitless, c.fixed = v.Dim, false, true
+		c.dimAt = at
 	case v.Dim != c.Dim:
 		return lang.Errorf(at, "column %s holds a %s (%s), this cell is a %s", lang.Excerpt(c.Name), c.Dim.Name(), c.Dim.Unit(), v.Dim.Name())
 	}

@@ -47,6 +47,9 @@ type Problem struct {
 	// with them, as a ping-pong's from bytes to megabytes, where plain
 	// least squares would give the small messages no say.
 	Relative bool
+	// timed says the fitted column must hold times whatever it is named:
+	// a seed model's function gives a time.
+	timed bool
 }
 
 // Param is one fitted parameter, in SI base units of Dim.
@@ -172,6 +175,9 @@ func bind(p *Problem, t *Table) (*problem, error) {
 	if !pr.y.Unitless {
 		pr.target = pr.y.Dim
 	}
+	if err := pr.physical(params); err != nil {
+		return nil, err
+	}
 	pr.w = make([]float64, t.Rows)
 	for r, y := range pr.y.Values {
 		pr.w[r] = 1
@@ -198,6 +204,56 @@ func bind(p *Problem, t *Table) (*problem, error) {
 		pr.args[r] = a
 	}
 	return pr, nil
+}
+
+// physical refuses measurements no machine can produce, before they are
+// fitted into parameters that look plausible: a fitted column of times
+// holding another quantity (a size in the time column would make the
+// model's start-up time a size), a measured time of 0 or below, and a
+// negative size in any column the function reads.
+func (pr *problem) physical(params []string) error {
+	y := pr.y
+	if (pr.timed || y.Name == "time") && pr.target != lang.TimeDim {
+		return lang.Errorf(y.dimAt, "column %s holds %ss (%s), where %s needs times: measured times, with their unit (31us), or --y naming the column of times", lang.Excerpt(y.Name), pr.target.Name(), pr.target.Unit(), pr.Name)
+	}
+	if pr.target == lang.TimeDim {
+		for r, v := range y.Values {
+			if v <= 0 {
+				return lang.Errorf(y.Cells[r], "column %s: a measured time of %s; a time is above 0s", lang.Excerpt(y.Name), lang.FormatQuantity(v, lang.TimeDim))
+			}
+		}
+	}
+	if pr.target == lang.SizeDim {
+		if err := nonnegativeSizes(y, "is the one fitted"); err != nil {
+			return err
+		}
+	}
+	for i, c := range pr.feeds {
+		if c == nil {
+			continue
+		}
+		dim := c.Dim
+		if c.Unitless {
+			dim = pr.Func.Arg(i, lang.Num(1)).Dim
+		}
+		if dim == lang.SizeDim {
+			if err := nonnegativeSizes(c, fmt.Sprintf("feeds %s of %s", params[i], pr.Name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// nonnegativeSizes refuses a negative value in column c, which holds
+// sizes; role says what the column does in the fit.
+func nonnegativeSizes(c *Column, role string) error {
+	for r, v := range c.Values {
+		if v < 0 {
+			return lang.Errorf(c.Cells[r], "column %s: a size of %s; a size is 0B or more (the column %s)", lang.Excerpt(c.Name), lang.FormatQuantity(v, lang.SizeDim), role)
+		}
+	}
+	return nil
 }
 
 func (pr *problem) freeNames() []string {

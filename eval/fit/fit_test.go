@@ -157,11 +157,28 @@ func TestFitRefusesUnfittableData(t *testing.T) {
 			"points.csv:2:1: no \"time\" in this line"},
 		{"a JSON cell that is not a number", "linear", "{\"size\": 0, \"time\": \"50us\"}\n{\"size\": 64, \"time\": true}\n",
 			"points.csv:2:22: time: want a number or a quantity"},
+		// Physically impossible measurements, each named where it stands.
+		{"a negative time", "linear", "size,time\n0,50us\n64,-1us\n128,60us\n",
+			"points.csv:3:4: column time: a measured time of -1us; a time is above 0s"},
+		{"a zero time in seconds", "linear", "size,time\n0,0.00005\n64,0.00006\n128,0\n",
+			"points.csv:4:5: column time: a measured time of 0s; a time is above 0s"},
+		{"a negative plain size", "linear", "size,time\n0,50us\n-64,60us\n128,70us\n",
+			"points.csv:3:1: column size: a size of -64B; a size is 0B or more (the column feeds m of linear)"},
+		{"a negative size with a unit", "tiny", "bytes,hops,time\n0,1,1us\n1KB,1,2us\n-1KB,2,3us\n2KB,2,4us\n3KB,3,5us\n4KB,1,7us\n",
+			"points.csv:4:1: column bytes: a size of -1KB; a size is 0B or more (the column feeds l of tiny)"},
+		{"sizes in the time column", "linear", "size,time\n0,1KB\n64,2KB\n128,3KB\n",
+			"points.csv:2:3: column time holds sizes (B), where linear needs times"},
+		{"sizes in the column --y names for a seed model", "linear", "size,delay (KB)\n0,1\n64,2\n128,3\n",
+			"points.csv:1:6: column delay holds sizes (B), where linear needs times"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, err := Read("points.csv", []byte(tc.data))
 			if err == nil {
-				_, err = Fit(mustModel(t, tc.model), tb)
+				p := mustModel(t, tc.model)
+				if tb.Column("delay") != nil {
+					p.Y = "delay"
+				}
+				_, err = Fit(p, tb)
 			}
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
@@ -170,6 +187,42 @@ func TestFitRefusesUnfittableData(t *testing.T) {
 				t.Errorf("error:\n%v\nwant it to contain:\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// A function fitted with --free is held to its fitted column: a column
+// named time holds times, and a size the function reads is not negative
+// when the parameter is declared a size and the column is plain numbers;
+// a column of sizes fitted under another name is fitted as sizes, not
+// below 0.
+func TestFitOfAFunctionRefusesImpossibleData(t *testing.T) {
+	m, err := eval.LoadSource("f.machine", "machine \"f\" {\n\tt(n: B, a, b) = a + b * n\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Func("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ y, data, want string }{
+		{"", "n,time\n0,1KB\n1,2KB\n2,3KB\n", "points.csv:2:3: column time holds sizes (B), where t needs times"},
+		{"", "n,time\n0,1us\n-1,2us\n2,3us\n", "points.csv:3:1: column n: a size of -1B; a size is 0B or more (the column feeds n of t)"},
+		{"wire", "n,wire\n0,1KB\n1,2KB\n2,-3KB\n", "points.csv:4:3: column wire: a size of -3KB; a size is 0B or more (the column is the one fitted)"},
+	} {
+		p := &Problem{Name: "t", Machine: m, Func: f, Free: []Free{{Name: "a"}, {Name: "b"}}, Y: tc.y}
+		_, err := Fit(p, mustRead(t, tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.data, err, tc.want)
+		}
+	}
+	// Sizes fitted as sizes under another name are a fit, not an error.
+	p := &Problem{Name: "t", Machine: m, Func: f, Free: []Free{{Name: "a"}, {Name: "b"}}, Y: "wire"}
+	r, err := Fit(p, mustRead(t, "n,wire\n0,1KB\n1,2KB\n2,3KB\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := param(t, r, "a"); math.Abs(a.Value-1000) > 1e-9 || a.Dim != lang.SizeDim {
+		t.Errorf("a = %s, want 1KB", Literal(a.Value, a.Dim))
 	}
 }
 

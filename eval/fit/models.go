@@ -92,7 +92,7 @@ func (md *Model) Problem() (*Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Name: md.Name, Machine: m, Func: f, Columns: md.Columns}
+	p := &Problem{Name: md.Name, Machine: m, Func: f, Columns: md.Columns, timed: true}
 	for _, n := range md.Free {
 		p.Free = append(p.Free, Free{Name: n})
 	}
