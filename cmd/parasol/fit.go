@@ -229,9 +229,17 @@ func fitModelTable() string {
 func fitColumns(m fit.Model) string {
 	var parts []string
 	for _, names := range m.Columns {
-		parts = append(parts, strings.Join(names[1:], " or ")+" ("+names[0]+")")
+		parts = append(parts, orList(names[1:])+" ("+names[0]+")")
 	}
 	// map order is random; help text must not be
 	sort.Strings(parts)
 	return strings.Join(append(parts, "time"), ", ")
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

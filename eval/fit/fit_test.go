@@ -190,6 +190,37 @@ func TestFitRefusesUnfittableData(t *testing.T) {
 	}
 }
 
+// A column named n feeds a seed model's size, as it feeds k123's and
+// k45's n: T = 20us + 1ns/B × n gives linear's ts and tw back, and
+// T = 30us + 5us h + 2ns/B n + 1ns/B n h tiny's a, b, c and d.
+func TestSeedModelsTakeASizeColumnNamedN(t *testing.T) {
+	r, err := Fit(mustModel(t, "linear"), mustRead(t, "n,time\n0,20us\n1000,21us\n2000,22us\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"ts": 20e-6, "tw": 1e-9} {
+		if p := param(t, r, name); math.Abs(p.Value-want) > 1e-9*want {
+			t.Errorf("linear %s = %g, want %g", name, p.Value, want)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("n,hops,time (us)\n")
+	for _, n := range []float64{0, 1000, 4000} {
+		for _, h := range []float64{1, 2, 3} {
+			fmt.Fprintf(&b, "%g,%g,%g\n", n, h, 30+5*h+0.002*n+0.001*n*h)
+		}
+	}
+	r, err = Fit(mustModel(t, "tiny"), mustRead(t, b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"a": 30e-6, "b": 5e-6, "c": 2e-9, "d": 1e-9} {
+		if p := param(t, r, name); math.Abs(p.Value-want) > 1e-9*want {
+			t.Errorf("tiny %s = %g, want %g", name, p.Value, want)
+		}
+	}
+}
+
 // A function fitted with --free is held to its fitted column: a column
 // named time holds times, and a size the function reads is not negative
 // when the parameter is declared a size and the column is plain numbers;

@@ -20,7 +20,8 @@ type Model struct {
 	Summary string
 	Source  string // where the model comes from
 	// Columns maps a function parameter to the column names that feed it,
-	// the parameter's own name first.
+	// the parameter's own name first; a size is also fed by a column
+	// named n, the usual name of a message's bytes.
 	Columns map[string][]string
 }
 
@@ -30,7 +31,7 @@ var Models = []Model{
 	{Name: "tiny", Func: "tiny_latency", Free: []string{"a", "b", "c", "d"},
 		Summary: "T = a + b h + c l + d l h: l bytes over h links",
 		Source:  "seed 003 §3.5, Tables 3.4–3.5",
-		Columns: map[string][]string{"l": {"l", "size", "bytes"}, "h": {"h", "hops", "links"}}},
+		Columns: map[string][]string{"l": {"l", "size", "bytes", "n"}, "h": {"h", "hops", "links"}}},
 	{Name: "k123", Func: "simple_single", Free: []string{"k1", "k2", "k3"},
 		Summary: "T = k1 + k2 n + k3 s n: n bytes through s switches",
 		Source:  "seed 000 Eq. 7",
@@ -42,15 +43,15 @@ var Models = []Model{
 	{Name: "linear", Func: "simplified", Free: []string{"ts", "tw"},
 		Summary: "T = t_s + t_w m: m bytes",
 		Source:  "seed 001 §2.5.2",
-		Columns: map[string][]string{"m": {"m", "size", "bytes"}}},
+		Columns: map[string][]string{"m": {"m", "size", "bytes", "n"}}},
 	{Name: "cut-through", Func: "cut_through", Free: []string{"ts", "th", "tw"},
 		Summary: "T = t_s + l t_h + t_w m: m bytes over l links",
 		Source:  "seed 001 Eq. 2.4",
-		Columns: map[string][]string{"m": {"m", "size", "bytes"}, "l": {"l", "hops", "links"}}},
+		Columns: map[string][]string{"m": {"m", "size", "bytes", "n"}, "l": {"l", "hops", "links"}}},
 	{Name: "loggp", Func: "loggp", Free: []string{"L", "o", "g", "G"},
 		Summary: "LogGP: k messages of m bytes, L + 2o + m G + (k-1) max(g, o + m G); ping-pong rows have k = 1",
 		Source:  "Alexandrov et al., LogGP (1995)",
-		Columns: map[string][]string{"m": {"m", "size", "bytes"}, "k": {"k", "count", "messages"}}},
+		Columns: map[string][]string{"m": {"m", "size", "bytes", "n"}, "k": {"k", "count", "messages"}}},
 }
 
 // Lookup returns the named model.
