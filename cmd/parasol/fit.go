@@ -41,6 +41,13 @@ parameter may have a starting value, whose unit also fixes its dimension
 (--free 'ts,bw=100MB/s'); without one its dimension is the one that makes
 the function a time (or whatever the fitted column holds).
 
+--fix holds parameters at values instead of fitting them, NAME=VALUE with
+the value's unit, for a seed model or a function: LogGP's g, say, where no
+train in the data is paced by the gap and the fit cannot tell it:
+  parasol fit --fix g=0s loggp loopback.csv
+The fixed values follow the fitted ones in the output and the param block
+(in JSON a "fixed" object, {NAME: {"value", "unit"}}; CSV lists the fitted).
+
 A model linear in its free parameters (checked numerically) is solved by
 least squares; any other by Levenberg–Marquardt. --relative weighs each
 point by 1/time, for measurements from bytes to megabytes whose noise grows
@@ -59,6 +66,7 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 	mf.register(fs, e)
 	format := registerFormat(fs, `print {"params": {NAME: {"value", "unit", "stderr"}}, "r2", "residuals"}`)
 	free := fs.String("free", "", "fit these parameters of FUNCTION, a comma-separated `LIST` of names, each optionally NAME=START (a value with its unit)")
+	fix := fs.String("fix", "", "hold parameters at values instead of fitting them, a comma-separated `LIST` of NAME=VALUE (a value with its unit: g=0s)")
 	y := fs.String("y", "time", "the `COLUMN` to fit")
 	relative := fs.Bool("relative", false, "minimise relative errors (each point weighted by 1/time), for times whose noise grows with them")
 	top := fs.Int("residuals", 5, "how many of the largest residuals the text output lists")
@@ -102,6 +110,25 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 		default:
 			return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
 		}
+		if *fix != "" {
+			fixed, err := fit.ParseFix(p.Machine, *fix)
+			if err != nil {
+				return usageError("parasol fit: %v", err)
+			}
+			p.Fixed = fixed
+			params := p.Func.Params()
+			for _, q := range p.Fixed {
+				if !slices.Contains(params, q.Name) {
+					return usageError("parasol fit: --fix %s: %s has no parameter %s; its parameters are %s%s", q.Name, p.Name, q.Name, strings.Join(params, ", "), lang.DidYouMean(q.Name, params))
+				}
+				isFree := func(f fit.Free) bool { return f.Name == q.Name }
+				if *free != "" && slices.ContainsFunc(p.Free, isFree) {
+					return usageError("parasol fit: %s is both in --free and in --fix", q.Name)
+				}
+				// A seed model's parameter is fixed instead of fitted.
+				p.Free = slices.DeleteFunc(p.Free, isFree)
+			}
+		}
 		p.Y, p.Relative = *y, *relative
 		text, err := eval.ReadInput(data, mf.memory())
 		if err != nil {
@@ -130,7 +157,8 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 	}
 }
 
-// fitJSON is fit --format json: the parameters in the model's order.
+// fitJSON is fit --format json: the parameters in the model's order, then
+// the fixed ones (a "fixed" object only when --fix held some).
 type fitJSON struct{ r *fit.Result }
 
 func (f fitJSON) MarshalJSON() ([]byte, error) {
@@ -143,7 +171,19 @@ func (f fitJSON) MarshalJSON() ([]byte, error) {
 		name, _ := json.Marshal(p.Name)
 		fmt.Fprintf(&b, `%s:{"value":%s,"unit":%q,"stderr":%s}`, name, jsonFloat(p.Value), p.Dim.Unit(), jsonFloat(p.Stderr))
 	}
-	fmt.Fprintf(&b, `},"r2":%s,"residuals":[`, jsonFloat(f.r.R2))
+	b.WriteByte('}')
+	if len(f.r.Fixed) > 0 {
+		b.WriteString(`,"fixed":{`)
+		for i, p := range f.r.Fixed {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(p.Name)
+			fmt.Fprintf(&b, `%s:{"value":%s,"unit":%q}`, name, jsonFloat(p.Value), p.Dim.Unit())
+		}
+		b.WriteByte('}')
+	}
+	fmt.Fprintf(&b, `,"r2":%s,"residuals":[`, jsonFloat(f.r.R2))
 	for i, v := range f.r.Residuals {
 		if i > 0 {
 			b.WriteByte(',')
@@ -171,7 +211,7 @@ func printFit(w io.Writer, name, data string, r *fit.Result, t *fit.Table, top i
 	}
 	fmt.Fprintf(w, "%s fitted to %s: %d points, %s\n", name, data, r.Points, method)
 	width := 0
-	for _, p := range r.Params {
+	for _, p := range append(r.Params, r.Fixed...) {
 		width = max(width, len(p.Name))
 	}
 	for _, p := range r.Params {
@@ -180,6 +220,9 @@ func printFit(w io.Writer, name, data string, r *fit.Result, t *fit.Table, top i
 			note = "   (undetermined: the error exceeds the value)"
 		}
 		fmt.Fprintf(w, "  %-*s = %-18s ± %s%s\n", width, p.Name, fit.Literal(p.Value, p.Dim), fit.Literal(p.Stderr, p.Dim), note)
+	}
+	for _, p := range r.Fixed {
+		fmt.Fprintf(w, "  %-*s = %-18s   (fixed)\n", width, p.Name, fit.Literal(p.Value, p.Dim))
 	}
 	fmt.Fprintf(w, "  R² = %s\n", lang.FormatNumber(roundSig(r.R2, 6)))
 	exact := true

@@ -29,13 +29,21 @@ type Free struct {
 	Init *lang.Value
 }
 
+// Fixed is a parameter held at a value: neither fitted nor fed by a
+// column (LogGP's g set to 0s where the measurements cannot tell it).
+type Fixed struct {
+	Name  string
+	Value lang.Value
+}
+
 // Problem is what to fit: a function, which of its parameters are free,
-// and which columns feed the others.
+// which are fixed, and which columns feed the others.
 type Problem struct {
 	Name    string // for messages: the model or function name
 	Machine *eval.Machine
 	Func    *eval.Func
 	Free    []Free
+	Fixed   []Fixed
 	// Columns maps a function parameter to the column names that may feed
 	// it, in order of preference; a parameter not listed is fed by the
 	// column of its own name.
@@ -63,7 +71,10 @@ type Param struct {
 // Result is a fit.
 type Result struct {
 	Params []Param
-	R2     float64
+	// Fixed are the parameters held at the values the problem gave, in
+	// its order, with no error.
+	Fixed []Param
+	R2    float64
 	// Residuals are measured minus fitted, per row, in YDim's base unit.
 	Residuals []float64
 	// Lines are the rows' source lines.
@@ -120,6 +131,10 @@ func Fit(p *Problem, t *Table) (*Result, error) {
 		return nil, err
 	}
 	res.Lines, res.YDim, res.Y, res.Points = t.Lines, pr.target, pr.y.Name, t.Rows
+	for _, f := range p.Fixed {
+		v := p.Func.Arg(indexOf(p.Func.Params(), f.Name), f.Value)
+		res.Fixed = append(res.Fixed, Param{Name: f.Name, Value: v.Num, Dim: v.Dim})
+	}
 	res.R2 = rSquared(pr.y.Values, res.Residuals)
 	return res, nil
 }
@@ -140,6 +155,23 @@ func bind(p *Problem, t *Table) (*problem, error) {
 		isFree[f.Name] = true
 		pr.free = append(pr.free, i)
 	}
+	fixed := map[string]lang.Value{}
+	for _, f := range p.Fixed {
+		switch {
+		case indexOf(params, f.Name) < 0:
+			return nil, fmt.Errorf("%s has no parameter %q to fix; its parameters are %s%s", p.Name, lang.Excerpt(f.Name), strings.Join(params, ", "), lang.DidYouMean(f.Name, params))
+		case isFree[f.Name]:
+			return nil, fmt.Errorf("parameter %s is both free and fixed", f.Name)
+		case hasKey(fixed, f.Name):
+			return nil, fmt.Errorf("parameter %s is fixed twice", f.Name)
+		case f.Value.Kind != lang.Number:
+			return nil, fmt.Errorf("parameter %s is fixed at a %s, want a number", f.Name, f.Value.TypeName())
+		}
+		fixed[f.Name] = f.Value
+	}
+	if len(pr.free) == 0 && len(p.Fixed) > 0 {
+		return nil, fmt.Errorf("no free parameters: every parameter of %s to fit is fixed (%s); leave one to fit", p.Name, strings.Join(pr.fixedNames(), ", "))
+	}
 	if len(pr.free) == 0 {
 		return nil, fmt.Errorf("no free parameters: name the parameters of %s to fit (%s)", p.Name, strings.Join(params, ", "))
 	}
@@ -151,7 +183,7 @@ func bind(p *Problem, t *Table) (*problem, error) {
 		return nil, lang.Errorf(start, "no column %q to fit; the columns are %s (--y names another)%s", yName, strings.Join(t.Names(), ", "), lang.DidYouMean(yName, t.Names()))
 	}
 	for i, name := range params {
-		if isFree[name] {
+		if isFree[name] || hasKey(fixed, name) {
 			continue
 		}
 		names := p.Columns[name]
@@ -192,6 +224,9 @@ func bind(p *Problem, t *Table) (*problem, error) {
 	for r := range pr.args {
 		a := make([]lang.Value, len(params))
 		for i, c := range pr.feeds {
+			if v, ok := fixed[params[i]]; ok {
+				a[i] = v
+			}
 			if c == nil {
 				continue
 			}
@@ -254,6 +289,14 @@ func nonnegativeSizes(c *Column, role string) error {
 		}
 	}
 	return nil
+}
+
+func (pr *problem) fixedNames() []string {
+	out := make([]string, len(pr.Fixed))
+	for i, f := range pr.Fixed {
+		out[i] = f.Name
+	}
+	return out
 }
 
 func (pr *problem) freeNames() []string {
@@ -333,6 +376,12 @@ func (pr *problem) findDims() error {
 		}
 	}
 	msg := fmt.Sprintf("no units of %s make %s a %s like column %s", strings.Join(pr.freeNames(), ", "), pr.Name, pr.target.Name(), pr.y.Name)
+	for _, f := range pr.Fixed {
+		if f.Value.Dim == lang.Dimensionless {
+			msg += fmt.Sprintf(" (%s is fixed at %s, a plain number: give the value its unit, --fix %s=%ss for a time)", f.Name, lang.FormatNumber(f.Value.Num), f.Name, lang.FormatNumber(f.Value.Num))
+			break
+		}
+	}
 	if lastErr != nil {
 		return fmt.Errorf("%s; give the parameters starting values with units (--free a=1us,...): %w", msg, lastErr)
 	}

@@ -221,6 +221,70 @@ func TestSeedModelsTakeASizeColumnNamedN(t *testing.T) {
 	}
 }
 
+// A fixed parameter is held at its value and the others fitted around it.
+// Trains of small messages are paced by LogGP's gap: with g = 4us, o =
+// 2us and G = 1ns/B, g exceeds o + m G up to m = 2,000 B. Fixing g at its
+// generating 4us gives L, o and G back exactly; fixing it at 0s (no
+// gap), the trains cannot be met and the fit is off (R² below 1). The
+// fixed value follows the fitted ones in the result and the param block.
+func TestFixHoldsASeedModelsParameter(t *testing.T) {
+	L, o, g, G := 5e-6, 2e-6, 4e-6, 1e-9
+	var b strings.Builder
+	b.WriteString("size,count,time\n")
+	for _, m := range []float64{0, 64, 1024, 8192, 65536} {
+		for _, k := range []float64{1, 8, 32} {
+			fmt.Fprintf(&b, "%g,%g,%gs\n", m, k, L+2*o+m*G+(k-1)*math.Max(g, o+m*G))
+		}
+	}
+	tb := mustRead(t, b.String())
+	fixed := func(v lang.Value) *Problem {
+		p := mustModel(t, "loggp")
+		p.Free = []Free{{Name: "L"}, {Name: "o"}, {Name: "G"}}
+		p.Fixed = []Fixed{{Name: "g", Value: v}}
+		return p
+	}
+	r, err := Fit(fixed(lang.Quantity(4e-6, lang.TimeDim)), tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"L": L, "o": o, "G": G} {
+		if p := param(t, r, name); math.Abs(p.Value-want) > 1e-6*want {
+			t.Errorf("with g fixed at 4us, %s = %s, want %s", name, Literal(p.Value, p.Dim), Literal(want, p.Dim))
+		}
+	}
+	if len(r.Params) != 3 || len(r.Fixed) != 1 || r.Fixed[0] != (Param{Name: "g", Value: 4e-6, Dim: lang.TimeDim}) {
+		t.Errorf("params %+v, fixed %+v; want L, o, G fitted and g fixed at 4us", r.Params, r.Fixed)
+	}
+	if block := r.ParamBlock("x"); !strings.Contains(block, "param g = 4us   # fixed, not fitted\n") {
+		t.Errorf("param block without g:\n%s", block)
+	}
+	r, err = Fit(fixed(lang.Quantity(0, lang.TimeDim)), tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.R2 >= 0.9999 {
+		t.Errorf("with g fixed at 0s, R² = %g: the fixed value was not used", r.R2)
+	}
+
+	for _, tc := range []struct {
+		free  []Free
+		fixed []Fixed
+		want  string
+	}{
+		{[]Free{{Name: "L"}}, []Fixed{{Name: "x", Value: lang.Num(0)}}, `loggp has no parameter "x" to fix`},
+		{[]Free{{Name: "L"}, {Name: "g"}}, []Fixed{{Name: "g", Value: lang.Num(0)}}, "parameter g is both free and fixed"},
+		{nil, []Fixed{{Name: "g", Value: lang.Num(0)}}, "no free parameters: every parameter of loggp to fit is fixed (g)"},
+		{[]Free{{Name: "L"}, {Name: "o"}, {Name: "G"}}, []Fixed{{Name: "g", Value: lang.Num(0)}}, "(g is fixed at 0, a plain number: give the value its unit, --fix g=0s for a time)"},
+	} {
+		p := mustModel(t, "loggp")
+		p.Free, p.Fixed = tc.free, tc.fixed
+		_, err := Fit(p, tb)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("free %v fixed %v: error %v, want it to contain %q", tc.free, tc.fixed, err, tc.want)
+		}
+	}
+}
+
 // A function fitted with --free is held to its fitted column: a column
 // named time holds times, and a size the function reads is not negative
 // when the parameter is declared a size and the column is plain numbers;

@@ -54,8 +54,8 @@ func roundSig(v float64) float64 {
 }
 
 // ParamBlock is the fitted parameters as param declarations to paste into
-// a machine, each with its standard error, under a comment saying what
-// they were fitted to.
+// a machine, each with its standard error, then the fixed ones, under a
+// comment saying what they were fitted to.
 func (r *Result) ParamBlock(what string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %d points, R² = %s\n", what, r.Points, lang.FormatNumber(roundSig(r.R2)))
@@ -63,9 +63,16 @@ func (r *Result) ParamBlock(what string) string {
 	for _, p := range r.Params {
 		width = max(width, len(p.Name)+len(Literal(p.Value, p.Dim)))
 	}
+	for _, p := range r.Fixed {
+		width = max(width, len(p.Name)+len(Literal(p.Value, p.Dim)))
+	}
 	for _, p := range r.Params {
 		lit := Literal(p.Value, p.Dim)
 		fmt.Fprintf(&b, "param %s = %s%s # ± %s\n", p.Name, lit, strings.Repeat(" ", width-len(p.Name)-len(lit)), Literal(p.Stderr, p.Dim))
+	}
+	for _, p := range r.Fixed {
+		lit := Literal(p.Value, p.Dim)
+		fmt.Fprintf(&b, "param %s = %s%s # fixed, not fitted\n", p.Name, lit, strings.Repeat(" ", width-len(p.Name)-len(lit)))
 	}
 	return b.String()
 }

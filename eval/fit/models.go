@@ -131,3 +131,30 @@ func ParseFree(m *eval.Machine, list string) ([]Free, error) {
 	}
 	return out, nil
 }
+
+// ParseFix reads a --fix list: NAME=VALUE items separated by commas
+// ("g=0s,o=1us"), each value an expression of machine m with its unit.
+func ParseFix(m *eval.Machine, list string) ([]Fixed, error) {
+	var out []Fixed
+	seen := map[string]bool{}
+	for _, item := range strings.Split(list, ",") {
+		name, value, hasValue := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
+		if name == "" || !hasValue || strings.TrimSpace(value) == "" {
+			return nil, fmt.Errorf("--fix %q: want NAME=VALUE items separated by commas, g=0s,o=1us", lang.Excerpt(list))
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("--fix %s: %s is named twice", lang.Excerpt(list), name)
+		}
+		seen[name] = true
+		v, err := m.Eval(value)
+		if err != nil {
+			return nil, fmt.Errorf("--fix %s: %w", name, err)
+		}
+		if v.Kind != lang.Number {
+			return nil, fmt.Errorf("--fix %s: the value is a %s, want a number", name, v.TypeName())
+		}
+		out = append(out, Fixed{Name: name, Value: v})
+	}
+	return out, nil
+}

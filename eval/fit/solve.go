@@ -155,7 +155,7 @@ func (pr *problem) dependent(err error, theta []float64) error {
 		at = cols[0].Header
 	}
 	if (de.Zero || len(de.On) == 0) && pr.nonlinearFit {
-		return lang.Errorf(at, "%s has no effect on any measurement at the best fit found: changing it a little changes no prediction of %s (it sits in a flat region, such as a gap below every max it is in); measure where it matters, or fix it in the function", name, pr.Name)
+		return lang.Errorf(at, "%s has no effect on any measurement at the best fit found: changing it a little changes no prediction of %s (it sits in a flat region, such as a gap below every max it is in); measure where it matters, or fix it (--fix %s=VALUE)", name, pr.Name, name)
 	}
 	if de.Zero || len(de.On) == 0 {
 		return lang.Errorf(at, "%s has no effect on any measurement: its term in %s is 0 at every point%s", name, pr.Name, pr.constantNote(cols, false))
