@@ -87,6 +87,10 @@ func (m *Machine) Func(path string) (*Func, error) {
 	return &Func{m: m, fn: fn, path: path}, nil
 }
 
+// Path is the reference path the function was looked up by ("MPI.send"),
+// to look it up again in a machine derived from this one.
+func (f *Func) Path() string { return f.path }
+
 // Params lists the function's parameter names.
 func (f *Func) Params() []string {
 	out := make([]string, len(f.fn.params))

@@ -39,7 +39,12 @@ or any function of a machine, with --free naming the parameters to fit:
 Columns named like the function's other parameters feed them. A free
 parameter may have a starting value, whose unit also fixes its dimension
 (--free 'ts,bw=100MB/s'); without one its dimension is the one that makes
-the function a time (or whatever the fitted column holds).
+the function a time (or whatever the fitted column holds). A free name
+that is not the function's may be any param of the machine the function
+reads, directly or through other fields (a link's latency and speed under
+MPI.send): the machine is derived with each value tried, as --set would,
+and the param starts at its value in the machine:
+  parasol fit --free ts,tw std:analytic MPI.send sends.csv
 
 --fix holds parameters at values instead of fitting them, NAME=VALUE with
 the value's unit, for a seed model or a function: LogGP's g, say, where no
@@ -100,9 +105,21 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 				return usageError("parasol fit: %v", err)
 			}
 			for _, q := range p.Free {
-				if params := f.Params(); !slices.Contains(params, q.Name) {
-					return usageError("parasol fit: --free %s: %s has no parameter %s; its parameters are %s%s", q.Name, pos[1], q.Name, strings.Join(params, ", "), lang.DidYouMean(q.Name, params))
+				params := f.Params()
+				if slices.Contains(params, q.Name) {
+					continue
 				}
+				// Not the function's own: a param of the machine.
+				if v, err := m.Param(q.Name); err == nil && v.Kind == lang.Number {
+					continue
+				}
+				var names []string
+				for _, mp := range m.Params() {
+					if mp.Value.Kind == lang.Number {
+						names = append(names, mp.Path)
+					}
+				}
+				return usageError("parasol fit: --free %s: neither a parameter of %s (%s) nor a numeric param of the machine (%s)%s", q.Name, pos[1], strings.Join(params, ", "), strings.Join(names, ", "), lang.DidYouMean(q.Name, append(params, names...)))
 			}
 			data = pos[2]
 		case *free != "":

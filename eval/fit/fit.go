@@ -15,15 +15,20 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 )
 
-// Free is a parameter to fit. Init, when set, is its starting value, and
-// its unit fixes the parameter's dimension; without it the dimension is
-// the one that makes the function's result that of the fitted column.
+// Free is a parameter to fit: a parameter of the function or, when the
+// function has none of that name, a param of the machine (which the
+// function may read directly or through other fields; the machine is
+// derived with each value tried). Init, when set, is its starting value,
+// and its unit fixes the parameter's dimension; without it the dimension
+// is the one that makes the function's result that of the fitted column,
+// and a machine param starts at its value in the machine, in its unit.
 type Free struct {
 	Name string
 	Init *lang.Value
@@ -101,7 +106,7 @@ type problem struct {
 	*Problem
 	t      *Table
 	y      *Column
-	free   []int          // index of each free parameter in the function's parameters
+	free   []int          // index of each free parameter in the function's parameters, -1 for a machine param
 	feeds  []*Column      // the column of each function parameter (nil for free ones)
 	dims   []lang.Dim     // the dimension of each free parameter
 	args   [][]lang.Value // per row, the function's arguments with the data filled in
@@ -112,6 +117,12 @@ type problem struct {
 	// Jacobian, not from the columns of a linear model.
 	nonlinearFit bool
 	noiseFloor   float64 // noise(), once found; negative before
+	// derived is the function in the machine derived with the free
+	// machine params at derivedAt (their entries of theta), when any
+	// param is one of the machine's.
+	derived     *eval.Func
+	derivedAt   []float64
+	machineFree int // how many free parameters are the machine's
 }
 
 // Fit fits p to the measurements of t.
@@ -144,15 +155,29 @@ func bind(p *Problem, t *Table) (*problem, error) {
 	pr := &problem{Problem: p, t: t, feeds: make([]*Column, len(params)), noiseFloor: -1}
 	start := lang.Pos{Src: t.Src, Line: 1, Col: 1}
 	isFree := map[string]bool{}
-	for _, f := range p.Free {
+	for j, f := range p.Free {
 		i := indexOf(params, f.Name)
-		if i < 0 {
-			return nil, fmt.Errorf("%s has no parameter %q to fit; its parameters are %s%s", p.Name, lang.Excerpt(f.Name), strings.Join(params, ", "), lang.DidYouMean(f.Name, params))
-		}
 		if isFree[f.Name] {
 			return nil, fmt.Errorf("parameter %s is named twice in the free list", f.Name)
 		}
 		isFree[f.Name] = true
+		if i < 0 {
+			v, err := pr.machineParam(f)
+			if err != nil {
+				return nil, err
+			}
+			if pr.Problem == p {
+				// The problem is copied before a machine param's
+				// starting value is filled in: the caller's stays as given.
+				cp := *p
+				cp.Free = append([]Free(nil), p.Free...)
+				pr.Problem = &cp
+			}
+			if f.Init == nil {
+				pr.Free[j].Init = &v
+			}
+			pr.machineFree++
+		}
 		pr.free = append(pr.free, i)
 	}
 	fixed := map[string]lang.Value{}
@@ -388,14 +413,89 @@ func (pr *problem) findDims() error {
 	return fmt.Errorf("%s; give the parameters starting values with units (--free a=1us,...)", msg)
 }
 
+// machineParam is the value in the machine of a free name that is not a
+// parameter of the function: a param of the machine, a number.
+func (pr *problem) machineParam(f Free) (lang.Value, error) {
+	params := pr.Func.Params()
+	v, err := pr.Machine.Param(f.Name)
+	if err != nil {
+		return v, fmt.Errorf("%s has no parameter %q to fit and %v; its parameters are %s%s", pr.Name, lang.Excerpt(f.Name), err, strings.Join(params, ", "), lang.DidYouMean(f.Name, params))
+	}
+	if v.Kind != lang.Number {
+		return v, fmt.Errorf("param %s of the machine is a %s, not a number to fit", f.Name, v.TypeName())
+	}
+	if f.Init != nil && f.Init.Dim != v.Dim {
+		return v, fmt.Errorf("param %s of the machine is a %s (%s), its starting value %s a %s", f.Name, v.Dim.Name(), v.Dim.Unit(), f.Init.String(), f.Init.Dim.Name())
+	}
+	return v, nil
+}
+
+// funcAt is the function with the free machine params at their entries
+// of theta: the machine derived with them set, as --set would, so that
+// every field that reads them changes. The last one is kept, as a fit
+// tries many rows at each theta.
+func (pr *problem) funcAt(theta []float64) (*eval.Func, error) {
+	if pr.machineFree == 0 {
+		return pr.Func, nil
+	}
+	var sets []eval.Set
+	same := pr.derived != nil
+	for i, fi := range pr.free {
+		if fi >= 0 {
+			continue
+		}
+		same = same && pr.derivedAt[i] == theta[i]
+		sets = append(sets, eval.Set{Path: pr.Free[i].Name, Value: exactLiteral(theta[i], pr.dims[i]), Source: "fit"})
+	}
+	if same {
+		return pr.derived, nil
+	}
+	m, err := pr.Machine.Derive(sets...)
+	if err != nil {
+		return nil, err
+	}
+	f, err := m.Func(pr.Func.Path())
+	if err != nil {
+		return nil, err
+	}
+	// A fresh slice: a sample of the problem (sample) copies the cache.
+	pr.derived, pr.derivedAt = f, append([]float64(nil), theta...)
+	return f, nil
+}
+
+// exactLiteral writes v (SI base units of d) as an expression that
+// evaluates to exactly v: every digit, times a unit of 1 per dimension.
+func exactLiteral(v float64, d lang.Dim) string {
+	var b strings.Builder
+	b.WriteString("(" + strconv.FormatFloat(v, 'g', -1, 64) + ")")
+	for _, u := range []struct {
+		n    int8
+		unit string
+	}{{d.Time, "1s"}, {d.Size, "1B"}} {
+		for i := int8(0); i < u.n; i++ {
+			b.WriteString(" * " + u.unit)
+		}
+		for i := u.n; i < 0; i++ {
+			b.WriteString(" / " + u.unit)
+		}
+	}
+	return b.String()
+}
+
 // call evaluates the function on row r with the free parameters at theta
 // (SI base units).
 func (pr *problem) call(r int, theta []float64) (lang.Value, error) {
+	fn, err := pr.funcAt(theta)
+	if err != nil {
+		return lang.Value{}, err
+	}
 	args := pr.args[r]
 	for i, fi := range pr.free {
-		args[fi] = lang.Quantity(theta[i], pr.dims[i])
+		if fi >= 0 {
+			args[fi] = lang.Quantity(theta[i], pr.dims[i])
+		}
 	}
-	v, err := pr.Func.Call(args...)
+	v, err := fn.Call(args...)
 	if err == nil && v.Kind != lang.Number {
 		err = fmt.Errorf("%s returns a %s, not a number", pr.Name, v.TypeName())
 	}

@@ -45,6 +45,10 @@ func (pr *problem) linear() (*Result, error) {
 	for _, probe := range [][2]float64{{1.37, -0.61}, {-2.9, 0.43}} {
 		for i := range theta {
 			theta[i] = probe[i%2] * (1 + 0.1*float64(i))
+			if pr.free[i] < 0 {
+				// A machine refuses a negative latency or speed.
+				theta[i] = math.Abs(theta[i])
+			}
 		}
 		if pr.predict(theta, got) != nil {
 			return nil, errNotLinear
