@@ -215,7 +215,7 @@ const (
 	// of one instantiation run together.
 	MaxProgramSteps = 200_000_000
 	// MaxRanks bounds the rank count.
-	MaxRanks = 1 << 24
+	MaxRanks = lang.MaxRanks
 	// schedOpBytes estimates what one operation costs in a schedule: the
 	// operation, about one dependency and the offsets.
 	schedOpBytes = 40 + 8 + 4

@@ -85,6 +85,10 @@ func (k SchedKind) String() string {
 	return "op?"
 }
 
+// MaxRanks bounds the rank count of a schedule: a program's, a GOAL
+// file's num_ranks, a trace's largest rank plus one.
+const MaxRanks = 1 << 24
+
 // AnyRank and AnyTag match any source rank and any tag in a receive.
 const (
 	AnyRank int32 = -1

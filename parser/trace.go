@@ -23,7 +23,7 @@ var traceColumns = []string{"id", "time", "after", "src", "dst", "bytes", "tag"}
 // ReadTrace reads a message-list trace: one message per line, as CSV with
 // a header line or as JSON lines, with the fields
 //
-//	src, dst   the sending and receiving ranks (0, 1, …)
+//	src, dst   the sending and receiving ranks (0, 1, … lang.MaxRanks-1)
 //	bytes      the size: a number of bytes or a size with its unit (4KB)
 //	time       when the message is sent: seconds or a time with its unit (1.5us)
 //	after      or instead: the id of an earlier message; this one is sent as
@@ -59,6 +59,9 @@ func ReadTrace(r io.Reader, name string, maxMemory int64) (*lang.Schedule, error
 	}
 	return t.build()
 }
+
+// traceRankBytes is what build allocates per rank: four int32 arrays.
+const traceRankBytes = 4 * 4
 
 // A traceMsg is one message as read.
 type traceMsg struct {
@@ -289,6 +292,15 @@ func (t *traceReader) integer(f traceField, what string, lo, hi int64) (int64, b
 	return v, true
 }
 
+// rank reads a rank number, 0 to lang.MaxRanks-1.
+func (t *traceReader) rank(f traceField, what string) (int64, bool) {
+	if v, err := strconv.ParseInt(f.text, 10, 64); err == nil && v >= lang.MaxRanks {
+		t.errorAt(f.at, f.at+len(f.text), "%s %d is out of range: ranks are 0 to %d (a schedule has at most %d)", what, v, lang.MaxRanks-1, lang.MaxRanks)
+		return 0, false
+	}
+	return t.integer(f, what, 0, lang.MaxRanks-1)
+}
+
 func (t *traceReader) message(f map[string]traceField) {
 	defer func(n int) {
 		if id := f["id"].text; id != "" && len(t.msgs) == n {
@@ -296,8 +308,8 @@ func (t *traceReader) message(f map[string]traceField) {
 		}
 	}(len(t.msgs))
 	m := traceMsg{after: -1, line: int32(min(t.lineNo, math.MaxInt32)), label: -1, timerPrev: -1}
-	src, ok1 := t.integer(f["src"], "src", 0, math.MaxInt32-2)
-	dst, ok2 := t.integer(f["dst"], "dst", 0, math.MaxInt32-2)
+	src, ok1 := t.rank(f["src"], "src")
+	dst, ok2 := t.rank(f["dst"], "dst")
 	if !ok1 || !ok2 {
 		return
 	}
@@ -383,7 +395,21 @@ func (t *traceReader) message(f map[string]traceField) {
 			return
 		}
 	}
-	t.ranks = max(t.ranks, m.src+1, m.dst+1)
+	if r := max(m.src, m.dst) + 1; r > t.ranks {
+		// The ranks' offsets and scratch are checked where a rank first
+		// appears, so that the error points at it.
+		fld, what := f["dst"], "dst"
+		if m.src > m.dst {
+			fld, what = f["src"], "src"
+		}
+		need := limits.Add(limits.Mul(int64(cap(t.msgs)), int64(unsafe.Sizeof(traceMsg{}))), t.idBytes, limits.Mul(int64(r)+1, traceRankBytes))
+		if err := limits.Check(fmt.Sprintf("%s %d (a schedule of %d ranks)", what, r-1, r), need, t.max); err != nil {
+			t.errorAt(fld.at, fld.at+len(fld.text), "%v", err)
+			t.stop = true
+			return
+		}
+		t.ranks = r
+	}
 	t.msgs = append(t.msgs, m)
 }
 
@@ -420,6 +446,20 @@ func (t *traceReader) lookup(f traceField) (int32, bool) {
 func (t *traceReader) build() (*lang.Schedule, error) {
 	msgs := t.msgs
 	R := int(t.ranks)
+	n := 2 * len(msgs) // a send and a receive each, and the timers
+	for i := range msgs {
+		if msgs[i].after < 0 && msgs[i].start > 0 {
+			n++
+		}
+	}
+	// Checked before anything is allocated: the operations and their
+	// dependencies, the messages still held, and per rank the offsets
+	// and scratch (count, RankStart, fill, lastTimer).
+	need := limits.Add(limits.Mul(int64(n), schedOpBytes), limits.Mul(int64(len(msgs)), 2*schedDepBytes+12),
+		limits.Mul(int64(len(msgs)), int64(unsafe.Sizeof(traceMsg{}))), limits.Mul(int64(R)+1, traceRankBytes))
+	if err := limits.Check(fmt.Sprintf("the schedule of %s (%d operations, %d ranks)", t.name, n, R), need, t.max); err != nil {
+		return nil, err
+	}
 	// Operations per rank, then each message's operation indexes.
 	count := make([]int32, R+1)
 	for i := range msgs {
@@ -432,11 +472,6 @@ func (t *traceReader) build() (*lang.Schedule, error) {
 	}
 	for r := 1; r <= R; r++ {
 		count[r] += count[r-1]
-	}
-	n := int(count[R])
-	need := limits.Add(limits.Mul(int64(n), schedOpBytes), limits.Mul(int64(len(msgs)), 2*schedDepBytes+12))
-	if err := limits.Check(fmt.Sprintf("the schedule of %s (%d operations)", t.name, n), limits.Add(need, limits.Mul(int64(len(msgs)), int64(unsafe.Sizeof(traceMsg{})))), t.max); err != nil {
-		return nil, err
 	}
 	s := &lang.Schedule{Name: t.name, Ranks: R, Src: lang.NewSource(t.name, ""), Labels: t.labels,
 		Ops: make([]lang.SchedOp, n), RankStart: slices.Clone(count)}

@@ -55,6 +55,10 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 		{"JSON errors", "{\"src\": 0, \"dst\": 1, \"bytes\": 8}\n{\"src\": 0, \"dst\": 1}\n{\"src\": 0, \"dst\": 1, \"bytes\": 8, \"colour\": 1}\n{\"src\": 0,\n",
 			[]string{"2:1: message without bytes", `3:34: unknown field "colour"`, "4:10: not a JSON object: unexpected end of JSON input"}},
 		{"empty", "# nothing\n\n", []string{"no messages"}},
+		// Issue 26: a rank past the largest a schedule can have was an
+		// array of 2^31 offsets, allocated before any check.
+		{"rank beyond the bound", "time,src,dst,bytes\n0,0,2147483645,8\n0,16777216,0,8\n",
+			[]string{"2:5: dst 2147483645 is out of range: ranks are 0 to 16777215 (a schedule has at most 16777216)", "3:3: src 16777216 is out of range"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +77,13 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 			}
 		})
 	}
-	_, err := ReadTrace(&repeatReader{head: "time,src,dst,bytes\n", line: "0s,0,1,8\n", n: 1 << 20}, "big.csv", 1<<20)
+	// The ranks' offsets are checked against the limit where the rank
+	// first appears: 16 bytes per rank.
+	_, err := ReadTrace(strings.NewReader("time,src,dst,bytes\n0,0,1,8\n0,16777215,0,8\n"), "t.csv", 100e6)
+	if want := "t.csv:3:3: src 16777215 (a schedule of 16777216 ranks) needs about 268 MB; the limit is 100 MB, set --max-memory to raise it"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	_, err = ReadTrace(&repeatReader{head: "time,src,dst,bytes\n", line: "0s,0,1,8\n", n: 1 << 20}, "big.csv", 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "set --max-memory to raise it") {
 		t.Errorf("got %v, want a memory limit error", err)
 	}

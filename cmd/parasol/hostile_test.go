@@ -65,6 +65,15 @@ func hostileCases() []hostileCase {
 		{name: "empty file", files: map[string]string{"m.machine": ""},
 			args: []string{"eval", "m.machine", "1"}, exit: 1, want: `no machine in m.machine`},
 
+		// Issue 26: a trace's rank beyond what a schedule can have was
+		// an array of 2^31 offsets, allocated before the limit was checked.
+		{name: "trace rank beyond the bound", files: map[string]string{"t.csv": "time,src,dst,bytes\n0,0,2147483645,8\n"},
+			args: []string{"run", "--max-memory", "2GB", "std:xmp64", "t.csv"}, exit: 1, want: `^t.csv:2:5: dst 2147483645 is out of range: ranks are 0 to 16777215 \(a schedule has at most 16777216\)\n`},
+		{name: "load pattern rank beyond the bound", files: map[string]string{"t.csv": "time,src,dst,bytes\n0,0,2147483645,8\n"},
+			args: []string{"sim", "std:booksim-mesh", "--load", "0.1", "--pattern", "t.csv"}, exit: 1, want: `^t.csv:2:5: dst 2147483645 is out of range`},
+		{name: "trace ranks beyond the memory limit", files: map[string]string{"t.csv": "time,src,dst,bytes\n0,0,16777215,8\n"},
+			args: []string{"run", "--max-memory", "100MB", "std:xmp64", "t.csv"}, exit: 1, want: `^t.csv:2:5: dst 16777215 \(a schedule of 16777216 ranks\) needs about 268 MB; the limit is 100 MB, set --max-memory to raise it\n`},
+
 		// Parasol I corruption.
 		{name: "legacy negative processor number", files: map[string]string{"p.machine": "machinename = \"x\"\nprocessor = 1\ntopology = 1\nlinknumber = 0\nlinkspeed = 1e7\nprocessortype0 = 1\nprocessornumber = -5.5\nprocessortype1 = 1\nprocessornumber = 1\n"},
 			args: []string{"check", "p.machine"}, exit: 1, want: `p.machine:7:19: processornumber must be a whole number ≥ 0, got -5.5`},
