@@ -46,7 +46,7 @@ const (
 // '}'; "calc" times are nanoseconds; a "nic" number is read and ignored
 // (every rank has one NIC here). Labels are local to their rank and may be
 // used before they are defined. Ranks come in increasing order; a rank
-// that has no block has no operations.
+// that has no block has no operations; num_ranks is at most lang.MaxRanks.
 //
 // The input is streamed: only the current line is held, and what the
 // schedule keeps (about 50 bytes per operation) is checked against
@@ -443,8 +443,8 @@ func (g *goalReader) numRanksStmt(kw gtok) {
 	if !ok {
 		return
 	}
-	if n < 1 || n > math.MaxInt32-1 {
-		g.errorAt(t.s, t.e, "num_ranks %d is out of range (1 to %d)", n, math.MaxInt32-1)
+	if n < 1 || n > lang.MaxRanks {
+		g.errorAt(t.s, t.e, "num_ranks %d is out of range (1 to %d, the most ranks a schedule can have)", n, lang.MaxRanks)
 		return
 	}
 	if err := limits.Check(fmt.Sprintf("a schedule of %d ranks", n), limits.Mul(n+1, 4), g.max); err != nil {

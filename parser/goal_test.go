@@ -118,9 +118,17 @@ func TestReadGOALBoundsErrorsAndMemory(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "set --max-memory to raise it") {
 		t.Errorf("got %v, want a memory limit error", err)
 	}
-	_, err = ReadGOAL(strings.NewReader("num_ranks 2000000000\n"), "t.goal", 1<<20)
-	if err == nil || !strings.Contains(err.Error(), "a schedule of 2000000000 ranks needs about 8.0 GB") {
-		t.Errorf("got %v, want a memory limit error for the rank table", err)
+	// Issue 26: num_ranks 1000000000 with one rank was a 4 GB table at
+	// the default limit; ranks are bounded as every schedule's are.
+	_, err = ReadGOAL(strings.NewReader("num_ranks 1000000000\nrank 0 {\nl1: calc 1\n}\n"), "t.goal", 0)
+	if want := "t.goal:1:11: num_ranks 1000000000 is out of range (1 to 16777216, the most ranks a schedule can have)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	// Within the bound, the rank table (4 bytes a rank and one) is
+	// checked against the limit before it is allocated.
+	_, err = ReadGOAL(strings.NewReader("num_ranks 16777216\n"), "t.goal", 32e6)
+	if want := "t.goal:1:11: a schedule of 16777216 ranks needs about 67 MB; the limit is 32 MB"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
 	}
 	_, err = ReadGOAL(strings.NewReader("num_ranks 1\n"+strings.Repeat("x", MaxGOALLine+10)), "t.goal", 0)
 	if err == nil || !strings.Contains(err.Error(), "t.goal:2:1: line longer than") {
