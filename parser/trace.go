@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -249,24 +250,47 @@ func (t *traceReader) jsonLine() {
 		t.errorAt(max(col, 0), max(col, 0), "not a JSON object: %v", err)
 		return
 	}
+	// The object is valid; it is read again key by key, in order and with
+	// positions, so that a key given twice is refused (the map keeps the
+	// last value), as a CSV column given twice is.
 	f := map[string]traceField{}
-	line := string(t.line)
-	for k, raw := range obj {
-		key := strings.ToLower(k)
-		at := strings.Index(line, strconv.Quote(k))
-		if !slices.Contains(traceColumns, key) {
-			t.errorAt(max(at, 0), max(at, 0)+len(k)+2, "unknown field %q (fields are %s)%s", lang.Excerpt(k), strings.Join(traceColumns, ", "), lang.DidYouMean(key, traceColumns))
+	first := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(t.line))
+	if _, err := dec.Token(); err != nil { // '{'
+		t.errorAt(0, 0, "not a JSON object: %v", err)
+		return
+	}
+	for dec.More() {
+		at := int(dec.InputOffset())
+		for at < len(t.line) && (t.line[at] == ',' || t.line[at] == ' ' || t.line[at] == '\t' || t.line[at] == '\r') {
+			at++
+		}
+		tok, err := dec.Token()
+		k, ok := tok.(string)
+		if err != nil || !ok {
+			t.errorAt(at, at, "not a JSON object: expected a key")
 			return
 		}
+		kend := int(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.errorAt(kend, kend, "not a JSON object: %v", err)
+			return
+		}
+		vat := int(dec.InputOffset()) - len(raw)
+		key := strings.ToLower(k)
+		if !slices.Contains(traceColumns, key) {
+			t.errorAt(at, kend, "unknown field %q (fields are %s)%s", lang.Excerpt(k), strings.Join(traceColumns, ", "), lang.DidYouMean(key, traceColumns))
+			return
+		}
+		if p, dup := first[key]; dup {
+			t.errorAt(at, kend, "field %s appears twice (first at column %d)", key, p+1)
+			return
+		}
+		first[key] = at
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			s = string(raw) // a number
-		}
-		vat := at
-		if at >= 0 {
-			if i := strings.Index(line[at:], string(raw)); i >= 0 {
-				vat = at + i
-			}
 		}
 		f[key] = traceField{s, max(vat, 0)}
 	}

@@ -54,6 +54,9 @@ func TestReadTraceReportsEveryError(t *testing.T) {
 		{"after a message in error, by id", "id,src,dst,bytes,after\na,0,1,8kg,\nb,1,0,8,a\nc,1,0,8,zz\n", []string{`2:7: bytes: unknown unit "kg"`, "4:9: after zz: no earlier message has that id"}},
 		{"JSON errors", "{\"src\": 0, \"dst\": 1, \"bytes\": 8}\n{\"src\": 0, \"dst\": 1}\n{\"src\": 0, \"dst\": 1, \"bytes\": 8, \"colour\": 1}\n{\"src\": 0,\n",
 			[]string{"2:1: message without bytes", `3:34: unknown field "colour"`, "4:10: not a JSON object: unexpected end of JSON input"}},
+		// Issue 26: a repeated key took its last value without a word.
+		{"JSON key given twice", "{\"src\": 0, \"src\": 5, \"dst\": 1, \"bytes\": 8}\n{\"src\": 0,\"dst\": 1, \"bytes\": 8, \"Bytes\": 9}\n",
+			[]string{"t.csv:1:12: field src appears twice (first at column 2)", "t.csv:2:33: field bytes appears twice (first at column 21)"}},
 		{"empty", "# nothing\n\n", []string{"no messages"}},
 		// Issue 26: a rank past the largest a schedule can have was an
 		// array of 2^31 offsets, allocated before any check.

@@ -74,6 +74,8 @@ func hostileCases() []hostileCase {
 		{name: "trace ranks beyond the memory limit", files: map[string]string{"t.csv": "time,src,dst,bytes\n0,0,16777215,8\n"},
 			args: []string{"run", "--max-memory", "100MB", "std:xmp64", "t.csv"}, exit: 1, want: `^t.csv:2:5: dst 16777215 \(a schedule of 16777216 ranks\) needs about 268 MB; the limit is 100 MB, set --max-memory to raise it\n`},
 
+		{name: "JSON trace key given twice", files: map[string]string{"t.jsonl": "{\"src\": 0, \"src\": 5, \"dst\": 1, \"bytes\": 8}\n"},
+			args: []string{"run", "std:xmp64", "t.jsonl"}, exit: 1, want: `^t.jsonl:1:12: field src appears twice \(first at column 2\)\n`},
 		{name: "GOAL num_ranks beyond the bound", files: map[string]string{"g.goal": "num_ranks 1000000000\nrank 0 {\nl1: calc 100\n}\n"},
 			args: []string{"run", "std:xmp64", "g.goal"}, exit: 1, want: `^g.goal:1:11: num_ranks 1000000000 is out of range \(1 to 16777216, the most ranks a schedule can have\)\n`},
 
