@@ -64,7 +64,7 @@ func (mf *machineFlags) register(fs *flag.FlagSet, e *env) {
 	fs.Var(&mf.maxMemory, "max-memory", maxMemoryUsage)
 }
 
-const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB: a topology, a simulation or a check whose estimate exceeds it is refused with the figure, and Go's garbage collector works harder as the process nears it (a soft limit on all the Go runtime's memory, not a cap the kernel enforces) (default: $" + limits.EnvVar + " or a quarter of physical memory, checked by the estimates only)"
+const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB: a topology, a simulation or a check whose estimate exceeds it is refused with the figure, and Go's garbage collector works harder as the process nears it (a soft limit on all the Go runtime's memory, not a cap the kernel enforces) (default: $" + limits.EnvVar + ", else the smallest of a quarter of physical memory, what ulimit -v leaves and the cgroup's memory limit, checked by the estimates only; a limit above what the process may allocate is refused)"
 
 // memory is the --max-memory limit in bytes, 0 for the default.
 func (mf *machineFlags) memory() int64 { return mf.maxMemory.bytes() }

@@ -191,6 +191,9 @@ func run(e *env, args []string) int {
 		args = append([]string{"version"}, args[1:]...)
 	}
 	if c := commandNamed(args[0]); c != nil {
+		if err := memoryEnv(); err != nil {
+			return report(e, args[1:], &exitError{code: 2, msg: fmt.Sprintf("parasol %s: %v", c.name, err)})
+		}
 		return report(e, args[1:], c.exec(e, c.name, args[1:]))
 	}
 	var names []string

@@ -68,6 +68,13 @@ func TestScript(t *testing.T) {
 				time.Sleep(d)
 			},
 		},
+		// [race] is true under the race detector.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceEnabled, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		// Every script starts with a copy of examples/ in its work
 		// directory, so paths and messages read as a user would see them.
 		Setup: func(e *testscript.Env) error {

@@ -6,13 +6,16 @@
 package limits
 
 import (
-	"bufio"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	pathpkg "path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // EnvVar overrides the default memory limit, e.g. PARASOL_MAX_MEMORY=2GB.
@@ -31,22 +34,24 @@ const MaxFileSize = 256 << 20
 var (
 	defaultOnce  sync.Once
 	defaultLimit int64
+	setDefault   atomic.Int64 // > 0: SetDefault's value
+	systemOnce   sync.Once
+	systemRead   Reading
 )
 
-// Default is the memory limit when none is given: $PARASOL_MAX_MEMORY if
-// set and valid, else a quarter of the machine's physical memory.
+// Default is the memory limit when none is given: the value of
+// SetDefault if one was set, else $PARASOL_MAX_MEMORY if set, valid and
+// within what the process may allocate (Env), else Auto's.
 func Default() int64 {
+	if n := setDefault.Load(); n > 0 {
+		return n
+	}
 	defaultOnce.Do(func() {
-		if s := os.Getenv(EnvVar); s != "" {
-			if n, err := ParseSize(s); err == nil {
-				defaultLimit = n
-				return
-			}
+		if n, err := Env(); err == nil && n > 0 {
+			defaultLimit = n
+			return
 		}
-		defaultLimit = fallback
-		if total := physicalMemory(); total > 0 {
-			defaultLimit = int64(float64(total) * DefaultFraction)
-		}
+		defaultLimit = system().Auto()
 	})
 	return defaultLimit
 }
@@ -59,25 +64,174 @@ func Or(max int64) int64 {
 	return Default()
 }
 
-func physicalMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
+// SetDefault makes n bytes the limit Default returns, for a program that
+// reads and validates $PARASOL_MAX_MEMORY itself (the command line, with
+// the parser of its --max-memory flag). n ≤ 0 restores the default.
+func SetDefault(n int64) { setDefault.Store(max(n, 0)) }
+
+// Env reads $PARASOL_MAX_MEMORY: 0 and no error when it is unset or
+// empty, else
+// its size (ParseSize), or an error naming the variable and its value
+// when it is not a size or is more than the process may allocate.
+func Env() (int64, error) {
+	s := os.Getenv(EnvVar)
+	if s == "" {
+		return 0, nil
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			fields := strings.Fields(rest)
-			if len(fields) >= 1 {
-				kb, err := strconv.ParseInt(fields[0], 10, 64)
-				if err == nil {
+	n, err := ParseSize(s)
+	if err == nil {
+		err = Allowed(n)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s=%s: %w", EnvVar, s, err)
+	}
+	return n, nil
+}
+
+// Allowed returns an error saying why when a limit of n bytes is more
+// than the process may allocate: more than its address-space limit
+// (ulimit -v, less what is already mapped) or its cgroup's memory limit.
+func Allowed(n int64) error { return system().Allowed(n) }
+
+// Auto is the default limit from these readings: the smallest of
+// DefaultFraction of physical memory, the room the address-space limit
+// leaves and the cgroup memory limit, of those known (fallback when none
+// is).
+func (r Reading) Auto() int64 {
+	lim := int64(0)
+	if r.Physical > 0 {
+		lim = int64(float64(r.Physical) * DefaultFraction)
+	}
+	if c, _ := r.ceiling(); c > 0 && (lim == 0 || c < lim) {
+		lim = c
+	}
+	if lim <= 0 {
+		return fallback
+	}
+	return lim
+}
+
+// Allowed returns an error naming the reason when n bytes are more than
+// the process may allocate under these readings.
+func (r Reading) Allowed(n int64) error {
+	if c, why := r.ceiling(); c > 0 && n > c {
+		return fmt.Errorf("more than this process may allocate: %s", why)
+	}
+	return nil
+}
+
+// ceiling is the most the process may allocate, the smaller of the room
+// under the address-space limit and the cgroup limit, and why; 0 when
+// neither is set.
+func (r Reading) ceiling() (int64, string) {
+	c, why := int64(0), ""
+	if r.AddressSpace > 0 {
+		c = max(r.AddressSpace-r.Mapped, 1)
+		why = fmt.Sprintf("its address-space limit (ulimit -v) is %s, %s of it already mapped", FormatSize(r.AddressSpace), FormatSize(r.Mapped))
+	}
+	if r.Cgroup > 0 && (c == 0 || r.Cgroup < c) {
+		c = r.Cgroup
+		why = fmt.Sprintf("its cgroup's memory limit (%s) is %s", r.CgroupFile, FormatSize(r.Cgroup))
+	}
+	return c, why
+}
+
+// A Reading is what the system says about the memory the process may
+// use; 0 means unknown or unlimited.
+type Reading struct {
+	Physical     int64  // bytes of physical memory (/proc/meminfo MemTotal)
+	AddressSpace int64  // RLIMIT_AS (ulimit -v)
+	Mapped       int64  // the process's address space in use (VmSize), which counts against AddressSpace
+	Cgroup       int64  // the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes), the smallest on the path to the root
+	CgroupFile   string // the file Cgroup was read from
+}
+
+// system reads the readings once (readSystem is per OS: on Linux /proc,
+// getrlimit and the cgroup files; elsewhere nothing, and the default is
+// the fallback as before).
+func system() Reading {
+	systemOnce.Do(func() { systemRead = readSystem() })
+	return systemRead
+}
+
+// readMeminfo returns MemTotal from a /proc/meminfo text, 0 if absent.
+func readMeminfo(text string) int64 {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			if fields := strings.Fields(rest); len(fields) >= 1 {
+				if kb, err := strconv.ParseInt(fields[0], 10, 64); err == nil && kb > 0 && kb < math.MaxInt64>>10 {
 					return kb << 10
 				}
 			}
 		}
 	}
 	return 0
+}
+
+// readVmSize returns VmSize from a /proc/self/status text, 0 if absent.
+func readVmSize(text string) int64 {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			if fields := strings.Fields(rest); len(fields) >= 1 {
+				if kb, err := strconv.ParseInt(fields[0], 10, 64); err == nil && kb > 0 && kb < math.MaxInt64>>10 {
+					return kb << 10
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// unlimited is the smallest cgroup figure read as "no limit": v1 writes
+// its "unlimited" as the largest page-aligned int64.
+const unlimited = 1 << 62
+
+// readCgroup returns the smallest memory limit of the process's cgroups
+// and the file it came from, reading in fsys (the root of the file
+// system): /proc/self/cgroup names the cgroup of each hierarchy; for
+// cgroup v2 ("0::/path") memory.max of the path and each ancestor under
+// /sys/fs/cgroup, for v1 (a "memory" controller line) memory.limit_in_bytes
+// under /sys/fs/cgroup/memory. Where the path is not found (a container
+// sees its own cgroup as the root) the root's file is read.
+func readCgroup(fsys fs.FS) (int64, string) {
+	data, err := fs.ReadFile(fsys, "proc/self/cgroup")
+	if err != nil {
+		return 0, ""
+	}
+	best, file := int64(0), ""
+	try := func(name string) bool {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return false
+		}
+		t := strings.TrimSpace(string(b))
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil && n > 0 && n < unlimited && (best == 0 || n < best) {
+			best, file = n, "/"+name
+		}
+		return true
+	}
+	walk := func(root, path, leaf string) {
+		found := false
+		for p := strings.Trim(path, "/"); p != "" && p != "."; p = pathpkg.Dir(p) {
+			found = try(root+"/"+p+"/"+leaf) || found
+		}
+		if !found {
+			try(root + "/" + leaf)
+		}
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			walk("sys/fs/cgroup", parts[2], "memory.max")
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			walk("sys/fs/cgroup/memory", parts[2], "memory.limit_in_bytes")
+		}
+	}
+	return best, file
 }
 
 // TooLarge is the error for an allocation beyond the limit.
