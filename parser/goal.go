@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -47,6 +48,8 @@ const (
 // (every rank has one NIC here). Labels are local to their rank and may be
 // used before they are defined. Ranks come in increasing order; a rank
 // that has no block has no operations; num_ranks is at most lang.MaxRanks.
+// Tags go up to 2^63 - 1; those above math.MaxInt32 are renumbered to
+// numbers no other tag of the schedule has (lang.SchedOp.Tag).
 //
 // The input is streamed: only the current line is held, and what the
 // schedule keeps (about 50 bytes per operation) is checked against
@@ -114,6 +117,10 @@ type goalReader struct {
 	// unchecked counts the text (labels, kept lines) added since memory
 	// was last checked
 	unchecked int64
+	// bigTags numbers the distinct tags above math.MaxInt32 in the order
+	// they first appear: such an operation's Tag is -2 - that number
+	// until finish renumbers them (renumberTags).
+	bigTags map[int64]int32
 	// scratch for closing a rank
 	count []int32
 	color []uint8
@@ -185,7 +192,52 @@ func (g *goalReader) finish() (*lang.Schedule, error) {
 	for len(s.RankStart) < s.Ranks+1 {
 		s.RankStart = append(s.RankStart, int32(len(s.Ops)))
 	}
+	if len(g.bigTags) > 0 {
+		need := limits.Add(g.bytes(), limits.Mul(int64(len(s.Ops)+len(g.bigTags)), 4))
+		if err := limits.Check(fmt.Sprintf("renumbering the tags of %s (%d operations)", g.name, len(s.Ops)), need, g.max); err != nil {
+			return nil, err
+		}
+		renumberTags(s.Ops, len(g.bigTags))
+	}
 	return s, nil
+}
+
+// bigTagBytes is what one distinct tag above math.MaxInt32 costs while
+// reading: its map entry.
+const bigTagBytes = 48
+
+// renumberTags gives the big tags of ops (Tag -2 - i for the i-th
+// distinct one, i < n) the smallest numbers ≥ 0 that no other tag of ops
+// has: equal tags keep equal numbers and different ones different
+// numbers, which is all matching compares (there are fewer tags than
+// operations, so the numbers fit an int32).
+func renumberTags(ops []lang.SchedOp, n int) {
+	var used []int32
+	for i := range ops {
+		if k := ops[i].Kind; (k == lang.OpSend || k == lang.OpRecv) && ops[i].Tag >= 0 {
+			used = append(used, ops[i].Tag)
+		}
+	}
+	slices.Sort(used)
+	used = slices.Compact(used)
+	code := make([]int32, n)
+	c, j := int32(0), 0
+	for i := range code {
+		for j < len(used) && used[j] < c {
+			j++
+		}
+		for j < len(used) && used[j] == c {
+			c++
+			j++
+		}
+		code[i] = c
+		c++
+	}
+	for i := range ops {
+		if k := ops[i].Kind; (k == lang.OpSend || k == lang.OpRecv) && ops[i].Tag <= -2 {
+			ops[i].Tag = code[-2-ops[i].Tag]
+		}
+	}
 }
 
 // Tokens of a GOAL line.
@@ -422,7 +474,7 @@ func (g *goalReader) integer(what string, allowAny bool) (int64, gtok, bool) {
 	for _, c := range g.line[t.s:t.e] {
 		d := uint64(c - '0')
 		if n > (math.MaxInt64-d)/10 {
-			g.errorAt(t.s, t.e, "%s %s is too large", what, lang.Excerpt(g.text(t)))
+			g.errorAt(t.s, t.e, "%s %s is too large (the largest is %d)", what, lang.Excerpt(g.text(t)), int64(math.MaxInt64))
 			return 0, t, false
 		}
 		n = n*10 + d
@@ -611,8 +663,27 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 				return
 			}
 			if tag > math.MaxInt32 {
-				g.errorAt(tt.s, tt.e, "tag %d is too large (the largest is %d)", tag, math.MaxInt32)
-				return
+				// A tag beyond an int32 (LogGOPSim takes them) is numbered
+				// apart and renumbered at the end, so that an operation
+				// stays 40 bytes.
+				if g.bigTags == nil {
+					g.bigTags = map[int64]int32{}
+				}
+				id, ok := g.bigTags[tag]
+				if !ok {
+					if len(g.bigTags) >= math.MaxInt32/2 {
+						g.fatal(tt.s, "more than %d distinct tags above %d", math.MaxInt32/2, math.MaxInt32)
+						return
+					}
+					id = int32(len(g.bigTags))
+					g.bigTags[tag] = id
+					g.unchecked += bigTagBytes
+					if !g.room("tags", false) {
+						return
+					}
+				}
+				op.Tag, stage = -2-id, 1
+				continue
 			}
 			op.Tag, stage = int32(tag), 1
 			continue
@@ -730,6 +801,7 @@ func (g *goalReader) bytes() int64 {
 		limits.Mul(int64(cap(g.count)+cap(g.stack)+cap(g.edge)), 4),
 		int64(cap(g.color)),
 		g.labelBytes, g.keptBytes,
+		limits.Mul(int64(len(g.bigTags)), bigTagBytes),
 	)
 }
 

@@ -82,8 +82,8 @@ func TestReadGOALReportsEveryError(t *testing.T) {
 		{"unclosed rank", "num_ranks 1\nrank 0 {\nl1: calc 1\n", []string{"rank 0 has no closing '}' at the end of the schedule"}},
 		{"ranks out of order", "num_ranks 3\nrank 2 {\n}\nrank 1 {\n}\n", []string{"4:6: rank 1 comes after rank 2: ranks must appear in increasing order"}},
 		{"operation outside a rank", "num_ranks 1\nl1: calc 1\n", []string{"2:5: calc outside a rank block"}},
-		{"numbers too large", "num_ranks 1\nrank 0 {\ncalc 99999999999999999999\nsend 1b to 0 tag 4294967295\nrecv 1b from 0 cpu 256\n}\n",
-			[]string{"3:6: a time in nanoseconds 99999999999999999999 is too large", "4:18: tag 4294967295 is too large", "5:20: cpu 256 is out of range"}},
+		{"numbers too large", "num_ranks 1\nrank 0 {\ncalc 99999999999999999999\nsend 1b to 0 tag 9223372036854775808\nrecv 1b from 0 cpu 256\n}\n",
+			[]string{"3:6: a time in nanoseconds 99999999999999999999 is too large (the largest is 9223372036854775807)", "4:18: a tag 9223372036854775808 is too large (the largest is 9223372036854775807)", "5:20: cpu 256 is out of range"}},
 		{"stray character", "num_ranks 1\nrank 0 {\nl1: calc 1 $\n}\n", []string{`3:12: unexpected "$" (expected the end of the line)`}},
 	}
 	for _, tt := range tests {
@@ -208,5 +208,55 @@ func TestReadGOALSkipsABlockWhoseRankIsInError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// GOAL tags up to 2^63 - 1 are accepted (LogGOPSim takes them; issue 26).
+// An operation's Tag stays an int32: tags above it are renumbered to
+// numbers no other tag has, so that equal tags match and different ones
+// do not, whatever their low 32 bits.
+func TestReadGOALBigTags(t *testing.T) {
+	text := `num_ranks 2
+rank 0 {
+a: send 8b to 1 tag 9223372036854775807
+b: send 8b to 1 tag 5
+c: send 8b to 1 tag 4294967301
+d: send 8b to 1 tag 0
+e: send 8b to 1 tag 2147483647
+}
+rank 1 {
+f: recv 8b from 0 tag 4294967301
+g: recv 8b from 0 tag 9223372036854775807
+h: recv 8b from 0 tag -1
+i: recv 8b from 0 tag 2147483648
+}
+`
+	s, err := ReadGOAL(strings.NewReader(text), "t.goal", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := map[string]int32{}
+	for _, op := range s.Ops {
+		tag[s.Labels[op.Label]] = op.Tag
+	}
+	// 4294967301 is 2^32 + 5: its low 32 bits are tag 5's.
+	same := [][2]string{{"a", "g"}, {"c", "f"}}
+	for _, p := range same {
+		if tag[p[0]] != tag[p[1]] {
+			t.Errorf("%s and %s have the same GOAL tag but Tags %d and %d", p[0], p[1], tag[p[0]], tag[p[1]])
+		}
+	}
+	if tag["b"] != 5 || tag["d"] != 0 || tag["e"] != 2147483647 || tag["h"] != lang.AnyTag {
+		t.Errorf("tags within an int32 changed: %v", tag)
+	}
+	distinct := map[int32]string{}
+	for _, l := range []string{"a", "b", "c", "d", "e", "i"} {
+		if tag[l] < 0 {
+			t.Errorf("%s: Tag %d, want a tag ≥ 0 (AnyTag matches only those)", l, tag[l])
+		}
+		if o, dup := distinct[tag[l]]; dup {
+			t.Errorf("%s and %s have different GOAL tags but the same Tag %d", o, l, tag[l])
+		}
+		distinct[tag[l]] = l
 	}
 }
