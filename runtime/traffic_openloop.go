@@ -140,15 +140,29 @@ type Load struct {
 // LoadResult is one point of a load–latency curve. Offered and Accepted
 // are shares of the processors' total injection bandwidth, over the
 // measurement phase: bytes generated, and bytes delivered. The embedded
-// Result's latency statistics, hops and histogram are over the marked
+// Result's latency statistics and histogram are over the marked messages,
+// those not delivered at their age when the run stopped (so a lower
+// bound, LatencyBound); its Messages, hops and ByHops are over the marked
 // messages delivered; its Links (with Options.LinkLoads) over the
-// measurement phase.
+// measurement phase. An open-loop point measures no send times and no
+// processor loads: those of the Result are 0.
 type LoadResult struct {
-	Load      float64 `json:"load"` // as asked, a share of the injection bandwidth
-	Process   string  `json:"process"`
-	Offered   float64 `json:"offered"`
-	Accepted  float64 `json:"accepted"`
-	Saturated bool    `json:"saturated"`
+	Load     float64 `json:"load"` // as asked, a share of the injection bandwidth
+	Process  string  `json:"process"`
+	Offered  float64 `json:"offered"`
+	Accepted float64 `json:"accepted"`
+	// AcceptedError is the most by which Accepted may exceed the load
+	// the network carried during measurement: the bytes already generated
+	// (queued at their sources or in flight) when measurement began, which
+	// may be delivered within it, as a share of the injection bandwidth
+	// over the measurement. Accepted ≤ Offered + AcceptedError always.
+	AcceptedError float64 `json:"accepted_error"`
+	Saturated     bool    `json:"saturated"`
+	// LatencyBound is "lower" when the point saturated: its latencies
+	// are lower bounds of a latency that grows with the run's length
+	// (marked messages not delivered count at their age when it stopped);
+	// "" (left out of JSON) when they are measured.
+	LatencyBound string `json:"latency_bound,omitempty"`
 	// Settled says warm-up ended because successive windows agreed (or
 	// at the fixed Warmup); Drained that every marked message arrived.
 	Settled bool `json:"settled"`
@@ -318,6 +332,9 @@ type openLoop struct {
 	marked            []float64 // latencies of delivered marked messages
 	hopSum            int64
 	hopMax            int
+	markedDone        int   // marked messages delivered
+	inflight          int64 // wire bytes generated and not yet delivered
+	inflight0         int64 // inflight when measurement began
 	byHops            hopAgg
 	maxMsgs           int
 	wires0            []wireState // at the start of measurement, for per-link figures
@@ -350,6 +367,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	}
 	flit := int64(max(n.spec.Packet.FlitBytes, 1))
 	cycle := math.Inf(1)
+	msgTime, msgRate := 0.0, 0.0 // one message's longest time on the wire; messages generated per second
 	var perm []int
 	switch {
 	case tr.op == "randperm":
@@ -393,6 +411,10 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		}
 		c := float64(min(flit, wire)) / bw
 		cycle = min(cycle, c)
+		msgTime = max(msgTime, float64(wire)/bw)
+		if o.dest[r] != o.procs[r] || tr.op != ListOp || len(o.list[r]) > 0 {
+			msgRate += rate / float64(wire)
+		}
 		mean := float64(wire) / rate // seconds between messages
 		if l.Process == Bernoulli {
 			o.gap[r], o.prob[r] = c, c/mean
@@ -419,6 +441,9 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	// memory limit leaves this worker.
 	spare := max(limits.Or(s.opt.MaxMemory)-need, 0) / 4
 	o.maxMsgs = int(min(spare/(messageBytes+partBytes+8), math.MaxInt32))
+	if err := o.checkPhases(msgTime, msgRate, need); err != nil {
+		return nil, err
+	}
 	s.drv = o
 	defer func() { s.drv = nil }()
 	for r := range P {
@@ -438,6 +463,41 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		partial = false // the event limit: report what was measured
 	}
 	return o.result(partial), nil
+}
+
+// checkPhases refuses a fixed measurement too short to hold one message
+// in each of its windows, and fixed phases that would generate more
+// messages than the point may keep (they are never recycled within a
+// point), before anything runs: msgTime is one message's longest time on
+// the wire at the injection bandwidth, msgRate the messages generated per
+// second over all processors, need what the network takes.
+func (o *openLoop) checkPhases(msgTime, msgRate float64, need int64) error {
+	l := o.load
+	if least := MeasureWindows * msgTime; l.Measure > 0 && l.Measure < least {
+		return &OptionError{"Measure", lang.FormatQuantity(l.Measure, lang.TimeDim),
+			fmt.Sprintf("the measurement is %d windows, each at least one message's time on the wire at the injection bandwidth (%s): at least %s",
+				MeasureWindows, lang.FormatQuantity(msgTime, lang.TimeDim), lang.FormatQuantity(least, lang.TimeDim))}
+	}
+	// The fewest messages the phases generate: warm-up of two windows
+	// unless fixed, the measurement, no drain.
+	warm, meas := l.Warmup, l.Measure
+	if warm == 0 {
+		warm = 2 * o.window
+	}
+	if meas == 0 {
+		meas = MeasureWindows * o.window
+	}
+	est := (warm + meas) * msgRate
+	if est <= float64(o.maxMsgs) {
+		return nil
+	}
+	per := messageBytes + partBytes + 8
+	needB := int64(math.MaxInt64)
+	if est*float64(per) < math.MaxInt64/8 {
+		needB = limits.Add(need, 4*int64(est)*per)
+	}
+	return &limits.TooLarge{What: fmt.Sprintf("an open-loop point with %s of warm-up and %s of measurement (at least %.4g messages, kept until the point ends; a point may use a quarter of what the network leaves of the limit)",
+		lang.FormatQuantity(warm, lang.TimeDim), lang.FormatQuantity(meas, lang.TimeDim), est), Need: needB, Limit: limits.Or(o.s.opt.MaxMemory)}
 }
 
 // wireBytes is what a message of size bytes puts on the wire: its payload
@@ -506,6 +566,7 @@ func (o *openLoop) generate(r int32) {
 	m := s.addMsg(o.tr, o.procs[r], d, size)
 	w := o.tr.wireBytes(size)
 	o.winGen += w
+	o.inflight += w
 	if o.phase == measuring {
 		o.genBytes += w
 		o.m1 = m + 1
@@ -547,6 +608,7 @@ func (o *openLoop) endWindow() {
 			o.phase, o.windows = measuring, 0
 			o.t0 = s.now
 			o.m0, o.m1 = int32(len(s.msgs)), int32(len(s.msgs))
+			o.inflight0 = o.inflight
 			o.wires0 = o.wires0[:0]
 			for w := range s.numWires() {
 				o.wires0 = append(o.wires0, *s.wire(w))
@@ -592,6 +654,7 @@ func (o *openLoop) delivered(m int32) {
 	o.winN++
 	w := o.tr.wireBytes(msg.size)
 	o.winBytes += w
+	o.inflight -= w
 	if o.phase == measuring {
 		o.accByte += w
 	}
@@ -599,6 +662,7 @@ func (o *openLoop) delivered(m int32) {
 		return
 	}
 	o.marked = append(o.marked, msg.lat)
+	o.markedDone++
 	o.hopSum += int64(msg.hops)
 	o.hopMax = max(o.hopMax, int(msg.hops))
 	o.byHops = o.byHops.add(int(msg.hops), 1, msg.lat, msg.lat, msg.lat)
@@ -629,14 +693,24 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	if T > 0 {
 		lr.Offered = float64(o.genBytes) / (T * o.inj)
 		lr.Accepted = float64(o.accByte) / (T * o.inj)
+		lr.AcceptedError = float64(o.inflight0) / (T * o.inj)
 	}
 	lr.Saturated = !lr.Drained || o.fallsShort(o.accByte, o.genBytes)
+	if lr.Saturated {
+		lr.LatencyBound = "lower"
+	}
 	// Marked messages still in flight count at their age when the run
 	// stopped: a lower bound, so that a saturated point shows how far
-	// latency has run away rather than only the lucky few delivered.
+	// latency has run away rather than only the lucky few delivered. An
+	// age below the language's resolution (1 ps) is a message generated
+	// as the run stopped, its difference of times rounding noise: 0.
 	for m := o.m0; m < o.m1; m++ {
 		if msg := &s.msgs[m]; !msg.done {
-			o.marked = append(o.marked, s.now-msg.ready)
+			age := s.now - msg.ready
+			if age < timeResolution {
+				age = 0
+			}
+			o.marked = append(o.marked, age)
 		}
 	}
 	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
@@ -662,6 +736,13 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		rr.utilMean /= float64(nw)
 	}
 	lr.Result = aggregate(o.tr.op, []runResult{rr})
+	// Messages and hops are over the marked messages delivered; the
+	// latencies over all of them.
+	lr.Messages = o.markedDone
+	lr.Hops.Mean = 0
+	if o.markedDone > 0 {
+		lr.Hops.Mean = float64(o.hopSum) / float64(o.markedDone)
+	}
 	if s.opt.LinkLoads {
 		f := s.wireFigures()
 		for w := range f.load {
@@ -675,6 +756,9 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	}
 	return lr
 }
+
+// timeResolution is the smallest time the language names (1 ps).
+const timeResolution = 1e-12
 
 // listDest marks a rank that takes its destinations from its list.
 const listDest = -2

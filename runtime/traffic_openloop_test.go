@@ -3,9 +3,11 @@ package runtime
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/parser"
@@ -244,5 +246,73 @@ func TestOfferedRefusesListsTheNetworkCannotCarry(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: err = %v, want %q", c.list, err, c.want)
 		}
+	}
+}
+
+func TestAcceptedExceedsOfferedByNoMoreThanItsError(t *testing.T) {
+	// Issue 26: accepted was reported above 1. What a point accepts in
+	// its measurement is what it generated then plus what was already
+	// in the network, less what is left at the end: the bytes in the
+	// network when measurement began bound the excess.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	pts, err := OfferedCurve(context.Background(), spec, Options{Op: "uniform", Size: 32, Seed: 1},
+		[]Load{{Fraction: 0.05}, {Fraction: 0.2}, {Fraction: 0.6}, {Fraction: 1}, {Fraction: 0.1, Measure: 30e-9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		if p.AcceptedError < 0 || p.Accepted > p.Offered+p.AcceptedError*(1+1e-12) {
+			t.Errorf("load %g: accepted %g, offered %g, error %g; want accepted ≤ offered + error", p.Load, p.Accepted, p.Offered, p.AcceptedError)
+		}
+	}
+	if p := pts[2]; !p.Saturated || p.Accepted > 0.6 || p.LatencyBound != "lower" {
+		t.Errorf("load 0.6: saturated %v, accepted %g, latency bound %q; want saturated, accepted ≤ 0.6, a lower bound", p.Saturated, p.Accepted, p.LatencyBound)
+	}
+	if p := pts[0]; p.Saturated || p.LatencyBound != "" {
+		t.Errorf("load 0.05: saturated %v, latency bound %q; want measured latencies", p.Saturated, p.LatencyBound)
+	}
+}
+
+func TestSaturatedPointsCountHopsOverDeliveredMessages(t *testing.T) {
+	// Issue 26: a saturated point's marked messages still in flight were
+	// counted as delivered messages of 0 hops (hops mean 0.21, max 13),
+	// and an age of 0 came out as 8.5e-22 s.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	p := offered1(t, spec, Options{Op: "uniform", Size: 32, Seed: 1}, Load{Fraction: 0.6})
+	if p.Undelivered == 0 || p.Messages == 0 {
+		t.Fatalf("load 0.6: %d of %d marked messages delivered; want some delivered and some not", p.Messages, p.Marked)
+	}
+	if p.Messages != p.Marked-p.Undelivered {
+		t.Errorf("%d messages of %d marked, %d undelivered; want the delivered ones", p.Messages, p.Marked, p.Undelivered)
+	}
+	// Uniform traffic on a 4×4 mesh: the links to and from the routers
+	// and a mean distance of 2·(k²−1)/(3k)·k²/(k²−1) = 8/3 between
+	// distinct routers, 4.67 hops.
+	if math.Abs(p.Hops.Mean-(2+8.0/3)) > 0.3 || p.Hops.Mean > float64(p.Hops.Max) {
+		t.Errorf("hops mean %g, max %d; want the mean over delivered messages", p.Hops.Mean, p.Hops.Max)
+	}
+	if p.Latency.Min != 0 && p.Latency.Min < 1e-12 {
+		t.Errorf("latency min %g: noise below the picosecond", p.Latency.Min)
+	}
+}
+
+func TestOfferedRefusesPhasesItCannotMeasureOrHold(t *testing.T) {
+	// Issue 26: --measure 1ns gave "accepted 0.5000 mean 0s"; --measure
+	// 1e9s ran unbounded.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	_, err := Offered(context.Background(), spec, Options{Op: "uniform", Size: 32}, Load{Fraction: 0.1, Measure: 1e-9})
+	var oe *OptionError
+	// 32 bytes at 4 GB/s: 8 ns a message, three windows.
+	if !errors.As(err, &oe) || oe.Option != "Measure" || !strings.Contains(err.Error(), "at least 24ns") {
+		t.Errorf("--measure 1ns: err = %v, want an OptionError naming 24ns", err)
+	}
+	start := time.Now()
+	_, err = Offered(context.Background(), spec, Options{Op: "uniform", Size: 32}, Load{Fraction: 0.1, Measure: 1e9})
+	var tl *limits.TooLarge
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "messages") {
+		t.Errorf("--measure 1e9s: err = %v, want the messages refused with their number", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refused after %v; want before running", d)
 	}
 }
