@@ -34,10 +34,10 @@ func (lf *loadFlags) register(fs *flag.FlagSet) {
 	fs.Var(&lf.load, "load", "offered `LOAD` per processor: a share of its injection bandwidth (0 < F ≤ 1) or a rate (500MB/s); a list 0.1,0.2 or a range 0.05:0.6:0.05 draws a load–latency curve, its points run on all cores")
 	lf.process = newChoiceFlag("bernoulli", "bernoulli", "poisson")
 	fs.Var(lf.process, "process", "with --load, how each processor generates messages: bernoulli (a chance every flit cycle, as BookSim) or poisson")
-	lf.warmup = quantityFlag{dim: lang.TimeDim}
-	lf.measure = quantityFlag{dim: lang.TimeDim}
-	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` (default: until successive windows of 1000 cycles agree within 5%)")
-	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked (default: 3 windows of 1000 cycles)")
+	lf.warmup = quantityFlag{dim: lang.TimeDim, positive: true}
+	lf.measure = quantityFlag{dim: lang.TimeDim, positive: true}
+	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` with its unit, above 0 (default: until successive windows of 1000 cycles agree within 5%)")
+	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked, with its unit: 3 windows, each at least one message's time on the wire (default: 3 windows of 1000 cycles)")
 	fs.StringVar(&lf.pattern, "pattern", "", "with --load, a message trace `FILE` (CSV or JSON lines: src, dst, bytes) as the traffic pattern: each processor generates the messages its rank sends there, in turn (--op list)")
 }
 

@@ -18,8 +18,11 @@ type quantityFlag struct {
 	// least is the smallest value accepted: 0, or 1 for --max-memory,
 	// where 0 would mean "the default".
 	least float64
-	v     float64 // in the dimension's base unit
-	set   bool    // given on the command line
+	// positive refuses 0, for a flag whose absence is its default (a
+	// value of 0 would silently mean the default).
+	positive bool
+	v        float64 // in the dimension's base unit
+	set      bool    // given on the command line
 	// err is why the last value was refused, kept because package flag
 	// flattens it into "invalid value … for flag -NAME: …", and the
 	// message should read like the language's (see flagValueError).
@@ -64,6 +67,11 @@ func (q *quantityFlag) parse(s string) error {
 		return err
 	}
 	if v.Kind == lang.Number && v.Dim == lang.Dimensionless {
+		if q.dim == lang.TimeDim {
+			// a size without a unit is bytes; a time could be seconds
+			// or cycles, so it needs its unit
+			return fmt.Errorf("a time needs its unit (e.g. %s; %ss in seconds), got the plain number %s", quantityExamples[q.dim], strings.TrimSpace(s), strings.TrimSpace(s))
+		}
 		v = lang.Quantity(v.Num, q.dim)
 	}
 	if v.Kind != lang.Number || v.Dim != q.dim {
@@ -75,6 +83,8 @@ func (q *quantityFlag) parse(s string) error {
 	switch {
 	case v.Num < 0:
 		return fmt.Errorf("must not be negative")
+	case v.Num == 0 && q.positive:
+		return fmt.Errorf("must be above 0 (leave the flag out for its default)")
 	case v.Num < q.least:
 		return fmt.Errorf("must be at least %s", lang.FormatQuantity(q.least, q.dim))
 	case q.dim == lang.SizeDim && v.Num != math.Trunc(v.Num):
