@@ -205,9 +205,13 @@ func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 		case p.Saturated && !p.Drained:
 			note = fmt.Sprintf("saturated (%d marked not drained: latency a lower bound)", p.Undelivered)
 		case p.Saturated:
-			note = "saturated"
+			note = "saturated (latency a lower bound)"
 		}
-		line := fmt.Sprintf("%8.4g %8.4f %8.4f %10s %10s %8d  %s", p.Load, p.Offered, p.Accepted, dur(p.Latency.Mean), dur(p.Latency.P99), p.Marked, note)
+		mean, p99 := dur(p.Latency.Mean), dur(p.Latency.P99)
+		if p.LatencyBound == "lower" {
+			mean, p99 = "≥"+mean, "≥"+p99
+		}
+		line := fmt.Sprintf("%8.4g %8.4f %8.4f %10s %10s %8d  %s", p.Load, p.Offered, p.Accepted, mean, p99, p.Marked, note)
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	if acc, at := study.SaturationThroughput(pts); at != nil {
@@ -229,38 +233,47 @@ func writeLinksCSV(w io.Writer, pts []*runtime.LoadResult) error {
 }
 
 // loadPlotSpec is the load–latency curve: mean and p99 latency against
-// the accepted load, saturated points marked, the saturation throughput a
-// vertical line.
+// the offered load, lines through the points that did not saturate;
+// saturated points, whose latencies are lower bounds, as markers of their
+// own never joined to the lines; the saturation throughput a vertical line
+// when some point saturated. A point with no marked message has no
+// latency and is left out.
 func loadPlotSpec(pts []*runtime.LoadResult) (*plotSpec, error) {
 	largest := 0.0
 	for _, p := range pts {
-		if p.Messages > 0 {
+		if p.Marked > 0 {
 			largest = max(largest, p.Latency.P99)
 		}
 	}
 	if largest == 0 {
-		return nil, fmt.Errorf("no marked message was delivered, so there is no latency to plot")
+		return nil, fmt.Errorf("no message was marked, so there is no latency to plot")
 	}
 	unit, scale := timeScale(largest)
 	mean := plotSeries{Name: "mean latency", Kind: seriesLines}
 	p99 := plotSeries{Name: "p99 latency", Kind: seriesLines, Dashed: true, Color: 1}
-	sat := plotSeries{Name: "saturated", Kind: seriesPoints}
+	satMean := plotSeries{Name: "mean, saturated (a lower bound)", Kind: seriesPoints, LowerBound: true}
+	satP99 := plotSeries{Name: "p99, saturated (a lower bound)", Kind: seriesPoints, LowerBound: true, Color: 1}
 	for _, p := range pts {
-		if p.Messages == 0 {
+		if p.Marked == 0 {
 			continue
 		}
-		mean.X, mean.Y = append(mean.X, p.Offered), append(mean.Y, p.Latency.Mean/scale)
-		p99.X, p99.Y = append(p99.X, p.Offered), append(p99.Y, p.Latency.P99/scale)
+		m, q := &mean, &p99
 		if p.Saturated {
-			sat.X, sat.Y = append(sat.X, p.Offered), append(sat.Y, p.Latency.Mean/scale)
+			m, q = &satMean, &satP99
+		}
+		m.X, m.Y = append(m.X, p.Offered), append(m.Y, p.Latency.Mean/scale)
+		q.X, q.Y = append(q.X, p.Offered), append(q.Y, p.Latency.P99/scale)
+	}
+	var series []plotSeries
+	for _, s := range []plotSeries{mean, p99, satMean, satP99} {
+		if len(s.X) > 0 {
+			series = append(series, s)
 		}
 	}
-	series := []plotSeries{mean, p99}
-	if len(sat.X) > 0 {
-		series = append(series, sat)
+	if study.Saturated(pts) {
+		acc, _ := study.SaturationThroughput(pts)
+		series = append(series, plotSeries{Name: fmt.Sprintf("saturation throughput %.3f", acc), Kind: seriesMarks, X: []float64{acc}})
 	}
-	acc, _ := study.SaturationThroughput(pts)
-	series = append(series, plotSeries{Name: fmt.Sprintf("saturation throughput %.3f", acc), Kind: seriesMarks, X: []float64{acc}})
 	return &plotSpec{Panels: []plotPanel{{
 		Title:  fmt.Sprintf("%s: latency against offered load, %s process", pts[0].Op, pts[0].Process),
 		XLabel: "offered load (share of injection bandwidth)", YLabel: "latency (" + unit + ")", Series: series,

@@ -73,7 +73,7 @@ type plotSeriesKind int
 
 const (
 	seriesBars      plotSeriesKind = iota // histogram bins: [X[i], X2[i]) with height Y[i]
-	seriesPoints                          // markers at (X[i], Y[i])
+	seriesPoints                          // markers at (X[i], Y[i]); LowerBound for lower bounds
 	seriesRangeBars                       // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
 	seriesMarks                           // vertical lines across the panel at X[i]
 	seriesLines                           // a line through (X[i], Y[i]) with a marker at each; Dashed for a model's
@@ -90,6 +90,10 @@ type plotSeries struct {
 	// a simulated one); Color picks its colour from seriesColors.
 	Dashed bool
 	Color  int
+	// LowerBound draws a seriesPoints series as hollow upward triangles
+	// in Color's colour, never joined: figures that are only lower bounds
+	// (a saturated point's latency).
+	LowerBound bool
 }
 
 // Points is the number of data points the series draws.
@@ -250,6 +254,11 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 			sc.GlyphStyle.Shape = draw.CircleGlyph{}
 			sc.GlyphStyle.Radius = vg.Points(3)
 			sc.GlyphStyle.Color = color.RGBA{R: 200, A: 255}
+			if s.LowerBound {
+				sc.GlyphStyle.Shape = draw.TriangleGlyph{}
+				sc.GlyphStyle.Radius = vg.Points(4)
+				sc.GlyphStyle.Color = seriesColors[s.Color%len(seriesColors)]
+			}
 			pl.Add(sc)
 			pl.Legend.Add(s.Name, sc)
 		case seriesRangeBars:

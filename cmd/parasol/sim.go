@@ -286,12 +286,17 @@ cycle: one flit at the injection bandwidth) agree within 5% (or for
 --measure), and drains until every marked message has arrived (at most 10
 windows). Latency is over marked messages, source queueing included. A
 point is saturated when the load accepted during measurement falls more
-than 5% short of the load offered, or marked messages do not drain. A list or a range of loads draws a
-load–latency curve, its points spread over all cores, each seeded from
---seed and its load; the table ends with the saturation throughput, the
-largest accepted load. --format json prints one line per point ("load",
-"offered", "accepted", "saturated", "latency", …, "run"); csv one row per
-point.
+than 5% short of the load offered, or marked messages do not drain; its
+latencies are then lower bounds (≥ in the table, "latency_bound": "lower"
+in JSON, hollow triangles apart from the curve in --plot). A list or a
+range of loads draws a load–latency curve, its points spread over all
+cores, each seeded from --seed and its load; the table ends with the
+saturation throughput, the largest accepted load (when no point
+saturated, only a lower bound of it, and so said).
+--format json prints one line per point ("load", "offered", "accepted",
+"accepted_error" — the most by which accepted may exceed what the network
+carried —, "saturated", "latency", …, "run"; what a point does not
+measure is null); csv one row per point.
 
 --shard I/N runs only the runs i with i % N == I of --runs (each with the
 seed it has among all of them) and prints their records; 'parasol merge'

@@ -11,11 +11,15 @@ import (
 // sim --load's table reads.
 func printSweepLoad(b *strings.Builder, l *prt.LoadResult) {
 	fmt.Fprintf(b, ": load %s offered %.4g accepted %.4g", loadText(l.Load), l.Offered, l.Accepted)
-	if l.Messages > 0 {
-		fmt.Fprintf(b, ", latency mean %s p99 %s", dur(l.Latency.Mean), dur(l.Latency.P99))
+	if l.Marked > 0 {
+		bound := "" // a saturated point's latencies are lower bounds
+		if l.LatencyBound == "lower" {
+			bound = "≥"
+		}
+		fmt.Fprintf(b, ", latency mean %s%s p99 %s%s", bound, dur(l.Latency.Mean), bound, dur(l.Latency.P99))
 	}
 	if l.Saturated {
-		b.WriteString(", SATURATED")
+		b.WriteString(", SATURATED (latency a lower bound)")
 	}
 }
 

@@ -39,7 +39,8 @@ type sweepAxis struct {
 // quantities), the figure along y, one line per combination of the other
 // axes that vary; with --compare the analytic line dashed beside the
 // simulated one. Points that deadlocked or stopped early have no figure
-// and are left out.
+// and are left out; saturated load points, whose latency is a lower bound,
+// are markers of their own beside their line.
 func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, sizes, loads bool) (*plotSpec, error) {
 	if len(pts) == 0 {
 		return nil, fmt.Errorf("no points to draw")
@@ -113,9 +114,10 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	both := pts[0].cmp != nil || pts[0].run != nil
 	switch {
 	case pts[0].load != nil:
-		// A saturated point has no steady latency to draw.
+		// A saturated point has no steady latency: its latency, a lower
+		// bound, is a marker of its own, never joined to the line.
 		figure = func(r plottedPoint) sweepFigure {
-			return sweepFigure{sim: r.load.Latency.Mean, simOK: !r.load.Saturated && r.load.Messages > 0}
+			return sweepFigure{sim: r.load.Latency.Mean, simOK: r.load.Marked > 0, bound: r.load.Saturated}
 		}
 		ylabel = "mean latency"
 	case pts[0].run != nil:
@@ -150,7 +152,7 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 	}
 	unit, scale := timeScale(largest)
 
-	type line struct{ sim, ana plotSeries }
+	type line struct{ sim, ana, bound plotSeries }
 	var order []string
 	lines := map[string]*line{}
 	for _, r := range pts {
@@ -171,6 +173,7 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 			n := len(order)
 			l.sim = plotSeries{Name: seriesName("simulated", k, both), Kind: seriesLines, Color: n}
 			l.ana = plotSeries{Name: seriesName("analytic", k, true), Kind: seriesLines, Color: n, Dashed: true}
+			l.bound = plotSeries{Name: seriesName("saturated (a lower bound)", k, true), Kind: seriesPoints, Color: n, LowerBound: true}
 			lines[k] = l
 			order = append(order, k)
 		}
@@ -178,7 +181,10 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		if f.anaOK {
 			l.ana.X, l.ana.Y = append(l.ana.X, x), append(l.ana.Y, f.ana/scale)
 		}
-		if f.simOK {
+		switch {
+		case f.simOK && f.bound:
+			l.bound.X, l.bound.Y = append(l.bound.X, x), append(l.bound.Y, f.sim/scale)
+		case f.simOK:
 			l.sim.X, l.sim.Y = append(l.sim.X, x), append(l.sim.Y, f.sim/scale)
 		}
 	}
@@ -193,6 +199,9 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 		}
 		if len(l.sim.X) > 0 {
 			panel.Series = append(panel.Series, l.sim)
+		}
+		if len(l.bound.X) > 0 {
+			panel.Series = append(panel.Series, l.bound)
 		}
 	}
 	// Measurements are by size alone: one series of points, drawn when
@@ -215,10 +224,12 @@ func sweepPlotSpec(pts []plottedPoint, sets setSweep, routings, switchings, size
 }
 
 // sweepFigure is what a point plots: its simulated and analytic figures,
-// each only if it has one.
+// each only if it has one; bound when the simulated one is only a lower
+// bound (a saturated load point), drawn as a marker of its own.
 type sweepFigure struct {
 	sim, ana     float64
 	simOK, anaOK bool
+	bound        bool
 }
 
 // simFigure is a simulation's figure v, unless it deadlocked or stopped

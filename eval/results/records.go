@@ -82,24 +82,38 @@ func CompareRow(c *eval.Comparison) []string {
 }
 
 // Load is one point of an open-loop run (sim --load) as JSON: the point's
-// runtime.LoadResult, then "run".
+// runtime.LoadResult, the figures it does not measure as null, then "run".
 type Load struct {
 	*runtime.LoadResult
+	Unmeasured
 	Run *Run `json:"run"`
 }
 
+// Unmeasured, embedded beside a *runtime.LoadResult, makes the keys of
+// runtime.Result an open-loop point does not measure (send times,
+// processor loads) null in JSON rather than 0: its fields, shallower than
+// the embedded Result's, take their keys, and are always nil.
+type Unmeasured struct {
+	SendTime    *runtime.SendStats `json:"send_time"`
+	ProcLoadMax *int               `json:"proc_load_max"`
+	ProcLoadAvg *float64           `json:"proc_load_max_mean"`
+}
+
 // LoadHeader names the columns of an open-loop run's CSV, one row per
-// point; times in seconds, loads as shares of the injection bandwidth.
+// point; times in seconds, loads as shares of the injection bandwidth;
+// latency_bound "lower" for a saturated point, whose latencies are lower
+// bounds, else empty (runtime.LoadResult).
 var LoadHeader = []string{"load", "process", "offered", "accepted", "saturated", "settled", "drained", "marked", "undelivered",
 	"latency_min", "latency_mean", "latency_max", "latency_p50", "latency_p90", "latency_p99", "hops_mean",
-	"cycle", "warmup", "measure", "link_util_mean", "link_util_max", "events"}
+	"cycle", "warmup", "measure", "link_util_mean", "link_util_max", "events", "accepted_error", "latency_bound"}
 
 // LoadRow is a point's row under LoadHeader.
 func LoadRow(p *runtime.LoadResult) []string {
 	f, b, i := Float, strconv.FormatBool, strconv.Itoa
 	return []string{f(p.Load), p.Process, f(p.Offered), f(p.Accepted), b(p.Saturated), b(p.Settled), b(p.Drained), i(p.Marked), i(p.Undelivered),
 		f(p.Latency.Min), f(p.Latency.Mean), f(p.Latency.Max), f(p.Latency.P50), f(p.Latency.P90), f(p.Latency.P99), f(p.Hops.Mean),
-		f(p.Cycle), f(p.Warmup), f(p.Measure), f(p.LinkUtil.Mean), f(p.LinkUtil.Max), strconv.FormatInt(p.Events, 10)}
+		f(p.Cycle), f(p.Warmup), f(p.Measure), f(p.LinkUtil.Mean), f(p.LinkUtil.Max), strconv.FormatInt(p.Events, 10),
+		f(p.AcceptedError), p.LatencyBound}
 }
 
 // LinkHeader names the per-wire columns of a link table (sim --link-csv).

@@ -37,10 +37,11 @@ type SweepCompare struct {
 	Compare
 }
 
-// SweepLoad is an open-loop point: Key, then sim --load's object.
+// SweepLoad is an open-loop point: Key, then sim --load's object (Load).
 type SweepLoad struct {
 	Key
 	*runtime.LoadResult
+	Unmeasured
 	Run *Run `json:"run"`
 }
 
