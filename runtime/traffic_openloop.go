@@ -661,11 +661,12 @@ func (o *openLoop) delivered(m int32) {
 	if m < o.m0 || m >= o.m1 {
 		return
 	}
-	o.marked = append(o.marked, msg.lat)
+	lat := roundTime(msg.lat)
+	o.marked = append(o.marked, lat)
 	o.markedDone++
 	o.hopSum += int64(msg.hops)
 	o.hopMax = max(o.hopMax, int(msg.hops))
-	o.byHops = o.byHops.add(int(msg.hops), 1, msg.lat, msg.lat, msg.lat)
+	o.byHops = o.byHops.add(int(msg.hops), 1, lat, lat, lat)
 	if o.markedLeft--; o.markedLeft == 0 && o.phase == draining {
 		s.err = errStopRun
 	}
@@ -701,16 +702,10 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	}
 	// Marked messages still in flight count at their age when the run
 	// stopped: a lower bound, so that a saturated point shows how far
-	// latency has run away rather than only the lucky few delivered. An
-	// age below the language's resolution (1 ps) is a message generated
-	// as the run stopped, its difference of times rounding noise: 0.
+	// latency has run away rather than only the lucky few delivered.
 	for m := o.m0; m < o.m1; m++ {
 		if msg := &s.msgs[m]; !msg.done {
-			age := s.now - msg.ready
-			if age < timeResolution {
-				age = 0
-			}
-			o.marked = append(o.marked, age)
+			o.marked = append(o.marked, roundTime(s.now-msg.ready))
 		}
 	}
 	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
@@ -757,8 +752,14 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	return lr
 }
 
-// timeResolution is the smallest time the language names (1 ps).
-const timeResolution = 1e-12
+// roundTime rounds a latency, a difference of two times, to whole
+// femtoseconds, far below the smallest time the language names (1 ps):
+// the difference's binary noise (6.79999999999e-8 for 68 ns, 8.5e-22 for
+// a message generated as the run stopped) goes, every digit that means
+// something stays.
+func roundTime(t float64) float64 {
+	return math.Round(t*1e15) / 1e15
+}
 
 // listDest marks a rank that takes its destinations from its list.
 const listDest = -2
