@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"strconv"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -20,16 +21,50 @@ const (
 )
 
 // registerFormat adds --format text|json|csv and its short form --json,
-// whose help is jsonUsage.
+// whose help is jsonUsage. --json beside a --format other than json is a
+// usage error: neither silently wins.
 func registerFormat(fs *flag.FlagSet, jsonUsage string) *choiceFlag {
 	f := newChoiceFlag(outText, outText, outJSON, outCSV)
-	fs.Var(f, "format", "output `FORMAT`: text, json or csv")
-	fs.Var(jsonAlias{f}, "json", jsonUsage+" (short for --format json)")
+	given := &formatGiven{}
+	fs.Var(formatFlag{f, given}, "format", "output `FORMAT`: text, json or csv")
+	fs.Var(jsonAlias{f, given}, "json", jsonUsage+" (short for --format json)")
 	return f
 }
 
+// formatGiven is which of --format and --json the command line gave:
+// format is --format's value, "" until given; json is whether --json was.
+type formatGiven struct {
+	format string
+	json   bool
+}
+
+// conflict is the error of --json beside a --format other than json.
+func (g *formatGiven) conflict() error {
+	if g.json && g.format != "" && g.format != outJSON {
+		return fmt.Errorf("--json is short for --format json and contradicts --format %s: give one of them", g.format)
+	}
+	return nil
+}
+
+// formatFlag is --format, remembering that it was given.
+type formatFlag struct {
+	*choiceFlag
+	given *formatGiven
+}
+
+func (f formatFlag) Set(s string) error {
+	if err := f.choiceFlag.Set(s); err != nil {
+		return err
+	}
+	f.given.format = s
+	return f.given.conflict()
+}
+
 // jsonAlias is --json, a boolean flag that stands for --format json.
-type jsonAlias struct{ f *choiceFlag }
+type jsonAlias struct {
+	f     *choiceFlag
+	given *formatGiven
+}
 
 func (j jsonAlias) IsBoolFlag() bool { return true }
 
@@ -43,6 +78,10 @@ func (j jsonAlias) String() string {
 func (j jsonAlias) Set(s string) error {
 	on, err := strconv.ParseBool(s)
 	if err != nil {
+		return err
+	}
+	j.given.json = on
+	if err := j.given.conflict(); err != nil {
 		return err
 	}
 	switch {
