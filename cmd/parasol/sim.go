@@ -651,12 +651,13 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if len(pos) != 3 {
 			return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
 		}
-		var src, dst int
-		if _, err := fmt.Sscan(pos[1], &src); err != nil {
-			return usageError("parasol route: SRC %q is not a node id", pos[1])
+		src, err := nodeID("SRC", pos[1])
+		if err != nil {
+			return err
 		}
-		if _, err := fmt.Sscan(pos[2], &dst); err != nil {
-			return usageError("parasol route: DST %q is not a node id", pos[2])
+		dst, err := nodeID("DST", pos[2])
+		if err != nil {
+			return err
 		}
 		rs, err := network(pos[0])
 		if err != nil {
@@ -694,6 +695,16 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 		fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
 		return nil
 	}
+}
+
+// nodeID reads route's SRC or DST: the whole of s is a whole number, where
+// fmt.Sscan read 0.5 as node 0 and ignored the rest.
+func nodeID(what, s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, usageError("parasol route: %s %q is not a node id: need a whole number, 0 or more", what, s)
+	}
+	return n, nil
 }
 
 func printCheck(w io.Writer, rc *runtime.RouteCheck) {
