@@ -187,13 +187,22 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			seed := rf.seed
 			run.Seed = &seed
 		}
+		var notes []string
+		if note := sharingNote(m, prog); note != "" {
+			notes = append(notes, note)
+		}
 		switch format.value {
 		case outJSON:
-			if err := results.NewEncoder(e.stdout).Encode(results.NewProgramRun(&prog.Program, res, run)); err != nil {
+			pr := results.NewProgramRun(&prog.Program, res, run)
+			pr.Notes = notes
+			if err := results.NewEncoder(e.stdout).Encode(pr); err != nil {
 				return err
 			}
 		case outCSV:
 			if err := results.WriteTable(e.stdout, runCSVHeader, runCSVRows(res)); err != nil {
+				return err
+			}
+			if err := results.WriteNotes(e.stdout, notes); err != nil {
 				return err
 			}
 		default:

@@ -155,7 +155,10 @@ type ProgramRun struct {
 	// NoAnalytic says why there is no analytic answer beside the
 	// simulated one (program.RunResult.NoAnalytic).
 	NoAnalytic string `json:"no_analytic,omitempty"`
-	Run        *Run   `json:"run"`
+	// Notes are the notes the text output prints beside the answer
+	// (ranks sharing a processor), absent when there are none.
+	Notes []string `json:"notes,omitempty"`
+	Run   *Run     `json:"run"`
 }
 
 // NewProgramRun is the object of program p's answers res.

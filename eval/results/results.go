@@ -154,6 +154,20 @@ func WriteRows(w io.Writer, rows [][]string) error {
 	return cw.Error()
 }
 
+// WriteNotes writes the notes the text output prints beside a result
+// after its CSV table, one comment line each, "# note: TEXT", and nothing
+// when there are none (a table without notes is unchanged). A CSV reader
+// skips them as comments (Go's csv.Reader with Comment = '#', pandas'
+// read_csv with comment='#'); a reader that does not finds them at the end.
+func WriteNotes(w io.Writer, notes []string) error {
+	for _, n := range notes {
+		if _, err := io.WriteString(w, "# note: "+strings.ReplaceAll(n, "\n", " ")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Float is a float as a CSV cell: as in JSON, but infinities print as
 // inf and -inf.
 func Float(f float64) string {
