@@ -307,9 +307,13 @@ takes I and N from a Slurm array task or a Kubernetes Indexed Job (with
 
 --format json prints the result as one JSON object, times in seconds, with
 "run" saying what produced it (machine, source, op, size, seed, runs,
-routing, switching, every --set, Parasol's version). --format csv prints a
-header row and one row per result: the run's summary statistics (the
-latency histogram and per-hop rows are in the JSON).`,
+routing, switching, every --set, Parasol's version). A seed of 2^53 or
+more is also given as a string, "seed_str", since JSON tools that read
+numbers as doubles (jq) round it: the same command with --seed SEED_STR
+reproduces the result; a point of a sweep is reproduced by sim with the
+point's "run" (op, size, every --set) and --seed its seed_str.
+--format csv prints a header row and one row per result: the run's summary
+statistics (the latency histogram and per-hop rows are in the JSON).`,
 	flags: declareSim,
 }
 

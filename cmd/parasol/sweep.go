@@ -271,7 +271,11 @@ command-line order, then routing, then switching, then size, then load,
 the last varying fastest.
 Point i's seed is derived from --seed and i alone and is the "seed" of its
 "run", so the output is the same bytes for any number of workers and
-'parasol sim --seed' reproduces any point.
+'parasol sim --seed' reproduces any point: give sim the point's op, size
+and --set values and its seed. Most point seeds are 2^53 or more, which
+JSON tools that read numbers as doubles (jq) round: the "run" gives them
+also as a string, "seed_str" (the CSV's seed column is exact), and
+--seed SEED_STR reproduces the point.
 
 Results stream in point order: --format json prints one object a line
 (the point's index as "point", the sweep's count as "points", sim's

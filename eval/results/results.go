@@ -26,19 +26,47 @@ import (
 
 // Run says what produced a result, as its "run" object: enough to run it
 // again. Size is in bytes; Sets are the --set overrides as PATH=VALUE.
+//
+// A seed of 2^53 or more is also written as a string, "seed_str" after
+// "seed": JSON tools that read numbers as doubles (jq, JavaScript) round
+// such a seed, and the rounded seed reproduces a different run. Passing
+// "seed_str" to --seed reproduces the result.
 type Run struct {
-	Command   string   `json:"command"`
-	Machine   string   `json:"machine"`
-	Source    string   `json:"source"`
-	Topology  string   `json:"topology,omitempty"`
-	Op        string   `json:"op,omitempty"`
-	Size      *int     `json:"size,omitempty"`
-	Seed      *uint64  `json:"seed,omitempty"`
+	Command  string  `json:"command"`
+	Machine  string  `json:"machine"`
+	Source   string  `json:"source"`
+	Topology string  `json:"topology,omitempty"`
+	Op       string  `json:"op,omitempty"`
+	Size     *int    `json:"size,omitempty"`
+	Seed     *uint64 `json:"seed,omitempty"`
+	// SeedStr is Seed in decimal when Seed is 2^53 or more; MarshalJSON
+	// sets it, whatever it holds.
+	SeedStr   string   `json:"seed_str,omitempty"`
 	Runs      int      `json:"runs,omitempty"`
 	Routing   string   `json:"routing,omitempty"`
 	Switching string   `json:"switching,omitempty"`
 	Sets      []string `json:"sets"`
 	Version   string   `json:"version"`
+}
+
+// MaxExactSeed is the largest seed every JSON reader reads exactly: a
+// double holds every integer up to 2^53.
+const MaxExactSeed = 1<<53 - 1
+
+// MarshalJSON writes r with "seed_str" when its seed exceeds MaxExactSeed.
+func (r Run) MarshalJSON() ([]byte, error) {
+	type plain Run // without this method
+	r.SeedStr = ""
+	if r.Seed != nil && *r.Seed > MaxExactSeed {
+		r.SeedStr = strconv.FormatUint(*r.Seed, 10)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as Encoder: a --set expression keeps its < > &
+	if err := enc.Encode(plain(r)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Encoder writes one JSON value a line, with <, > and & kept as they are

@@ -1,6 +1,9 @@
 package results
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestJSONNumbersLoseBinaryNoise(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -17,6 +20,30 @@ func TestJSONNumbersLoseBinaryNoise(t *testing.T) {
 	} {
 		if got := string(CleanNumbers([]byte(c.in))); got != c.want {
 			t.Errorf("CleanNumbers(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// A seed from 2^53 on is also written as "seed_str", exact; one below is
+// not, so results with small seeds are unchanged. Other strings keep <, >
+// and & as Encoder does.
+func TestRunSeedAboveTwoTo53IsAlsoAString(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		want string
+	}{
+		{1, `"seed":1,"sets"`},
+		{1<<53 - 1, `"seed":9007199254740991,"sets"`},
+		{1 << 53, `"seed":9007199254740992,"seed_str":"9007199254740992","sets"`},
+		{10451216379200822465, `"seed":10451216379200822465,"seed_str":"10451216379200822465","sets"`},
+	} {
+		seed := c.seed
+		var buf strings.Builder
+		if err := NewEncoder(&buf).Encode(&Run{Command: "sim", Seed: &seed, SeedStr: "stale", Sets: []string{"x=a<b&c"}}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) || !strings.Contains(buf.String(), `"x=a<b&c"`) {
+			t.Errorf("seed %d: %s, want %s and the set unescaped", c.seed, buf.String(), c.want)
 		}
 	}
 }
