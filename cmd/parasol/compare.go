@@ -39,6 +39,11 @@ say why.
 
 Each primitive, by its name after the model section, is simulated as:
 ` + compareTable() + `
+The primitive exchange is one pair's exchange, simulated by op swap (Src
+and Dst send each other n bytes at once), not by sim's op exchange, where
+every rank r swaps a message with rank r xor 1; --op exchange asks for
+that one.
+
 --measured FILE sets the primitive's analytic cost beside measurements
 instead of a simulation: FILE is CSV or JSON lines as parasol fit reads
 them, whose column time holds the measured times and whose other columns

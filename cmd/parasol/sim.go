@@ -313,8 +313,24 @@ numbers as doubles (jq) round it: the same command with --seed SEED_STR
 reproduces the result; a point of a sweep is reproduced by sim with the
 point's "run" (op, size, every --set) and --seed its seed_str.
 --format csv prints a header row and one row per result: the run's summary
-statistics (the latency histogram and per-hop rows are in the JSON).`,
+statistics (the latency histogram and per-hop rows are in the JSON).` + opsHelp(),
 	flags: declareSim,
+}
+
+// opsHelp is sim --help's list of the ops, each with its meaning
+// (runtime.OpDoc), where the -op flag names them only.
+func opsHelp() string {
+	var b strings.Builder
+	b.WriteString("\n\nOps (--op; ranks are processors in node order, b the bits of a rank, Src, Dst\nand Size --src, --dst and --size):\n")
+	width := 0
+	for _, op := range runtime.Ops() {
+		width = max(width, len(op))
+	}
+	for _, op := range runtime.Ops() {
+		doc, _ := runtime.OpDoc(op)
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, op, doc)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // declareSim declares sim's flags on fs and returns the function that runs it.
