@@ -40,6 +40,9 @@ func withUses(j jsonValue, uses []eval.IndexUse) jsonValue {
 		}
 	}
 	j.Note = strings.TrimSuffix(strings.TrimPrefix(eval.Note(uses), "("), ")")
+	if j.Note != "" {
+		j.Notes = []string{j.Note}
+	}
 	return j
 }
 

@@ -29,6 +29,9 @@ type jsonValue struct {
 	// false when that is an upper bound (see withUses).
 	BisectionExact *bool  `json:"bisection_exact,omitempty"`
 	Note           string `json:"note,omitempty"`
+	// Notes are the notes the text prints beside the value (Note), as
+	// every result's JSON lists them; absent when there are none.
+	Notes []string `json:"notes,omitempty"`
 	// Run says what produced the value (see newRunInfo).
 	Run *results.Run `json:"run,omitempty"`
 }
@@ -80,6 +83,7 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 		enc := results.NewEncoder(e.stdout)
 		run := newRunInfo("eval", pos[0], m, &mf)
 		var rows [][]string
+		var notes []string // CSV's, each naming its expression
 		var errs lang.Diagnostics
 		for _, x := range pos[1:] {
 			v, err := m.Eval(x)
@@ -101,6 +105,9 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 				}
 			case format.value == outCSV:
 				rows = append(rows, csvValue(x, v))
+				for _, n := range withUses(jsonValue{}, uses).Notes {
+					notes = append(notes, x+": "+n)
+				}
 			case len(pos) == 2:
 				fmt.Fprintln(e.stdout, valueText(x, v, uses))
 			default:
@@ -109,6 +116,9 @@ func declareEval(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		if format.value == outCSV {
 			if err := results.WriteTable(e.stdout, []string{"expr", "value", "unit"}, rows); err != nil {
+				return err
+			}
+			if err := results.WriteNotes(e.stdout, notes); err != nil {
 				return err
 			}
 		}

@@ -147,6 +147,9 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if err := results.WriteTable(e.stdout, results.CompareHeader, [][]string{results.CompareRow(c)}); err != nil {
 				return err
 			}
+			if err := results.WriteNotes(e.stdout, compareNotes(c, m)); err != nil {
+				return err
+			}
 			return compareFailure(c.Result)
 		}
 		var argv []string
@@ -186,7 +189,22 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 // newCompareJSON is compare's JSON object of c, with "bisection_exact"
 // when the primitive rests on the bisection width of m.
 func newCompareJSON(c *eval.Comparison, m *eval.Machine) results.Compare {
-	return results.NewCompare(c, withBisection(c, m).BisectionExact)
+	j := results.NewCompare(c, withBisection(c, m).BisectionExact)
+	j.Notes = compareNotes(c, m)
+	return j
+}
+
+// compareNotes are the notes compare's text prints: that the analytic
+// cost rests on a bound (beside it), and the comparison's note.
+func compareNotes(c *eval.Comparison, m *eval.Machine) []string {
+	var notes []string
+	if uses, err := m.Uses(c.Primitive); err == nil {
+		notes = append(notes, withUses(jsonValue{}, uses).Notes...)
+	}
+	if c.Note != "" {
+		notes = append(notes, c.Note)
+	}
+	return notes
 }
 
 // compareFailure is the exit status of a comparison: 3 when the

@@ -407,13 +407,44 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 func printSim(w io.Writer, format string, res *runtime.Result, run *results.Run) error {
 	switch format {
 	case outJSON:
-		return results.NewEncoder(w).Encode(results.Sim{Result: res, Run: run})
+		return results.NewEncoder(w).Encode(results.Sim{Result: res, Notes: simNotes(res), Run: run})
 	case outCSV:
-		return results.WriteTable(w, results.SimHeader, [][]string{results.SimRow(res)})
+		if err := results.WriteTable(w, results.SimHeader, [][]string{results.SimRow(res)}); err != nil {
+			return err
+		}
+		return results.WriteNotes(w, simNotes(res))
 	}
 	printResult(w, res)
 	printBusiestWires(w, res.Links)
 	return nil
+}
+
+// simNotes are the notes sim's text prints beside the figures, for its
+// JSON ("notes") and CSV (comment lines): the run stopped early, the
+// quantiles summarised.
+func simNotes(r *runtime.Result) []string {
+	var notes []string
+	if r.Partial {
+		notes = append(notes, partialNote(r))
+	}
+	if note := quantileNote(r); note != "" {
+		notes = append(notes, "quantiles "+note)
+	}
+	return notes
+}
+
+// partialNote says that a simulation stopped early (--max-events, Ctrl-C).
+func partialNote(r *runtime.Result) string {
+	return fmt.Sprintf("stopped early; %d message%s undelivered", r.Undelivered, plural(r.Undelivered))
+}
+
+// quantileNote says how close the latency quantiles are when they were
+// summarised, "" when they are exact.
+func quantileNote(r *runtime.Result) string {
+	if r.Messages == 0 || r.Latency.QuantileError <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("within %.2g%%: %d latencies summarised", 100*r.Latency.QuantileError, r.Messages)
 }
 
 func dur(s float64) string { return lang.FormatQuantitySig(s, lang.TimeDim, 4) }
@@ -424,14 +455,14 @@ func printResult(w io.Writer, r *runtime.Result) {
 		printDeadlock(w, r, "")
 	}
 	if r.Partial {
-		fmt.Fprintf(w, "PARTIAL: stopped early; %d message%s undelivered\n", r.Undelivered, plural(r.Undelivered))
+		fmt.Fprintf(w, "PARTIAL: %s\n", partialNote(r))
 	}
 	if r.Messages > 0 {
 		l := r.Latency
 		fmt.Fprintf(w, "latency   min %s  mean %s  max %s\n", dur(l.Min), dur(l.Mean), dur(l.Max))
 		fmt.Fprintf(w, "          p50 %s  p90 %s  p99 %s", dur(l.P50), dur(l.P90), dur(l.P99))
-		if l.QuantileError > 0 {
-			fmt.Fprintf(w, "  (within %.2g%%: %d latencies summarised)", 100*l.QuantileError, r.Messages)
+		if note := quantileNote(r); note != "" {
+			fmt.Fprintf(w, "  (%s)", note)
 		}
 		fmt.Fprintln(w)
 	}

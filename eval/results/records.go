@@ -8,10 +8,14 @@ import (
 	"github.com/parasol-lang/parasol/runtime"
 )
 
-// Sim is sim's JSON object: runtime.Result's keys, then "run".
+// Sim is sim's JSON object: runtime.Result's keys, "notes" when there
+// are any, then "run".
 type Sim struct {
 	*runtime.Result
-	Run *Run `json:"run"`
+	// Notes are the notes sim's text prints beside the figures (stopped
+	// early, quantiles summarised), absent when there are none.
+	Notes []string `json:"notes,omitempty"`
+	Run   *Run     `json:"run"`
 }
 
 // SimHeader names the columns of sim's CSV, one row per result; times
@@ -50,7 +54,10 @@ type Compare struct {
 	Note           string             `json:"note,omitempty"`
 	Result         *runtime.Result    `json:"result"`
 	BisectionExact *bool              `json:"bisection_exact,omitempty"`
-	Run            *Run               `json:"run,omitempty"`
+	// Notes are the notes compare's text prints (Note, and that the
+	// analytic cost rests on a bound), absent when there are none.
+	Notes []string `json:"notes,omitempty"`
+	Run   *Run     `json:"run,omitempty"`
 }
 
 // NewCompare is c's object; bisectionExact is whether the primitive's
