@@ -117,7 +117,8 @@ func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 	legacy := fs.Bool("legacy", false, "write the Parasol I on-disk format instead of the modern syntax")
 	partial := fs.Bool("partial", false, "when some host or pair fails, write what was measured, marked PARTIAL")
 	opt := probe.DefaultOptions()
-	timeout := fs.Duration("timeout", opt.Timeout, "give up on a host or a pair after `DURATION`")
+	timeout := timeoutFlag(opt.Timeout)
+	fs.Var(&timeout, "timeout", "give up on a host or a pair after `TIME` (30s, 500ms; a Go duration such as 1m30s also works)")
 	sizes := fs.String("sizes", "", "ping-pong message `SIZES`, comma-separated (default 1,1KiB,4KiB,16KiB,64KiB,256KiB,1MiB)")
 	fs.IntVar(&opt.Reps, "reps", opt.Reps, "repetitions of each size; the median is kept")
 	fs.IntVar(&opt.TrainCount, "train", opt.TrainCount, "messages per train")
@@ -125,7 +126,7 @@ func declareProbeMeasure(e *env, fs *flag.FlagSet) func(pos []string) error {
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the sample of pairs")
 	return func(pos []string) error {
 		var err error
-		opt.Timeout = *timeout
+		opt.Timeout = timeout.duration()
 		if *sizes != "" {
 			if opt.Sizes, err = parseSizes(*sizes); err != nil {
 				return usageError("parasol probe measure: --sizes: %v", err)

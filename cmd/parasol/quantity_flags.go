@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -122,3 +123,38 @@ func flagValueError(fs *flag.FlagSet) error {
 	})
 	return out
 }
+
+// durationFlag is a time flag written in Parasol units as the other TIME
+// flags are (30s, 500ms, 2us, 1e-3s), that also takes a Go duration
+// beyond those units (1m30s, 1h).
+type durationFlag struct {
+	quantityFlag
+}
+
+// timeoutFlag is a duration flag of def until set.
+func timeoutFlag(def time.Duration) durationFlag {
+	return durationFlag{quantityFlag{dim: lang.TimeDim, v: def.Seconds()}}
+}
+
+func (d *durationFlag) Set(s string) error {
+	err := d.quantityFlag.Set(s)
+	if err == nil {
+		return nil
+	}
+	if g, gerr := time.ParseDuration(strings.TrimSpace(s)); gerr == nil && g >= 0 {
+		d.v, d.set, d.err = g.Seconds(), true, nil
+		return nil
+	}
+	return err
+}
+
+// duration is the flag's value, rounded to the nanosecond; at most the
+// largest duration.
+func (d *durationFlag) duration() time.Duration {
+	if d.v >= math.MaxInt64/1e9 {
+		return math.MaxInt64
+	}
+	return time.Duration(math.Round(d.v * 1e9))
+}
+
+func (d *durationFlag) refused() (string, error) { return d.bad, d.err }
