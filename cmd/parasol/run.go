@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -352,7 +354,7 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 	if len(rf.args) > 0 {
 		return nil, usageError("parasol run: --arg sets a program's parameters; %s is a %s, which has none", p.Source, map[string]string{"goal": "GOAL schedule", "trace": "message trace"}[p.Kind])
 	}
-	mapping, err := eval.MapRanks(m, s.Ranks, rf.mapping, rf.seed)
+	mapping, err := mapRanks(m, s.Ranks, rf.mapping, rf.seed)
 	if err != nil {
 		return nil, err
 	}
@@ -361,6 +363,32 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 	p.Name, p.Ranks, p.Ops, p.s, p.mapping = name, s.Ranks, len(s.Ops), s, mapping
 	return p, nil
 }
+
+// mapRanks is eval.MapRanks, but a --map written as a file name (a path,
+// or a name with an extension: maps/ring.txt) that names no file is
+// reported as a missing file, not as the errors of an expression read from
+// the file's name.
+func mapRanks(m *eval.Machine, ranks int, how string, seed uint64) ([]int, error) {
+	out, err := eval.MapRanks(m, ranks, how, seed)
+	if err == nil || !fileName.MatchString(how) {
+		return out, err
+	}
+	const kinds = "a --map is linear, random, a FILE of processor ids or an EXPR in rank and ranks"
+	st, serr := os.Stat(how)
+	switch {
+	case serr == nil && st.IsDir():
+		return nil, fmt.Errorf("--map %s: is a directory; %s", how, kinds)
+	case errors.Is(serr, os.ErrNotExist):
+		return nil, fmt.Errorf("--map %s: no such file; %s", how, kinds)
+	}
+	return out, err
+}
+
+// fileName is a --map that reads as a file name: it starts as a path does
+// (/, ./, ../, ~) or ends in an extension (.txt), and holds nothing an
+// expression would need but a file name would not (spaces, parentheses,
+// operators other than / and -).
+var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-Za-z]\w*)$`)
 
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
@@ -376,7 +404,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 	var mapping []int
 	if rf.mapping != "linear" && rf.mapping != "" {
 		var err error
-		if mapping, err = eval.MapRanks(m, rf.ranks, rf.mapping, rf.seed); err != nil {
+		if mapping, err = mapRanks(m, rf.ranks, rf.mapping, rf.seed); err != nil {
 			return nil, err
 		}
 	}
