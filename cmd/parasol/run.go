@@ -364,6 +364,45 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 	return p, nil
 }
 
+// argErrors names the --arg flag in the diagnostics of err that point
+// into an --arg value: "--arg n=abc: 1:1: unknown name abc", where the
+// value's source was named after the parameter alone ("n:1:1:").
+func argErrors(err error, args argList) error {
+	var ds lang.Diagnostics
+	var d *lang.Diagnostic
+	switch {
+	case errors.As(err, &ds):
+	case errors.As(err, &d):
+		ds = lang.Diagnostics{d}
+	default:
+		return err
+	}
+	named := map[*lang.Source]*lang.Source{}
+	rename := func(p *lang.Pos) {
+		src := p.Src
+		if src == nil {
+			return
+		}
+		if v, ok := args[src.Name]; !ok || v != src.Text {
+			return
+		}
+		if named[src] == nil {
+			flag := *src
+			flag.Name = "--arg " + src.Name + "=" + src.Text
+			named[src] = &flag
+		}
+		p.Src = named[src]
+	}
+	for _, d := range ds {
+		rename(&d.Pos)
+		rename(&d.End)
+		for i := range d.Notes {
+			rename(&d.Notes[i].Pos)
+		}
+	}
+	return err
+}
+
 // mapRanks is eval.MapRanks, but a --map written as a file name (a path,
 // or a name with an extension: maps/ring.txt) that names no file is
 // reported as a missing file, not as the errors of an expression read from
@@ -413,7 +452,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 	answer := program.RunFootprint(rf.options())
 	s, err := prog.ScheduleContext(ctx, m, eval.ScheduleOptions{Ranks: rf.ranks, Map: mapping, Args: rf.args, Answer: answer})
 	if err != nil {
-		return nil, err
+		return nil, argErrors(err, rf.args)
 	}
 	p.Name, p.Ranks, p.Ops, p.s, p.mapping = prog.Name(), s.Ranks, len(s.Ops), s, s.Map
 	return p, nil
