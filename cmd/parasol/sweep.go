@@ -21,6 +21,8 @@ import (
 	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/eval/study"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 	prt "github.com/parasol-lang/parasol/runtime"
 )
 
@@ -571,13 +573,18 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 // axis (the others at their first), and checks the compared primitive,
 // every routing and every switching before anything runs, so that a
 // misspelt name or a wrong value is a usage error rather than a failure
-// halfway. A program's --arg values are checked as each point
-// instantiates it.
+// halfway. Every --arg value is read and evaluated in the machine's scope,
+// as the program will, and an axis's values must be of one kind, so that
+// 'n=1KB,abc' fails before point 0 runs; whether the first is of the
+// parameter's kind is checked as point 0 instantiates the program.
 func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
 	sets, _ := first.MachineSets(s.Axes)
 	m, rs, err := s.Network(sets)
 	if err != nil {
 		return a.pointError(err)
+	}
+	if err := checkArgAxes(m, s.Axes); err != nil {
+		return err
 	}
 	// The primitive is a command-line argument, as compare's is.
 	if a.compare != "" {
@@ -616,6 +623,36 @@ func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
 				if err := s.Check(rs, study.Point{Routing: r, Switching: sw}); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkArgAxes evaluates each value of each --arg axis on m, the error of
+// a value naming it ("--arg n=abc: 1:1: unknown name abc"), and refuses
+// an axis whose values are of different kinds or dimensions.
+func checkArgAxes(m *eval.Machine, axes []study.Axis) error {
+	for _, ax := range axes {
+		if !ax.Arg {
+			continue
+		}
+		var kind0 lang.Value
+		for k, v := range ax.Values {
+			e, err := parser.ParseExpr("--arg "+ax.Path+"="+v, v)
+			if err != nil {
+				return err
+			}
+			val, err := m.EvalExpr(e)
+			if err != nil {
+				return err
+			}
+			if k == 0 {
+				kind0 = val
+				continue
+			}
+			if val.Kind != kind0.Kind || val.Kind == lang.Number && val.Dim != kind0.Dim {
+				return usageError("parasol sweep: --arg %s=%s: a %s, where %s=%s is a %s", ax.Path, v, val.TypeName(), ax.Path, ax.Values[0], kind0.TypeName())
 			}
 		}
 	}
