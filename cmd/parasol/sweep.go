@@ -375,6 +375,10 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
+		if *plotFile != "" && !plotsAlongX(sets, len(a.sizes) > 1, len(s.Loads) > 1) {
+			// Said before the points run, not after.
+			return usageError("parasol sweep: --plot %s: nothing to draw along x: sweep a size or a --set with numeric values", *plotFile)
+		}
 		var measured map[int64]float64
 		if *measuredFile != "" {
 			opts := sf.options()
@@ -627,6 +631,34 @@ func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
 		}
 	}
 	return nil
+}
+
+// plotsAlongX reports whether --plot has an axis to draw along x, as
+// sweepPlotSpec chooses it: more than one size or load, or a --set or
+// --arg axis whose values are all quantities of one dimension.
+func plotsAlongX(sets setSweep, sizes, loads bool) bool {
+	if sizes || loads {
+		return true
+	}
+	for _, ax := range sets {
+		if len(ax.Values) < 2 {
+			continue
+		}
+		numeric := true
+		var dim lang.Dim
+		for i, v := range ax.Values {
+			q, err := lang.ParseQuantity(v)
+			if err != nil || q.Kind != lang.Number || i > 0 && q.Dim != dim {
+				numeric = false
+				break
+			}
+			dim = q.Dim
+		}
+		if numeric {
+			return true
+		}
+	}
+	return false
 }
 
 // checkArgAxes evaluates each value of each --arg axis on m, the error of
