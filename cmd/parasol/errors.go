@@ -31,8 +31,11 @@ const exitCodesHelp = `Exit status:
 
 // jsonError is one diagnostic as printed under --json, keyed by its
 // severity: {"error": {"file", "line", "col", "message", "severity",
-// "end_line", "end_col", "notes"}}, or {"warning": {…}} for a warning, so
-// that a reader looking for errors does not take a warning for one.
+// "end_line", "end_col", "expr", "notes"}}, or {"warning": {…}} for a
+// warning, so that a reader looking for errors does not take a warning for
+// one. "expr" is the expression of a command line's query (eval's EXPR,
+// whose file is "<query>"), so that the error of one of several
+// expressions says which.
 type jsonError struct {
 	Error   *jsonDiag `json:"error,omitempty"`
 	Warning *jsonDiag `json:"warning,omitempty"`
@@ -46,6 +49,7 @@ type jsonDiag struct {
 	Severity string     `json:"severity,omitempty"`
 	EndLine  int        `json:"end_line,omitempty"`
 	EndCol   int        `json:"end_col,omitempty"`
+	Expr     string     `json:"expr,omitempty"`
 	Notes    []jsonDiag `json:"notes,omitempty"`
 }
 
@@ -53,6 +57,9 @@ func diagJSON(pos lang.Pos, msg string) jsonDiag {
 	d := jsonDiag{Message: msg}
 	if pos.Src != nil {
 		d.File = pos.Src.Name
+		if d.File == "<query>" {
+			d.Expr = pos.Src.Text
+		}
 	}
 	if pos.IsValid() {
 		d.Line, d.Col = pos.Line, pos.Col
