@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/slab"
@@ -620,6 +621,10 @@ func (r *realizer) val(f *field) lang.Value {
 	return v
 }
 
+// maxCount is the largest count (a generator's argument, a loop's bound, a
+// node id) a topology takes.
+const maxCount = 1 << 40
+
 // count evaluates a whole, non-negative plain number.
 func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
 	v, err := r.eval(e, sc)
@@ -627,7 +632,19 @@ func (r *realizer) count(e lang.Expr, sc *scope) (int, bool) {
 		r.errs.Append(err)
 		return 0, false
 	}
-	if v.Kind != lang.Number || v.Dim != lang.Dimensionless || v.Num != math.Trunc(v.Num) || math.Abs(v.Num) > 1<<40 {
+	if v.Kind == lang.Number && v.Dim == lang.Dimensionless && math.Abs(v.Num) > maxCount {
+		text := lang.FormatNumber(v.Num)
+		if v.Num == math.Trunc(v.Num) && math.Abs(v.Num) < 1e15 {
+			text = strconv.FormatFloat(v.Num, 'f', -1, 64) // every digit of a count just past the limit
+		}
+		if v.Num > 0 {
+			r.errs.Add(e.ExprPos(), "%s is too large: a count or node id is at most %d (2^40)", text, maxCount)
+		} else {
+			r.errs.Add(e.ExprPos(), "%s is too small: a count or node id is at least -%d (-2^40)", text, maxCount)
+		}
+		return 0, false
+	}
+	if v.Kind != lang.Number || v.Dim != lang.Dimensionless || v.Num != math.Trunc(v.Num) {
 		r.errs.Add(e.ExprPos(), "expected a whole number, got %s", v)
 		return 0, false
 	}
