@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -180,26 +181,78 @@ func runImport(e *env, pos []string) error {
 	return nil
 }
 
+// headline is the first sentence of the comment a machine file starts
+// with, to its first ':', '(' or '. ' and at most maxHeadline runes (cut
+// at a word, marked "…"): "XMOS XK-XMP-64", "Intel iPSC/1 hypercube".
+func headline(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		c, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+		if !ok || strings.TrimSpace(c) == "" {
+			break
+		}
+		b.WriteString(strings.TrimSpace(c) + " ")
+	}
+	s := b.String()
+	if i := strings.IndexAny(s, ":("); i >= 0 {
+		s = s[:i]
+	}
+	if m := sentenceEnd.FindStringIndex(s); m != nil {
+		s = s[:m[0]+2] // the end of a word of two letters or more, not an initial (L. Clarke)
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), ",;")
+	if r := []rune(s); len(r) > maxHeadline {
+		s = string(r[:maxHeadline])
+		if i := strings.LastIndex(s, ", "); i > 0 {
+			return s[:i] // a whole clause
+		}
+		if i := strings.LastIndexByte(s, ' '); i > 0 {
+			s = s[:i]
+		}
+		s = strings.TrimRight(s, ",;") + "…"
+	}
+	return s
+}
+
+// sentenceEnd is where a sentence ends: a word of two letters or more and
+// ". ".
+var sentenceEnd = regexp.MustCompile(`[\p{Ll}\d]{2}\. `)
+
+// maxHeadline is the longest description parasol machines prints.
+const maxHeadline = 60
+
 // machinesCmd is parasol machines.
 var machinesCmd = &command{
 	name:    "machines",
 	summary: "list the standard machines, or the machines in a file",
 	args:    "[MACHINE]",
 	doc: `
-Machines lists the standard machines (usable as std:NAME), or, given a file,
-the machines it defines (select one with --machine NAME).`,
+Machines lists the standard machines (usable as std:NAME), each followed by
+the first words of its description, or, given a file, the machines it
+defines (select one with --machine NAME). A standard machine's name is the
+first word of its line.`,
 	flags: noFlags(runMachines),
 }
 
 func runMachines(e *env, pos []string) error {
 	if len(pos) == 0 {
+		width := 0
+		for _, n := range stdlib.MachineNames() {
+			width = max(width, len("std:"+n))
+		}
 		for _, n := range stdlib.MachineNames() {
 			names, err := eval.MachineNames("std:" + n)
 			if err == nil && len(names) == 0 {
 				fmt.Fprintf(e.stdout, "std:%s (a library of definitions: import \"std:%s\")\n", n, n)
 				continue
 			}
-			fmt.Fprintf(e.stdout, "std:%s\n", n)
+			line := "std:" + n
+			if text, ok := stdlib.Machine(n); ok {
+				if d := headline(text); d != "" {
+					line = fmt.Sprintf("%-*s  %s", width, line, d)
+				}
+			}
+			fmt.Fprintln(e.stdout, line)
 		}
 		return nil
 	}
