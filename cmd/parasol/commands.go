@@ -157,6 +157,14 @@ func runImport(e *env, pos []string) error {
 	if len(pos) != 1 {
 		return argsError("parasol import: need exactly one file")
 	}
+	if name, ok := strings.CutPrefix(pos[0], "std:"); ok {
+		// A standard machine is not a file, and is modern already.
+		if _, ok := stdlib.Machine(name); !ok {
+			_, err := eval.MachineNames(pos[0])
+			return err
+		}
+		return fmt.Errorf("%s is a standard machine, already in the modern syntax: nothing to import; give it as std:%s to any command (parasol eval std:%s nodes), or write import \"std:%s\" in a machine file", pos[0], name, name, name)
+	}
 	data, err := eval.ReadInput(pos[0], 0)
 	if err != nil {
 		return err
