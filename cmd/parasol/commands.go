@@ -171,6 +171,10 @@ func runImport(e *env, pos []string) error {
 	}
 	f, err := parser.ParseFile(pos[0], string(data))
 	if err != nil {
+		if !parser.IsLegacy(string(data)) && !modernMachine.Match(data) {
+			// Neither syntax: say so once, echoing none of the file.
+			return fmt.Errorf("%s:1:1: not a Parasol I file: it has no machinename = \"NAME\" header line, nor is it a modern machine file; import converts Parasol I files", pos[0])
+		}
 		return err
 	}
 	if !f.Legacy {
@@ -188,6 +192,10 @@ func runImport(e *env, pos []string) error {
 	fmt.Fprint(e.stdout, out)
 	return nil
 }
+
+// modernMachine is the start of a modern machine block, as
+// parser.IsLegacy recognises it: a line starting with machine and a name.
+var modernMachine = regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\p{L}_]`)
 
 // headline is the first sentence of the comment a machine file starts
 // with, to its first ':', '(' or '. ' and at most maxHeadline runes (cut
