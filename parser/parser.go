@@ -41,6 +41,9 @@ func ParseFile(name, text string) (*lang.File, error) {
 	if len(text) > MaxSourceBytes {
 		return nil, lang.Errorf(src.PosAt(0), "file is %d bytes; the limit is %d", len(text), MaxSourceBytes)
 	}
+	if d := mixedSyntax(src); d != nil {
+		return nil, d
+	}
 	if IsLegacy(text) {
 		// The Parasol I reader checks the text as it reads it (readLegacy).
 		return parseLegacy(src)
@@ -83,6 +86,49 @@ func IsLegacy(text string) bool {
 			return false
 		}
 	}
+}
+
+// mixedSyntax is the one error of a file that has both a Parasol I
+// `machinename = …` header line and a modern `machine … {` block, at the
+// first line of the syntax that comes second, instead of the errors of
+// reading one syntax's lines as the other's; nil when the file is in one.
+func mixedSyntax(src *lang.Source) *lang.Diagnostic {
+	text := src.Text
+	legacy, modern := -1, -1
+	for off := 0; legacy < 0 || modern < 0; {
+		k := strings.Index(text[off:], "machine")
+		if k < 0 {
+			return nil
+		}
+		k += off
+		off = k + len("machine")
+		j := k
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && text[j-1] != '\n' {
+			continue
+		}
+		rest := text[off:]
+		if strings.HasPrefix(rest, "name") {
+			if legacy < 0 && strings.HasPrefix(strings.TrimLeft(rest[len("name"):], " \t"), "=") {
+				legacy = k
+			}
+			continue
+		}
+		after := strings.TrimLeft(rest, " \t")
+		if len(after) == len(rest) || after == "" {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(after); modern < 0 && (r == '"' || r == '_' || unicode.IsLetter(r)) {
+			modern = k
+		}
+	}
+	first, second := src.PosAt(min(legacy, modern)), src.PosAt(max(legacy, modern))
+	if legacy > modern {
+		return lang.Errorf(second, "a Parasol I machine (machinename = …) in a file in the modern syntax (machine block at line %d): a file is in one syntax; convert the Parasol I machine with parasol import, in a file of its own", first.Line)
+	}
+	return lang.Errorf(second, "a modern machine block in a Parasol I file (machinename = … at line %d): a file is in one syntax; convert the Parasol I machines with parasol import, or move this block to a file of its own", first.Line)
 }
 
 // checkText refuses input that is not text: one error at the first invalid
