@@ -75,7 +75,7 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 	size.DefValue, size.Usage = "", fmt.Sprintf("message `SIZE` n, e.g. 32 (bytes), 4KB, 1MiB (default 1KiB = %d bytes; none for a barrier)", eval.CompareSize)
 	format := registerFormat(fs, "print one JSON object: primitive, args, op, metric, analytic, simulated, difference (both null after a deadlock or --max-events), deadlock, partial, result, run")
 	measured := fs.String("measured", "", "set the analytic cost beside the measured times of `FILE` (CSV or JSON lines with a time column) instead of a simulation")
-	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, with the analytic and simulated costs marked, and its latency by hop count to `FILE` (.svg or .png)")
+	plotFile := fs.String("plot", "", "also draw the simulation's latency histogram, its latency by hop count and, on an axis of their own, the analytic and simulated costs to `FILE` (.svg, or .png at 200 dpi, 1200 pixels wide or more)")
 	return func(pos []string) error {
 		if err := checkPlotFile("compare", *plotFile); err != nil {
 			return err

@@ -60,8 +60,9 @@ type plotSpec struct {
 // plotPanel is one set of axes.
 type plotPanel struct {
 	Title, XLabel, YLabel string
-	// XInteger puts ticks on whole numbers only (hop counts).
-	XInteger bool
+	// XInteger puts ticks on whole numbers only (hop counts); YInteger
+	// labels the y axis with whole numbers only (counts of messages).
+	XInteger, YInteger bool
 	// XLog draws x on a logarithmic scale (message sizes of a geometric
 	// sweep); every X must then be positive.
 	XLog   bool
@@ -72,11 +73,12 @@ type plotPanel struct {
 type plotSeriesKind int
 
 const (
-	seriesBars      plotSeriesKind = iota // histogram bins: [X[i], X2[i]) with height Y[i]
-	seriesPoints                          // markers at (X[i], Y[i]); LowerBound for lower bounds
-	seriesRangeBars                       // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
-	seriesMarks                           // vertical lines across the panel at X[i]
-	seriesLines                           // a line through (X[i], Y[i]) with a marker at each; Dashed for a model's
+	seriesBars       plotSeriesKind = iota // histogram bins: [X[i], X2[i]) with height Y[i]
+	seriesPoints                           // markers at (X[i], Y[i]); LowerBound for lower bounds
+	seriesRangeBars                        // vertical bars from Lo[i] to Hi[i] at X[i], through Y[i]
+	seriesMarks                            // vertical lines across the panel at X[i]
+	seriesLines                            // a line through (X[i], Y[i]) with a marker at each; Dashed for a model's
+	seriesCategories                       // a bar of height Y[i] for each of Labels, named along x
 )
 
 // plotSeries is one series of data, already in the panel's display units.
@@ -94,10 +96,12 @@ type plotSeries struct {
 	// in Color's colour, never joined: figures that are only lower bounds
 	// (a saturated point's latency).
 	LowerBound bool
+	// Labels names a seriesCategories series' bars.
+	Labels []string
 }
 
 // Points is the number of data points the series draws.
-func (s plotSeries) Points() int { return len(s.X) }
+func (s plotSeries) Points() int { return max(len(s.X), len(s.Labels)) }
 
 // timeScale picks the unit a set of times in seconds is shown in, from the
 // largest of them, with the thresholds lang.FormatQuantity uses.
@@ -118,16 +122,10 @@ func timeScale(largest float64) (unit string, scale float64) {
 // simPlotSpec describes sim's plots of r: the latency histogram and the
 // latency by hop count (mean, and the range from min to max).
 func simPlotSpec(r *runtime.Result) (*plotSpec, error) {
-	return simPlotSpecIn(r, r.Latency.Max)
-}
-
-// simPlotSpecIn is simPlotSpec with times in the unit that suits largest
-// (seconds), for plots that set other times beside the latencies.
-func simPlotSpecIn(r *runtime.Result, largest float64) (*plotSpec, error) {
 	if r.Messages == 0 || len(r.Histogram.Edges) < 2 {
 		return nil, fmt.Errorf("no message was delivered, so there is no latency to plot")
 	}
-	unit, scale := timeScale(largest)
+	unit, scale := timeScale(r.Latency.Max)
 	h := r.Histogram
 	hist := plotSeries{Name: "messages", Kind: seriesBars}
 	for i, c := range h.Counts {
@@ -148,64 +146,110 @@ func simPlotSpecIn(r *runtime.Result, largest float64) (*plotSpec, error) {
 	}
 	title := fmt.Sprintf("%s: %d message%s in %d run%s", r.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
 	return &plotSpec{Panels: []plotPanel{
-		{Title: "latency histogram, " + title, XLabel: "latency (" + unit + ")", YLabel: "messages", Series: []plotSeries{hist}},
+		{Title: "latency histogram, " + title, XLabel: "latency (" + unit + ")", YLabel: "messages", YInteger: true, Series: []plotSeries{hist}},
 		{Title: "latency by hop count", XLabel: "hops", YLabel: "latency (" + unit + ")", XInteger: true, Series: []plotSeries{span, mean}},
 	}}, nil
 }
 
 // comparePlotSpec describes compare's plots: sim's plots of the
-// simulation, with the analytic cost and the simulated figure it is
-// compared with marked on the latency axis of the histogram. A simulation
-// that deadlocked or stopped early has no simulated figure to mark.
+// simulation, then a panel of its own for the analytic cost beside the
+// simulated figure it is compared with. The compared cost (a collective's
+// makespan) may be many times a message's latency: on the histogram's
+// axis it would squeeze the histogram into a corner, so it has its own
+// axis and unit. A simulation that deadlocked or stopped early has no
+// simulated figure.
 func comparePlotSpec(c *eval.Comparison) (*plotSpec, error) {
 	r := c.Result
-	finished := !r.Deadlock && !r.Partial
-	largest := max(r.Latency.Max, c.Analytic)
-	if finished {
-		largest = max(largest, c.Simulated)
-	}
-	spec, err := simPlotSpecIn(r, largest)
+	spec, err := simPlotSpec(r)
 	if err != nil {
 		return nil, err
 	}
-	_, scale := timeScale(largest)
-	hist := &spec.Panels[0]
-	hist.Title = fmt.Sprintf("%s: analytic against op %s, %d message%s in %d run%s", c.Primitive, c.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
-	hist.Series = append(hist.Series, plotSeries{Name: "analytic " + c.Primitive, Kind: seriesMarks, X: []float64{c.Analytic / scale}})
+	finished := !r.Deadlock && !r.Partial
+	largest := c.Analytic
 	if finished {
-		hist.Series = append(hist.Series, plotSeries{Name: "simulated " + c.Metric, Kind: seriesMarks, X: []float64{c.Simulated / scale}})
+		largest = max(largest, c.Simulated)
 	}
+	unit, scale := timeScale(largest)
+	cost := plotSeries{Name: "cost", Kind: seriesCategories, Labels: []string{"analytic " + c.Primitive}, Y: []float64{c.Analytic / scale}}
+	if finished {
+		cost.Labels = append(cost.Labels, "simulated "+c.Metric)
+		cost.Y = append(cost.Y, c.Simulated/scale)
+	}
+	spec.Panels[0].Title = fmt.Sprintf("%s: analytic against op %s, %d message%s in %d run%s", c.Primitive, c.Op, r.Messages, plural(r.Messages), r.Runs, plural(r.Runs))
+	spec.Panels = append(spec.Panels, plotPanel{Title: "compared cost", YLabel: c.Primitive + " (" + unit + ")", Series: []plotSeries{cost}})
 	return spec, nil
 }
 
-// plotPanelWidth and plotPanelHeight size one panel; panels are stacked.
+// plotPanelWidth and plotPanelHeight size one panel's axes and data;
+// panels are stacked, and the legends take a column of their own to the
+// right. PNGs are drawn at plotDPI, which makes them at least 1200 pixels
+// wide.
 const (
 	plotPanelWidth  = 6 * vg.Inch
 	plotPanelHeight = 3.5 * vg.Inch
-	plotDPI         = 96
+	plotDPI         = 200
 )
+
+// legendGap separates a legend from the data area and from the edge.
+const legendGap vg.Length = 8 // points
 
 // renderPlot draws spec in format ("svg" or "png") to w.
 func renderPlot(w io.Writer, spec *plotSpec, format string) error {
 	var plots [][]*plot.Plot
+	var legends []*plot.Legend
 	for _, p := range spec.Panels {
-		pl, err := panelPlot(p)
+		pl, leg, err := panelPlot(p)
 		if err != nil {
 			return err
 		}
 		plots = append(plots, []*plot.Plot{pl})
+		legends = append(legends, leg)
 	}
-	canvas, err := newCanvas(format, plotPanelWidth, plotPanelHeight*vg.Length(len(plots)))
+	legW := legendColumn(legends...)
+	canvas, err := newCanvas(format, plotPanelWidth+legW, plotPanelHeight*vg.Length(len(plots)))
 	if err != nil {
 		return err
 	}
-	dc := draw.New(canvas)
+	dc := fillWhite(canvas)
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadX: vg.Points(8), PadY: vg.Points(12)}
-	for i, row := range plot.Align(plots, tiles, dc) {
+	for i, row := range plot.Align(plots, tiles, draw.Crop(dc, 0, -legW, 0, 0)) {
 		plots[i][0].Draw(row[0])
+		drawLegend(dc, legends[i], plots[i][0].DataCanvas(row[0]))
 	}
 	_, err = canvas.WriteTo(w)
 	return err
+}
+
+// fillWhite is a drawing on canvas with a white background, the legend's
+// column included.
+func fillWhite(canvas vg.CanvasSizer) draw.Canvas {
+	dc := draw.New(canvas)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	return dc
+}
+
+// legendColumn is the width the widest of legends takes to the right of
+// the data, with a gap either side; none when no legend has an entry.
+func legendColumn(legends ...*plot.Legend) vg.Length {
+	var w vg.Length
+	for _, l := range legends {
+		r := l.Rectangle(draw.Canvas{})
+		w = max(w, r.Max.X-r.Min.X)
+	}
+	if w == 0 {
+		return 0
+	}
+	return w + 2*legendGap
+}
+
+// drawLegend draws l on c outside the data area data: to its right, its
+// top level with the data's top, so that it covers no data.
+func drawLegend(c draw.Canvas, l *plot.Legend, data draw.Canvas) {
+	l.Top, l.Left = true, true
+	c.Min = vg.Point{X: data.Max.X + legendGap, Y: data.Min.Y}
+	c.Max = vg.Point{X: c.Max.X - legendGap, Y: data.Max.Y}
+	l.Draw(c)
 }
 
 // newCanvas is a canvas of the given size for format "svg" or "png" (at
@@ -220,14 +264,21 @@ func newCanvas(format string, width, height vg.Length) (vg.CanvasWriterTo, error
 	return nil, fmt.Errorf("unknown plot format %q; want svg or png", format)
 }
 
-func panelPlot(p plotPanel) (*plot.Plot, error) {
+// panelPlot is p's axes and data, and its legend, which the caller draws
+// beside the data.
+func panelPlot(p plotPanel) (*plot.Plot, *plot.Legend, error) {
 	pl := plot.New()
+	leg := plot.NewLegend()
+	leg.Padding = vg.Points(3)
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
 	pl.Y.Min = 0
 	if p.XInteger {
 		pl.X.Tick.Marker = integerTicks{}
+	}
+	if p.YInteger {
+		pl.Y.Tick.Marker = countTicks{}
 	}
 	if p.XLog {
 		pl.X.Scale = plot.LogScale{}
@@ -246,10 +297,22 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 				h.Width = s.X2[0] - s.X[0]
 			}
 			pl.Add(h)
+		case seriesCategories:
+			for i, y := range s.Y {
+				bc, err := plotter.NewBarChart(plotter.Values{y}, vg.Inch/2)
+				if err != nil {
+					return nil, nil, err
+				}
+				bc.XMin = float64(i)
+				bc.Color = markColors[i%len(markColors)]
+				pl.Add(bc)
+			}
+			pl.NominalX(s.Labels...)
+			pl.X.Min, pl.X.Max = -0.5, float64(len(s.Labels))-0.5
 		case seriesPoints:
 			sc, err := plotter.NewScatter(xys(s.X, s.Y))
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			sc.GlyphStyle.Shape = draw.CircleGlyph{}
 			sc.GlyphStyle.Radius = vg.Points(3)
@@ -260,7 +323,7 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 				sc.GlyphStyle.Color = seriesColors[s.Color%len(seriesColors)]
 			}
 			pl.Add(sc)
-			pl.Legend.Add(s.Name, sc)
+			leg.Add(s.Name, sc)
 		case seriesRangeBars:
 			errs := make(plotter.Errors, len(s.X))
 			for i := range s.X {
@@ -268,15 +331,15 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 			}
 			eb, err := plotter.NewYErrorBars(rangeBars{xys(s.X, s.Y), errs})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			eb.CapWidth = vg.Points(6)
 			pl.Add(eb)
-			pl.Legend.Add(s.Name, verticalThumb(eb.LineStyle))
+			leg.Add(s.Name, verticalThumb(eb.LineStyle))
 		case seriesLines:
 			l, sc, err := plotter.NewLinePoints(xys(s.X, s.Y))
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			c := seriesColors[s.Color%len(seriesColors)]
 			l.LineStyle.Color, l.LineStyle.Width = c, vg.Points(1.5)
@@ -287,7 +350,7 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 				sc.GlyphStyle.Shape = draw.BoxGlyph{}
 			}
 			pl.Add(l, sc)
-			pl.Legend.Add(s.Name, l, sc)
+			leg.Add(s.Name, l, sc)
 		case seriesMarks:
 			m := marks{X: s.X, LineStyle: plotter.DefaultLineStyle}
 			m.LineStyle.Width = vg.Points(1.5)
@@ -297,7 +360,7 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 			}
 			markIndex++
 			pl.Add(m)
-			pl.Legend.Add(s.Name, verticalThumb(m.LineStyle))
+			leg.Add(s.Name, verticalThumb(m.LineStyle))
 		}
 	}
 	if markIndex > 0 {
@@ -314,11 +377,7 @@ func panelPlot(p plotPanel) (*plot.Plot, error) {
 	// Headroom keeps the tallest bar's top and the highest marker off
 	// the panel's edge.
 	pl.Y.Max += 0.05 * (pl.Y.Max - pl.Y.Min)
-	pl.Legend.Top = true
-	// Study lines mostly rise to the right: the legend goes where they
-	// start low.
-	pl.Legend.Left = len(p.Series) > 0 && p.Series[0].Kind == seriesLines
-	return pl, nil
+	return pl, &leg, nil
 }
 
 // sizeTicks labels a logarithmic size axis at the sizes the series hold
@@ -414,6 +473,33 @@ func (integerTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for v := first; v <= last; v += step {
 		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
+// countTicks labels a count axis with whole numbers only: gonum's usual
+// ticks where they fall on whole numbers, labelled without decimals, else
+// (a small range) every whole number, or about ten of them.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	labelled := 0
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			if t.IsMinor() {
+				ticks = append(ticks, t)
+			}
+			continue
+		}
+		if !t.IsMinor() {
+			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+			labelled++
+		}
+		ticks = append(ticks, t)
+	}
+	if labelled < 2 {
+		return integerTicks{}.Ticks(lo, hi)
 	}
 	return ticks
 }

@@ -178,20 +178,26 @@ func renderTimeline(w io.Writer, spec *timelineSpec, format string) error {
 	pl.X.Label.Text = "time (" + spec.Unit + ")"
 	pl.Y.Label.Text = "rank"
 	pl.Y.Tick.Marker = rankTicks(spec.Rows)
+	leg := plot.NewLegend()
+	leg.Padding = vg.Points(3)
 	for _, s := range spec.Series {
 		g := gantt{s}
 		pl.Add(g)
-		pl.Legend.Add(s.Kind, g)
+		leg.Add(s.Kind, g)
 	}
 	pl.X.Min = 0
-	pl.Legend.Top = true
 	// Nine points a rank, and an inch for the axes, keep the rows of many
-	// ranks readable; fewer ranks take the usual panel's height.
-	canvas, err := newCanvas(format, plotPanelWidth, max(plotPanelHeight, vg.Length(len(spec.Rows))*vg.Points(9)+vg.Inch))
+	// ranks readable; fewer ranks take the usual panel's height. The
+	// legend takes a column to the right of the rows, off the bars.
+	legW := legendColumn(&leg)
+	canvas, err := newCanvas(format, plotPanelWidth+legW, max(plotPanelHeight, vg.Length(len(spec.Rows))*vg.Points(9)+vg.Inch))
 	if err != nil {
 		return err
 	}
-	pl.Draw(draw.New(canvas))
+	dc := fillWhite(canvas)
+	area := draw.Crop(dc, 0, -legW, 0, 0)
+	pl.Draw(area)
+	drawLegend(dc, &leg, pl.DataCanvas(area))
 	_, err = canvas.WriteTo(w)
 	return err
 }

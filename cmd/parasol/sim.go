@@ -339,7 +339,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	sf.register(fs, e)
 	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
-	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count (with --load, the load–latency curve) to `FILE` (.svg or .png)")
+	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count (with --load, the load–latency curve) to `FILE` (.svg, or .png at 200 dpi, 1200 pixels wide or more)")
 	linksFile := fs.String("link-csv", "", "also write every wire's messages, bytes and busy share to `FILE` as CSV (implies --link-loads)")
 	var lf loadFlags
 	lf.register(fs)

@@ -341,7 +341,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 	fs.StringVar(&rf.mapping, "map", "linear", "place a --run program's ranks: linear, random, a FILE of processor ids or an EXPR in rank and ranks")
 	fs.BoolVar(&rf.analytic, "analytic", false, "with --run, the analytic answer only")
 	fs.BoolVar(&rf.simulate, "simulate", false, "with --run, the simulated answer only")
-	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg or .png)")
+	plotFile := fs.String("plot", "", "also draw the swept value against latency, makespan or the compared cost, one line per series, to `FILE` (.svg, or .png at 200 dpi, 1200 pixels wide or more)")
 	measuredFile := fs.String("measured", "", "measured times by message size, from `FILE` (CSV or JSON lines with size and time columns, as parasol fit reads; with src and dst columns, the rows of --src and --dst): each point's text line is followed by the time measured at its size, and --plot draws them")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "points simulated at once")
 	var shard shardFlag
