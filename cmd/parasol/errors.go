@@ -67,9 +67,11 @@ func diagJSON(pos lang.Pos, msg string) jsonDiag {
 	return d
 }
 
-// writeJSONErrors prints err as JSON lines, one per diagnostic.
-func writeJSONErrors(w io.Writer, err error) {
+// writeJSONErrors prints err as JSON lines, one per diagnostic, and returns
+// the first error writing them.
+func writeJSONErrors(w io.Writer, err error) error {
 	enc := results.NewEncoder(w)
+	var failed error
 	var ds lang.Diagnostics
 	ds.Append(unwrapDiagnostics(err))
 	for _, d := range ds {
@@ -81,12 +83,15 @@ func writeJSONErrors(w io.Writer, err error) {
 		for _, n := range d.Notes {
 			j.Notes = append(j.Notes, diagJSON(n.Pos, n.Msg))
 		}
+		rec := jsonError{Error: &j}
 		if d.Severity == lang.Warning {
-			enc.Encode(jsonError{Warning: &j})
-		} else {
-			enc.Encode(jsonError{Error: &j})
+			rec = jsonError{Warning: &j}
+		}
+		if err := enc.Encode(rec); err != nil && failed == nil {
+			failed = err
 		}
 	}
+	return failed
 }
 
 // unwrapDiagnostics finds the diagnostics inside a wrapped error, so that a
@@ -143,9 +148,9 @@ func report(e *env, args []string, err error) int {
 		code = exitInterrupted
 		err = errors.New("interrupted (Ctrl-C)")
 	}
-	if jsonRequested(args) {
-		writeJSONErrors(e.stdout, err)
-	} else {
+	// An error that --json cannot print on stdout (a closed pipe) goes to
+	// stderr instead: it may say what became of an output file (--plot).
+	if !jsonRequested(args) || writeJSONErrors(e.stdout, err) != nil {
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
 	}
 	return code

@@ -150,6 +150,14 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 		}
 		return err
 	}
+	// The plot is written before anything is printed: a failing stdout
+	// (a closed pipe) must not lose it.
+	if plotFile != "" {
+		ps, perr := loadPlotSpec(done)
+		if werr := writePlot("sim", plotFile, ps, perr); werr != nil {
+			return werr
+		}
+	}
 	run := sf.runInfo(spec, m, rs, opts.Size)
 	run.Runs = 0
 	switch format {
@@ -182,12 +190,6 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 		}
 		if err := writeOutputFile(linksFile, buf.Bytes()); err != nil {
 			return fmt.Errorf("parasol sim: --link-csv: %v", err)
-		}
-	}
-	if plotFile != "" {
-		ps, perr := loadPlotSpec(done)
-		if werr := writePlot("sim", plotFile, ps, perr); werr != nil {
-			return werr
 		}
 	}
 	return err

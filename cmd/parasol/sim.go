@@ -376,13 +376,15 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if res == nil {
 			return err
 		}
-		if err := printSim(e.stdout, format.value, res, run); err != nil {
-			return err
-		}
+		// The plot is written before anything is printed: a failing
+		// stdout (a closed pipe) must not lose it.
 		if *plotFile != "" {
 			if err := writeSimPlot(*plotFile, res); err != nil {
 				return err
 			}
+		}
+		if err := printSim(e.stdout, format.value, res, run); err != nil {
+			return err
 		}
 		if *linksFile != "" {
 			var buf bytes.Buffer

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -404,6 +406,12 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			points = shard.Select(points)
 		}
 		out := &sweepWriter{e: e, format: format.value, total: total, axes: sets, measured: measured, plot: *plotFile != ""}
+		if out.plot && e.stdout == os.Stdout {
+			// A closed pipe on stdout must not kill the sweep before it
+			// writes the plot: writing to it then fails with an error
+			// instead, which is reported after the plot is written.
+			signal.Ignore(syscall.SIGPIPE)
+		}
 		if e.isTerminal {
 			out.bar = newProgress(e.stderr, len(points), "points")
 			defer out.bar.done()
@@ -419,7 +427,10 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 			// The header comes first even from a shard with no points, so
 			// that every shard's output is a table merge can join.
 			if err := results.WriteTable(e.stdout, a.csvHeader(s), nil); err != nil {
-				return err
+				if !out.plot {
+					return err
+				}
+				out.stdoutErr = err
 			}
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -433,8 +444,14 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if *plotFile != "" {
 			spec, err := sweepPlotSpec(out.plotted, sets, len(routings) > 1, len(switchings) > 1, len(a.sizes) > 1, len(s.Loads) > 1)
 			if err := writePlot("sweep", *plotFile, spec, err); err != nil {
+				if out.stdoutErr != nil {
+					return fmt.Errorf("%v; and writing the points: %v", err, out.stdoutErr)
+				}
 				return err
 			}
+		}
+		if out.stdoutErr != nil {
+			return out.stdoutErr
 		}
 		if out.deadlock {
 			return &exitError{code: exitDeadlock}
@@ -731,6 +748,10 @@ type sweepWriter struct {
 	plot     bool
 	plotted  []plottedPoint
 	deadlock bool
+	// stdoutErr is the first error printing a point when there is a plot
+	// to draw: the sweep goes on for the plot, printing no more, and
+	// reports it after writing the plot.
+	stdoutErr error
 
 	mu        sync.Mutex // the progress bar and the output share the terminal
 	bar       *progress
@@ -751,7 +772,9 @@ func (w *sweepWriter) pointDone() {
 	}
 }
 
-// emit prints a point's result.
+// emit prints a point's result and keeps it for the plot. With a plot to
+// draw, a failing stdout (a closed pipe) stops the printing, not the
+// sweep: the plot is an output of its own.
 func (w *sweepWriter) emit(r *study.Result) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -767,6 +790,18 @@ func (w *sweepWriter) emit(r *study.Result) error {
 		w.deadlock = w.deadlock || results.Deadlocked(r.Answers)
 	} else {
 		w.deadlock = w.deadlock || r.Sim.Deadlock
+	}
+	err := w.print(r)
+	if err != nil && w.plot {
+		w.stdoutErr, err = cmp.Or(w.stdoutErr, err), nil
+	}
+	return err
+}
+
+// print prints a point's result, unless printing failed before.
+func (w *sweepWriter) print(r *study.Result) error {
+	if w.stdoutErr != nil {
+		return nil
 	}
 	k := results.Key{Point: r.Point.Index, Points: w.total}
 	switch w.format {
