@@ -13,6 +13,7 @@ package draw
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"sort"
 	"strconv"
@@ -189,7 +190,10 @@ func (d *Drawing) WriteFull(w io.Writer) {
 	if g.Kind() == topo.Tree {
 		layout = "dot"
 	}
-	fmt.Fprintf(w, "\tgraph [label=%s, labelloc=t, fontname=\"Helvetica\", layout=%s, overlap=false, splines=true];\n", Quote(d.title()), layout)
+	// The legend is part of the graph's label, above the drawing, never
+	// a node among the others: a node would be laid out (or, on a grid,
+	// pinned) over the nodes and links it explains.
+	fmt.Fprintf(w, "\tgraph [label=<%s>, labelloc=t, fontname=\"Helvetica\", layout=%s, overlap=false, splines=true];\n", d.label(), layout)
 	fmt.Fprint(w, "\tnode [fontname=\"Helvetica\", style=filled];\n\tedge [fontname=\"Helvetica\", fontsize=10];\n")
 	grid := g.Kind() == topo.Mesh || g.Kind() == topo.Torus
 	dims := g.Dims()
@@ -253,7 +257,6 @@ func (d *Drawing) WriteFull(w io.Writer) {
 			fmt.Fprintf(w, "\t%s -- %s [%s];\n", Quote(nodeName(g, k.A)), Quote(nodeName(g, k.B)), attrs)
 		}
 	}
-	d.writeLegend(w)
 	fmt.Fprintln(w, "}")
 }
 
@@ -290,22 +293,38 @@ func percent(u float64) string {
 	return strconv.FormatFloat(100*u, 'f', 1, 64) + "%"
 }
 
-// writeLegend draws the node kinds and, with loads, the colour bands.
-func (d *Drawing) writeLegend(w io.Writer) {
-	fmt.Fprint(w, "\tlegend [shape=plaintext, style=\"\", label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n")
-	fmt.Fprintf(w, "\t\t<tr><td bgcolor=%q>  </td><td align=\"left\">processor</td></tr>\n", processorColour)
+// label is the graph's label as Graphviz HTML: the title's lines above
+// the legend, which gives the node kinds and, with loads, the colour
+// bands.
+func (d *Drawing) label() string {
+	var b strings.Builder
+	lines := strings.Split(d.title(), "\n")
+	for i, l := range lines {
+		lines[i] = html.EscapeString(l)
+	}
+	fmt.Fprintf(&b, "<table border=\"0\" cellspacing=\"0\" cellpadding=\"2\">\n\t\t<tr><td>%s</td></tr>\n", strings.Join(lines, "<br/>"))
+	// Swatches have a fixed size: the legend is stretched to the title's
+	// width, and the stretch goes to the space between them.
+	b.WriteString("\t\t<tr><td><table border=\"0\" cellborder=\"0\" cellspacing=\"2\" cellpadding=\"1\">\n")
+	fmt.Fprintf(&b, "\t\t<tr><td %s></td><td align=\"left\">processor</td></tr>\n", swatch(processorColour))
 	if d.Topology.Graph.NumProcs() < d.Topology.Graph.N() {
-		fmt.Fprintf(w, "\t\t<tr><td bgcolor=%q>  </td><td align=\"left\">switch</td></tr>\n", switchColour)
+		fmt.Fprintf(&b, "\t\t<tr><td %s></td><td align=\"left\">switch</td></tr>\n", swatch(switchColour))
 	}
 	if wl := d.Loads; wl != nil {
-		fmt.Fprint(w, "\t\t<tr><td colspan=\"2\"><b>link busy (busier direction)</b></td></tr>\n")
-		for b := len(heat) - 1; b >= 0; b-- {
-			lo, hi := wl.busiest*float64(b)/float64(len(heat)), wl.busiest*float64(b+1)/float64(len(heat))
-			fmt.Fprintf(w, "\t\t<tr><td bgcolor=%q>  </td><td align=\"left\">%s – %s</td></tr>\n", heat[b], percent(lo), percent(hi))
+		b.WriteString("\t\t<tr><td colspan=\"2\"><b>link busy (busier direction)</b></td></tr>\n")
+		for i := len(heat) - 1; i >= 0; i-- {
+			lo, hi := wl.busiest*float64(i)/float64(len(heat)), wl.busiest*float64(i+1)/float64(len(heat))
+			fmt.Fprintf(&b, "\t\t<tr><td %s></td><td align=\"left\">%s – %s</td></tr>\n", swatch(heat[i]), percent(lo), percent(hi))
 		}
-		fmt.Fprintf(w, "\t\t<tr><td bgcolor=%q>  </td><td align=\"left\">idle</td></tr>\n", idleColour)
+		fmt.Fprintf(&b, "\t\t<tr><td %s></td><td align=\"left\">idle</td></tr>\n", swatch(idleColour))
 	}
-	fmt.Fprint(w, "\t</table>>];\n")
+	b.WriteString("\t\t</table></td></tr>\n\t</table>")
+	return b.String()
+}
+
+// swatch is the attributes of a legend's cell of colour c.
+func swatch(c string) string {
+	return fmt.Sprintf("bgcolor=%q border=\"1\" fixedsize=\"true\" width=\"24\" height=\"14\"", c)
 }
 
 // WriteSummary draws a large topology as its node kinds and the links

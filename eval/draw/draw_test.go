@@ -56,3 +56,34 @@ func TestLoadsColourTheBusiestLinkHottest(t *testing.T) {
 		t.Errorf("loads of a link the topology lacks: %v", err)
 	}
 }
+
+// Issue 26: the legend was a node of the graph, which a grid's pinned
+// layout put over the nodes it explains. It is now part of the graph's
+// label, which Graphviz draws outside the layout, with the title's lines
+// above it and HTML-escaped.
+func TestLegendIsInTheGraphLabelNotANode(t *testing.T) {
+	m, err := eval.Load("std:booksim-mesh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := m.Topology("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	(&Drawing{Machine: "a<b & c", Topology: topo}).Write(&b, false)
+	out := b.String()
+	graphAttrs := out[strings.Index(out, "\tgraph ["):strings.Index(out, "\tnode [")]
+	for _, want := range []string{"label=<<table", "a&lt;b &amp; c: topology", ">processor</td>", "labelloc=t"} {
+		if !strings.Contains(graphAttrs, want) {
+			t.Errorf("the graph's attributes lack %q:\n%s", want, graphAttrs)
+		}
+	}
+	// Every statement after the graph's attributes is a node, an edge or
+	// a default: none is a legend node.
+	for _, line := range strings.Split(out[strings.Index(out, "\tnode ["):], "\n") {
+		if strings.Contains(line, "legend") || strings.Contains(line, "<table") {
+			t.Errorf("a statement outside the graph's label draws the legend: %s", line)
+		}
+	}
+}
