@@ -57,6 +57,9 @@ func (p *Program) ScheduleContext(ctx context.Context, m *Machine, o ScheduleOpt
 	in.s = &lang.Schedule{Name: cp.name, Ranks: cp.ranks, Labels: cp.labels, LabelPos: cp.labelPos, Src: cp.src,
 		RankStart: make([]int32, 1, cp.ranks+1), DepStart: []int32{0}, Map: append([]int(nil), mapping...)}
 	in.fr = &frame{stack: make([]lang.Value, cp.nslots+64)}
+	if d := in.estimateProgram(procs); d != nil {
+		return nil, lang.Diagnostics{d}.Err()
+	}
 	in.cut = make([]bool, cp.ranks)
 	for r := 0; r < cp.ranks && !in.stop; r++ {
 		in.cut[r] = !in.run(r, procs[r])

@@ -344,6 +344,18 @@ func TestProgramInstantiationIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Refused before it is instantiated: 4 ranks × 1000 operations of
+	// 52 B each (schedOpBytes: the operation, a dependency, an offset).
+	_, err = p.Schedule(m, ScheduleOptions{})
+	if want := "<program>:1:1: program main on 4 ranks expands to about 4000 operations, which needs about 208 KB; the limit is 66 KB"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	// Loops nested deeper than the estimate looks are checked as the
+	// schedule grows.
+	p, err = ParseProgramBody(m, strings.Repeat("for k in 1 .. 1 { ", maxEstimateDepth)+"for i in 1 .. 1000 { compute(1us) }"+strings.Repeat(" }", maxEstimateDepth))
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = p.Schedule(m, ScheduleOptions{})
 	if want := "program main on 4 ranks, at 1261 operations so far of about 4000 at the rate of its first rank, needs about 208 KB"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want %q", err, want)

@@ -110,8 +110,51 @@ func hostileCases() []hostileCase {
 		// CLI extremes.
 		{name: "unknown command under --json", args: []string{"frobnicate", "--json"}, exit: 2,
 			want: `^\{"error":\{"message":"parasol: unknown command \\"frobnicate\\"`},
+
+		// Programs that expand past the memory limit are refused before
+		// they are instantiated, at the loop, with the operations they
+		// would make (64 ranks on std:xmp64: 64 × 10^9; the triangle
+		// 64 × 10^5 × (10^5+1) / 2, estimated from its middle row; 10^9
+		// on rank 0 and a barrier on each; 64 × (3 × 10^9 + 1)) and the
+		// bytes, at the default limit (issue 26).
+		{name: "a billion-iteration loop", files: map[string]string{"p.machine": "program big() {\n  for i in 1 .. 1000000000 { compute(1ns) }\n}\n"},
+			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
+			want: `^p.machine:2:3: program big on 64 ranks expands to about 64000000000 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+		{name: "nested loops", files: map[string]string{"p.machine": "program big() {\n  for i in 1 .. 100000 { for j in 1 .. i { compute(1ns) } }\n}\n"},
+			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
+			want: `^p.machine:2:3: program big on 64 ranks expands to about 3200\d{8} operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+		{name: "a loop on rank 0 only", files: map[string]string{"p.machine": "program big() {\n  if rank == 0 {\n    for i in 1 .. 1000000000 { compute(1ns) }\n  }\n  barrier()\n}\n"},
+			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
+			want: `^p.machine:3:5: program big on 64 ranks expands to about 1000000064 operations, which needs about [\d.]+ GB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+		{name: "ring with a billion iterations", files: map[string]string{"ring.machine": ringProgram},
+			args: []string{"run", "std:xmp64", "ring.machine", "--arg", "iters=1000000000"}, exit: 1,
+			want: `^ring.machine:8:2: program ring on 64 ranks expands to about 192000000064 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
 	}
 }
+
+// ringProgram is examples/programs/ring.machine.
+const ringProgram = `# A ring: every rank passes a message of n bytes to its right-hand
+# neighbour and receives one from its left, iters times, computing between
+# the rounds. Run it on any machine: it imports none.
+
+program ring(n: B = 1KB, iters = 4, work: s = 2us) {
+	let right = mod(rank + 1, ranks)
+	let left = mod(rank + ranks - 1, ranks)
+	for i in 1 .. iters {
+		# Even ranks send first and odd ranks receive first, so that a
+		# rendezvous protocol cannot deadlock.
+		if mod(rank, 2) == 0 {
+			send(n, to: right, tag: i)
+			recv(from: left, tag: i)
+		} else {
+			recv(from: left, tag: i)
+			send(n, to: right, tag: i)
+		}
+		compute(work)
+	}
+	barrier()
+}
+`
 
 func TestHostileInputs(t *testing.T) {
 	for _, c := range hostileCases() {
