@@ -24,7 +24,7 @@ cmds() {
 		done; done
 	done; done
 	local STD EX PROGS
-	STD=$(cd "$work/in" && "$work/base" machines | tr '\n' ' ')
+	STD=$(cd "$work/in" && "$work/base" machines | awk '{print $1}' | tr '\n' ' ')
 	EX=$(cd "$work/in" && ls examples/*.machine | tr '\n' ' ')
 	PROGS=$(cd "$work/in" && { ls examples/programs/*.machine; find . -path '*/testdata/goal/*.goal' | sed 's|^\./||' | sort | head -8; } | tr '\n' ' ')
 	for m in std:xmp64 std:loggp std:c104-chain std:booksim-mesh examples/ring.machine std:ipsc2 std:models; do

@@ -13,6 +13,7 @@ package parser
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 	"unicode"
@@ -59,31 +60,49 @@ func ParseFile(name, text string) (*lang.File, error) {
 // line starting with `machine`, blanks, then a quote, a letter or '_').
 func IsLegacy(text string) bool {
 	legacy := false
-	for off := 0; ; {
-		k := strings.Index(text[off:], "machine")
-		if k < 0 {
-			return legacy
-		}
-		k += off
-		off = k + len("machine")
-		j := k
-		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
-			j--
-		}
-		if j > 0 && text[j-1] != '\n' {
-			continue
-		}
-		rest := text[off:]
-		if strings.HasPrefix(rest, "name") {
-			legacy = legacy || strings.HasPrefix(strings.TrimLeft(rest[len("name"):], " \t"), "=")
-			continue
-		}
-		after := strings.TrimLeft(rest, " \t")
-		if len(after) == len(rest) || after == "" {
-			continue
-		}
-		if r, _ := utf8.DecodeRuneInString(after); r == '"' || r == '_' || unicode.IsLetter(r) {
+	for _, isLegacy := range machineLines(text) {
+		if !isLegacy {
 			return false
+		}
+		legacy = true
+	}
+	return legacy
+}
+
+// machineLines yields, in order, where each line that starts a machine
+// begins (blanks before it allowed) and whether it is a Parasol I
+// `machinename = …` header (true) or a modern `machine NAME` block
+// (false); other lines that merely start with "machine" are skipped.
+func machineLines(text string) iter.Seq2[int, bool] {
+	return func(yield func(int, bool) bool) {
+		for off := 0; ; {
+			k := strings.Index(text[off:], "machine")
+			if k < 0 {
+				return
+			}
+			k += off
+			off = k + len("machine")
+			j := k
+			for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+				j--
+			}
+			if j > 0 && text[j-1] != '\n' {
+				continue
+			}
+			rest := text[off:]
+			if strings.HasPrefix(rest, "name") {
+				if strings.HasPrefix(strings.TrimLeft(rest[len("name"):], " \t"), "=") && !yield(k, true) {
+					return
+				}
+				continue
+			}
+			after := strings.TrimLeft(rest, " \t")
+			if len(after) == len(rest) || after == "" {
+				continue
+			}
+			if r, _ := utf8.DecodeRuneInString(after); (r == '"' || r == '_' || unicode.IsLetter(r)) && !yield(k, false) {
+				return
+			}
 		}
 	}
 }
@@ -93,36 +112,19 @@ func IsLegacy(text string) bool {
 // first line of the syntax that comes second, instead of the errors of
 // reading one syntax's lines as the other's; nil when the file is in one.
 func mixedSyntax(src *lang.Source) *lang.Diagnostic {
-	text := src.Text
 	legacy, modern := -1, -1
-	for off := 0; legacy < 0 || modern < 0; {
-		k := strings.Index(text[off:], "machine")
-		if k < 0 {
-			return nil
-		}
-		k += off
-		off = k + len("machine")
-		j := k
-		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
-			j--
-		}
-		if j > 0 && text[j-1] != '\n' {
-			continue
-		}
-		rest := text[off:]
-		if strings.HasPrefix(rest, "name") {
-			if legacy < 0 && strings.HasPrefix(strings.TrimLeft(rest[len("name"):], " \t"), "=") {
-				legacy = k
-			}
-			continue
-		}
-		after := strings.TrimLeft(rest, " \t")
-		if len(after) == len(rest) || after == "" {
-			continue
-		}
-		if r, _ := utf8.DecodeRuneInString(after); modern < 0 && (r == '"' || r == '_' || unicode.IsLetter(r)) {
+	for k, isLegacy := range machineLines(src.Text) {
+		if isLegacy && legacy < 0 {
+			legacy = k
+		} else if !isLegacy && modern < 0 {
 			modern = k
 		}
+		if legacy >= 0 && modern >= 0 {
+			break
+		}
+	}
+	if legacy < 0 || modern < 0 {
+		return nil
 	}
 	first, second := src.PosAt(min(legacy, modern)), src.PosAt(max(legacy, modern))
 	if legacy > modern {

@@ -468,17 +468,7 @@ func (pr *problem) funcAt(theta []float64) (*eval.Func, error) {
 func exactLiteral(v float64, d lang.Dim) string {
 	var b strings.Builder
 	b.WriteString("(" + strconv.FormatFloat(v, 'g', -1, 64) + ")")
-	for _, u := range []struct {
-		n    int8
-		unit string
-	}{{d.Time, "1s"}, {d.Size, "1B"}} {
-		for i := int8(0); i < u.n; i++ {
-			b.WriteString(" * " + u.unit)
-		}
-		for i := u.n; i < 0; i++ {
-			b.WriteString(" / " + u.unit)
-		}
-	}
+	writeUnits(&b, d)
 	return b.String()
 }
 

@@ -26,17 +26,7 @@ func Literal(v float64, d lang.Dim) string {
 	}
 	var b strings.Builder
 	b.WriteString(lang.FormatNumber(roundSig(v)))
-	for _, u := range []struct {
-		n    int8
-		unit string
-	}{{d.Time, "1s"}, {d.Size, "1B"}} {
-		for i := int8(0); i < u.n; i++ {
-			b.WriteString(" * " + u.unit)
-		}
-		for i := u.n; i < 0; i++ {
-			b.WriteString(" / " + u.unit)
-		}
-	}
+	writeUnits(&b, d)
 	return b.String()
 }
 
@@ -75,4 +65,20 @@ func (r *Result) ParamBlock(what string) string {
 		fmt.Fprintf(&b, "param %s = %s%s # fixed, not fitted\n", p.Name, lit, strings.Repeat(" ", width-len(p.Name)-len(lit)))
 	}
 	return b.String()
+}
+
+// writeUnits writes dimension d as factors of a unit of 1 (" * 1s / 1B"),
+// so that a number before it takes d exactly.
+func writeUnits(b *strings.Builder, d lang.Dim) {
+	for _, u := range []struct {
+		n    int8
+		unit string
+	}{{d.Time, "1s"}, {d.Size, "1B"}} {
+		for i := int8(0); i < u.n; i++ {
+			b.WriteString(" * " + u.unit)
+		}
+		for i := u.n; i < 0; i++ {
+			b.WriteString(" / " + u.unit)
+		}
+	}
 }
