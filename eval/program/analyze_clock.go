@@ -73,7 +73,11 @@ func (c *anClock) start(a *analysis, e anEvent) (bool, error) {
 			return true, a.untilTooLate(op, r, regs[k])
 		}
 		end := max(e.t, t)
-		a.occupy(a.cpu(op), end, op)
+		// The rank polls its clock on its CPU until end; work of another
+		// rank sharing the CPU that holds it longer keeps it held.
+		if c := a.cpu(op); end > a.nexto[c] {
+			a.occupy(c, end, op)
+		}
 		a.done(op, end)
 		return true, nil
 	default:

@@ -159,15 +159,7 @@ func checkSharedAnswer(t *testing.T, m *eval.Machine, s *lang.Schedule, res *run
 			sums[sp.Rank][map[string]int{"compute": 0, "send": 1, "recv": 2}[sp.Kind]] += sp.End - sp.Start
 		}
 	}
-	// An until(t) sets its CPU's next free time to its own end even when
-	// work of another rank on the processor holds the CPU longer
-	// (anClock.start), so a program that waits on its clock can show
-	// overlapping work on a shared CPU (by 3 ps in clocks-until). That is
-	// a bug of the analysis, kept while issue 25 holds every output
-	// unchanged; until it is fixed, such programs' CPUs are not checked.
-	if s.UsesRunTimeValues() {
-		busy = nil
-	} else if len(busy) == 0 {
+	if len(busy) == 0 {
 		t.Fatal("the timeline shows no work")
 	}
 	for c, spans := range busy {
