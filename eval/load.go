@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -165,6 +166,63 @@ func MachineNames(spec string, opts ...Option) ([]string, error) {
 		return nil, err
 	}
 	return l.namesIn(f), nil
+}
+
+// MachineDoc is one machine a file defines and what its file says of it.
+type MachineDoc struct {
+	Name string
+	// Doc is the comment written directly above the machine's
+	// declaration (machine "NAME" or, in Parasol I, machinename =
+	// "NAME"), its lines in order without their "#" or "//" markers; ""
+	// when there is none.
+	Doc string
+}
+
+// MachineDocs lists the machines a file or "std:NAME" defines, in order,
+// each with the comment directly above its declaration.
+func MachineDocs(spec string, opts ...Option) ([]MachineDoc, error) {
+	l := newLoader(opts)
+	f := l.readSpec(spec, lang.Pos{})
+	if err := l.errs.Err(); err != nil {
+		return nil, err
+	}
+	var machines []*lang.Machine
+	for _, s := range f.Stmts {
+		if m, ok := s.(*lang.Machine); ok {
+			machines = append(machines, m)
+		}
+	}
+	docs := make([]MachineDoc, len(machines))
+	for i, m := range machines {
+		// A comment that starts the file is the file's; it is its
+		// machine's when the file holds one machine.
+		docs[i] = MachineDoc{Name: m.Name, Doc: commentAbove(f.Src, m.Pos.Line, len(machines) == 1)}
+	}
+	return docs, nil
+}
+
+// commentAbove is the block of comment lines that ends on the line before
+// line n of src, without their markers; "" for a block that starts the
+// file unless fileComment.
+func commentAbove(src *lang.Source, n int, fileComment bool) string {
+	var lines []string
+	i := n - 1
+	for ; i >= 1; i-- {
+		line := strings.TrimSpace(src.Line(i))
+		c, ok := strings.CutPrefix(line, "#")
+		if !ok {
+			c, ok = strings.CutPrefix(line, "//")
+		}
+		if !ok {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(c))
+	}
+	if i == 0 && !fileComment {
+		return ""
+	}
+	slices.Reverse(lines)
+	return strings.Join(lines, "\n")
 }
 
 func newLoader(opts []Option) *loader {

@@ -197,20 +197,20 @@ func runImport(e *env, pos []string) error {
 // parser.IsLegacy recognises it: a line starting with machine and a name.
 var modernMachine = regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\p{L}_]`)
 
-// headline is the first sentence of the comment a machine file starts
-// with, to its first ':', '(' or '. ' and at most maxHeadline runes (cut
-// at a word, marked "…"): "XMOS XK-XMP-64", "Intel iPSC/1 hypercube".
-func headline(text string) string {
+// headline is the first sentence of a machine's comment (the lines of
+// eval.MachineDoc.Doc), to its first ':', '(' or '. ' and at most
+// maxHeadline runes (cut at a word, marked "…"): "XMOS XK-XMP-64", "Intel
+// iPSC/1 hypercube". The comment ends at its first empty line.
+func headline(comment string) string {
 	var b strings.Builder
-	for _, line := range strings.Split(text, "\n") {
-		c, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
-		if !ok || strings.TrimSpace(c) == "" {
+	for _, line := range strings.Split(comment, "\n") {
+		if strings.TrimSpace(line) == "" {
 			break
 		}
-		b.WriteString(strings.TrimSpace(c) + " ")
+		b.WriteString(strings.TrimSpace(line) + " ")
 	}
 	s := b.String()
-	if i := strings.IndexAny(s, ":("); i >= 0 {
+	if i := indexOutsideCode(s, ":("); i >= 0 {
 		s = s[:i]
 	}
 	if m := sentenceEnd.FindStringIndex(s); m != nil {
@@ -230,6 +230,22 @@ func headline(text string) string {
 	return s
 }
 
+// indexOutsideCode is strings.IndexAny(s, chars) for the characters that
+// stand outside the `code spans` of s, so that a headline is not cut at
+// the ':' of `parasol check std:models`.
+func indexOutsideCode(s, chars string) int {
+	code := false
+	for i, r := range s {
+		switch {
+		case r == '`':
+			code = !code
+		case !code && strings.ContainsRune(chars, r):
+			return i
+		}
+	}
+	return -1
+}
+
 // sentenceEnd is where a sentence ends: a word of two letters or more and
 // ". ".
 var sentenceEnd = regexp.MustCompile(`[\p{Ll}\d]{2}\. `)
@@ -245,8 +261,10 @@ var machinesCmd = &command{
 	doc: `
 Machines lists the standard machines (usable as std:NAME), each followed by
 the first words of its description, or, given a file, the machines it
-defines (select one with --machine NAME). A standard machine's name is the
-first word of its line.`,
+defines (select one with --machine NAME), each followed by the first words
+of the comment directly above it (a comment that starts a file of several
+machines is the file's, not its first machine's). The name is the first
+word of its line, quoted when it holds a space.`,
 	flags: noFlags(runMachines),
 }
 
@@ -262,20 +280,52 @@ func runMachines(e *env, pos []string) error {
 				fmt.Fprintf(e.stdout, "std:%s (a library of definitions: import \"std:%s\")\n", n, n)
 				continue
 			}
-			line := "std:" + n
-			if text, ok := stdlib.Machine(n); ok {
-				if d := headline(text); d != "" {
-					line = fmt.Sprintf("%-*s  %s", width, line, d)
-				}
-			}
-			fmt.Fprintln(e.stdout, line)
+			// A standard file is one machine; its comment may stand above
+			// its imports rather than directly above it.
+			text, _ := stdlib.Machine(n)
+			printMachine(e, width, "std:"+n, headline(fileComment(text)))
 		}
 		return nil
 	}
-	names, err := eval.MachineNames(pos[0])
+	docs, err := eval.MachineDocs(pos[0])
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, strings.Join(names, "\n"))
+	width := 0
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		names[i] = d.Name
+		if strings.ContainsAny(d.Name, " \t\"") || d.Name == "" {
+			names[i] = strconv.Quote(d.Name) // the name stays the line's first word
+		}
+		width = max(width, len(names[i]))
+	}
+	for i, d := range docs {
+		printMachine(e, width, names[i], headline(d.Doc))
+	}
 	return nil
+}
+
+// printMachine prints a line of parasol machines: the name, then its
+// description in a column width wide, if it has one.
+func printMachine(e *env, width int, name, description string) {
+	if description == "" {
+		fmt.Fprintln(e.stdout, name)
+		return
+	}
+	fmt.Fprintf(e.stdout, "%-*s  %s\n", width, name, description)
+}
+
+// fileComment is the comment a file starts with, its lines without their
+// "#" markers.
+func fileComment(text string) string {
+	var lines []string
+	for _, line := range strings.Split(text, "\n") {
+		c, ok := strings.CutPrefix(strings.TrimSpace(line), "#")
+		if !ok {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(c))
+	}
+	return strings.Join(lines, "\n")
 }
