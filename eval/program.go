@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -29,6 +30,24 @@ func (p *Program) Source() *lang.Source { return p.ast.Pos.Src }
 
 // Syntax is the program's syntax tree.
 func (p *Program) Syntax() *lang.Program { return p.ast }
+
+// ArgValue is v as the value of the parameter name, v being an argument's
+// text (ScheduleOptions.Args) evaluated on the machine, as Schedule takes
+// it: a plain number in the parameter's unit when it declares one. It is
+// an error, Schedule's without its position, when the program has no such
+// parameter or v is not of the parameter's unit.
+func (p *Program) ArgValue(name string, v lang.Value) (lang.Value, error) {
+	for _, prm := range p.ast.Params {
+		if prm.Name == name {
+			v, msg := paramValue(p.ast, prm, v)
+			if msg != "" {
+				return v, errors.New(msg)
+			}
+			return v, nil
+		}
+	}
+	return v, errors.New(noParameter(p.ast, name))
+}
 
 // ProgramParam is a program's parameter: its unit, if it declares one, and
 // its default as written ("" when it has none).

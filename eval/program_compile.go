@@ -314,15 +314,7 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 	}
 	for _, name := range sortedKeys(args) {
 		if !known[name] {
-			var names []string
-			for _, prm := range ast.Params {
-				names = append(names, prm.Name)
-			}
-			msg := "takes no parameters"
-			if len(names) > 0 {
-				msg = "takes " + strings.Join(names, ", ")
-			}
-			c.errs.Add(ast.NamePos, "program %s has no parameter %s%s; it %s", ast.Name, lang.Excerpt(name), lang.DidYouMean(name, names), msg)
+			c.errs.Add(ast.NamePos, "%s", noParameter(ast, name))
 		}
 	}
 	for _, prm := range ast.Params {
@@ -349,21 +341,46 @@ func (c *pcomp) params(ast *lang.Program, args map[string]string, out *compiled)
 			c.declareBad(prm)
 			continue
 		}
-		if prm.Unit != "" {
-			u, _ := lang.LookupUnit(prm.Unit)
-			if v.Kind == lang.Number && v.Dim == (lang.Dim{}) {
-				v = lang.Quantity(v.Num*u.Num, u.Dim)
-			}
-			if v.Kind != lang.Number || v.Dim != u.Dim {
-				c.errs.Add(prm.Pos, "parameter %s of program %s must be a %s, got %s", prm.Name, ast.Name, u.Dim.Name(), describeValue(v))
-				c.declareBad(prm)
-				continue
-			}
+		v, msg := paramValue(ast, prm, v)
+		if msg != "" {
+			c.errs.Add(prm.Pos, "%s", msg)
+			c.declareBad(prm)
+			continue
 		}
 		val := v
 		c.declare(pname{name: prm.Name, slot: -1, pos: prm.Pos, l: local{known: true, kind: v.Kind, dim: v.Dim, konst: &val}})
 		out.params = append(out.params, v)
 	}
+}
+
+// noParameter says that program ast has no parameter name.
+func noParameter(ast *lang.Program, name string) string {
+	var names []string
+	for _, prm := range ast.Params {
+		names = append(names, prm.Name)
+	}
+	msg := "takes no parameters"
+	if len(names) > 0 {
+		msg = "takes " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("program %s has no parameter %s%s; it %s", ast.Name, lang.Excerpt(name), lang.DidYouMean(name, names), msg)
+}
+
+// paramValue is v as the value of prm, a parameter of ast: a plain number
+// taken in prm's unit when it declares one. msg says why v cannot be its
+// value ("" when it can).
+func paramValue(ast *lang.Program, prm *lang.Param, v lang.Value) (_ lang.Value, msg string) {
+	if prm.Unit == "" {
+		return v, ""
+	}
+	u, _ := lang.LookupUnit(prm.Unit)
+	if v.Kind == lang.Number && v.Dim == (lang.Dim{}) {
+		v = lang.Quantity(v.Num*u.Num, u.Dim)
+	}
+	if v.Kind != lang.Number || v.Dim != u.Dim {
+		return v, fmt.Sprintf("parameter %s of program %s must be a %s, got %s", prm.Name, ast.Name, u.Dim.Name(), describeValue(v))
+	}
+	return v, ""
 }
 
 // declareBad declares a parameter whose value is in error, as a value of

@@ -245,56 +245,77 @@ type runProgram struct {
 // schedule reads PROGRAM and instantiates it on m.
 func (rf *runFlags) schedule(ctx context.Context, m *eval.Machine, arg string) (*runProgram, error) {
 	p := &runProgram{Program: results.Program{Source: arg, Map: rf.mapping, Args: rf.args}}
-	ext := strings.ToLower(filepath.Ext(arg))
-	st, statErr := os.Stat(arg)
-	isFile := statErr == nil && st.Mode().IsRegular()
-	switch {
-	case isFile && ext == ".goal":
+	switch scheduleKind(arg) {
+	case "goal":
 		s, err := readScheduleFile(arg, cancellable(ctx, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadGOAL(r, arg, rf.memory()) }))
 		if err != nil {
 			return nil, err
 		}
 		p.Kind = "goal"
 		return rf.fixed(m, p, s)
-	case isFile && (ext == ".csv" || ext == ".jsonl" || ext == ".json"):
+	case "trace":
 		s, err := readScheduleFile(arg, cancellable(ctx, func(r io.Reader) (*lang.Schedule, error) { return parser.ReadTrace(r, arg, rf.memory()) }))
 		if err != nil {
 			return nil, err
 		}
 		p.Kind = "trace"
 		return rf.fixed(m, p, s)
+	}
+	prog, kind, err := rf.loadProgram(m, arg)
+	if err != nil {
+		return nil, err
+	}
+	p.Kind = kind
+	return rf.instantiate(ctx, m, p, prog)
+}
+
+// scheduleKind is what PROGRAM is: a GOAL schedule ("goal") or a message
+// trace ("trace") by its file's extension, else a program ("").
+func scheduleKind(arg string) string {
+	st, err := os.Stat(arg)
+	if err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	switch strings.ToLower(filepath.Ext(arg)) {
+	case ".goal":
+		return "goal"
+	case ".csv", ".jsonl", ".json":
+		return "trace"
+	}
+	return ""
+}
+
+// loadProgram reads PROGRAM when it is a program of the language (kind
+// "program": of a file, std:NAME, or named on m; "inline": a body given on
+// the command line).
+func (rf *runFlags) loadProgram(m *eval.Machine, arg string) (_ *eval.Program, kind string, _ error) {
+	ext := strings.ToLower(filepath.Ext(arg))
+	st, statErr := os.Stat(arg)
+	isFile := statErr == nil && st.Mode().IsRegular()
+	switch {
 	case isFile || strings.HasPrefix(arg, "std:"):
 		opts := []eval.Option{eval.WithMaxMemory(rf.memory())}
 		if rf.program != "" && rf.program != arg {
 			opts = append(opts, eval.WithProgram(rf.program))
 		}
 		prog, err := eval.LoadProgram(arg, opts...)
-		if err != nil {
-			return nil, err
-		}
-		p.Kind = "program"
-		return rf.instantiate(ctx, m, p, prog)
+		return prog, "program", err
 	case ext == ".goal" || ext == ".machine" || ext == ".csv" || ext == ".jsonl" || ext == ".json" || ext == ".parasol":
 		// Missing, or not a regular file (a directory, a FIFO): ReadInput
 		// refuses it before reading, in the words every input's error uses.
 		if _, err := eval.ReadInput(arg, rf.memory()); err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return nil, fmt.Errorf("%s: not a regular file", arg)
+		return nil, "", fmt.Errorf("%s: not a regular file", arg)
 	case isIdent(arg):
 		prog, err := m.Program(arg)
 		if err != nil {
-			return nil, usageError("parasol run: %v", err)
+			return nil, "", usageError("parasol run: %v", err)
 		}
-		p.Kind = "program"
-		return rf.instantiate(ctx, m, p, prog)
+		return prog, "program", nil
 	}
 	prog, err := eval.ParseProgramBody(m, arg)
-	if err != nil {
-		return nil, err
-	}
-	p.Kind = "inline"
-	return rf.instantiate(ctx, m, p, prog)
+	return prog, "inline", err
 }
 
 func isIdent(s string) bool {

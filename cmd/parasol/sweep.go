@@ -595,16 +595,24 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 // every routing and every switching before anything runs, so that a
 // misspelt name or a wrong value is a usage error rather than a failure
 // halfway. Every --arg value is read and evaluated in the machine's scope,
-// as the program will, and an axis's values must be of one kind, so that
-// 'n=1KB,abc' fails before point 0 runs; whether the first is of the
-// parameter's kind is checked as point 0 instantiates the program.
+// as the program will, an axis's values must be of one kind, and each must
+// be one the program's parameter takes, so that 'n=1KB,abc' and 'n=4us'
+// for a size n fail before point 0 runs.
 func (a *sweepArgs) validate(s *study.Sweep, first study.Point) error {
 	sets, _ := first.MachineSets(s.Axes)
 	m, rs, err := s.Network(sets)
 	if err != nil {
 		return a.pointError(err)
 	}
-	if err := checkArgAxes(m, s.Axes); err != nil {
+	var prog *eval.Program
+	if a.program != "" && scheduleKind(a.program) == "" {
+		rf := a.rf
+		rf.machineFlags = a.sf.machineFlags
+		if prog, _, err = rf.loadProgram(m, a.program); err != nil {
+			return err
+		}
+	}
+	if err := checkArgAxes(m, prog, s.Axes); err != nil {
 		return err
 	}
 	// The primitive is a command-line argument, as compare's is.
@@ -680,8 +688,9 @@ func plotsAlongX(sets setSweep, sizes, loads bool) bool {
 
 // checkArgAxes evaluates each value of each --arg axis on m, the error of
 // a value naming it ("--arg n=abc: 1:1: unknown name abc"), and refuses
-// an axis whose values are of different kinds or dimensions.
-func checkArgAxes(m *eval.Machine, axes []study.Axis) error {
+// an axis whose values are of different kinds or dimensions, or a value
+// prog's parameter does not take (prog nil: not checked).
+func checkArgAxes(m *eval.Machine, prog *eval.Program, axes []study.Axis) error {
 	for _, ax := range axes {
 		if !ax.Arg {
 			continue
@@ -696,11 +705,15 @@ func checkArgAxes(m *eval.Machine, axes []study.Axis) error {
 			if err != nil {
 				return err
 			}
+			if prog != nil {
+				// As the program takes it: 1024 for a size n is 1024 B.
+				if val, err = prog.ArgValue(ax.Path, val); err != nil {
+					return usageError("parasol sweep: --arg %s=%s: %v", ax.Path, v, err)
+				}
+			}
 			if k == 0 {
 				kind0 = val
-				continue
-			}
-			if val.Kind != kind0.Kind || val.Kind == lang.Number && val.Dim != kind0.Dim {
+			} else if val.Kind != kind0.Kind || val.Kind == lang.Number && val.Dim != kind0.Dim {
 				return usageError("parasol sweep: --arg %s=%s: a %s, where %s=%s is a %s", ax.Path, v, val.TypeName(), ax.Path, ax.Values[0], kind0.TypeName())
 			}
 		}
