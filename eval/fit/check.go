@@ -73,6 +73,13 @@ func Check(f *eval.Func, name string, t *Table, y string, columns map[string][]s
 			return nil, lang.Errorf(start, "no column for parameter %s of %s: name a column %s (the columns are %s)", p, name, orList(names), strings.Join(t.Names(), ", "))
 		}
 	}
+	target := lang.TimeDim
+	if !yc.Unitless {
+		target = yc.Dim
+	}
+	if err := physical(name, f, yc, target, false, feeds, "measured times, with their unit (31us)"); err != nil {
+		return nil, err
+	}
 	sum := 0.0
 	for r := 0; r < t.Rows; r++ {
 		args := make([]lang.Value, len(c.Params))

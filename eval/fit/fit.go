@@ -232,7 +232,7 @@ func bind(p *Problem, t *Table) (*problem, error) {
 	if !pr.y.Unitless {
 		pr.target = pr.y.Dim
 	}
-	if err := pr.physical(params); err != nil {
+	if err := physical(p.Name, p.Func, pr.y, pr.target, pr.timed, pr.feeds, "measured times, with their unit (31us), or --y naming the column of times"); err != nil {
 		return nil, err
 	}
 	pr.w = make([]float64, t.Rows)
@@ -267,39 +267,51 @@ func bind(p *Problem, t *Table) (*problem, error) {
 }
 
 // physical refuses measurements no machine can produce, before they are
-// fitted into parameters that look plausible: a fitted column of times
-// holding another quantity (a size in the time column would make the
-// model's start-up time a size), a measured time of 0 or below, and a
-// negative size in any column the function reads.
-func (pr *problem) physical(params []string) error {
-	y := pr.y
-	if (pr.timed || y.Name == "time") && pr.target != lang.TimeDim {
-		return lang.Errorf(y.dimAt, "column %s holds %ss (%s), where %s needs times: measured times, with their unit (31us), or --y naming the column of times", lang.Excerpt(y.Name), pr.target.Name(), pr.target.Unit(), pr.Name)
+// fitted into parameters that look plausible, or a model is checked
+// against them: a column of times y (timed, or named time) holding another
+// quantity (a size in the time column would make the model's start-up
+// time a size), a measured time of 0 or below, and a negative size in y or
+// in any column that feeds f (feeds, by f's parameters; nil where none
+// does). target is y's dimension (times for a column without a unit); name
+// is f's, and remedy says what a column of times should hold.
+func physical(name string, f *eval.Func, y *Column, target lang.Dim, timed bool, feeds []*Column, remedy string) error {
+	if (timed || y.Name == "time") && target != lang.TimeDim {
+		return lang.Errorf(y.dimAt, "column %s holds %ss (%s), where %s needs times: %s", lang.Excerpt(y.Name), target.Name(), target.Unit(), name, remedy)
 	}
-	if pr.target == lang.TimeDim {
-		for r, v := range y.Values {
-			if v <= 0 {
-				return lang.Errorf(y.Cells[r], "column %s: a measured time of %s; a time is above 0s", lang.Excerpt(y.Name), lang.FormatQuantity(v, lang.TimeDim))
-			}
+	if target == lang.TimeDim {
+		if err := positiveTimes(y); err != nil {
+			return err
 		}
 	}
-	if pr.target == lang.SizeDim {
+	if target == lang.SizeDim {
 		if err := nonnegativeSizes(y, "is the one fitted"); err != nil {
 			return err
 		}
 	}
-	for i, c := range pr.feeds {
+	params := f.Params()
+	for i, c := range feeds {
 		if c == nil {
 			continue
 		}
 		dim := c.Dim
 		if c.Unitless {
-			dim = pr.Func.Arg(i, lang.Num(1)).Dim
+			dim = f.Arg(i, lang.Num(1)).Dim
 		}
 		if dim == lang.SizeDim {
-			if err := nonnegativeSizes(c, fmt.Sprintf("feeds %s of %s", params[i], pr.Name)); err != nil {
+			if err := nonnegativeSizes(c, fmt.Sprintf("feeds %s of %s", params[i], name)); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// positiveTimes refuses a time of 0 or below in column c, which holds
+// measured times.
+func positiveTimes(c *Column) error {
+	for r, v := range c.Values {
+		if v <= 0 {
+			return lang.Errorf(c.Cells[r], "column %s: a measured time of %s; a time is above 0s", lang.Excerpt(c.Name), lang.FormatQuantity(v, lang.TimeDim))
 		}
 	}
 	return nil

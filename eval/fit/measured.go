@@ -115,6 +115,9 @@ func MedianTimes(t *Table, src, dst *int, single string) (*Medians, error) {
 	if !times.Unitless && times.Dim != lang.TimeDim {
 		return nil, lang.Errorf(times.Header, "column time holds a %s, not a time", times.Dim.Name())
 	}
+	if err := positiveTimes(times); err != nil {
+		return nil, err
+	}
 	var sizes *Column
 	for _, n := range primitiveColumns["n"] {
 		if sizes = t.Column(n); sizes != nil {

@@ -84,6 +84,8 @@ func TestMedianTimesErrorsArePositioned(t *testing.T) {
 		{"no size", "hops,time\n1,1us\n", "points.csv:1:1: no column of message sizes (size, n or bytes); the columns are hops, time"},
 		{"a fractional size", "size,time\n32.5,1us\n", "points.csv:2:1: column size: want a whole number of bytes"},
 		{"times that are sizes", "size,time (B)\n32,1\n", "points.csv:1:6: column time holds a size, not a time"},
+		{"a negative time", "size,time\n32,1us\n64,-2us\n", "points.csv:3:4: column time: a measured time of -2us; a time is above 0s"},
+		{"a time of 0 seconds", "size,time\n32,0\n", "points.csv:2:4: column time: a measured time of 0s; a time is above 0s"},
 	} {
 		_, err := MedianTimes(mustRead(t, tc.data), nil, nil, "the sweep times one")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -122,5 +124,32 @@ func TestCheckPrimitiveFeedsTheDefaultsAndRefusesTrains(t *testing.T) {
 	_, err = CheckPrimitive(f, "MPI.send", mustRead(t, "size,time (us),count\n32,1.4,1\n32,20,16\n"), d)
 	if err == nil || !strings.HasPrefix(err.Error(), "points.csv:3:7: column count: this row times a train of 16 messages; MPI.send costs one: keep the rows of count 1\n") {
 		t.Errorf("err = %v, want the train of row 3 refused", err)
+	}
+}
+
+// compare --measured refuses what fit refuses, at its cell: a time of 0
+// or below, a negative size fed to the primitive, sizes in the column of
+// times; the error of a measurement of 0 that is not a time stays.
+func TestCheckPrimitiveRefusesImpossibleData(t *testing.T) {
+	m, err := eval.Load("std:analytic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.Func("MPI.send")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Defaults{Size: 1024, Src: 0, Dst: 1, Procs: 2}
+	for _, tc := range []struct{ name, data, want string }{
+		{"a negative time", "size,time\n32,1.4us\n64,-1us\n", "points.csv:3:4: column time: a measured time of -1us; a time is above 0s"},
+		{"a time of 0", "size,time (us)\n32,0\n", "points.csv:2:4: column time: a measured time of 0s; a time is above 0s"},
+		{"a negative size", "size,time\n-32,1.4us\n", "points.csv:2:1: column size: a size of -32B; a size is 0B or more (the column feeds n of MPI.send)"},
+		{"a negative size with a unit", "n,time\n1KB,1.4us\n-1KB,2us\n", "points.csv:3:1: column n: a size of -1KB; a size is 0B or more (the column feeds n of MPI.send)"},
+		{"sizes where times are", "size,time\n32,1KB\n", "points.csv:2:4: column time holds sizes (B), where MPI.send needs times: measured times, with their unit (31us)"},
+	} {
+		_, err := CheckPrimitive(f, "MPI.send", mustRead(t, tc.data), d)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want+"\n") {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }
