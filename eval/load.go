@@ -2,6 +2,8 @@ package eval
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +106,10 @@ type loader struct {
 	// reading is the chain of files whose imports are being read, outermost
 	// first: a file imported while it is on the chain is an import cycle.
 	reading []readingFile
-	errs    lang.Diagnostics
+	// read are the files in the order they were read, the machine's
+	// first: what SourceHash hashes.
+	read []*lang.File
+	errs lang.Diagnostics
 }
 
 type readingFile struct{ key, name string }
@@ -166,6 +171,23 @@ func MachineNames(spec string, opts ...Option) ([]string, error) {
 		return nil, err
 	}
 	return l.namesIn(f), nil
+}
+
+// SourceHash identifies the text the machine was loaded from: a short
+// hash (12 hex digits of SHA-256) of its file and every file that file
+// imports, in the order they were read. Two loadings share it when their
+// files' texts are the same, wherever the files are; a file changed in any
+// byte (a comment too) changes it. A standard machine's text is the one
+// this build embeds.
+func (m *Machine) SourceHash() string {
+	h := sha256.New()
+	for _, f := range m.loader.read {
+		// Each text's length first, so that no two lists of texts hash
+		// alike by joining differently.
+		fmt.Fprintf(h, "%d:", len(f.Src.Text))
+		io.WriteString(h, f.Src.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // MachineDoc is one machine a file defines and what its file says of it.
@@ -355,6 +377,7 @@ func (l *loader) parse(name, key, text string, at lang.Pos) *lang.File {
 		return nil
 	}
 	l.files[key] = f
+	l.read = append(l.read, f)
 	l.reading = append(l.reading, readingFile{key, name})
 	defer func() { l.reading = l.reading[:len(l.reading)-1] }()
 	for _, s := range f.Stmts {

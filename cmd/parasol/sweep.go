@@ -301,11 +301,13 @@ machine or many, share a sweep. --shard auto takes I and N from a Slurm
 array task ($SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT) or I from a
 Kubernetes Indexed Job ($JOB_COMPLETION_INDEX) and N from --shards, as
 sim does; without --shard a sweep runs every point, in a job array too.
-A shard's output starts with a line naming its study (the machine, the
-format, every flag that shapes the output, the axes; in CSV and text a
-"# parasol study" comment). 'parasol merge' joins the shards' outputs
-(any one format) into the bytes the whole sweep prints, and refuses
-shards of different sweeps.
+A shard's output starts with a line naming its study (the machine and a
+hash of its text and imports, the format, every flag that shapes the
+output, the axes; in CSV and text a "# parasol study" comment). 'parasol
+merge' joins the shards' outputs (any one format) into the bytes the whole
+sweep prints, and refuses shards of different sweeps: the machine is told
+by its text, so shards of one file at two paths merge and shards of a file
+changed between them do not.
 
 Examples:
   parasol sweep std:xmp64 --op transpose --size 32..4KiB*2 --format csv
@@ -419,7 +421,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if shard.set {
 			// A shard's output starts with its study, for merge to join
 			// only shards of one sweep; the whole sweep's has none.
-			if _, err := io.WriteString(e.stdout, sweepStudy(fs, pos[0], format.value, sets).Line(format.value)); err != nil {
+			if _, err := io.WriteString(e.stdout, sweepStudy(fs, pos[0], s.Machine.SourceHash(), format.value, sets).Line(format.value)); err != nil {
 				return err
 			}
 		}
@@ -467,9 +469,9 @@ var notStudy = map[string]bool{"shard": true, "shards": true, "workers": true, "
 	"format": true, "json": true, "set": true, "arg": true}
 
 // sweepStudy is the identity of the sweep fs was parsed for, on machine
-// spec: every flag that shapes its output and differs from its default,
-// and its axes.
-func sweepStudy(fs *flag.FlagSet, spec, format string, axes setSweep) *results.Study {
+// spec of text machineHash: every flag that shapes its output and differs
+// from its default, and its axes.
+func sweepStudy(fs *flag.FlagSet, spec, machineHash, format string, axes setSweep) *results.Study {
 	var flags, axs []results.Flag
 	fs.VisitAll(func(f *flag.Flag) {
 		if v := f.Value.String(); !notStudy[f.Name] && v != f.DefValue {
@@ -483,7 +485,7 @@ func sweepStudy(fs *flag.FlagSet, spec, format string, axes setSweep) *results.S
 		}
 		axs = append(axs, results.Flag{Name: name, Value: ax.Path + "=" + strings.Join(ax.Values, ",")})
 	}
-	return results.NewStudy("sweep", spec, format, flags, axs)
+	return results.NewStudy("sweep", spec, machineHash, format, flags, axs)
 }
 
 // sweepArgs are sweep's flags as given, from which the study is built.

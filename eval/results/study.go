@@ -17,13 +17,22 @@ import (
 // the --set and --arg axes), but not how it is run (workers, memory, the
 // shard). A shard's output starts with it, as a line of its own (Line),
 // so that merge joins only shards of one study; the whole sweep's output
-// has none.
+// has none. The machine is identified by its text (MachineHash), not by
+// where it was read: the same file at another path is the same study, a
+// file changed at the same path another.
 type Study struct {
-	// ID is a short hash of the rest, to tell studies apart at a glance.
+	// ID is a short hash of the rest, the machine's path left out, to
+	// tell studies apart at a glance.
 	ID      string `json:"parasol_study"`
 	Command string `json:"command"`
+	// Machine is the machine as the command line gave it (a path or
+	// std:NAME), shown but not compared when MachineHash is known.
 	Machine string `json:"machine"`
-	Format  string `json:"format"`
+	// MachineHash identifies the machine's text (eval.Machine.SourceHash):
+	// its file's and its imports'. Empty in a study printed before shards
+	// carried it, whose machine is then compared by its path.
+	MachineHash string `json:"machine_hash,omitempty"`
+	Format      string `json:"format"`
 	// Flags are the flags given other than the axes, by name, each with
 	// its value as the flag prints it.
 	Flags []Flag `json:"flags"`
@@ -38,17 +47,23 @@ type Flag struct {
 }
 
 // NewStudy is the Study of a sweep, its ID computed; flags are sorted by
-// name, axes kept in order. format is the --format value (json, csv or
+// name, axes kept in order. machineHash identifies the machine's text
+// (eval.Machine.SourceHash); format is the --format value (json, csv or
 // text).
-func NewStudy(command, machine, format string, flags, axes []Flag) *Study {
-	s := &Study{Command: command, Machine: machine, Format: format, Flags: flags, Axes: axes}
+func NewStudy(command, machine, machineHash, format string, flags, axes []Flag) *Study {
+	s := &Study{Command: command, Machine: machine, MachineHash: machineHash, Format: format, Flags: flags, Axes: axes}
 	if s.Flags == nil {
 		s.Flags = []Flag{}
 	}
 	if s.Axes == nil {
 		s.Axes = []Flag{}
 	}
-	sum := sha256.Sum256([]byte(s.commandLine()))
+	identity := s.commandLine()
+	if machineHash != "" {
+		// The same study wherever its machine's file is.
+		identity = s.commandLineOf("=" + machineHash)
+	}
+	sum := sha256.Sum256([]byte(identity))
 	s.ID = hex.EncodeToString(sum[:6])
 	return s
 }
@@ -60,8 +75,9 @@ const studyComment = "# parasol study "
 const studyJSON = `{"parasol_study":`
 
 // Line is the study as the first line of a shard's output in format:
-// a JSON object in JSON lines, else a comment with the command line,
-// "# parasol study ID: parasol sweep MACHINE --flag=value …".
+// a JSON object in JSON lines, else a comment with the machine's hash and
+// the command line, "# parasol study ID, machine HASH: parasol sweep
+// MACHINE --flag=value …".
 func (s *Study) Line(format string) string {
 	if format == "json" {
 		var b bytes.Buffer
@@ -70,14 +86,24 @@ func (s *Study) Line(format string) string {
 		_ = enc.Encode(s) // strings only: it cannot fail
 		return b.String()
 	}
-	return studyComment + s.ID + ": " + s.commandLine() + "\n"
+	id := s.ID
+	if s.MachineHash != "" {
+		id += studyMachine + s.MachineHash
+	}
+	return studyComment + id + ": " + s.commandLine() + "\n"
 }
+
+// studyMachine stands between a study line's ID and its machine's hash.
+const studyMachine = ", machine "
 
 // commandLine is "parasol COMMAND MACHINE --format=F --flag=value …", the
 // values quoted where they would not read back as one word.
-func (s *Study) commandLine() string {
+func (s *Study) commandLine() string { return s.commandLineOf(quoteWord(s.Machine)) }
+
+// commandLineOf is commandLine with machine in the machine's place.
+func (s *Study) commandLineOf(machine string) string {
 	var b strings.Builder
-	b.WriteString("parasol " + s.Command + " " + quoteWord(s.Machine) + " --format=" + quoteWord(s.Format))
+	b.WriteString("parasol " + s.Command + " " + machine + " --format=" + quoteWord(s.Format))
 	for _, f := range append(append([]Flag{}, s.Flags...), s.Axes...) {
 		b.WriteString(" --" + f.Name + "=" + quoteWord(f.Value))
 	}
@@ -107,13 +133,14 @@ func parseStudy(line []byte) (*Study, error) {
 		if err := dec.Decode(&s); err != nil {
 			return nil, err
 		}
-		return NewStudy(s.Command, s.Machine, s.Format, s.Flags, s.Axes), nil
+		return NewStudy(s.Command, s.Machine, s.MachineHash, s.Format, s.Flags, s.Axes), nil
 	}
 	rest := strings.TrimSuffix(strings.TrimPrefix(string(line), studyComment), "\n")
-	_, rest, ok := strings.Cut(rest, ": parasol ")
+	id, rest, ok := strings.Cut(rest, ": parasol ")
 	if !ok {
-		return nil, fmt.Errorf("want %q", studyComment+"ID: parasol COMMAND MACHINE --flag=value …")
+		return nil, fmt.Errorf("want %q", studyComment+"ID, machine HASH: parasol COMMAND MACHINE --flag=value …")
 	}
+	_, hash, _ := strings.Cut(id, studyMachine)
 	words, err := splitStudyWords(rest)
 	if err != nil {
 		return nil, err
@@ -133,7 +160,7 @@ func parseStudy(line []byte) (*Study, error) {
 			flags = append(flags, Flag{name, value})
 		}
 	}
-	return NewStudy(words[0], words[1], strings.TrimPrefix(words[2], "--format="), flags, axes), nil
+	return NewStudy(words[0], words[1], hash, strings.TrimPrefix(words[2], "--format="), flags, axes), nil
 }
 
 // splitStudyWords splits a study's command line at its spaces, reading
@@ -196,9 +223,10 @@ func ReadStudy(name string, data []byte, defaults map[string]string) (*Study, er
 }
 
 // Diff names the first difference between two studies: the command, the
-// machine, the format, the flags in the order of their names, then the
-// axes. a and b say what each study has there ("--op randperm", "--op
-// send (the default)", "the default --size", "machine std:xmp64");
+// machine (its text, or its path when a study has no MachineHash), the
+// format, the flags in the order of their names, then the axes. a and b
+// say what each study has there ("--op randperm", "--op send (the
+// default)", "the default --size", "machine m.machine (text 3f2a9c1b2d4e)");
 // defaults are the command's flags' default values, by name, for a study
 // that leaves a flag at its default (nil: unnamed). differ is false for
 // one study.
@@ -206,9 +234,15 @@ func (s *Study) Diff(o *Study, defaults map[string]string) (a, b string, differ 
 	switch {
 	case s.Command != o.Command:
 		return "parasol " + s.Command, "parasol " + o.Command, true
+	case s.MachineHash != "" && o.MachineHash != "":
+		if s.MachineHash != o.MachineHash {
+			// Say it is the text that differs, at one path or two.
+			return "machine " + s.Machine + " (text " + s.MachineHash + ")", "machine " + o.Machine + " (text " + o.MachineHash + ")", true
+		}
 	case s.Machine != o.Machine:
 		return "machine " + s.Machine, "machine " + o.Machine, true
-	case s.Format != o.Format:
+	}
+	if s.Format != o.Format {
 		return "--format " + s.Format, "--format " + o.Format, true
 	}
 	value := func(flags []Flag, name string) (string, bool) {

@@ -9,13 +9,13 @@ import (
 // format, values with spaces, quotes, '=' and non-printing characters
 // included.
 func TestStudyLineReadsBack(t *testing.T) {
-	s := NewStudy("sweep", "my machines/m 1.machine", "text",
+	s := NewStudy("sweep", "my machines/m 1.machine", "3f2a9c1b2d4e", "text",
 		[]Flag{{"op", "randperm"}, {"pattern", `a "b".csv`}, {"topology", ""}},
 		[]Flag{{"set", "delta=0.5us, 1us"}, {"arg", "n=1KB,\t4KB"}, {"set", "x=a\nb"}})
 	for _, format := range []string{"json", "csv", "text"} {
 		f := *s
 		f.Format = format
-		st := NewStudy(f.Command, f.Machine, f.Format, f.Flags, f.Axes)
+		st := NewStudy(f.Command, f.Machine, f.MachineHash, f.Format, f.Flags, f.Axes)
 		line := st.Line(format)
 		if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
 			t.Fatalf("%s: the study is not one line: %q", format, line)
@@ -32,11 +32,43 @@ func TestStudyLineReadsBack(t *testing.T) {
 
 // The ID tells studies apart and is the same for the same study.
 func TestStudyIDIsTheStudys(t *testing.T) {
-	a := NewStudy("sweep", "std:xmp64", "json", []Flag{{"op", "randperm"}}, nil)
-	b := NewStudy("sweep", "std:xmp64", "json", []Flag{{"op", "randperm"}}, nil)
-	c := NewStudy("sweep", "std:xmp64", "json", []Flag{{"op", "send"}}, nil)
+	a := NewStudy("sweep", "std:xmp64", "", "json", []Flag{{"op", "randperm"}}, nil)
+	b := NewStudy("sweep", "std:xmp64", "", "json", []Flag{{"op", "randperm"}}, nil)
+	c := NewStudy("sweep", "std:xmp64", "", "json", []Flag{{"op", "send"}}, nil)
 	if a.ID != b.ID || a.ID == c.ID || len(a.ID) != 12 {
 		t.Errorf("IDs %q %q %q: want the first two equal, the third another, 12 hex digits", a.ID, b.ID, c.ID)
+	}
+}
+
+// A study's machine is its text: the same text at another path is the
+// same study (the same ID, no difference), another text at the same path
+// another, named with both hashes; a study without a hash (a shard of an
+// older parasol) compares paths.
+func TestStudyMachineIsItsText(t *testing.T) {
+	study := func(path, hash string) *Study {
+		return NewStudy("sweep", path, hash, "text", []Flag{{"op", "randperm"}}, nil)
+	}
+	a, moved := study("ring.machine", "3f2a9c1b2d4e"), study("copy/ring.machine", "3f2a9c1b2d4e")
+	if x, y, differ := a.Diff(moved, nil); differ || a.ID != moved.ID {
+		t.Errorf("a machine moved: differ %v (%q, %q), IDs %s %s; want the same study", differ, x, y, a.ID, moved.ID)
+	}
+	x, y, differ := a.Diff(study("ring.machine", "9b1c0d2e3f40"), nil)
+	if !differ || x != "machine ring.machine (text 3f2a9c1b2d4e)" || y != "machine ring.machine (text 9b1c0d2e3f40)" {
+		t.Errorf("a changed file: Diff = %q, %q, %v; want both texts named", x, y, differ)
+	}
+	if x, y, differ := study("ring.machine", "").Diff(study("copy/ring.machine", "3f2a9c1b2d4e"), nil); !differ || x != "machine ring.machine" || y != "machine copy/ring.machine" {
+		t.Errorf("a study without a hash: Diff = %q, %q, %v; want the paths compared", x, y, differ)
+	}
+	// The hash is in the line and reads back, in each format.
+	for _, format := range []string{"json", "text"} {
+		line := a.Line(format)
+		if !strings.Contains(line, "3f2a9c1b2d4e") {
+			t.Errorf("%s: the study line %q does not hold the machine's hash", format, line)
+		}
+		got, err := ReadStudy("a", []byte(line), nil)
+		if err != nil || got.MachineHash != "3f2a9c1b2d4e" || got.Machine != "ring.machine" {
+			t.Errorf("%s: read back %+v, %v", format, got, err)
+		}
 	}
 }
 
@@ -44,7 +76,7 @@ func TestStudyIDIsTheStudys(t *testing.T) {
 // by name, then the axes.
 func TestStudyDiffNamesTheFirstDifference(t *testing.T) {
 	base := func() *Study {
-		return NewStudy("sweep", "std:xmp64", "json", []Flag{{"op", "randperm"}, {"seed", "5"}, {"size", "32,64"}}, []Flag{{"set", "lanes=1,2"}})
+		return NewStudy("sweep", "std:xmp64", "", "json", []Flag{{"op", "randperm"}, {"seed", "5"}, {"size", "32,64"}}, []Flag{{"set", "lanes=1,2"}})
 	}
 	defaults := map[string]string{"op": "send", "seed": "1"}
 	for _, tt := range []struct {
@@ -63,7 +95,7 @@ func TestStudyDiffNamesTheFirstDifference(t *testing.T) {
 	} {
 		o := base()
 		tt.edit(o)
-		o = NewStudy(o.Command, o.Machine, o.Format, o.Flags, o.Axes)
+		o = NewStudy(o.Command, o.Machine, o.MachineHash, o.Format, o.Flags, o.Axes)
 		a, b, differ := base().Diff(o, defaults)
 		if !differ || a != tt.a || b != tt.b {
 			t.Errorf("%s: Diff = %q, %q, %v; want %q, %q, true", tt.name, a, b, differ, tt.a, tt.b)
@@ -93,13 +125,13 @@ func TestReadStudyRefusesWhatIsNotOne(t *testing.T) {
 // A shard's study line is passed over by FormatOf and ReadSweep, and the
 // points keep their lines in the file.
 func TestReadSweepPassesOverTheStudyLine(t *testing.T) {
-	csvStudy := NewStudy("sweep", "m", "csv", nil, nil).Line("csv")
-	jsonStudy := NewStudy("sweep", "m", "json", nil, nil).Line("json")
+	csvStudy := NewStudy("sweep", "m", "", "csv", nil, nil).Line("csv")
+	jsonStudy := NewStudy("sweep", "m", "", "json", nil, nil).Line("json")
 	for data, want := range map[string]Format{
 		csvStudy + "point,points,size\n": CSV,
 		jsonStudy:                        None,
 		jsonStudy + "{\"point\":0}\n":    JSON,
-		NewStudy("sweep", "m", "text", nil, nil).Line("text") + "point 0/1: x\n": Text,
+		NewStudy("sweep", "m", "", "text", nil, nil).Line("text") + "point 0/1: x\n": Text,
 	} {
 		if got := FormatOf([]byte(data)); got != want {
 			t.Errorf("FormatOf(%q) = %q, want %q", data, got, want)
