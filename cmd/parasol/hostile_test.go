@@ -119,18 +119,22 @@ func hostileCases() []hostileCase {
 		// bytes, at the default limit (issue 26).
 		{name: "a billion-iteration loop", files: map[string]string{"p.machine": "program big() {\n  for i in 1 .. 1000000000 { compute(1ns) }\n}\n"},
 			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
-			want: `^p.machine:2:3: program big on 64 ranks expands to about 64000000000 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+			want: `^p.machine:2:3: program big on 64 ranks expands to about 64000000000 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, ` + defaultSource + `\n`},
 		{name: "nested loops", files: map[string]string{"p.machine": "program big() {\n  for i in 1 .. 100000 { for j in 1 .. i { compute(1ns) } }\n}\n"},
 			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
-			want: `^p.machine:2:3: program big on 64 ranks expands to about 3200\d{8} operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+			want: `^p.machine:2:3: program big on 64 ranks expands to about 3200\d{8} operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, ` + defaultSource + `\n`},
 		{name: "a loop on rank 0 only", files: map[string]string{"p.machine": "program big() {\n  if rank == 0 {\n    for i in 1 .. 1000000000 { compute(1ns) }\n  }\n  barrier()\n}\n"},
 			args: []string{"run", "std:xmp64", "p.machine"}, exit: 1,
-			want: `^p.machine:3:5: program big on 64 ranks expands to about 1000000064 operations, which needs about [\d.]+ GB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+			want: `^p.machine:3:5: program big on 64 ranks expands to about 1000000064 operations, which needs about [\d.]+ GB; the limit is [\d.]+ [GMT]B, ` + defaultSource + `\n`},
 		{name: "ring with a billion iterations", files: map[string]string{"ring.machine": ringProgram},
 			args: []string{"run", "std:xmp64", "ring.machine", "--arg", "iters=1000000000"}, exit: 1,
-			want: `^ring.machine:8:2: program ring on 64 ranks expands to about 192000000064 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, set --max-memory to raise it\n`},
+			want: `^ring.machine:8:2: program ring on 64 ranks expands to about 192000000064 operations, which needs about [\d.]+ TB; the limit is [\d.]+ [GMT]B, ` + defaultSource + `\n`},
 	}
 }
+
+// defaultSource matches what follows the default limit in an error: where
+// it comes from on this host, and what raises it.
+const defaultSource = `(a quarter of physical memory \([\d.]+ [GMT]B\); set --max-memory to raise it[^\n]*|what the address-space limit leaves \(ulimit -v[^\n]*|the cgroup's memory limit \([^\n]*|the default where physical memory cannot be read; set --max-memory to raise it)`
 
 // ringProgram is examples/programs/ring.machine.
 const ringProgram = `# A ring: every rank passes a message of n bytes to its right-hand

@@ -34,6 +34,7 @@ const MaxFileSize = 256 << 20
 var (
 	defaultOnce  sync.Once
 	defaultLimit int64
+	defaultEnv   bool         // defaultLimit is $PARASOL_MAX_MEMORY's
 	setDefault   atomic.Int64 // > 0: SetDefault's value
 	systemOnce   sync.Once
 	systemRead   Reading
@@ -48,7 +49,7 @@ func Default() int64 {
 	}
 	defaultOnce.Do(func() {
 		if n, err := Env(); err == nil && n > 0 {
-			defaultLimit = n
+			defaultLimit, defaultEnv = n, true
 			return
 		}
 		defaultLimit = system().Auto()
@@ -124,16 +125,56 @@ func (r Reading) Allowed(n int64) error {
 // under the address-space limit and the cgroup limit, and why; 0 when
 // neither is set.
 func (r Reading) ceiling() (int64, string) {
-	c, why := int64(0), ""
+	c, why, _ := r.ceilingOf()
+	return c, why
+}
+
+// ceilingOf is ceiling, and whether the cgroup's limit is the smaller.
+func (r Reading) ceilingOf() (c int64, why string, cgroup bool) {
 	if r.AddressSpace > 0 {
 		c = max(r.AddressSpace-r.Mapped, 1)
 		why = fmt.Sprintf("its address-space limit (ulimit -v) is %s, %s of it already mapped", FormatSize(r.AddressSpace), FormatSize(r.Mapped))
 	}
 	if r.Cgroup > 0 && (c == 0 || r.Cgroup < c) {
-		c = r.Cgroup
+		c, cgroup = r.Cgroup, true
 		why = fmt.Sprintf("its cgroup's memory limit (%s) is %s", r.CgroupFile, FormatSize(r.Cgroup))
 	}
-	return c, why
+	return c, why, cgroup
+}
+
+// autoSource says where Auto's limit comes from and what raises it, to
+// follow "the limit is 3.2 GB, " in an error.
+func (r Reading) autoSource() string {
+	quarter := int64(0)
+	if r.Physical > 0 {
+		quarter = int64(float64(r.Physical) * DefaultFraction)
+	}
+	c, _, cgroup := r.ceilingOf()
+	switch {
+	case c > 0 && (quarter == 0 || c < quarter) && cgroup:
+		return fmt.Sprintf("the cgroup's memory limit (%s); give the container or job more memory to allow more (--max-memory cannot pass it)", r.CgroupFile)
+	case c > 0 && (quarter == 0 || c < quarter):
+		return fmt.Sprintf("what the address-space limit leaves (ulimit -v is %s, %s of it already mapped); raise ulimit -v to allow more (--max-memory cannot pass it)", FormatSize(r.AddressSpace), FormatSize(r.Mapped))
+	case quarter > 0 && c > 0:
+		return fmt.Sprintf("a quarter of physical memory (%s); set --max-memory to raise it, up to %s (what this process may allocate)", FormatSize(r.Physical), FormatSize(c))
+	case quarter > 0:
+		return fmt.Sprintf("a quarter of physical memory (%s); set --max-memory to raise it", FormatSize(r.Physical))
+	}
+	return "the default where physical memory cannot be read; set --max-memory to raise it"
+}
+
+// source says where a limit of n bytes comes from and what raises it, to
+// follow "the limit is 3.2 GB, " in an error: a limit given (--max-memory)
+// is raised there; the default's source is named ($PARASOL_MAX_MEMORY, a
+// quarter of physical memory, ulimit -v or the cgroup's limit).
+func source(n int64) string {
+	if n != Default() {
+		return "set --max-memory to raise it"
+	}
+	if setDefault.Load() > 0 || defaultEnv {
+		return fmt.Sprintf("from $%s; set it or --max-memory higher to raise it", EnvVar)
+	}
+	return system().autoSource()
 }
 
 // A Reading is what the system says about the memory the process may
@@ -241,8 +282,8 @@ type TooLarge struct {
 }
 
 func (e *TooLarge) Error() string {
-	return fmt.Sprintf("%s needs about %s; the limit is %s, set --max-memory to raise it",
-		e.What, FormatSize(e.Need), FormatSize(e.Limit))
+	return fmt.Sprintf("%s needs about %s; the limit is %s, %s",
+		e.What, FormatSize(e.Need), FormatSize(e.Limit), source(e.Limit))
 }
 
 // Check returns a *TooLarge error when need bytes exceed the limit max

@@ -32,6 +32,53 @@ func TestAutoIsTheSmallestLimit(t *testing.T) {
 	}
 }
 
+// An error at the default limit says where the limit came from and what
+// raises it: --max-memory raises a quarter of physical memory (up to what
+// the process may allocate), not the address-space or cgroup limit
+// (issue 26: every error said "set --max-memory to raise it").
+func TestAutoSourceSaysWhereTheLimitComesFrom(t *testing.T) {
+	const G = 1 << 30
+	for _, c := range []struct {
+		name string
+		r    Reading
+		want string
+	}{
+		{"nothing known", Reading{}, "the default where physical memory cannot be read; set --max-memory to raise it"},
+		{"physical only", Reading{Physical: 16 * G}, "a quarter of physical memory (17 GB); set --max-memory to raise it"},
+		{"address space above a quarter", Reading{Physical: 16 * G, AddressSpace: 64 * G, Mapped: G},
+			"a quarter of physical memory (17 GB); set --max-memory to raise it, up to 68 GB (what this process may allocate)"},
+		{"address space below a quarter", Reading{Physical: 64 * G, AddressSpace: 4 * G, Mapped: G},
+			"what the address-space limit leaves (ulimit -v is 4.3 GB, 1.1 GB of it already mapped); raise ulimit -v to allow more (--max-memory cannot pass it)"},
+		{"cgroup below a quarter", Reading{Physical: 64 * G, Cgroup: 2 * G, CgroupFile: "/sys/fs/cgroup/job/memory.max"},
+			"the cgroup's memory limit (/sys/fs/cgroup/job/memory.max); give the container or job more memory to allow more (--max-memory cannot pass it)"},
+		{"cgroup below the address space", Reading{Physical: 64 * G, AddressSpace: 8 * G, Cgroup: 2 * G, CgroupFile: "/sys/fs/cgroup/memory/memory.limit_in_bytes"},
+			"the cgroup's memory limit (/sys/fs/cgroup/memory/memory.limit_in_bytes); give the container or job more memory to allow more (--max-memory cannot pass it)"},
+		{"address space below the cgroup", Reading{Physical: 64 * G, AddressSpace: 3 * G, Mapped: G, Cgroup: 8 * G, CgroupFile: "/sys/fs/cgroup/memory.max"},
+			"what the address-space limit leaves (ulimit -v is 3.2 GB, 1.1 GB of it already mapped); raise ulimit -v to allow more (--max-memory cannot pass it)"},
+		{"cgroup without physical memory", Reading{Cgroup: 512 << 20, CgroupFile: "/sys/fs/cgroup/memory.max"},
+			"the cgroup's memory limit (/sys/fs/cgroup/memory.max); give the container or job more memory to allow more (--max-memory cannot pass it)"},
+	} {
+		if got := c.r.autoSource(); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A limit given is raised with --max-memory; the default's error names
+// $PARASOL_MAX_MEMORY when it came from there.
+func TestTooLargeNamesTheLimitsSource(t *testing.T) {
+	t.Cleanup(func() { SetDefault(0) })
+	SetDefault(32e6)
+	want := "x needs about 1.0 GB; the limit is 32 MB, from $PARASOL_MAX_MEMORY; set it or --max-memory higher to raise it"
+	if err := Check("x", 1e9, 0); err == nil || err.Error() != want {
+		t.Errorf("the default from the variable: got %v, want %q", err, want)
+	}
+	want = "x needs about 1.0 GB; the limit is 64 MB, set --max-memory to raise it"
+	if err := Check("x", 1e9, 64e6); err == nil || err.Error() != want {
+		t.Errorf("a limit given: got %v, want %q", err, want)
+	}
+}
+
 // A limit above what the process may allocate is refused with the reason.
 func TestAllowedNamesTheReason(t *testing.T) {
 	const G = 1 << 30
