@@ -101,9 +101,9 @@ type SchedOp struct {
 	Bytes int64   // OpSend, OpRecv: message size
 	Peer  int32   // OpSend: destination; OpRecv: source or AnyRank; OpColl: index into Colls
 	// Tag is compared for equality only (AnyTag: any tag ≥ 0). A GOAL
-	// tag above math.MaxInt32 is renumbered by parser.ReadGOAL to a
-	// number ≥ 0 no other tag of the schedule has, so that an operation
-	// stays 40 bytes.
+	// or trace tag above math.MaxInt32 is renumbered by parser.ReadGOAL
+	// or parser.ReadTrace to a number ≥ 0 no other tag of the schedule
+	// has, so that an operation stays 40 bytes.
 	Tag   int32
 	Label int32 // index into Schedule.Labels, -1 if none
 	Line  int32 // source line, 0 if unknown

@@ -29,7 +29,8 @@ var traceColumns = []string{"id", "time", "after", "src", "dst", "bytes", "tag"}
 //	time       when the message is sent: seconds or a time with its unit (1.5us)
 //	after      or instead: the id of an earlier message; this one is sent as
 //	           soon as its sender has received that one
-//	tag        optional, a tag ≥ 0 (default 0)
+//	tag        optional, a tag from 0 to 2^63 - 1 (default 0); tags above
+//	           math.MaxInt32 are renumbered as ReadGOAL's are
 //	id         optional, the message's name, for after and as the label of
 //	           its operations (default: its number, 1, 2, …)
 //
@@ -102,6 +103,10 @@ type traceReader struct {
 	seen         int             // message lines read, in error or not
 	firstDropped int             // the number of the first in error, 0 for none
 	badIDs       map[string]bool // the ids of messages in error
+	// bigTags numbers the distinct tags above math.MaxInt32 as ReadGOAL's
+	// do: a message's tag is -2 - that number until build renumbers them
+	// (renumberTags).
+	bigTags map[int64]int32
 }
 
 func (t *traceReader) errorAt(s, e int, format string, args ...any) {
@@ -353,11 +358,26 @@ func (t *traceReader) message(f map[string]traceField) {
 	}
 	m.bytes = int64(math.Round(v.Num))
 	if tf, ok := f["tag"]; ok && tf.text != "" {
-		tag, ok := t.integer(tf, "tag", 0, math.MaxInt32)
+		tag, ok := t.integer(tf, "tag", 0, math.MaxInt64)
 		if !ok {
 			return
 		}
-		m.tag = int32(tag)
+		if tag <= math.MaxInt32 {
+			m.tag = int32(tag)
+		} else {
+			// Numbered apart, so that an operation keeps its 32-bit tag
+			// (renumberTags, as for GOAL).
+			if t.bigTags == nil {
+				t.bigTags = map[int64]int32{}
+			}
+			id, seen := t.bigTags[tag]
+			if !seen {
+				id = int32(len(t.bigTags))
+				t.bigTags[tag] = id
+				t.idBytes += bigTagBytes
+			}
+			m.tag = -2 - id
+		}
 	}
 	tf, hasTime := f["time"]
 	af, hasAfter := f["after"]
@@ -481,6 +501,10 @@ func (t *traceReader) build() (*lang.Schedule, error) {
 	// and scratch (count, RankStart, fill, lastTimer).
 	need := limits.Add(limits.Mul(int64(n), schedOpBytes), limits.Mul(int64(len(msgs)), 2*schedDepBytes+12),
 		limits.Mul(int64(len(msgs)), int64(unsafe.Sizeof(traceMsg{}))), limits.Mul(int64(R)+1, traceRankBytes))
+	if len(t.bigTags) > 0 {
+		// renumberTags's tags in use and new numbers.
+		need = limits.Add(need, limits.Mul(int64(n+len(t.bigTags)), 4))
+	}
 	if err := limits.Check(fmt.Sprintf("the schedule of %s (%d operations, %d ranks)", t.name, n, R), need, t.max); err != nil {
 		return nil, err
 	}
@@ -569,6 +593,9 @@ func (t *traceReader) build() (*lang.Schedule, error) {
 			s.Deps = append(s.Deps, lang.SchedDep{Op: d})
 			s.DepStart[i+1]++
 		}
+	}
+	if len(t.bigTags) > 0 {
+		renumberTags(s.Ops, len(t.bigTags))
 	}
 	return s, nil
 }

@@ -125,3 +125,59 @@ func FuzzReadTrace(f *testing.F) {
 		}
 	})
 }
+
+// Trace tags go up to 2^63 - 1, as GOAL's (issue 26), in CSV and JSON
+// lines alike: tags above an int32 are renumbered to numbers no other tag
+// of the trace has, so that a message's send and receive keep one tag and
+// messages of different tags keep different ones, whatever their low 32
+// bits; beyond 2^63 - 1 is refused naming the largest.
+func TestReadTraceBigTags(t *testing.T) {
+	for name, text := range map[string]string{
+		"t.csv": "src,dst,bytes,tag\n0,1,8,9223372036854775807\n0,1,8,5\n0,1,8,4294967301\n0,1,8,0\n1,0,8,2147483648\n0,1,8,4294967301\n",
+		"t.jsonl": `{"src": 0, "dst": 1, "bytes": 8, "tag": 9223372036854775807}
+{"src": 0, "dst": 1, "bytes": 8, "tag": 5}
+{"src": 0, "dst": 1, "bytes": 8, "tag": "4294967301"}
+{"src": 0, "dst": 1, "bytes": 8, "tag": 0}
+{"src": 1, "dst": 0, "bytes": 8, "tag": 2147483648}
+{"src": 0, "dst": 1, "bytes": 8, "tag": 4294967301}
+`,
+	} {
+		s, err := ReadTrace(strings.NewReader(text), name, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// Each message's send and receive, by its label (1 to 6).
+		send, recv := map[string]int32{}, map[string]int32{}
+		for _, op := range s.Ops {
+			switch op.Kind {
+			case lang.OpSend:
+				send[s.Labels[op.Label]] = op.Tag
+			case lang.OpRecv:
+				recv[s.Labels[op.Label]] = op.Tag
+			}
+		}
+		for l, tag := range send {
+			if recv[l] != tag || tag < 0 {
+				t.Errorf("%s: message %s sent with Tag %d, received with %d; want one tag ≥ 0", name, l, tag, recv[l])
+			}
+		}
+		if send["2"] != 5 || send["4"] != 0 {
+			t.Errorf("%s: tags within an int32 changed: %v", name, send)
+		}
+		// Messages 3 and 6 have one tag, 2^32 + 5; every other tag differs.
+		if send["3"] != send["6"] {
+			t.Errorf("%s: messages 3 and 6 have the tag 4294967301 but Tags %d and %d", name, send["3"], send["6"])
+		}
+		distinct := map[int32]string{}
+		for _, l := range []string{"1", "2", "3", "4", "5"} {
+			if o, dup := distinct[send[l]]; dup {
+				t.Errorf("%s: messages %s and %s have different tags but the same Tag %d", name, o, l, send[l])
+			}
+			distinct[send[l]] = l
+		}
+	}
+	_, err := ReadTrace(strings.NewReader("src,dst,bytes,tag\n0,1,8,9223372036854775808\n"), "t.csv", 0)
+	if want := `t.csv:2:7: tag "9223372036854775808" is not a whole number from 0 to 9223372036854775807`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a tag of 2^63: %v, want %q", err, want)
+	}
+}
