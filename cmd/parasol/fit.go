@@ -123,9 +123,9 @@ func declareFit(e *env, fs *flag.FlagSet) func(pos []string) error {
 			}
 			data = pos[2]
 		case *free != "":
-			return usageError("parasol fit: with --free, need MACHINE FUNCTION DATA\nUsage: parasol fit --free A,B,... [flags] MACHINE FUNCTION DATA")
+			return formArgsError("--free", "parasol fit: with --free, need MACHINE FUNCTION DATA")
 		default:
-			return usageError("parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)\nUsage: parasol fit [flags] MODEL DATA")
+			return formArgsError("MODEL", "parasol fit: need MODEL and DATA (or --free with MACHINE FUNCTION DATA)")
 		}
 		if *fix != "" {
 			fixed, err := fit.ParseFix(p.Machine, *fix)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,16 +88,27 @@ func (c *command) exec(e *env, path string, args []string) error {
 	err = run(pos)
 	var ee *exitError
 	if errors.As(err, &ee) && ee.usage {
-		ee.msg += "\n" + c.usageLine(path)
-		ee.usage = false
+		ee.msg += "\n" + c.usageLine(path, ee.form)
+		ee.usage, ee.form = false, ""
 	}
 	return err
 }
 
 // usageLine is c's usage line, named path on the command line, as its
-// declaration gives it.
-func (c *command) usageLine(path string) string {
-	return strings.TrimRight("Usage: parasol "+path+" "+c.args, " ")
+// declaration gives it; with form, of a declaration that lists forms
+// ("[flags] MODEL DATA | --free A,B,... [flags] MACHINE FUNCTION DATA"),
+// only the form that holds that word ("--free").
+func (c *command) usageLine(path, form string) string {
+	args := c.args
+	if form != "" {
+		for _, f := range strings.Split(c.args, " | ") {
+			if slices.Contains(strings.Fields(f), form) {
+				args = f
+				break
+			}
+		}
+	}
+	return strings.TrimRight("Usage: parasol "+path+" "+args, " ")
 }
 
 // help prints c's --help: its usage line, its description and its flags.
@@ -154,8 +166,10 @@ type env struct {
 type exitError struct {
 	code int
 	msg  string
-	// usage asks exec to follow msg with the command's usage line.
+	// usage asks exec to follow msg with the command's usage line, or
+	// with the form of it that holds the word form when form is set.
 	usage bool
+	form  string
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -169,6 +183,13 @@ func usageError(format string, args ...any) error {
 // follows with the usage line of the command's declaration.
 func argsError(format string, args ...any) error {
 	return &exitError{code: 2, msg: fmt.Sprintf(format, args...), usage: true}
+}
+
+// formArgsError is argsError for one form of a command that has several
+// (fit MODEL DATA, fit --free …): exec follows it with that form's usage
+// line, the one holding the word form.
+func formArgsError(form, format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...), usage: true, form: form}
 }
 
 func main() {

@@ -643,7 +643,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		if *check {
 			if len(pos) != 1 {
-				return usageError("parasol route --check: need exactly one MACHINE\nUsage: parasol route --check [flags] MACHINE")
+				return formArgsError("--check", "parasol route --check: need exactly one MACHINE")
 			}
 			rs, err := network(pos[0])
 			if err != nil {
@@ -702,7 +702,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return nil
 		}
 		if len(pos) != 3 {
-			return usageError("parasol route: need MACHINE SRC DST\nUsage: parasol route [flags] MACHINE SRC DST")
+			return formArgsError("SRC", "parasol route: need MACHINE SRC DST")
 		}
 		src, err := nodeID("SRC", pos[1])
 		if err != nil {
