@@ -164,3 +164,57 @@ func (f *qr) covDiag() []float64 {
 	}
 	return out
 }
+
+// singular returns the singular values of the matrix given by its columns
+// (not modified), each column first scaled to unit length, and the right
+// singular vectors (v[k] is the one of sigma[k]), by one-sided Jacobi
+// rotations, which find the small singular values to high relative
+// accuracy. The columns must be nonzero (factor refuses a zero column
+// first).
+func singular(cols [][]float64) (sigma []float64, v [][]float64) {
+	p := len(cols)
+	u := make([][]float64, p)
+	v = make([][]float64, p)
+	for j, c := range cols {
+		norm := math.Sqrt(sumSquares(c))
+		u[j] = make([]float64, len(c))
+		for i, x := range c {
+			u[j][i] = x / norm
+		}
+		v[j] = make([]float64, p)
+		v[j][j] = 1
+	}
+	for sweep := 0; sweep < 60; sweep++ {
+		rotated := false
+		for i := 0; i < p; i++ {
+			for j := i + 1; j < p; j++ {
+				alpha, beta, gamma := sumSquares(u[i]), sumSquares(u[j]), 0.0
+				for r := range u[i] {
+					gamma += u[i][r] * u[j][r]
+				}
+				if gamma == 0 || math.Abs(gamma) <= 1e-15*math.Sqrt(alpha*beta) {
+					continue
+				}
+				rotated = true
+				zeta := (beta - alpha) / (2 * gamma)
+				t := math.Copysign(1, zeta) / (math.Abs(zeta) + math.Sqrt(1+zeta*zeta))
+				c := 1 / math.Sqrt(1+t*t)
+				s := c * t
+				for _, m := range [][][]float64{u, v} {
+					a, b := m[i], m[j]
+					for r := range a {
+						a[r], b[r] = c*a[r]-s*b[r], s*a[r]+c*b[r]
+					}
+				}
+			}
+		}
+		if !rotated {
+			break
+		}
+	}
+	sigma = make([]float64, p)
+	for j := range u {
+		sigma[j] = math.Sqrt(sumSquares(u[j]))
+	}
+	return sigma, v
+}

@@ -246,7 +246,7 @@ func (pr *problem) nonlinear() (*Result, error) {
 	}
 	pred := make([]float64, pr.t.Rows)
 	pr.nonlinearFit = true
-	J, err := pr.jacobian(theta)
+	J, steps, err := pr.jacobian(theta)
 	if err != nil {
 		return nil, err
 	}
@@ -257,9 +257,66 @@ func (pr *problem) nonlinear() (*Result, error) {
 	if err := pr.predict(theta, pred); err != nil {
 		return nil, err
 	}
+	if err := unidentifiable(J, pr.jacobianNoise(J, steps, pred)); err != nil {
+		return nil, pr.dependent(err, theta)
+	}
 	res := &Result{Residuals: pr.residuals(pred)}
 	pr.params(res, theta, q.covDiag(), J)
 	return res, nil
+}
+
+// identTol is the smallest ratio of the smallest singular value of a
+// nonlinear fit's Jacobian (its columns scaled to unit length) to the
+// largest at which the parameters are told apart, when the Jacobian's
+// rounding error (jacobianNoise) is smaller still; a determined fit's
+// ratio is far above it (0.27 to 0.58 in this package's fits).
+const identTol = 1e-6
+
+// noiseMargin is how many times the Jacobian's rounding error a singular
+// value must pass to count as a direction the measurements see.
+const noiseMargin = 4
+
+// unidentifiable reports a combination of a nonlinear fit's parameters
+// that moves no prediction at the solution, J being the Jacobian there
+// (which factor accepted) and noise its rounding error (jacobianNoise): a
+// *dependentError naming the parameters of the singular vector of J's
+// smallest singular value when that value is below identTol or within
+// noiseMargin times the noise, the last of them as the one the others
+// cannot be told from, as factor names a dependent column and those it
+// depends on. The Jacobian is found by central differences, so columns
+// proportional at every point (sqrt(a*a + b*b), where only the sum of
+// squares is measured) differ by their rounding and can pass factor's
+// rank test, which is for exact columns.
+func unidentifiable(J [][]float64, noise float64) error {
+	sigma, v := singular(J)
+	lo, hi := 0, 0
+	for k := range sigma {
+		if sigma[k] < sigma[lo] {
+			lo = k
+		}
+		if sigma[k] > sigma[hi] {
+			hi = k
+		}
+	}
+	if sigma[lo] >= max(identTol, noiseMargin*noise)*sigma[hi] {
+		return nil
+	}
+	// The parameters with a tenth or more of the largest weight in the
+	// combination; at least two, since unit columns are not 0 alone.
+	vec := v[lo]
+	order := make([]int, len(vec))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return math.Abs(vec[order[a]]) > math.Abs(vec[order[b]]) })
+	in := []int{order[0], order[1]}
+	for _, i := range order[2:] {
+		if math.Abs(vec[i]) >= 0.1*math.Abs(vec[order[0]]) {
+			in = append(in, i)
+		}
+	}
+	sort.Ints(in)
+	return &dependentError{Col: in[len(in)-1], On: in[:len(in)-1]}
 }
 
 // maxSearchRows bounds the rows the search for a starting point uses.
@@ -421,7 +478,7 @@ func (pr *problem) marquardt(theta []float64, ssr func([]float64) float64) ([]fl
 	r := make([]float64, n)
 	lambda := 1e-3
 	for iter := 0; iter < 500; iter++ {
-		J, err := pr.jacobian(theta)
+		J, _, err := pr.jacobian(theta)
 		if err != nil || pr.predict(theta, pred) != nil {
 			break
 		}
@@ -474,10 +531,11 @@ func (pr *problem) marquardt(theta []float64, ssr func([]float64) float64) ([]fl
 }
 
 // jacobian returns ∂f/∂θ_i at every point, one column per parameter, by
-// central differences.
-func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
+// central differences, and the step each column was found with.
+func (pr *problem) jacobian(theta []float64) ([][]float64, []float64, error) {
 	n := pr.t.Rows
 	J := make([][]float64, len(theta))
+	steps := make([]float64, len(theta))
 	lo, hi := make([]float64, n), make([]float64, n)
 	t := append([]float64(nil), theta...)
 	for i := range theta {
@@ -495,11 +553,11 @@ func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
 		for try := 0; try < 12; try++ {
 			t[i] = theta[i] + h
 			if err := pr.predict(t, hi); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			t[i] = theta[i] - h
 			if err := pr.predict(t, lo); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			t[i] = theta[i]
 			moved := false
@@ -512,6 +570,28 @@ func (pr *problem) jacobian(theta []float64) ([][]float64, error) {
 			}
 			h *= 1e3
 		}
+		steps[i] = h
 	}
-	return J, nil
+	return J, steps, nil
+}
+
+// jacobianNoise is the error the rounding of the predictions leaves in the
+// columns of J, found by central differences at steps, relative to each
+// column's length and summed in quadrature (a bound on how far J's
+// singular values may be from the true ones'): a prediction is taken to
+// be within 8 units in the last place of pred, the predictions at the
+// solution, on either side of a step.
+func (pr *problem) jacobianNoise(J [][]float64, steps, pred []float64) float64 {
+	total := 0.0
+	for i, c := range J {
+		e := 0.0
+		for r := range c {
+			d := 16 * 0x1p-52 * math.Abs(pred[r]) * pr.w[r] / (2 * steps[i])
+			e += d * d
+		}
+		if norm := sumSquares(c); norm > 0 {
+			total += e / norm
+		}
+	}
+	return math.Sqrt(total)
 }
