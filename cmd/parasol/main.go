@@ -49,7 +49,7 @@ func init() {
 	// read the table, which would make its initialization a cycle.
 	commands = []*command{checkCmd, evalCmd, simCmd, sweepCmd, mergeCmd,
 		routeCmd, compareCmd, runCmd, fitCmd, probeCmd, importCmd,
-		fmtCmd, replCmd, machinesCmd, drawCmd, completionCmd, versionCmd}
+		fmtCmd, replCmd, lspCmd, machinesCmd, drawCmd, completionCmd, versionCmd}
 }
 
 // commandNamed is the command called name in the table, or nil.

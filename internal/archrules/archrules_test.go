@@ -76,7 +76,7 @@ func under(p, dir string) bool {
 	return p == d || strings.HasPrefix(p, d+"/")
 }
 
-// TestImportRules holds rules 1 and 3 to 6 of the package comment.
+// TestImportRules holds rules 1 and 3 to 7 of the package comment.
 func TestImportRules(t *testing.T) {
 	pkgs := listed(t)
 	keys := slices.Sorted(maps.Keys(pkgs))
@@ -107,8 +107,27 @@ func TestImportRules(t *testing.T) {
 		}
 		if k != module+"/cmd/parasol" {
 			forbid("rule 6 (only cmd/parasol imports cmd)", p, p.Imports, "cmd")
+			forbid("rule 7 (only cmd/parasol imports the language server)", p, p.Imports, "lsp")
+		}
+		if !under(k, "lsp") {
+			for _, d := range p.Imports {
+				if lspOnly(d) {
+					t.Errorf("rule 7 (the protocol libraries are the language server's): %s imports %s", k, d)
+				}
+			}
 		}
 	}
+}
+
+// lspOnly reports whether an import path is one of the libraries only the
+// language server may import (rule 7).
+func lspOnly(path string) bool {
+	for _, m := range []string{"github.com/tliron/glsp", "github.com/sourcegraph/jsonrpc2"} {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRuntimeUsesOnlySchedulesAndValuesOfLang holds rule 2: every lang.X

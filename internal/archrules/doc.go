@@ -24,6 +24,10 @@
 //     runtime and parser.
 //  6. No package but cmd/parasol imports a package under cmd/: what the
 //     CLI uses lives in the library.
+//  7. No package but cmd/parasol imports lsp, the language server, and
+//     no package but lsp imports the protocol libraries it is built on
+//     (github.com/tliron/glsp, github.com/sourcegraph/jsonrpc2): the
+//     library and the simulator do not carry them.
 //
 // Tests may cross these lines (runtime's external tests load machines
 // through eval); what ships may not.
