@@ -1,0 +1,2 @@
+-- Parasol machine descriptions.
+vim.cmd([[autocmd BufRead,BufNewFile *.machine setfiletype parasol]])
