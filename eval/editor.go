@@ -77,16 +77,6 @@ func IndexDoc(name string) (string, bool) {
 	return ix.doc, ok
 }
 
-// Indexes lists the derived indexes, sorted.
-func Indexes() []string {
-	out := make([]string, 0, len(indexes))
-	for n := range indexes {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // BlockDoc is what the schema says of a kind of block, "" for a kind it
 // does not know.
 func BlockDoc(kind string) string {

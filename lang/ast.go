@@ -343,17 +343,11 @@ func closingParen(p Pos) (Pos, bool) {
 func Brackets(text string, i int, open, close byte) (int, int) {
 	at, depth := -1, 0
 	for ; i < len(text); i++ {
+		if j := SkipLiteral(text, i); j != i {
+			i = j
+			continue
+		}
 		switch c := text[i]; {
-		case c == '"':
-			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
 		case c == open:
 			if at < 0 {
 				at = i
@@ -369,6 +363,29 @@ func Brackets(text string, i int, open, close byte) (int, int) {
 		}
 	}
 	return -1, -1
+}
+
+// SkipLiteral returns, when a string or a comment starts at offset i of
+// text, the offset of its last byte: a string's closing quote (or the end
+// of its line, or of the text, when it is not closed) or the newline that
+// ends a comment (or the end of the text); otherwise i. A scan for
+// brackets or braces calls it to step over what may hold them as text.
+func SkipLiteral(text string, i int) int {
+	switch c := text[i]; {
+	case c == '"':
+		for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
+			if text[i] == '\\' {
+				i++
+			}
+		}
+		return min(i, len(text))
+	case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
+		for i < len(text) && text[i] != '\n' {
+			i++
+		}
+		return i
+	}
+	return i
 }
 
 // pastParen moves past the ")" that follows p after blanks, if one does.

@@ -193,18 +193,14 @@ func enclosing(text string) (kind, machine string) {
 	var stack []open
 	stmt := 0 // where the current statement began
 	for i := 0; i < len(text); i++ {
+		if j := lang.SkipLiteral(text, i); j != i {
+			if text[i] != '"' {
+				stmt = j + 1 // a comment ends the statement's line
+			}
+			i = j
+			continue
+		}
 		switch c := text[i]; {
-		case c == '"':
-			for i++; i < len(text) && text[i] != '"' && text[i] != '\n'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-			stmt = i + 1
 		case c == '{':
 			words := strings.Fields(strings.NewReplacer("=", " ", "(", " ", `"`, " ").Replace(text[stmt:i]))
 			o := open{}
