@@ -3,6 +3,8 @@ package eval
 import (
 	"sort"
 	"strings"
+
+	"github.com/parasol-lang/parasol/registry"
 )
 
 // What an editor shows of the language (the language server's hover and
@@ -17,8 +19,8 @@ type SchemaField struct {
 	Type string   // "time", "size", "rate", "name", …
 	Unit string   // the SI unit of its values ("s", "B/s"), "" when it has none
 	Doc  string   // one line
-	Own  bool     // a name of the user's own, in a block that takes any name
-	Enum []string // the words a name-valued field may take, nil for any
+	Own  bool             // a name of the user's own, in a block that takes any name
+	Enum []registry.Entry // the words a name-valued field may take, nil for any
 }
 
 // FieldOf returns what the schema says of field name in a block of kind
@@ -63,9 +65,7 @@ func schemaField(name string, s fieldSpec, own bool) SchemaField {
 		}
 	}
 	if s.enum != nil {
-		for _, e := range s.enum.Entries {
-			f.Enum = append(f.Enum, e.Name)
-		}
+		f.Enum = s.enum.Entries
 	}
 	return f
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -75,7 +76,7 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 	case afterField.MatchString(pre) && fieldWords(kind, afterField.FindStringSubmatch(pre)[1]) != nil:
 		field := afterField.FindStringSubmatch(pre)[1]
 		for _, w := range fieldWords(kind, field) {
-			add(w, protocol.CompletionItemKindEnumMember, field)
+			add(w.Name, protocol.CompletionItemKindEnumMember, w.Doc)
 		}
 	case field(pre) == "node":
 		for _, t := range nodeTypes(d) {
@@ -154,7 +155,7 @@ func field(pre string) string {
 
 // fieldWords are the words a field of a kind of block may take, nil when
 // it takes no fixed set.
-func fieldWords(kind, name string) []string {
+func fieldWords(kind, name string) []registry.Entry {
 	if f, ok := eval.FieldOf(kind, name); ok {
 		return f.Enum
 	}

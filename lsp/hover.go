@@ -2,11 +2,13 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/lang/format"
+	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -25,13 +27,16 @@ func (s *server) hover(d *document, off int) *protocol.Hover {
 	var text string
 	var at lang.Pos
 	var end lang.Pos
+	valued := false // the text shows a value the machine gave
 	switch {
 	case sp.field != nil && sp.onName:
-		text, at = d.hoverField(m, sp), sp.field.Pos
+		text, valued = d.hoverField(m, sp)
+		at = sp.field.Pos
 		end = at
 		end.Offset += len(sp.field.Name)
 	case sp.expr != nil:
-		text, at, end = hoverExpr(m, sp), lang.Start(sp.expr), lang.End(sp.expr)
+		text, valued = hoverExpr(m, sp)
+		at, end = lang.Start(sp.expr), lang.End(sp.expr)
 	case sp.label != nil:
 		b := sp.label
 		text, at = fmt.Sprintf("**%s %s**", b.Kind, b.Label), b.LabelPos
@@ -52,7 +57,7 @@ func (s *server) hover(d *document, off int) *protocol.Hover {
 	if text == "" {
 		return nil
 	}
-	if m != nil && len(d.skipped) > 0 {
+	if valued && len(d.skipped) > 0 {
 		var ls []string
 		for _, l := range d.skipped {
 			ls = append(ls, fmt.Sprint(l))
@@ -89,7 +94,7 @@ func nodeRange(n *lang.Node) string {
 
 // hoverField describes the field whose name is at the spot: its value in
 // the loaded machine, and the schema's type, unit and documentation.
-func (d *document) hoverField(m *eval.Machine, sp *spot) string {
+func (d *document) hoverField(m *eval.Machine, sp *spot) (string, bool) {
 	f := sp.field
 	kind := sp.kind()
 	var b strings.Builder
@@ -100,7 +105,9 @@ func (d *document) hoverField(m *eval.Machine, sp *spot) string {
 	case f.IsFunc():
 		what = "function"
 	}
+	valued := false
 	if v, ok := fieldValue(m, f.Pos); ok && !v.Func {
+		valued = true
 		fmt.Fprintf(&b, "**%s %s** = `%s`", what, f.Name, v.Value)
 		if v.Value.Kind == lang.Number {
 			fmt.Fprintf(&b, " (%s", v.Value.Dim.Name())
@@ -123,7 +130,7 @@ func (d *document) hoverField(m *eval.Machine, sp *spot) string {
 	}
 	if n := len(sp.blocks); n > 0 {
 		bl := sp.blocks[n-1]
-		fmt.Fprintf(&b, "\n\nin %s %s", bl.Kind, bl.Label)
+		fmt.Fprintf(&b, "\n\nin %s", strings.TrimSpace(bl.Kind+" "+bl.Label))
 	}
 	if sf, ok := eval.FieldOf(kind, f.Name); ok && !sf.Own && !f.IsParam && !f.IsFunc() {
 		fmt.Fprintf(&b, "\n\n%s", sf.Type)
@@ -134,10 +141,14 @@ func (d *document) hoverField(m *eval.Machine, sp *spot) string {
 			fmt.Fprintf(&b, ": %s", sf.Doc)
 		}
 		if len(sf.Enum) > 0 {
-			fmt.Fprintf(&b, "\n\none of: %s", strings.Join(sf.Enum, ", "))
+			var names []string
+			for _, e := range sf.Enum {
+				names = append(names, e.Name)
+			}
+			fmt.Fprintf(&b, "\n\none of: %s", strings.Join(names, ", "))
 		}
 	}
-	return b.String()
+	return b.String(), valued
 }
 
 func unitSuffix(u string) string {
@@ -163,7 +174,7 @@ func fieldValue(m *eval.Machine, p lang.Pos) (eval.Field, bool) {
 // hoverExpr describes the expression at the spot: its text and, when it
 // names nothing local (a function's parameter, a program's variable), its
 // value in the machine; a derived index with its documentation.
-func hoverExpr(m *eval.Machine, sp *spot) string {
+func hoverExpr(m *eval.Machine, sp *spot) (string, bool) {
 	e := sp.expr
 	var b strings.Builder
 	local := ""
@@ -182,17 +193,31 @@ func hoverExpr(m *eval.Machine, sp *spot) string {
 				}
 			}
 		}
-		return fmt.Sprintf("**%s**: %s", id.Name, what)
+		return fmt.Sprintf("**%s**: %s", id.Name, what), false
 	}
 	if lit, ok := e.(*lang.NumberLit); ok {
 		v := lit.Value
-		return fmt.Sprintf("`%s` = %s %s (%s)", lit.Text, lang.FormatNumber(v.Num), v.Dim.Unit(), v.Dim.Name())
+		if v.Dim == lang.Dimensionless {
+			return "", false // a plain number says all there is
+		}
+		return fmt.Sprintf("`%s` = %s %s (%s)", lit.Text, lang.FormatNumber(v.Num), v.Dim.Unit(), v.Dim.Name()), false
+	}
+	if c, ok := e.(*lang.Call); ok && len(sp.blocks) > 0 && sp.blocks[len(sp.blocks)-1].Gen == c {
+		if id, ok := c.Fn.(*lang.Ident); ok {
+			if g, ok := registry.LookupGenerator(id.Name); ok {
+				return fmt.Sprintf("`%s`: the topology generator %s: %s (%s)", format.Expr(c), g.Signature, g.Doc, g.Ranges), false
+			}
+		}
+	}
+	if w, ok := enumWord(sp, e); ok {
+		return fmt.Sprintf("**%s**: %s", w.Name, w.Doc), false
 	}
 	fmt.Fprintf(&b, "`%s`", format.Expr(e))
 	if local != "" {
 		fmt.Fprintf(&b, "\n\ndepends on %s, which is local: evaluated where it is used", local)
-		return b.String()
+		return b.String(), false
 	}
+	valued := false
 	if m != nil {
 		v, err := m.EvalExpr(e)
 		if err != nil && len(sp.blocks) > 0 {
@@ -200,6 +225,7 @@ func hoverExpr(m *eval.Machine, sp *spot) string {
 		}
 		switch {
 		case err == nil:
+			valued = true
 			fmt.Fprintf(&b, " = `%s`", v)
 			if v.Kind == lang.Number {
 				fmt.Fprintf(&b, " (%s)", v.Dim.Name())
@@ -218,7 +244,26 @@ func hoverExpr(m *eval.Machine, sp *spot) string {
 			fmt.Fprintf(&b, "\n\nderived index: %s", doc)
 		}
 	}
-	return b.String()
+	return b.String(), valued
+}
+
+// enumWord is the registry's entry for a word given to a field that takes
+// one (switching = wormhole).
+func enumWord(sp *spot, e lang.Expr) (registry.Entry, bool) {
+	id, ok := e.(*lang.Ident)
+	if !ok || sp.field == nil || sp.field.Value != e {
+		return registry.Entry{}, false
+	}
+	f, ok := eval.FieldOf(sp.kind(), sp.field.Name)
+	if !ok {
+		return registry.Entry{}, false
+	}
+	for _, w := range f.Enum {
+		if strings.EqualFold(w.Name, id.Name) || slices.ContainsFunc(w.Aliases, func(a string) bool { return strings.EqualFold(a, id.Name) }) {
+			return w, true
+		}
+	}
+	return registry.Entry{}, false
 }
 
 // siblingValue is the value of a name in a block, which names the block's

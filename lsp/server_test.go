@@ -104,6 +104,25 @@ func TestHoverGivesValuesWithUnits(t *testing.T) {
 	}
 }
 
+// Hover on a word a field takes gives the registry's line for it, and on
+// a topology's generator its signature and what it builds.
+func TestHoverOnWordsAndGenerators(t *testing.T) {
+	c := start(t)
+	c.initialize()
+	uri, text := fixture(t, "typo.machine")
+	text = strings.Replace(text, "swiching", "switching", 1)
+	c.open(uri, text)
+	if h := c.hover(uri, find(t, text, "wormhole", 0, 1)); !strings.HasPrefix(h, "**wormhole**: flits move on at once") {
+		t.Errorf("hover on wormhole = %q, want the registry's line for it", h)
+	}
+	if h := c.hover(uri, find(t, text, "torus(", 0, 1)); !strings.Contains(h, "torus(d1, d2, ...): a grid with wrap-around") {
+		t.Errorf("hover on torus(n, n) = %q, want the generator's signature and line", h)
+	}
+	if h := c.hover(uri, find(t, text, "delta =", 0, 1)); strings.Contains(h, "without line") {
+		t.Errorf("hover on delta = %q: the fixed machine loads whole, nothing is left out", h)
+	}
+}
+
 // Completion offers what fits where the cursor is: the words switching
 // takes, units after a number, a model section's primitives after its
 // name and a dot, the topology's fields at the start of a line, the
