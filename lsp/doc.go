@@ -11,8 +11,10 @@
 // the schema's fields, the registry's words, the standard machines, the
 // machine's names and lang's units; formatting is the formatter the
 // command line uses (Options.Format); symbols, definitions and references
-// are read from the parser's AST. Parasol I files are parsed into the same
-// AST, so they get diagnostics, hover and symbols as modern files do.
+// are read from the parser's AST, and semantic tokens from the parser's
+// scanner (parser.Tokens, over lang's token tables). Parasol I files are
+// parsed into the same AST, so they get diagnostics, hover and symbols as
+// modern files do.
 //
 // The protocol's types and method dispatch are github.com/tliron/glsp's
 // (protocol 3.16), and the JSON-RPC framing (Content-Length headers) is

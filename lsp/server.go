@@ -122,6 +122,7 @@ func (s *server) handler() *protocol.Handler {
 		full := protocol.TextDocumentSyncKindFull
 		caps.TextDocumentSync = &protocol.TextDocumentSyncOptions{OpenClose: &protocol.True, Change: &full}
 		caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{".", ":", `"`}}
+		caps.SemanticTokensProvider = legend()
 		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
 		version := s.opts.Version
 		return protocol.InitializeResult{Capabilities: caps,
@@ -208,6 +209,13 @@ func (s *server) handler() *protocol.Handler {
 			return nil, err
 		}
 		return codeActions(d, p.Context.Diagnostics), nil
+	}
+	h.TextDocumentSemanticTokensFull = func(_ *glsp.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+		d, err := s.doc(p.TextDocument.URI)
+		if err != nil {
+			return nil, err
+		}
+		return d.semanticTokens(), nil
 	}
 	if s.opts.Format != nil {
 		h.TextDocumentFormatting = func(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {

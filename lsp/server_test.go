@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -339,4 +340,45 @@ func TestErrorsLeaveTheServerRunning(t *testing.T) {
 	}
 	var res json.RawMessage
 	c.call("shutdown", nil, &res)
+}
+
+// Semantic tokens: each token of a small machine with its type, decoded
+// from the protocol's relative numbers and compared with the types
+// written out by hand.
+func TestSemanticTokens(t *testing.T) {
+	c := start(t)
+	caps := c.initialize()
+	if caps["semanticTokensProvider"] == nil {
+		t.Fatal("semantic tokens not advertised")
+	}
+	uri := "file:///tmp/parasol-lsp-test/sem.machine"
+	text := "machine \"m\" { # é\n\tparam d = 20ns\n\ttopology t = ring(4) {\n\t\tswitching = wormhole\n\t\tlatency = d\n\t}\n\tparam x = MPI.send(1KB, 0, 1) and true\n}\n"
+	c.open(uri, text)
+	var res struct {
+		Data []int `json:"data"`
+	}
+	c.call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}, &res)
+	if len(res.Data)%5 != 0 {
+		t.Fatalf("%d numbers, not five a token", len(res.Data))
+	}
+	var got []string
+	line, col := 0, 0
+	for i := 0; i < len(res.Data); i += 5 {
+		if res.Data[i] > 0 {
+			line, col = line+res.Data[i], 0
+		}
+		col += res.Data[i+1]
+		got = append(got, fmt.Sprintf("%d:%d+%d %s", line, col, res.Data[i+2], tokenTypes[res.Data[i+3]]))
+	}
+	want := []string{
+		"0:0+7 keyword", "0:8+3 string", "0:14+3 comment", // "# é" is three UTF-16 units
+		"1:1+5 keyword", "1:7+1 variable", "1:11+4 number",
+		"2:1+8 keyword", "2:10+1 variable", "2:14+4 function", "2:19+1 number",
+		"3:2+9 property", "3:14+8 enumMember",
+		"4:2+7 property", "4:12+1 variable",
+		"6:1+5 keyword", "6:7+1 variable", "6:11+3 variable", "6:15+4 function", "6:20+3 number", "6:25+1 number", "6:28+1 number", "6:31+3 operator", "6:35+4 keyword",
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("semantic tokens:\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
 }

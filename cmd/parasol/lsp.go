@@ -33,8 +33,11 @@ applies it), and it answers:
   document symbols
                   machines, params, functions, processors, topologies,
                   model sections, programs
-Parasol I files get diagnostics, hover and symbols too. Highlighting is the
-editors' grammars' (editors/vscode, editors/vim).
+  semantic tokens keywords, numbers with units, strings, comments, and
+                  names as what they are: functions, fields, the words a
+                  field takes
+Parasol I files get diagnostics, hover and symbols too (their highlighting
+is the editors' grammars', editors/vscode and editors/vim).
 
 Editors start it as the command 'parasol lsp': editors/nvim has a Neovim
 configuration and editors/vscode a VS Code extension. To see it answer,
