@@ -8,7 +8,8 @@ import (
 
 // Every request at the start of every word of every example file (and
 // of each with a line cut off halfway, as while typing) is answered
-// without an error: hover, completion, definition, references, symbols.
+// without an error: hover, completion, definition, references, symbols,
+// semantic tokens, formatting.
 func TestEveryExampleAnswersEveryRequest(t *testing.T) {
 	files, _ := filepath.Glob("../examples/*.machine")
 	progs, _ := filepath.Glob("../examples/programs/*.machine")
@@ -35,8 +36,15 @@ func TestEveryExampleAnswersEveryRequest(t *testing.T) {
 			} else {
 				c.change(uri, body, v+1)
 			}
-			var syms []symbol
-			c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
+			doc := map[string]any{"textDocument": map[string]any{"uri": uri}}
+			c.call("textDocument/documentSymbol", doc, nil)
+			c.call("textDocument/semanticTokens/full", doc, nil)
+			// Formatting refuses a file cut halfway or in the Parasol I
+			// format, with a message; it never fails inside.
+			if err := c.try("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": uri},
+				"options": map[string]any{"tabSize": 4, "insertSpaces": false}}, nil); err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Errorf("%s: formatting: %v", f, err)
+			}
 			ls := lineStarts(body)
 			for i := 0; i < len(body); i++ {
 				if !isWordByte(body[i]) || i > 0 && isWordByte(body[i-1]) {
