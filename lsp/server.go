@@ -242,8 +242,20 @@ func (s *server) doc(uri protocol.DocumentUri) (*document, error) {
 func (s *server) open(uri protocol.DocumentUri, version protocol.Integer, text string) {
 	d := newDocument(uri, version, text, s)
 	s.docs[uri] = d
-	v := version
-	s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Version: (*protocol.UInteger)(ptr(protocol.UInteger(max(v, 0)))), Diagnostics: s.diagnose(d)})
+	s.publish(d)
+	// The open documents that import this one are checked again: what
+	// they say may have changed with it.
+	for _, o := range s.docs {
+		if o != d && o.imports(d.path) {
+			s.publish(o)
+		}
+	}
+}
+
+// publish sends a document's diagnostics.
+func (s *server) publish(d *document) {
+	v := protocol.UInteger(max(d.version, 0))
+	s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: s.diagnose(d)})
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -382,3 +382,25 @@ func TestSemanticTokens(t *testing.T) {
 		t.Errorf("semantic tokens:\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
 	}
 }
+
+// An edit of an open file that another open file imports is seen by the
+// importer: its diagnostics are published again, from the editor's text
+// of the import, not the file on disk.
+func TestAnEditOfAnImportIsSeenByTheImporter(t *testing.T) {
+	c := start(t)
+	c.initialize()
+	uri, text := fixture(t, "typo.machine")
+	c.open(uri, strings.Replace(text, "swiching", "switching", 1))
+	baseURI, baseText := fixture(t, "base.machine")
+	c.open(baseURI, baseText)
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": baseURI, "version": 2},
+		"contentChanges": []any{map[string]any{"text": strings.Replace(baseText, "h_off", "h_of", 1)}}})
+	if ds := c.published(baseURI); len(ds) != 0 {
+		t.Errorf("base.machine: %+v, want none", ds)
+	}
+	ds := c.published(uri)
+	if len(ds) == 0 || !strings.Contains(ds[0].Message, "h_off") {
+		t.Errorf("typo.machine after h_off was renamed in base.machine: %+v, want an error naming h_off", ds)
+	}
+}

@@ -450,6 +450,19 @@ func (d *document) filesSeen() []*lang.File {
 	return out
 }
 
+// imports reports whether the document imports the file at path itself.
+func (d *document) imports(path string) bool {
+	if d.file == nil {
+		return false
+	}
+	for _, st := range d.file.Stmts {
+		if im, ok := st.(*lang.Import); ok && resolveImport(d, im.Path) == filepath.Clean(path) {
+			return true
+		}
+	}
+	return false
+}
+
 // resolveImport is the file an import of the document names, "" for a
 // standard machine.
 func resolveImport(d *document, path string) string {
