@@ -179,21 +179,13 @@ func hoverExpr(m *eval.Machine, sp *spot) (string, bool) {
 	var b strings.Builder
 	local := ""
 	lang.Inspect(e, func(x lang.Expr) bool {
-		if id, ok := x.(*lang.Ident); ok && sp.locals[id.Name] && local == "" {
+		if id, ok := x.(*lang.Ident); ok && sp.locals[id.Name] != "" && local == "" {
 			local = id.Name
 		}
 		return true
 	})
 	if id, ok := e.(*lang.Ident); ok && local != "" {
-		what := "a local name"
-		if sp.field != nil && sp.field.IsFunc() {
-			for _, p := range sp.field.Params {
-				if p.Name == id.Name {
-					what = fmt.Sprintf("a parameter of %s%s", sp.field.Name, unitSuffix(p.Unit))
-				}
-			}
-		}
-		return fmt.Sprintf("**%s**: %s", id.Name, what), false
+		return fmt.Sprintf("**%s**: %s", id.Name, sp.locals[id.Name]), false
 	}
 	if lit, ok := e.(*lang.NumberLit); ok {
 		v := lit.Value

@@ -1,7 +1,10 @@
 package lsp
 
 import (
+	"fmt"
+
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 )
 
 // A spot is what the AST says is at an offset of a document: the
@@ -22,7 +25,8 @@ type spot struct {
 	// locals are the names bound around the offset: the function's
 	// parameters, the program's parameters, lets and loop variables, sum
 	// variables, which a machine-level query would misread.
-	locals map[string]bool
+	// Each is described for hover.
+	locals map[string]string
 }
 
 // kind is the kind of the innermost block ("machine" outside any).
@@ -45,7 +49,7 @@ func nameAt(off int, p lang.Pos, name string) bool {
 
 // locate finds what is at byte offset off of f.
 func locate(f *lang.File, off int) *spot {
-	s := &spot{locals: map[string]bool{}}
+	s := &spot{locals: map[string]string{}}
 	if f == nil {
 		return s
 	}
@@ -105,7 +109,7 @@ func (s *spot) stmt(st lang.Stmt, off int) bool {
 		if st.Value != nil && within(off, lang.Start(st.Value), endOr(lang.End(st.Value), lang.Start(st.Value))) {
 			s.field = st
 			for _, p := range st.Params {
-				s.locals[p.Name] = true
+				s.locals[p.Name] = "a parameter of " + st.Name + unitSuffix(p.Unit)
 			}
 			s.inExpr(st.Value, off)
 			return true
@@ -123,7 +127,7 @@ func (s *spot) stmt(st lang.Stmt, off int) bool {
 		if within(off, st.Pos, past(st.End)) {
 			s.blocks = append(s.blocks, st)
 			for _, p := range st.Params {
-				s.locals[p.Name] = true
+				s.locals[p.Name] = "a parameter of " + st.Kind + unitSuffix(p.Unit)
 			}
 			s.stmts(st.Body, off)
 			return true
@@ -146,7 +150,7 @@ func (s *spot) stmt(st lang.Stmt, off int) bool {
 		}
 		return s.stmts(st.Body, off)
 	case *lang.For:
-		s.locals[st.Var] = true
+		s.locals[st.Var] = fmt.Sprintf("the loop variable, %s .. %s", format.Expr(st.From), format.Expr(st.To))
 		if s.inExpr(st.From, off) || s.inExpr(st.To, off) {
 			return true
 		}
@@ -159,13 +163,18 @@ func (s *spot) stmt(st lang.Stmt, off int) bool {
 	case *lang.Program:
 		if within(off, st.Pos, past(st.End)) {
 			s.program = st
-			s.locals["rank"], s.locals["ranks"] = true, true
+			s.locals["rank"] = "the rank running the program, from 0"
+			s.locals["ranks"] = "the number of ranks"
 			for _, p := range st.Params {
-				s.locals[p.Name] = true
+				d := fmt.Sprintf("a parameter of program %s%s", st.Name, unitSuffix(p.Unit))
+				if p.Default != nil {
+					d += ", by default " + format.Expr(p.Default)
+				}
+				s.locals[p.Name] = d
 			}
-			// Lets before the offset are in scope; any let, for safety,
-			// is local to the program.
-			bound(st.Body, s.locals)
+			// Every let and loop variable of the program is local to it
+			// (a name is bound once in a program).
+			bound(st.Body, func(name, what string) { s.locals[name] = what })
 			s.stmts(st.Body, off)
 			return true
 		}
@@ -198,7 +207,7 @@ func (s *spot) inExpr(e lang.Expr, off int) bool {
 			return false
 		}
 		if sm, ok := x.(*lang.Sum); ok {
-			s.locals[sm.Var] = true
+			s.locals[sm.Var] = fmt.Sprintf("the variable of sum, %s .. %s", format.Expr(sm.From), format.Expr(sm.To))
 		}
 		if c, ok := x.(*lang.Call); ok {
 			calls = append(calls, c)
@@ -247,19 +256,19 @@ func lineAtOffset(src *lang.Source, off int) int {
 	return src.PosAt(off).Line
 }
 
-// bound adds the names a program's statements bind (lets and loop
-// variables) to names.
-func bound(list []lang.Stmt, names map[string]bool) {
+// bound calls add with each name a program's statements bind (lets and
+// loop variables) and what it is.
+func bound(list []lang.Stmt, add func(name, what string)) {
 	for _, st := range list {
 		switch st := st.(type) {
 		case *lang.Let:
-			names[st.Name] = true
+			add(st.Name, "let "+st.Name+" = "+format.Expr(st.Value))
 		case *lang.For:
-			names[st.Var] = true
-			bound(st.Body, names)
+			add(st.Var, fmt.Sprintf("the loop variable, %s .. %s", format.Expr(st.From), format.Expr(st.To)))
+			bound(st.Body, add)
 		case *lang.If:
-			bound(st.Then, names)
-			bound(st.Else, names)
+			bound(st.Then, add)
+			bound(st.Else, add)
 		}
 	}
 }

@@ -404,3 +404,25 @@ func TestAnEditOfAnImportIsSeenByTheImporter(t *testing.T) {
 		t.Errorf("typo.machine after h_off was renamed in base.machine: %+v, want an error naming h_off", ds)
 	}
 }
+
+// In a program, hover says what a name is: a parameter with its unit and
+// default, a let with its value, the loop variable with its bounds, rank.
+func TestHoverInAProgram(t *testing.T) {
+	c := start(t)
+	c.initialize()
+	uri, text := fixture(t, "../../examples/programs/ring.machine")
+	c.open(uri, text)
+	for _, tt := range []struct {
+		at   position
+		want string
+	}{
+		{find(t, text, "send(n", 0, 5), "**n**: a parameter of program ring: B, by default 1KB"},
+		{find(t, text, "to: right", 0, 4), "**right**: let right = mod(rank + 1, ranks)"},
+		{find(t, text, "tag: i", 0, 5), "**i**: the loop variable, 1 .. iters"},
+		{find(t, text, "mod(rank, 2)", 0, 4), "**rank**: the rank running the program, from 0"},
+	} {
+		if got := c.hover(uri, tt.at); got != tt.want {
+			t.Errorf("hover at %+v = %q, want %q", tt.at, got, tt.want)
+		}
+	}
+}

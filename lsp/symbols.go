@@ -286,7 +286,7 @@ func occurrences(f *lang.File, visit func(key string, o occurrence, scope *lang.
 				for _, p := range st.Params {
 					locals[p.Name] = true
 				}
-				bound(st.Body, locals)
+				bound(st.Body, func(name, _ string) { locals[name] = true })
 				programExprs(st.Body, func(e lang.Expr) {
 					lang.Inspect(e, func(x lang.Expr) bool {
 						switch x := x.(type) {
