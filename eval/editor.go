@@ -16,9 +16,9 @@ import (
 // SchemaField is what the schema says of one field of a kind of block.
 type SchemaField struct {
 	Name string
-	Type string   // "time", "size", "rate", "name", …
-	Unit string   // the SI unit of its values ("s", "B/s"), "" when it has none
-	Doc  string   // one line
+	Type string           // "time", "size", "rate", "name", …
+	Unit string           // the SI unit of its values ("s", "B/s"), "" when it has none
+	Doc  string           // one line
 	Own  bool             // a name of the user's own, in a block that takes any name
 	Enum []registry.Entry // the words a name-valued field may take, nil for any
 }
