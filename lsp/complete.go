@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,7 @@ var (
 	afterField    = regexp.MustCompile(`^\s*(\w+)\s*=\s*(\w*)$`)
 	afterSelect   = regexp.MustCompile(`([A-Za-z_]\w*(?:\([^()]*\))?)\.(\w*)$`)
 	statementHead = regexp.MustCompile(`^\s*(\w*)$`)
+	blockRef      = regexp.MustCompile(`\b(processor|switch|topology)\(\s*(\w*)$`)
 )
 
 // complete lists what may be written at off.
@@ -79,8 +81,13 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 			add(w.Name, protocol.CompletionItemKindEnumMember, w.Doc)
 		}
 	case field(pre) == "node":
-		for _, t := range nodeTypes(d) {
+		for _, t := range labels(d, "processor", "switch") {
 			add(t, protocol.CompletionItemKindClass, "node type")
+		}
+	case blockRef.MatchString(pre):
+		kind := blockRef.FindStringSubmatch(pre)[1]
+		for _, t := range labels(d, kind) {
+			add(t, protocol.CompletionItemKindClass, kind)
 		}
 	case afterSelect.MatchString(pre):
 		prefix := afterSelect.FindStringSubmatch(pre)[1] + "."
@@ -162,8 +169,9 @@ func fieldWords(kind, name string) []registry.Entry {
 	return nil
 }
 
-// nodeTypes are the processor and switch types of the document's files.
-func nodeTypes(d *document) []string {
+// labels are the labels of the blocks of the kinds given in the
+// document's files (the processor and switch types, the topologies).
+func labels(d *document, kinds ...string) []string {
 	var out []string
 	var walk func([]lang.Stmt)
 	walk = func(list []lang.Stmt) {
@@ -172,7 +180,7 @@ func nodeTypes(d *document) []string {
 			case *lang.Machine:
 				walk(st.Body)
 			case *lang.Block:
-				if (st.Kind == "processor" || st.Kind == "switch") && st.Label != "" {
+				if slices.Contains(kinds, st.Kind) && st.Label != "" {
 					out = append(out, st.Label)
 				}
 			}

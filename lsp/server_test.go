@@ -145,6 +145,8 @@ func TestCompletionInContext(t *testing.T) {
 		{"params in an expression", "\tparam y = 2 * ", []string{"delta", "size", "diameter", "t_send", "h_off"}},
 		{"standard machines in an import", "import \"std:", []string{"std:xmp64"}},
 		{"node types", "\t\tnode = ", []string{"q", "p"}},
+		{"processor types in a reference", "\tparam z = processor(", []string{"q", "p"}},
+		{"topologies in a reference", "\tparam z = topology(", []string{"t"}},
 	} {
 		// Insert a line before the topology's closing brace (or at the
 		// top for an import) and complete at its end.
