@@ -24,6 +24,9 @@
 // does over standard input and output.
 //
 // Requests are handled one at a time, in the order they arrive: a hover
-// that follows an edit sees the edit. Each document's analysis (its parse,
-// its diagnostics, its loaded machines) is made once per version.
+// that follows an edit sees the edit. Checking a document for its
+// diagnostics runs beside them (check.go), one check a document at a
+// time, the latest text next, so that a slow check does not hold up a
+// hover; its diagnostics are published in the order of the texts. Each
+// document's parse and loaded machines are made once per version.
 package lsp

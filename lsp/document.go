@@ -41,12 +41,22 @@ func newDocument(uri protocol.DocumentUri, version protocol.Integer, text string
 // content: other open documents are read as the editor holds them, other
 // files from disk.
 func (d *document) options(text string, more ...eval.Option) []eval.Option {
+	return d.optionsWith(text, func(path string) (string, bool) {
+		if o := d.s.openAt(path); o != nil {
+			return o.text, true
+		}
+		return "", false
+	}, more...)
+}
+
+// optionsWith is options with open giving the text of an open document.
+func (d *document) optionsWith(text string, open func(path string) (string, bool), more ...eval.Option) []eval.Option {
 	read := func(path string) ([]byte, error) {
 		if filepath.Clean(path) == filepath.Clean(d.path) {
 			return []byte(text), nil
 		}
-		if o := d.s.openAt(path); o != nil {
-			return []byte(o.text), nil
+		if t, ok := open(path); ok {
+			return []byte(t), nil
 		}
 		return eval.ReadInput(path, d.s.opts.MaxMemory)
 	}
@@ -182,11 +192,16 @@ func (d *document) blankErrors(text string, errs []error) string {
 }
 
 // diagnose is what `parasol check` says of the document: eval.InspectFile
-// on its text, errors and warnings with their ranges. A diagnostic in
-// another file (an import) is shown at the start of the document, naming
-// where it is.
-func (s *server) diagnose(d *document) []protocol.Diagnostic {
-	_, ds := eval.InspectFile(d.path, d.options(d.text)...)
+// on its text, errors and warnings with their ranges, with open giving the
+// other open documents' texts. A diagnostic in another file (an import) is
+// shown at the start of the document, naming where it is. It reads only
+// what does not change once the document is made, so it may run beside
+// the request loop.
+func (d *document) diagnose(open map[string]string) []protocol.Diagnostic {
+	_, ds := eval.InspectFile(d.path, d.optionsWith(d.text, func(path string) (string, bool) {
+		t, ok := open[filepath.Clean(path)]
+		return t, ok
+	})...)
 	out := []protocol.Diagnostic{}
 	for _, g := range ds {
 		out = append(out, d.diagnostic(g))

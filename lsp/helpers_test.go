@@ -172,25 +172,6 @@ func (c *client) notify(method string, params any) {
 	c.write(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 }
 
-// notification waits for the next notification of method (those held
-// first).
-func (c *client) notification(method string) json.RawMessage {
-	c.t.Helper()
-	for i, m := range c.held {
-		if m.Method == method {
-			c.held = append(c.held[:i], c.held[i+1:]...)
-			return m.Params
-		}
-	}
-	for {
-		m := c.next()
-		if m.Method == method {
-			return m.Params
-		}
-		c.held = append(c.held, m)
-	}
-}
-
 // close ends the session as an editor does: shutdown, exit.
 func (c *client) close() {
 	if c.ended {
@@ -234,6 +215,7 @@ type (
 	}
 	published struct {
 		URI         string       `json:"uri"`
+		Version     int          `json:"version"`
 		Diagnostics []diagnostic `json:"diagnostics"`
 	}
 	location struct {
@@ -282,14 +264,35 @@ func (c *client) change(uri, text string, version int) []diagnostic {
 
 func (c *client) published(uri string) []diagnostic {
 	c.t.Helper()
-	for {
+	return c.publishedFor(uri).Diagnostics
+}
+
+// publishedFor waits for the next diagnostics published for uri (those
+// held first), holding those for other documents.
+func (c *client) publishedFor(uri string) published {
+	c.t.Helper()
+	take := func(m message) (published, bool) {
 		var p published
-		if err := json.Unmarshal(c.notification("textDocument/publishDiagnostics"), &p); err != nil {
+		if m.Method != "textDocument/publishDiagnostics" {
+			return p, false
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
 			c.t.Fatal(err)
 		}
-		if p.URI == uri {
-			return p.Diagnostics
+		return p, p.URI == uri
+	}
+	for i, m := range c.held {
+		if p, ok := take(m); ok {
+			c.held = append(c.held[:i], c.held[i+1:]...)
+			return p
 		}
+	}
+	for {
+		m := c.next()
+		if p, ok := take(m); ok {
+			return p
+		}
+		c.held = append(c.held, m)
 	}
 }
 

@@ -39,6 +39,7 @@ type server struct {
 	// lastGood are each document's machines as last loaded: completion
 	// while the text is being typed (and does not load) offers their names.
 	lastGood map[protocol.DocumentUri]map[string]*eval.Machine
+	checks   checks
 }
 
 // Serve runs the language server on one connection, reading requests
@@ -49,7 +50,16 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 	h := s.handler()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream{r, w}, jsonrpc2.VSCodeObjectCodec{}),
+	// Notifications are sent from the request loop and from the checks
+	// running beside it; they wait until the connection is made.
+	ready := make(chan struct{})
+	var conn *jsonrpc2.Conn
+	s.notify = func(method string, params any) {
+		<-ready
+		conn.Notify(ctx, method, params) //nolint:errcheck // a closed connection ends Serve
+	}
+	defer s.checks.wait()
+	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream{r, w}, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
 			defer func() {
 				// A bug answers one request with an error, not the
@@ -59,14 +69,12 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 						Message: fmt.Sprintf("parasol lsp: internal error in %s: %v\n%s", req.Method, p, debug.Stack())}
 				}
 			}()
-			gc := &glsp.Context{Method: req.Method, Notify: func(method string, params any) {
-				c.Notify(ctx, method, params) //nolint:errcheck // a closed connection ends Serve
-			}}
+			gc := &glsp.Context{Method: req.Method, Notify: s.notify}
 			if req.Params != nil {
 				gc.Params = *req.Params
 			}
-			s.notify = gc.Notify
 			if req.Method == protocol.MethodExit {
+				s.checks.wait() // what was opened before exit is published
 				cancel()
 				return nil, nil
 			}
@@ -85,6 +93,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) error {
 			}
 			return res, nil
 		}))
+	close(ready)
 	select {
 	case <-ctx.Done():
 		if err := conn.Close(); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {
@@ -129,7 +138,12 @@ func (s *server) handler() *protocol.Handler {
 			ServerInfo: &protocol.InitializeResultServerInfo{Name: "parasol", Version: &version}}, nil
 	}
 	h.Initialized = func(*glsp.Context, *protocol.InitializedParams) error { return nil }
-	h.Shutdown = func(*glsp.Context) error { return nil }
+	h.Shutdown = func(*glsp.Context) error {
+		// The diagnostics of every text received are sent before the
+		// answer, so that a client that stops at it has them all.
+		s.checks.wait()
+		return nil
+	}
 	h.SetTrace = func(*glsp.Context, *protocol.SetTraceParams) error { return nil }
 	h.WorkspaceDidChangeConfiguration = func(*glsp.Context, *protocol.DidChangeConfigurationParams) error { return nil }
 	h.TextDocumentDidOpen = func(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
@@ -165,7 +179,7 @@ func (s *server) handler() *protocol.Handler {
 	h.TextDocumentDidSave = func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { return nil }
 	h.TextDocumentDidClose = func(_ *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
 		delete(s.docs, p.TextDocument.URI)
-		s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+		s.checks.close(s, p.TextDocument.URI)
 		return nil
 	}
 	h.TextDocumentHover = func(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
@@ -252,10 +266,14 @@ func (s *server) open(uri protocol.DocumentUri, version protocol.Integer, text s
 	}
 }
 
-// publish sends a document's diagnostics.
+// publish checks a document beside the request loop and sends its
+// diagnostics (checks.start).
 func (s *server) publish(d *document) {
-	v := protocol.UInteger(max(d.version, 0))
-	s.notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: s.diagnose(d)})
+	open := map[string]string{}
+	for _, o := range s.docs {
+		open[filepath.Clean(o.path)] = o.text
+	}
+	s.checks.start(s, d, open)
 }
 
 func ptr[T any](v T) *T { return &v }

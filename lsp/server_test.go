@@ -395,6 +395,11 @@ func TestAnEditOfAnImportIsSeenByTheImporter(t *testing.T) {
 	c.open(uri, strings.Replace(text, "swiching", "switching", 1))
 	baseURI, baseText := fixture(t, "base.machine")
 	c.open(baseURI, baseText)
+	// Opening base.machine checks typo.machine again, against the same
+	// text: the deadlock warning only.
+	if ds := c.published(uri); len(ds) != 1 || ds[0].Severity != 2 {
+		t.Errorf("typo.machine once base.machine is open: %+v, want the warning only", ds)
+	}
 	c.notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": baseURI, "version": 2},
 		"contentChanges": []any{map[string]any{"text": strings.Replace(baseText, "h_off", "h_of", 1)}}})
@@ -426,5 +431,35 @@ func TestHoverInAProgram(t *testing.T) {
 		if got := c.hover(uri, tt.at); got != tt.want {
 			t.Errorf("hover at %+v = %q, want %q", tt.at, got, tt.want)
 		}
+	}
+}
+
+// Edits sent faster than they are checked: the diagnostics published
+// come in the order of the texts, the last for the last text, and a
+// closed document's list is left empty.
+func TestQuickEditsArePublishedInOrder(t *testing.T) {
+	c := start(t)
+	c.initialize()
+	uri, text := fixture(t, "typo.machine")
+	c.open(uri, text)
+	for v := 2; v <= 6; v++ {
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]any{"text": strings.Replace(text, "swiching", fmt.Sprintf("swiching%d", v), 1)}}})
+	}
+	last := 1
+	for last < 6 {
+		p := c.publishedFor(uri)
+		if p.Version <= last {
+			t.Fatalf("diagnostics of version %d published after those of version %d", p.Version, last)
+		}
+		last = p.Version
+		if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, fmt.Sprintf("swiching%d", last)) {
+			t.Errorf("version %d: %+v, want the error of its own text", last, p.Diagnostics)
+		}
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	if ds := c.published(uri); len(ds) != 0 {
+		t.Errorf("after close: %+v, want none", ds)
 	}
 }
