@@ -97,7 +97,7 @@ func (s *spot) stmts(list []lang.Stmt, off int) bool {
 func (s *spot) stmt(st lang.Stmt, off int) bool {
 	switch st := st.(type) {
 	case *lang.Import:
-		if off >= st.Pos.Offset && lineOf(st.Pos) == lineAtOffset(st.Pos.Src, off) {
+		if off >= st.Pos.Offset && st.Pos.Line == lineAtOffset(st.Pos.Src, off) {
 			s.imp = st
 			return true
 		}
@@ -246,8 +246,6 @@ func past(p lang.Pos) lang.Pos {
 	p.Offset++
 	return p
 }
-
-func lineOf(p lang.Pos) int { return p.Line }
 
 func lineAtOffset(src *lang.Source, off int) int {
 	if src == nil {
