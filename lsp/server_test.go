@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -461,5 +462,31 @@ func TestQuickEditsArePublishedInOrder(t *testing.T) {
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	if ds := c.published(uri); len(ds) != 0 {
 		t.Errorf("after close: %+v, want none", ds)
+	}
+}
+
+// References reach across imports: h_off, defined in base.machine and
+// used in typo.machine, is found in both from either, when both are open.
+func TestReferencesAcrossImports(t *testing.T) {
+	c := start(t)
+	c.initialize()
+	uri, text := fixture(t, "typo.machine")
+	c.open(uri, text)
+	baseURI, baseText := fixture(t, "base.machine")
+	c.open(baseURI, baseText)
+	want := []location{
+		{URI: uri, Range: span{Start: find(t, text, "h_off", 0, 0), End: find(t, text, "h_off", 0, 5)}},
+		{URI: baseURI, Range: span{Start: find(t, baseText, "h_off", 0, 0), End: find(t, baseText, "h_off", 0, 5)}},
+	}
+	for _, from := range []struct {
+		uri string
+		at  position
+	}{{uri, find(t, text, "h_off", 0, 2)}, {baseURI, find(t, baseText, "h_off", 0, 2)}} {
+		var got []location
+		c.call("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": from.uri},
+			"position": from.at, "context": map[string]any{"includeDeclaration": true}}, &got)
+		if len(got) != 2 || !slices.Contains(got, want[0]) || !slices.Contains(got, want[1]) {
+			t.Errorf("references of h_off from %s = %+v, want %+v", from.uri, got, want)
+		}
 	}
 }

@@ -382,25 +382,38 @@ func (s *server) definition(d *document, off int) []protocol.Location {
 	return out
 }
 
-// references are the places in the document that write the name at off.
+// references are the places that write the name at off: in the document,
+// the files it imports and the open files that import it.
 func (s *server) references(d *document, off int, withDecl bool) []protocol.Location {
 	out := []protocol.Location{}
 	t, ok := d.targetAt(locate(d.file, off))
 	if !ok || d.file == nil {
 		return out
 	}
+	files := []*lang.File{d.file}
 	if t.local != nil {
 		for _, p := range t.local.Params {
 			if p.Name == t.key && withDecl {
 				out = append(out, d.location(d.file, p.Pos, len(p.Name)))
 			}
 		}
-	}
-	occurrences(d.file, func(key string, o occurrence, scope *lang.Field) {
-		if t.matches(key, scope) && (withDecl || !o.def) {
-			out = append(out, d.location(d.file, o.pos, o.n))
+	} else {
+		// A name of the machine may be written in the files this one
+		// imports and in the open files that import this one.
+		files = d.filesSeen()
+		for _, o := range d.s.docs {
+			if o != d && o.file != nil && o.imports(d.path) {
+				files = append(files, o.file)
+			}
 		}
-	})
+	}
+	for _, f := range files {
+		occurrences(f, func(key string, o occurrence, scope *lang.Field) {
+			if t.matches(key, scope) && (withDecl || !o.def) {
+				out = append(out, d.location(f, o.pos, o.n))
+			}
+		})
+	}
 	return out
 }
 
