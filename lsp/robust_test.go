@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// Every request at the start of every word of every example file (and
-// of each with a line cut off halfway, as while typing) is answered
+// Every request at the start of every word of every example file, and
+// of every tenth word of the standard machines (and of each with a line
+// cut off halfway, as while typing), is answered
 // without an error: hover, completion, definition, references, symbols,
 // semantic tokens, formatting.
 func TestEveryExampleAnswersEveryRequest(t *testing.T) {
@@ -17,6 +18,16 @@ func TestEveryExampleAnswersEveryRequest(t *testing.T) {
 	if len(files) < 8 {
 		t.Fatalf("found %d example files", len(files))
 	}
+	// The standard machines too, at every tenth word: they are larger.
+	std, _ := filepath.Glob("../stdlib/machines/*.machine")
+	if len(std) < 10 {
+		t.Fatalf("found %d standard machines", len(std))
+	}
+	stride := map[string]int{}
+	for _, f := range std {
+		stride[f] = 10
+	}
+	files = append(files, std...)
 	if testing.Short() {
 		files = files[:3]
 	}
@@ -30,6 +41,7 @@ func TestEveryExampleAnswersEveryRequest(t *testing.T) {
 			cut := len(text)/2 + mid/2
 			versions = append(versions, text[:cut]+text[cut+mid/2:])
 		}
+		every := max(stride[f], 1)
 		for v, body := range versions {
 			if v == 0 {
 				c.open(uri, body)
@@ -46,8 +58,12 @@ func TestEveryExampleAnswersEveryRequest(t *testing.T) {
 				t.Errorf("%s: formatting: %v", f, err)
 			}
 			ls := lineStarts(body)
+			words := 0
 			for i := 0; i < len(body); i++ {
 				if !isWordByte(body[i]) || i > 0 && isWordByte(body[i-1]) {
+					continue
+				}
+				if words++; words%every != 0 {
 					continue
 				}
 				p := ls.position(body, i)
