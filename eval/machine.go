@@ -409,6 +409,9 @@ type Field struct {
 	Pos    lang.Pos
 	Func   bool     // a function; Value is unset
 	Params []string // a function's parameters
+	// Expr is the expression written for it: a function's body, a
+	// field's value as written (for editors, which show both).
+	Expr lang.Expr
 }
 
 // Fields lists every field of the machine with its reference path, in
@@ -418,7 +421,7 @@ func (m *Machine) Fields() []Field {
 	var walk func(o *object)
 	walk = func(o *object) {
 		for _, f := range o.fields {
-			fl := Field{Path: f.path(), Value: f.val, Pos: f.decl.Pos, Func: f.decl.IsFunc()}
+			fl := Field{Path: f.path(), Value: f.val, Pos: f.decl.Pos, Func: f.decl.IsFunc(), Expr: f.decl.Value}
 			for _, p := range f.decl.Params {
 				fl.Params = append(fl.Params, p.Name)
 			}

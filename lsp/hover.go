@@ -207,6 +207,11 @@ func hoverExpr(m *eval.Machine, sp *spot) (string, bool) {
 	fmt.Fprintf(&b, "`%s`", format.Expr(e))
 	if local != "" {
 		fmt.Fprintf(&b, "\n\ndepends on %s, which is local: evaluated where it is used", local)
+		if c, ok := e.(*lang.Call); ok && m != nil {
+			if sig := signature(m, format.Expr(c.Fn)); sig != "" {
+				fmt.Fprintf(&b, "\n\n%s", sig)
+			}
+		}
 		return b.String(), false
 	}
 	valued := false
@@ -287,11 +292,15 @@ func firstLine(s string) string {
 }
 
 // signature describes the function at path in the machine: its
-// parameters.
+// parameters and its expression.
 func signature(m *eval.Machine, path string) string {
 	for _, f := range m.Fields() {
 		if f.Func && f.Path == path {
-			return fmt.Sprintf("function %s(%s)", f.Path, strings.Join(f.Params, ", "))
+			sig := fmt.Sprintf("function %s(%s)", f.Path, strings.Join(f.Params, ", "))
+			if f.Expr != nil {
+				sig += " = `" + format.Expr(f.Expr) + "`"
+			}
+			return sig
 		}
 	}
 	return ""

@@ -90,11 +90,12 @@ func TestHoverGivesValuesWithUnits(t *testing.T) {
 	}{
 		{"a param's name", find(t, text, "delta =", 0, 1), "`2us`", "time"},
 		{"a param whose value calls a primitive", find(t, text, "t_send", 0, 0), "`3us`", "time"},
-		{"a primitive call", find(t, text, "MPI.send(size", 0, 5), "MPI.send(size, 0, 1)` = `3us`", "function MPI.send(n, src, dst)"},
+		{"a primitive call", find(t, text, "MPI.send(size", 0, 5), "MPI.send(size, 0, 1)` = `3us`", "function MPI.send(n, src, dst) = `delta + n / 1GB/s`"},
 		{"a derived index", find(t, text, "diameter", 0, 2), "`diameter` = `4`", "derived index: largest processor-to-processor distance"},
 		{"a param over an imported one", find(t, text, "both", 0, 0), "`2.4us`", "without line 12"},
 		{"a name in an expression", find(t, text, "h_off", 0, 1), "`h_off` = `400ns`", ""},
 		{"a function's parameter", find(t, text, "+ n /", 0, 2), "a parameter of send: B", ""},
+		{"a primitive called with a local", find(t, text, "MPI.send(n, 0, 1)", 0, 5), "depends on n, which is local", "function MPI.send(n, src, dst) = `delta + n / 1GB/s`"},
 		{"a field's name", find(t, text, "latency", 0, 0), "`2us`", "time, in s: link latency"},
 		{"a topology's label", find(t, text, "topology t", 0, 9), "**topology t**", "nodes and links"},
 		{"a block field naming a param", find(t, text, "send_overhead", 0, 0), "= `2us`", "sender software cost"},
@@ -282,7 +283,7 @@ func TestDocumentSymbols(t *testing.T) {
 	var syms []symbol
 	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
 	got := flatten(syms, "")
-	want := "import:base.machine m m/n m/delta m/size m/q m/t m/MPI m/MPI/send m/t_send m/hops m/both"
+	want := "import:base.machine m m/n m/delta m/size m/q m/t m/MPI m/MPI/send m/MPI/twice m/t_send m/hops m/both"
 	if got != want {
 		t.Errorf("symbols = %s\nwant      %s", got, want)
 	}
