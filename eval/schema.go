@@ -125,6 +125,10 @@ var blocks = map[string]*blockSpec{
 		"clock_offset":    {typ: tTime, doc: "its local clock's offset from true time: a time, or uniform(a, b) or normal(m, sd), drawn once per run"},
 		"clock_drift":     {typ: tNumber, doc: "its local clock's rate error (1e-6: one part per million): a number, or uniform(a, b) or normal(m, sd), drawn once per run"},
 		"clock_jitter":    {typ: tTime, doc: "the error of each read of its local clock: j for ±j, or uniform(a, b) or normal(m, sd), drawn at every read"},
+
+		// A router process of high priority (program_router.go in the runtime).
+		"route_cpu_fixed":    {typ: tTime, doc: "CPU time a router process of high priority takes from computation per packet routed through (simulated; seed 003 Table 3.7's a')"},
+		"route_cpu_per_byte": {typ: tTimePerByte, doc: "CPU time the router process takes per byte routed through (simulated; seed 003 Table 3.7's b')"},
 	}},
 	"switch": {doc: "a routing chip, a node type like a processor", fields: map[string]fieldSpec{
 		"name":           {typ: tString, doc: "a readable name"},

@@ -16,7 +16,8 @@ import (
 // becomes something the runtime simulates.
 //
 // Processor fields read: send_overhead, recv_overhead, packet_overhead,
-// route_fixed, route_per_byte, hop_delay, maxrecvdelay, maxroutedelay,
+// route_fixed, route_per_byte, route_cpu_fixed, route_cpu_per_byte,
+// hop_delay, maxrecvdelay, maxroutedelay,
 // alloc_delay and the clock fields. Switch fields: delay (or hop_delay),
 // route_fixed, route_per_byte. Topology fields: switching, routing,
 // buffering, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
@@ -128,6 +129,8 @@ func nodeParams(nt *NodeType) runtime.NodeParams {
 	np.PacketOverhead = get("packet_overhead")
 	np.RouteFixed = get("route_fixed")
 	np.RoutePerByte = get("route_per_byte")
+	np.RouteCPUFixed = get("route_cpu_fixed")
+	np.RouteCPUPerByte = get("route_cpu_per_byte")
 	np.HopDelay = get("hop_delay", "delay")
 	np.RecvDelay = get("maxrecvdelay")
 	np.RouteDelay = get("maxroutedelay")

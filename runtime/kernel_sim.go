@@ -199,6 +199,9 @@ type wireState struct {
 
 type nodeState struct {
 	cpu, vcp float64 // CPU and packet engine free at
+	// router is when a router process of high priority (NodeParams.
+	// RouteCPUFixed) is free to route the next packet.
+	router float64
 	// through counts the messages passed on by a bus, whose wire every
 	// member sends on: the others are counted on the wire they leave by.
 	through int32
@@ -305,6 +308,10 @@ type sim struct {
 	// the destination, and when the head and (as scheduled then) the tail
 	// get there. Program runs slow computation down by it.
 	passing func(v int32, dst bool, head, tail float64)
+	// routeCPU, if set, is told of the CPU time a router process of high
+	// priority takes from node v's computation from time from on (see
+	// NodeParams.RouteCPUFixed). Program runs slow computation down by it.
+	routeCPU func(v int32, from, cost float64)
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -909,6 +916,11 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	p.at = next
 	switch {
 	case s.sw == SAF && !p.probe:
+		if s.passing != nil && !p.ack {
+			// Told now, not when the tail is in (the packet's arrival),
+			// so that computation meanwhile knows of it.
+			s.passing(next, next == p.dst, start+lp.Latency, end+lp.Latency)
+		}
 		s.push(end+lp.Latency, evArrive, id, p.nhops-1)
 	default:
 		s.push(start+lp.Latency, evArrive, id, p.nhops-1)
@@ -924,7 +936,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 func (s *sim) arrive(id int32) {
 	n := s.net
 	p := &s.pkts[id]
-	if s.passing != nil && !p.probe && !p.ack {
+	if s.passing != nil && !p.probe && !p.ack && s.sw != SAF {
 		s.passing(p.at, p.at == p.dst, s.now, max(s.now, p.lastEnd+p.lastLat))
 	}
 	if p.at == p.dst {
@@ -942,12 +954,24 @@ func (s *sim) arrive(id int32) {
 	}
 	np := n.nodeP(p.at)
 	ready := s.now + np.HopDelay
-	if (np.RouteFixed > 0 || np.RoutePerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
+	if (np.RouteFixed > 0 || np.RoutePerByte > 0 || np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
 		whole := max(s.now, p.lastEnd+p.lastLat)
-		cs := max(whole, s.nodes[p.at].cpu)
-		s.nodes[p.at].cpu = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
-		ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
+		if np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0 {
+			// A router process of high priority (TINY's): it waits for
+			// the packets before it, not for the computation, from which
+			// it takes its CPU time instead.
+			rs := max(whole, s.nodes[p.at].router)
+			s.nodes[p.at].router = rs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
+			ready = max(ready, s.nodes[p.at].router+np.HopDelay)
+			if s.routeCPU != nil {
+				s.routeCPU(p.at, rs, np.RouteCPUFixed+np.RouteCPUPerByte*float64(p.bytes))
+			}
+		} else {
+			cs := max(whole, s.nodes[p.at].cpu)
+			s.nodes[p.at].cpu = cs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
+			ready = max(ready, s.nodes[p.at].cpu+np.HopDelay)
+		}
 	}
 	if ready > s.now {
 		s.push(ready, evRoute, id, p.nhops-1)
@@ -983,6 +1007,14 @@ func (s *sim) circuitUp(id int32) {
 		s.reopen(h.ch, h.end)
 		prevEnd, prevLat = h.end, lp.Latency
 		t += lp.Latency
+		if s.passing != nil && !p.ack {
+			// The data streams through the node the lane leads to.
+			at := p.dst
+			if i+1 < p.nhops {
+				at = s.fromNode(p.hop(i + 1).ch)
+			}
+			s.passing(at, at == p.dst, t, h.end+lp.Latency)
+		}
 	}
 	p.probe = false
 	if !p.ack {

@@ -140,7 +140,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 		}{
 			{"HopDelay", p.HopDelay}, {"SendOverhead", p.SendOverhead}, {"RecvOverhead", p.RecvOverhead},
 			{"PacketOverhead", p.PacketOverhead}, {"RouteFixed", p.RouteFixed}, {"RoutePerByte", p.RoutePerByte},
-			{"AllocDelay", p.AllocDelay},
+			{"AllocDelay", p.AllocDelay}, {"RouteCPUFixed", p.RouteCPUFixed}, {"RouteCPUPerByte", p.RouteCPUPerByte},
 		} {
 			if !(f.v >= 0) || math.IsInf(f.v, 1) {
 				return nil, fmt.Errorf("%s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)

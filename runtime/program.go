@@ -43,7 +43,9 @@ type ProgramOptions struct {
 //     for irequires); ready operations start in index order.
 //   - compute occupies the processor's CPU, which ranks on one processor
 //     share with each other and with the network software (send and
-//     receive overheads, software routing), first come first served.
+//     receive overheads, software routing), first come first served; a
+//     router process of high priority (NodeParams.RouteCPUFixed) takes
+//     its time from the computation instead (program_router.go).
 //   - A send of at most EagerLimit bytes (every send when it is 0) injects
 //     the message at once: the CPU pays SendOverhead, its packets contend
 //     for the network, and the send completes when the CPU is done with
@@ -142,6 +144,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	sm.drv = p
 	if p.slows {
 		sm.passing = p.passing
+		sm.routeCPU = p.routeCPU
 	}
 	sm.push(0, evDriver, 0, wStart)
 	if err := ctx.Err(); err != nil {
@@ -351,6 +354,7 @@ type progRun struct {
 	slows   bool
 	recvBy  [][]interval       // per node: merged times it was receiving
 	routeBy [][]interval       // per node: merged times it passed packets on
+	cpuBy   [][]interval       // per node: its router process's CPU time (program_router.go)
 	hosts   []bool             // per node: some rank runs there
 	maxCalc float64            // see longestCalc
 	aux     map[int64]*float64 // see auxCPU
@@ -404,13 +408,14 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	p.hosts = make([]bool, n.g.N())
 	for _, v := range nodes {
 		p.hosts[v] = true
-		if np := n.nodeP(v); np.RecvDelay > 0 || np.RouteDelay > 0 {
+		if np := n.nodeP(v); np.RecvDelay > 0 || np.RouteDelay > 0 || routesOnCPU(np) {
 			p.slows = true
 		}
 	}
 	if p.slows {
 		p.recvBy = make([][]interval, n.g.N())
 		p.routeBy = make([][]interval, n.g.N())
+		p.cpuBy = make([][]interval, n.g.N())
 	}
 	return p
 }
@@ -628,7 +633,7 @@ func (p *progRun) lost(v int32, a, b float64) float64 {
 	if r > 0 && o > 0 {
 		both = overlapBoth(p.recvBy[v], p.routeBy[v], a, b)
 	}
-	return fr*(r-both) + ft*(o-both) + fb*both
+	return fr*(r-both) + ft*(o-both) + fb*both + overlap(p.cpuBy[v], a, b)
 }
 
 // auxCPU is when CPU k (≥ 1) of rank r is free. Operations on such a CPU
@@ -704,21 +709,12 @@ func (p *progRun) passing(v int32, dst bool, head, tail float64) {
 	}
 	iv := *list
 	if k := len(iv) - 1; k >= 0 && head <= iv[k].b {
-		iv[k].b = max(iv[k].b, tail)
+		// Under store and forward and circuit switching a packet is told
+		// of once its tail is in, so it may have begun before the last.
+		*list = merge(iv, interval{head, tail})
 		return
 	}
-	// Times no computation can still overlap are dropped: computation
-	// starts no earlier than now, and the earliest running one started
-	// no earlier than the CPU's oldest reservation still open.
-	if len(iv) >= 256 {
-		keep := p.s.now - p.longestCalc()
-		k := 0
-		for k < len(iv) && iv[k].b < keep {
-			k++
-		}
-		iv = append(iv[:0], iv[k:]...)
-	}
-	*list = append(iv, interval{head, tail})
+	*list = p.keepOpen(iv, interval{head, tail})
 }
 
 // longestCalc bounds how long ago the piece of a computation still
@@ -732,7 +728,11 @@ func (p *progRun) longestCalc() float64 {
 		worst := 1.0
 		for _, v := range p.node {
 			np := p.n.nodeP(v)
-			worst = max(worst, (1+np.RecvDelay)*(1+np.RouteDelay))
+			w := (1 + np.RecvDelay) * (1 + np.RouteDelay)
+			if routesOnCPU(np) {
+				w *= 2 // a piece may lose to the router all of its time besides
+			}
+			worst = max(worst, w)
 		}
 		p.maxCalc = p.maxCalc*worst + 1e-300
 	}

@@ -51,7 +51,9 @@
 //
 // A processor with RouteFixed or RoutePerByte > 0 routes in software: the
 // packet is received whole, then the processor's CPU (shared, FIFO) spends
-// RouteFixed + RoutePerByte × size before forwarding. With Window W > 0
+// RouteFixed + RoutePerByte × size before forwarding (with RouteCPUFixed
+// or RouteCPUPerByte, a router process of high priority does, which does
+// not wait for the CPU). With Window W > 0
 // each part keeps at most W unacknowledged packets; the destination starts
 // an acknowledgement of AckBytes when the packet's header has arrived,
 // after its own PacketOverhead, so one C104 packet costs
@@ -112,6 +114,14 @@ type NodeParams struct {
 	PacketOverhead float64 // packet initialisation at the sender, and before an acknowledgement at the receiver (β)
 	RouteFixed     float64 // software through-routing at a processor, per packet
 	RoutePerByte   float64 // software through-routing at a processor, per byte
+	// RouteCPUFixed and RouteCPUPerByte, when either is > 0, make the
+	// software router a process of high priority beside the application,
+	// as TINY's is (seed 003 §3.5.3): a packet routed through waits for
+	// the packets routed before it, not for the CPU's computation, and
+	// each one takes RouteCPUFixed + RouteCPUPerByte × size of CPU time
+	// from that computation (seed 003 Table 3.7's a′ + b′l). Only program
+	// runs compute.
+	RouteCPUFixed, RouteCPUPerByte float64
 	// RecvDelay and RouteDelay slow a processor's computation down while
 	// packets arrive at it for it, and while it passes packets on: by
 	// 0.3, work runs at 1/1.3 of its speed (Parasol I's maxrecvdelay and
@@ -286,6 +296,8 @@ func (v *paramErrors) node(list string, i int, p *NodeParams) {
 	v.check(TimeBound, list, i, "RouteFixed", p.RouteFixed)
 	v.check(TimeBound, list, i, "AllocDelay", p.AllocDelay)
 	v.check(TimePerByteBound, list, i, "RoutePerByte", p.RoutePerByte)
+	v.check(TimeBound, list, i, "RouteCPUFixed", p.RouteCPUFixed)
+	v.check(TimePerByteBound, list, i, "RouteCPUPerByte", p.RouteCPUPerByte)
 	v.check(PercentBound, list, i, "RecvDelay", p.RecvDelay)
 	v.check(PercentBound, list, i, "RouteDelay", p.RouteDelay)
 	if !p.Clock.Perfect() {

@@ -76,7 +76,8 @@ Two answers:
                packets that contend, receives match by source and tag (eager
                up to the machine's eager_limit, rendezvous above), computation
                occupies the processor's CPU, and a processor that is receiving
-               or routing computes slower by its maxrecvdelay/maxroutedelay.
+               or routing computes slower by its maxrecvdelay/maxroutedelay,
+               or loses its router process's route_cpu_fixed/_per_byte.
   --compare    both, and the simulated makespan's difference (the default).
                On a machine whose model section costs no message, the
                simulated answer is given alone, with one line saying why
