@@ -199,9 +199,6 @@ type wireState struct {
 
 type nodeState struct {
 	cpu, vcp float64 // CPU and packet engine free at
-	// router is when a router process of high priority (NodeParams.
-	// RouteCPUFixed) is free to route the next packet.
-	router float64
 	// through counts the messages passed on by a bus, whose wire every
 	// member sends on: the others are counted on the wire they leave by.
 	through int32
@@ -312,6 +309,10 @@ type sim struct {
 	// priority takes from node v's computation from time from on (see
 	// NodeParams.RouteCPUFixed). Program runs slow computation down by it.
 	routeCPU func(v int32, from, cost float64)
+	// router is, per node, when a router process of high priority
+	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
+	// when no node has one.
+	router []float64
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -326,6 +327,9 @@ func newSim(n *network, opt *Options) *sim {
 		wl: newWireLanes(int32(wires), n.lanes), nodes: make([]nodeState, g.N()),
 		// A queue's tail and length are set when its first packet waits.
 		laneQ: hugepages.Make[laneQueue](lanes, lanes),
+	}
+	if n.routerProcesses() {
+		s.router = make([]float64, g.N())
 	}
 	return s
 }
@@ -342,6 +346,7 @@ func (s *sim) reset(seed uint64) {
 		}
 	}
 	clear(s.nodes)
+	clear(s.router)
 	s.q.reset()
 	for i := range s.hopMemo {
 		s.hopMemo[i].id = -1
@@ -961,9 +966,9 @@ func (s *sim) arrive(id int32) {
 			// A router process of high priority (TINY's): it waits for
 			// the packets before it, not for the computation, from which
 			// it takes its CPU time instead.
-			rs := max(whole, s.nodes[p.at].router)
-			s.nodes[p.at].router = rs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
-			ready = max(ready, s.nodes[p.at].router+np.HopDelay)
+			rs := max(whole, s.router[p.at])
+			s.router[p.at] = rs + np.RouteFixed + np.RoutePerByte*float64(p.bytes)
+			ready = max(ready, s.router[p.at]+np.HopDelay)
 			if s.routeCPU != nil {
 				s.routeCPU(p.at, rs, np.RouteCPUFixed+np.RouteCPUPerByte*float64(p.bytes))
 			}

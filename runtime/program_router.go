@@ -18,6 +18,20 @@ import (
 // routesOnCPU tells whether node parameters np charge routing to the CPU.
 func routesOnCPU(np *NodeParams) bool { return np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0 }
 
+// routerProcesses tells whether some node of n has a router process of
+// high priority.
+func (n *network) routerProcesses() bool {
+	if routesOnCPU(&n.spec.DefaultNode) {
+		return true
+	}
+	for i := range n.spec.Nodes {
+		if routesOnCPU(&n.spec.Nodes[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // routeCPU records the router of node v taking cost seconds of its CPU
 // from time from on, after the router's time already recorded
 // (sim.routeCPU).
