@@ -86,7 +86,8 @@ const checkWork = 3e7
 
 // simChecks builds every topology of m as the simulator does and reports,
 // at the field responsible, what the simulator would reject, and as
-// warnings a routing that can deadlock under wormhole switching or leaves
+// warnings a routing that can deadlock (under wormhole switching, or
+// store and forward or virtual cut-through with finite buffers) or leaves
 // processors without a route. maxMemory bounds what building a network
 // may take (0: the default limit).
 func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
@@ -114,16 +115,27 @@ func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
 			at("routing", lang.Error, "topology %s: %s", t.Label, err)
 			continue
 		}
-		if spec.Switching != runtime.Wormhole {
+		// Wormhole's buffers are always finite; store and forward's and
+		// virtual cut-through's when the topology sets buffer (packets).
+		var how string
+		switch sw, b := spec.Switching, spec.Packet.BufferFlits; {
+		case sw == runtime.Wormhole:
+			how = "wormhole switching"
+			if _, _, set := t.Where("switching"); !set {
+				how = "wormhole switching (the default; set switching = … to choose)"
+			}
+		case (sw == runtime.SAF || sw == runtime.VCT) && b > 0:
+			name := "store-and-forward"
+			if sw == runtime.VCT {
+				name = "virtual cut-through"
+			}
+			how = fmt.Sprintf("%s switching with buffers of %d packet%s (buffer = %d)", name, b, plural(b), b)
+		default:
 			continue
 		}
 		routing := spec.Routing
 		if routing == "" {
 			routing = "shortest"
-		}
-		how := "wormhole switching"
-		if _, _, set := t.Where("switching"); !set {
-			how = "wormhole switching (the default; set switching = … to choose)"
 		}
 		rc, err := runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
 		switch {

@@ -166,7 +166,7 @@ var blocks = map[string]*blockSpec{
 		"header":      {typ: tSize, doc: "bytes added to each packet in front"},
 		"trailer":     {typ: tSize, doc: "bytes added to each packet behind"},
 		"flit":        {typ: tSize, doc: "wormhole flit size"},
-		"buffer":      {typ: tNumber, doc: "wormhole buffer per lane, in flits"},
+		"buffer":      {typ: tNumber, doc: "buffer per lane: flits under wormhole, packets under saf and vct (unset: unbounded)"},
 		"window":      {typ: tNumber, doc: "unacknowledged packets per message channel (0: no acknowledgements)"},
 		"ack":         {typ: tSize, doc: "size of an acknowledgement packet"},
 		"vcs":         {typ: tNumber, doc: "lanes (virtual channels) per wire"},

@@ -124,6 +124,8 @@ var (
 		4*4 // dependency lists
 	// A part has its record and, in flight, a packet with a few hops.
 	partBytes = int64(unsafe.Sizeof(part{})) + packetBytes
+	// A lane's count and time with finite packet buffers (buffers.go).
+	bufferBytes = int64(unsafe.Sizeof(int32(0)) + unsafe.Sizeof(float64(0)))
 )
 
 // checkBudget estimates what Simulate will allocate — each worker's
@@ -149,6 +151,9 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	g := n.g
 	wires := 2 * int64(g.NumLinks())
 	network := limits.Add(limits.Mul(wires, int64(n.lanes), laneBytes), limits.Mul(wires, wireBytes), limits.Mul(int64(g.N()), nodeBytes))
+	if n.packetBuffers() > 0 {
+		network = limits.Add(network, limits.Mul(wires, int64(n.lanes), bufferBytes))
+	}
 	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
 	// Runs are folded as they finish (result_fold.go): only the held ones keep
 	// their latencies, and the fold keeps at most exactLatencies of them.

@@ -309,6 +309,13 @@ type sim struct {
 	// priority takes from node v's computation from time from on (see
 	// NodeParams.RouteCPUFixed). Program runs slow computation down by it.
 	routeCPU func(v int32, from, cost float64)
+	// bufPkts is the buffer of a lane in packets under store and forward
+	// and virtual cut-through (Packet.BufferFlits; 0: unbounded), and
+	// bufUsed and bufEnd are, per lane, the packets in it and when the
+	// newest one's tail leaves the wire (buffers.go).
+	bufPkts int32
+	bufUsed []int32
+	bufEnd  []float64
 	// router is, per node, when a router process of high priority
 	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
 	// when no node has one.
@@ -327,6 +334,10 @@ func newSim(n *network, opt *Options) *sim {
 		wl: newWireLanes(int32(wires), n.lanes), nodes: make([]nodeState, g.N()),
 		// A queue's tail and length are set when its first packet waits.
 		laneQ: hugepages.Make[laneQueue](lanes, lanes),
+	}
+	if b := n.packetBuffers(); b > 0 {
+		s.bufPkts = b
+		s.bufUsed, s.bufEnd = make([]int32, lanes), make([]float64, lanes)
 	}
 	if n.routerProcesses() {
 		s.router = make([]float64, g.N())
@@ -347,6 +358,7 @@ func (s *sim) reset(seed uint64) {
 	}
 	clear(s.nodes)
 	clear(s.router)
+	clear(s.bufUsed)
 	s.q.reset()
 	for i := range s.hopMemo {
 		s.hopMemo[i].id = -1
@@ -898,6 +910,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		ln.until = math.Inf(1) // until the circuit is up
 	} else {
 		ln.until = end
+		// A full buffer at the lane's far end closes it until a packet
+		// leaves (buffers.go).
+		full := s.bufPkts > 0 && s.takeBuffer(p, ch, end)
 		if !p.spilled && p.nhops-p.tail == ringHops {
 			// The ring is full. Of the lanes held, only the last K are
 			// read again (keepWorm, and the stall when the head moves
@@ -906,7 +921,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
-		if ln.head >= 0 {
+		if ln.head >= 0 && !full {
 			// Granted with more waiting: the next gets it when this tail
 			// leaves.
 			s.push(end, evGrant, ch, 0)
@@ -1084,6 +1099,9 @@ func (s *sim) grant(ch int32) {
 
 func (s *sim) deliver(id int32) {
 	p := &s.pkts[id]
+	if s.bufPkts > 0 && p.nhops > 0 {
+		s.leaveBuffer(p.hop(p.nhops - 1).ch)
+	}
 	pi := p.part
 	pt := &s.parts[pi]
 	// Its tail has left every lane by now (lanes keep no reference that

@@ -40,8 +40,12 @@
 //
 //   - SAF: only once the tail has arrived; the previous lane is free when
 //     its transmission ends.
-//   - VCT: at once; a blocked packet is buffered whole at the node (buffers
-//     are unbounded), so it holds nothing behind it.
+//   - VCT: at once; a blocked packet is buffered whole at the node, so it
+//     holds nothing behind it.
+//   - Under both, buffers are unbounded unless BufferFlits is set: then a
+//     lane's buffer holds that many packets, a packet keeps its place in
+//     the buffer it came into until it takes its next lane, and a full
+//     buffer closes the lane (buffers.go), so cyclic routing can deadlock.
 //   - Wormhole: at once; a packet holds each lane until its tail has left
 //     it, and while the head is blocked the last K = ceil(flits/BufferFlits)
 //     lanes behind it stay held (the worm compresses into K buffers).
@@ -150,7 +154,7 @@ type PacketParams struct {
 	Payload         int // payload bytes per packet; 0 = whole message in one packet
 	Header, Trailer int // bytes added to every packet
 	FlitBytes       int // wormhole flit size; 0 means 1
-	BufferFlits     int // wormhole buffer per lane, in flits; 0 means 16
+	BufferFlits     int // buffer per lane: flits under wormhole (0 means 16), packets under SAF and VCT (0: unbounded)
 	VirtualChannels int // lanes per wire; 0 means 1 (or the link's own Channels)
 	AckBytes        int // size of an acknowledgement packet
 	Window          int // unacknowledged packets allowed per message channel; 0 = no acknowledgements

@@ -21,7 +21,8 @@ builds it, with its switching and routing: what 'parasol sim' would reject
 is an error here. Values that are legal but suspicious are warnings
 (file:line:col: warning: …): a num_links that disagrees with the links
 given, a routing whose channels can wait for each other in a cycle under
-wormhole switching (the cycle is shown). The exit status is 1 when there is
+wormhole switching, or store and forward or virtual cut-through with a
+buffer (the cycle is shown). The exit status is 1 when there is
 any error; warnings alone exit 0.
 
 Programs are checked as run checks them: their statements, arguments,
