@@ -39,6 +39,7 @@ func TestValidation(t *testing.T) {
 		secs = append(secs, s)
 	})
 	run("ipsc2-table3.5", ipsc2Table35)
+	run("tiny-table3.7-chapter4", tinyRouterCPU)
 	if tiny != nil {
 		run("table3.6", func(t *testing.T) section { return table36(t, tiny) })
 	}
