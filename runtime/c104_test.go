@@ -174,3 +174,25 @@ func TestC104Eq4(t *testing.T) {
 		t.Errorf("saturating channels %d, Eq. 4 says %d", got, want)
 	}
 }
+
+// Seed 000 §4: a library that splits every message over c channels opens
+// all c of them, γ each, even for a message of fewer packets than
+// channels, so one channel is the cheapest for n ≤ b bytes: each extra
+// channel adds at least its γ (Eq. 5's cγ; the packets of a share are
+// smaller, but every one carries its header and EOP and waits for the
+// link). Larger messages keep one part per packet at most.
+func TestC104ExtraChannelsCostGamma(t *testing.T) {
+	for _, s := range []int{0, 2, 6} {
+		spec := c104Chain(t, s)
+		for _, n := range []int{8, 16, 32} {
+			one := sim1(t, spec, Options{Op: "send", Size: n, Channels: 1, Src: Node(0), Dst: Node(1)}).Makespan
+			for c := 2; c <= 4; c++ {
+				got := sim1(t, spec, Options{Op: "send", Size: n, Channels: c, Src: Node(0), Dst: Node(1)}).Makespan
+				if got-one < float64(c-1)*gamma*(1-1e-9) {
+					t.Errorf("s=%d n=%d: %d channels take %.4g, one %.4g: extra channels cost %.4g, want at least (c-1)γ = %.4g",
+						s, n, c, got, one, got-one, float64(c-1)*gamma)
+				}
+			}
+		}
+	}
+}

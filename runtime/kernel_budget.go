@@ -112,6 +112,15 @@ func (tr *traffic) packets(size int64) int64 {
 	return (size + tr.payload - 1) / tr.payload
 }
 
+// parts is the number of parts a message of size bytes is split into: one
+// per channel and link the sender opens (tr.channels × tr.links), each
+// carrying at least a byte. A message of fewer packets than channels still
+// opens them all, a share of its bytes on each, as seed 000 §4's library
+// with a fixed c does: every channel costs the sender γ (Eq. 5's cγ).
+func (tr *traffic) parts(size int64) int64 {
+	return max(1, min(limits.Mul(int64(tr.channels), int64(tr.links)), size))
+}
+
 // Per-item bytes of the simulator's state, for the estimate.
 var (
 	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
@@ -138,9 +147,8 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	if err != nil {
 		return 0, err
 	}
-	split := limits.Mul(int64(tr.channels), int64(tr.links))
 	pk := tr.packets(biggest)
-	parts := min(split, pk)
+	parts := tr.parts(biggest)
 	if !tr.circuit {
 		if per := (pk + parts - 1) / parts; per > MaxPacketsPerPart {
 			return 0, fmt.Errorf("a message of %d bytes in packets of %d bytes is %d packets per part; the bound is %d (make the packets larger or split messages over more channels or links)",
@@ -178,7 +186,7 @@ type growthGuard struct {
 func newGrowthGuard(n *network, tr *traffic, need, maxMemory int64, workers int) growthGuard {
 	maxMemory = limits.Or(maxMemory)
 	msgs := messagesPerRun(tr.op, int64(n.nprocs))
-	parts := min(limits.Mul(int64(tr.channels), int64(tr.links)), tr.packets(tr.size))
+	parts := tr.parts(tr.size)
 	spare := max(maxMemory-need, 0) / int64(max(workers, 1)) / 2
 	return growthGuard{
 		maxPackets: int(min(limits.Add(limits.Mul(msgs, parts), spare/packetBytes), math.MaxInt32)),

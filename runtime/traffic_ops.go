@@ -119,25 +119,24 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 		return -1
 	}
 	m := int32(len(s.msgs))
-	nparts := int64(tr.channels * tr.links)
+	nparts := tr.parts(size)
 	b := tr.payload
 	total := int64(1) // packets of the whole message
 	if b > 0 && size > 0 {
 		total = (size + b - 1) / b
 	}
-	if b == 0 {
-		total = max(1, min(size, nparts)) // whole-message packets: split bytes evenly
-	}
-	nparts = min(nparts, total)
+	// Whole-message packets, or fewer packets than parts: the bytes are
+	// split evenly, one packet a part.
+	even := b == 0 || total < nparts
 	s.msgs = append(s.msgs, message{src: src, dst: dst, size: size, part0: int32(len(s.parts)), parts: int32(nparts)})
 	var off int64
 	for j := range nparts {
 		var payload int64
-		if b > 0 {
+		if even {
+			payload = size/nparts + btoi(j < size%nparts)
+		} else {
 			pk := total/nparts + btoi(j < total%nparts)
 			payload = min(pk*b, size-off)
-		} else {
-			payload = size/nparts + btoi(j < size%nparts)
 		}
 		off += payload
 		pt := part{msg: m, src: src, dst: dst, j: int32(j), link: int32(j / int64(tr.channels)), npk: 1, bytes: payload, last: payload}
@@ -159,7 +158,7 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 // grow them by copies (later runs reuse the room).
 func (s *sim) reserve(tr *traffic) {
 	msgs := messagesPerRun(tr.op, int64(s.net.nprocs))
-	parts := limits.Mul(msgs, min(limits.Mul(int64(tr.channels), int64(tr.links)), tr.packets(tr.size)))
+	parts := limits.Mul(msgs, tr.parts(tr.size))
 	if msgs > int64(cap(s.msgs)) && msgs <= math.MaxInt32 {
 		s.msgs = append(make([]message, 0, msgs), s.msgs...)
 	}
