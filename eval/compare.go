@@ -183,28 +183,10 @@ func Compare(ctx context.Context, m *Machine, spec *runtime.Spec, primitive stri
 	}
 	opts.Src, opts.Dst = &src, &dst
 
-	sizeGiven := opts.Size >= 0
+	c.MessageSize, c.Note = compareSize(primitive, f, cp, known, opts.Size)
 	n := CompareSize
-	if sizeGiven {
+	if opts.Size >= 0 {
 		n = opts.Size
-	}
-	takesSize := false
-	for _, p := range f.Params() {
-		takesSize = takesSize || sizeParam(p)
-	}
-	switch {
-	case known && cp.NoPayload:
-		c.MessageSize = 0
-		if sizeGiven && n != 0 {
-			c.Note = fmt.Sprintf("--size %d is not used: %s is a barrier, whose messages carry no payload", n, primitive)
-		}
-	case takesSize:
-		c.MessageSize = n
-	default:
-		c.MessageSize = 0
-		if sizeGiven && n != 0 {
-			c.Note = fmt.Sprintf("--size %d is not used: %s takes no size, so its messages carry no payload", n, primitive)
-		}
 	}
 	opts.Size = c.MessageSize
 
@@ -258,6 +240,48 @@ func Compare(ctx context.Context, m *Machine, spec *runtime.Spec, primitive stri
 		c.Note = strings.TrimPrefix(c.Note+"; no relative difference: the analytic cost is 0", "; ")
 	}
 	return c, nil
+}
+
+// CompareMessageSize is the size, in bytes, of the messages Compare
+// simulates for primitive when given size (negative: none): what a
+// machine's MessageSizeParam is set to before its network is compiled.
+func CompareMessageSize(m *Machine, primitive string, size int) (int, error) {
+	f, err := m.Func(primitive)
+	if err != nil {
+		return 0, err
+	}
+	cp, known := CounterpartOf(primitive)
+	n, _ := compareSize(primitive, f, cp, known, size)
+	return n, nil
+}
+
+// compareSize is the payload of the messages Compare simulates for
+// primitive f given size (negative: none, CompareSize), and a note when a
+// size given is not used.
+func compareSize(primitive string, f *Func, cp *Counterpart, known bool, size int) (int, string) {
+	sizeGiven := size >= 0
+	n := CompareSize
+	if sizeGiven {
+		n = size
+	}
+	takesSize := false
+	for _, p := range f.Params() {
+		takesSize = takesSize || sizeParam(p)
+	}
+	switch {
+	case known && cp.NoPayload:
+		if sizeGiven && n != 0 {
+			return 0, fmt.Sprintf("--size %d is not used: %s is a barrier, whose messages carry no payload", n, primitive)
+		}
+		return 0, ""
+	case takesSize:
+		return n, ""
+	default:
+		if sizeGiven && n != 0 {
+			return 0, fmt.Sprintf("--size %d is not used: %s takes no size, so its messages carry no payload", n, primitive)
+		}
+		return 0, ""
+	}
 }
 
 // RelativeDifference is (simulated - analytic) / analytic, 0 when the two

@@ -152,10 +152,16 @@ func sim(t testing.TB, m *eval.Machine, opts runtime.Options) *runtime.Result {
 	return r
 }
 
-// send simulates one message src -> dst of size bytes; it returns the
-// result (latency of the message, makespan, sender time).
+// send simulates one message src -> dst of size bytes, on the machine
+// derived for that size as sim and compare derive it (a protocol chosen by
+// size: eval.MessageSizeParam); it returns the result (latency of the
+// message, makespan, sender time).
 func send(t testing.TB, m *eval.Machine, src, dst, size int) *runtime.Result {
 	t.Helper()
+	m, _, err := m.ForMessageSize(size)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return sim(t, m, runtime.Options{Op: "send", Size: size, Src: runtime.Node(src), Dst: runtime.Node(dst)})
 }
 

@@ -417,16 +417,15 @@ func ipsc2Table35(t *testing.T) section {
 	var rows []row
 	for _, col := range []struct {
 		name       string
-		sync       string
 		ls         []int
 		a, b, c, d float64
 	}{
-		{"l < 100 B", "false", steps(0, 99, 9), 367, 10.2, 0.05, 0},
-		{"l > 100 B", "true", steps(100, 4096, 444), 670.6, 30.0, 0.09, 0},
+		{"l < 100 B", steps(0, 99, 9), 367, 10.2, 0.05, 0},
+		{"l > 100 B", steps(100, 4096, 444), 670.6, 30.0, 0.09, 0},
 	} {
-		f := fitLatency(t, nil, "std:ipsc2", []string{"sync=" + col.sync}, steps(1, 6, 1), col.ls, hcDst)
-		cmd := fmt.Sprintf("parasol sim std:ipsc2 --set sync=%s --op send --src 0 --dst 2^H-1 --size L, H = 1..6, L = %d..%d; least squares",
-			col.sync, col.ls[0], col.ls[len(col.ls)-1])
+		f := fitLatency(t, nil, "std:ipsc2", nil, steps(1, 6, 1), col.ls, hcDst)
+		cmd := fmt.Sprintf("parasol sim std:ipsc2 --op send --src 0 --dst 2^H-1 --size L, H = 1..6, L = %d..%d; least squares",
+			col.ls[0], col.ls[len(col.ls)-1])
 		for i, q := range []struct {
 			name string
 			seed float64
@@ -440,11 +439,20 @@ func ipsc2Table35(t *testing.T) section {
 			rows = append(rows, check(t, r))
 		}
 	}
+	m := load(t, "std:ipsc2")
+	want := 670.6 + 4*30.0 + 150*0.09
+	rows = append(rows, check(t, row{Quantity: "l = 150 B, h = 4: latency (no --set)", Seed: fmt.Sprintf("%.4g us", want), SeedVal: want,
+		Value: send(t, m, 0, 15, 150).Latency.Mean * 1e6, Unit: "us", Tol: 0.02,
+		Cmd: "parasol compare --json std:ipsc2 MPI.send --size 150 --dst 15 (\"simulated\")"}))
 	return section{
 		Title: "Seed 003: iPSC/2 quiet-network latency, Table 3.5 (std:ipsc2)",
 		Intro: "Circuit-switched 64-node hypercube: a probe reserves the path, the confirmation returns, then the " +
 			"message streams. Sends from node 0 over h = 1..6 links, fitted to a + b h + c l + d l h; " +
-			"`sync` selects NX/2's protocol (asynchronous below 100 bytes, synchronous above).",
+			"NX/2's protocol follows the message size (seed 003 §3.5.3: asynchronous below 100 bytes, synchronous " +
+			"from 100 on): the machine's `message_size`, which sim, compare and sweep set to the size they " +
+			"simulate, chooses the column, so no `--set` is needed (`--set sync=true` or `false` still forces one). " +
+			"The last row is issue 27's contract: one 150-byte message over h = 4 links against a + 4b + 150c " +
+			"of the long column.",
 		Rows: rows,
 		Notes: "d = 0 comes out of the simulation (circuit switching pays l/bandwidth once, whatever h), as the " +
 			"seed explains. The per-hop b is three latencies (probe, confirmation, data), so the machine's link " +

@@ -94,7 +94,7 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if !opSet {
 			sf.op = ""
 		}
-		m, rs, err := sf.network(pos[0])
+		m, rs, err := sf.network(pos[0], -1)
 		if err != nil {
 			return err
 		}
@@ -111,6 +111,13 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		// The primitive is a command-line argument: naming one the machine
 		// does not have is a usage error, not an error in the machine.
 		if _, err := namedFunc(m, "compare", pos[1]); err != nil {
+			return err
+		}
+		n, err := eval.CompareMessageSize(m, pos[1], opts.Size)
+		if err != nil {
+			return err
+		}
+		if m, rs, err = sf.sized(m, n); err != nil {
 			return err
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -113,7 +113,7 @@ func (lf *loadFlags) listPattern(fs *flag.FlagSet, sf *simFlags) error {
 
 // runLoad runs sim --load: every point, then a table, JSON lines or CSV.
 func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, plotFile, linksFile string) error {
-	m, rs, err := sf.network(spec)
+	m, rs, err := sf.network(spec, int(sf.size.bytes()))
 	if err != nil {
 		return err
 	}

@@ -114,13 +114,25 @@ func (o *optInt) Set(s string) error {
 }
 
 // network loads the machine and compiles the chosen topology, with the
-// packet size override applied.
-func (sf *simFlags) network(spec string) (*eval.Machine, *runtime.Spec, error) {
+// packet size override applied, for messages of size bytes (negative:
+// any; see sized).
+func (sf *simFlags) network(spec string, size int) (*eval.Machine, *runtime.Spec, error) {
 	m, err := sf.load(spec)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := checkTopology(sf.cmd, m, sf.topology); err != nil {
+		return nil, nil, err
+	}
+	return sf.sized(m, size)
+}
+
+// sized compiles the chosen topology of m for messages of size bytes: a
+// machine whose costs depend on the message size (eval.MessageSizeParam)
+// is derived for it first.
+func (sf *simFlags) sized(m *eval.Machine, size int) (*eval.Machine, *runtime.Spec, error) {
+	m, _, err := m.ForMessageSize(size)
+	if err != nil {
 		return nil, nil, err
 	}
 	rs, err := m.Spec(sf.topology)
@@ -204,7 +216,7 @@ func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size
 // simulate loads the machine and runs the experiment; progress goes to
 // stderr on a terminal.
 func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Result, *results.Run, error) {
-	m, rs, err := sf.network(spec)
+	m, rs, err := sf.network(spec, int(sf.size.bytes()))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -125,6 +125,31 @@ func (s *Sweep) Network(sets []eval.Set) (*eval.Machine, *runtime.Spec, error) {
 	return m, rs, nil
 }
 
+// sized is the machine and network of a point whose messages are size
+// bytes (negative: none given): a machine whose costs depend on the
+// message size (eval.MessageSizeParam) is derived for it, for the size
+// compare simulates when the sweep compares a primitive.
+func (s *Sweep) sized(m *eval.Machine, rs *runtime.Spec, size int) (*eval.Machine, *runtime.Spec, error) {
+	if s.Compare != "" {
+		n, err := eval.CompareMessageSize(m, s.Compare, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		size = n
+	}
+	d, changed, err := m.ForMessageSize(size)
+	if err != nil || !changed {
+		return m, rs, err
+	}
+	if rs, err = d.Spec(s.Topology); err != nil {
+		return nil, nil, err
+	}
+	if s.Packet != nil {
+		rs.Packet.Payload = *s.Packet
+	}
+	return d, rs, nil
+}
+
 // Run runs the points over s.Workers goroutines and hands each result to
 // emit in point order, as soon as it and those before it are done; done,
 // when not nil, is called as each point finishes, in any order (for a
@@ -186,6 +211,9 @@ func (s *Sweep) runPoint(ctx context.Context, p Point, inner int) *Result {
 	}
 	sets, _ := p.MachineSets(s.Axes)
 	m, rs, err := s.Network(sets)
+	if err == nil {
+		m, rs, err = s.sized(m, rs, int(p.Size))
+	}
 	if err != nil {
 		return &Result{Point: p, Err: err}
 	}
