@@ -103,7 +103,7 @@ var Routing = &Enum{What: "routing", Entries: []Entry{
 	{Name: "quiet", Doc: "minimal, the link idle for longest (ties at random)"},
 	{Name: "short-queue", Doc: "minimal, the lane with the shortest queue (ties at random)"},
 	{Name: "first-ready", Doc: "minimal, a free lane if any, else the one ready soonest (ties at random)"},
-	{Name: "valiant", Doc: "shortest to a random processor, then shortest to the destination"},
+	{Name: "valiant", Doc: "shortest to a random intermediate (a switch of the core where processors hang off switches, else a processor), then shortest to the destination"},
 	{Name: "tree", Doc: "along a BFS spanning tree rooted at Options.Src (deadlock-free); broadcast follows it"},
 	{Name: "acyclic", Doc: "deadlock-free on any connected graph (TINY, seed 003): minimal paths in the acyclic channel graph; lanes are ordered link components; broadcast on its static trees"},
 	{Name: "acyclic-improved", Doc: "acyclic with rule C2: UGLY connects made GOOD where no cycle results (shorter routes)"},

@@ -596,7 +596,11 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 			size = pt.last + int64(pk.Header+pk.Trailer)
 		}
 		if s.net.rk == rValiant {
-			p.target = s.net.g.Proc(s.rng.Intn(s.net.nprocs))
+			if s.net.viaSwitch {
+				p.target = int32(s.rng.Intn(s.net.core.Nodes))
+			} else {
+				p.target = s.net.g.Proc(s.rng.Intn(s.net.nprocs))
+			}
 		}
 	}
 	p.bytes = size

@@ -47,7 +47,11 @@ type network struct {
 	lanes    int32  // lanes per wire
 	dateline bool   // torus dimension-order routing: lanes split before/after the wrap link
 	phased   bool   // Valiant: lanes split between the two phases
-	classes  int32  // lane classes (1, 2 or 4)
+	// viaSwitch: Valiant's intermediate is one of the core's switches
+	// (nodes 0..core.Nodes-1), as the C104's two-phase routing sends a
+	// packet to a random switch; otherwise a random processor.
+	viaSwitch bool
+	classes   int32 // lane classes (1, 2 or 4)
 	// classLo[c] is where class c's lanes start among a wire's (c·lanes /
 	// classes), worked out once rather than divided out at every hop.
 	classLo [5]int32
@@ -244,6 +248,7 @@ func (n *network) setRouting(name string) error {
 	// enough; otherwise all lanes are used alike.
 	n.dateline = kind == topo.Torus && n.lanes >= 2 && (n.rk == rStatic || n.rk == rValiant)
 	n.phased = n.rk == rValiant && n.lanes >= 2 && (!n.dateline || n.lanes >= 4)
+	n.viaSwitch = n.rk == rValiant && n.attached && n.core.Kind != topo.Explicit && n.core.Nodes > 0
 	n.classes = 1
 	if n.dateline {
 		n.classes *= 2
