@@ -26,6 +26,7 @@ import (
 type runFlags struct {
 	machineFlags
 	topology, routing, switching string
+	model                        string
 	analytic, simulate, compare  bool
 	ranks                        int
 	mapping                      string
@@ -83,6 +84,11 @@ Two answers:
                simulated answer is given alone, with one line saying why
                ("no_analytic" in JSON); --analytic is then that error.
 
+The analytic answer is costed by the model section --model names, by
+default MPI, or on a machine without an MPI section that costs a message
+(a Parasol I machine) its PVM section, else its Express section; a section
+other than MPI is named in the output ("model" in JSON).
+
 The output gives the makespan, each rank's end and its time computing,
 sending, receiving and waiting (summarised for more than 16 ranks), and the
 critical path. --format json prints {"program", "makespan", "ranks":
@@ -100,7 +106,8 @@ messages that never come) is reported with the waiting ranks, exit status 3.
 Examples:
   parasol run std:xmp64 examples/programs/ring.machine --arg n=4KB
   parasol run --json std:xmp64 'if rank == 0 { compute(10us) } barrier()'
-  parasol run std:loggp --analytic eval/program/testdata/goal/dissemination_16_1.goal --set L=5us`,
+  parasol run std:loggp --analytic eval/program/testdata/goal/dissemination_16_1.goal --set L=5us
+  parasol run --ranks 2 --model Express examples/parasol1.machine 'if rank == 0 { send(1KB, to: 1) } else { recv(from: 0) }'`,
 	flags: declareRun,
 }
 
@@ -149,6 +156,12 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		if err := checkTopology("run", m, rf.topology); err != nil {
 			return err
+		}
+		// A model section the machine does not have is a mistake on the
+		// command line; one that costs no message is the answer's note.
+		var nm *program.NoModelError
+		if _, err := program.ModelOf(m, rf.model); rf.model != "" && err != nil && !errors.As(err, &nm) {
+			return usageError("parasol run: --model %s: %v", rf.model, err)
 		}
 		if rf.routing != "" {
 			rs, err := m.Spec(rf.topology)
@@ -221,6 +234,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 	rf.machineFlags.register(fs, e)
 	fs.StringVar(&rf.topology, "topology", "", "which topology of the machine to simulate (default: the first)")
+	fs.StringVar(&rf.model, "model", "", "the model section that costs the analytic answer: MPI, PVM, Express or another the machine has (default: the first of "+strings.Join(program.ModelSections, ", ")+" that costs a message)")
 	fs.BoolVar(&rf.analytic, "analytic", false, "give the analytic answer only: the critical path costed by the machine's model section")
 	fs.BoolVar(&rf.simulate, "simulate", false, "give the simulated answer only: ranks on the packet-level network")
 	fs.BoolVar(&rf.compare, "compare", false, "give both answers and their difference (the default)")
@@ -454,7 +468,7 @@ var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
 func (rf *runFlags) options() program.RunOptions {
-	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology,
+	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology, Model: rf.model,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
 }
@@ -555,6 +569,9 @@ func printRun(w io.Writer, m *eval.Machine, p *runProgram, res *program.RunResul
 	}
 	if res.NoAnalytic != "" {
 		fmt.Fprintf(w, "  analytic    none: %s\n", res.NoAnalytic)
+	}
+	if res.Model != "" && res.Model != program.ModelSections[0] {
+		fmt.Fprintf(w, "  model       %s (the analytic answer's costs)\n", res.Model)
 	}
 	line := func(label string, pr *runtime.ProgramResult) {
 		if pr == nil {

@@ -29,7 +29,7 @@ type AnalyzeOptions struct {
 	// Timeline asks for ProgramResult.Timeline.
 	Timeline bool
 	// Model names the model section whose functions cost the operations;
-	// "" is "MPI".
+	// "" is the first of ModelSections that costs a message (ModelOf).
 	Model string
 }
 
@@ -93,15 +93,69 @@ const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
 type NoModelError struct {
 	Pos     lang.Pos // the machine's declaration
 	Machine string
-	Model   string // the model section looked for
+	Model   string // the model section looked for; "" for all of ModelSections
 }
 
 func (e *NoModelError) Error() string {
-	msg := fmt.Sprintf("machine %q has no analytic model: its model section %s defines neither latency(n, src, dst) nor send(n, src, dst) (the simulation needs none: run --simulate)", e.Machine, e.Model)
+	what := "its model section " + e.Model + " defines"
+	if e.Model == "" {
+		what = "its model sections " + strings.Join(ModelSections[:len(ModelSections)-1], ", ") + " and " + ModelSections[len(ModelSections)-1] + " define"
+	}
+	msg := fmt.Sprintf("machine %q has no analytic model: %s neither latency(n, src, dst) nor send(n, src, dst) (the simulation needs none: run --simulate)", e.Machine, what)
 	if e.Pos.IsValid() {
 		return e.Pos.String() + ": " + msg
 	}
 	return msg
+}
+
+// ModelSections are the model sections that cost an analytic answer when
+// none is named, in the order they are looked for: MPI, then Parasol I's
+// PVM and Express (seed 002), so that a Parasol I machine, which has no
+// MPI section, is answered both ways.
+var ModelSections = []string{"MPI", "PVM", "Express"}
+
+// ModelOf is the model section that costs m's analytic answer: model when
+// named, else the first of ModelSections that defines latency(n, src, dst)
+// or send(n, src, dst). A *NoModelError says when that section costs no
+// message (Model "" when the machine has a PVM or Express section and none
+// of ModelSections costs one); a model named that
+// has no functions at all is an error listing the sections m has.
+func ModelOf(m *eval.Machine, model string) (string, error) {
+	sections := map[string]bool{}
+	costs := map[string]bool{}
+	var names []string
+	for _, f := range m.Fields() {
+		sec, name, ok := strings.Cut(f.Path, ".")
+		if !ok || !f.Func || strings.ContainsAny(sec, "()") || strings.Contains(name, ".") {
+			continue
+		}
+		if !sections[sec] {
+			names = append(names, sec)
+		}
+		sections[sec] = true
+		costs[sec] = costs[sec] || name == "latency" || name == "send"
+	}
+	switch {
+	case model != "" && !sections[model]:
+		if len(names) == 0 {
+			return "", fmt.Errorf("machine %q has no model section %s, nor any other", m.Name(), model)
+		}
+		return "", fmt.Errorf("machine %q has no model section %s; its sections: %s%s", m.Name(), model, strings.Join(names, ", "), lang.DidYouMean(model, names))
+	case model != "" && !costs[model]:
+		return "", &NoModelError{Pos: m.Pos(), Machine: m.Name(), Model: model}
+	case model != "":
+		return model, nil
+	}
+	looked := ModelSections[0] // the one a machine without PVM or Express lacks
+	for _, sec := range ModelSections {
+		if costs[sec] {
+			return sec, nil
+		}
+		if sec != ModelSections[0] && sections[sec] {
+			looked = "" // every one of them
+		}
+	}
+	return "", &NoModelError{Pos: m.Pos(), Machine: m.Name(), Model: looked}
 }
 
 // AnalyzeFootprint is what Analyze takes per item of a schedule beyond
@@ -376,10 +430,11 @@ type analysis struct {
 }
 
 func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis, error) {
-	a := &analysis{m: m, model: o.Model, timeline: o.Timeline}
-	if a.model == "" {
-		a.model = "MPI"
+	model, err := ModelOf(m, o.Model)
+	if err != nil {
+		return nil, err
 	}
+	a := &analysis{m: m, model: model, timeline: o.Timeline}
 	t, err := m.Topology("")
 	if err != nil {
 		return nil, err

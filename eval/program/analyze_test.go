@@ -465,7 +465,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"no message cost", noCost, AnalyzeOptions{}, `nocost.machine:1:1: machine "nocost" has no analytic model: its model section MPI defines neither latency(n, src, dst) nor send(n, src, dst)`},
 		{"map to a switch", lgp, AnalyzeOptions{Map: []int{0, 2}}, "the map puts rank 1 on node 2, which is not a processor of topology crossbar"},
 		{"map too short", lgp, AnalyzeOptions{Map: []int{0}}, "the map gives 1 processors for 2 ranks"},
-		{"unknown model", lgp, AnalyzeOptions{Model: "PVM"}, "model section PVM defines neither"},
+		{"unknown model", lgp, AnalyzeOptions{Model: "PVM"}, `machine "loggp" has no model section PVM; its sections: MPI`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,6 +37,9 @@ type RunResult struct {
 	// analytic one (a NoModelError's text, with the machine's position):
 	// the simulated answer is given alone.
 	NoAnalytic string `json:"no_analytic,omitempty"`
+	// Model is the model section that costed the analytic answer (ModelOf:
+	// MPI, or PVM or Express on a machine without an MPI section).
+	Model string `json:"model,omitempty"`
 }
 
 // Difference is the simulated makespan's relative difference from the
@@ -90,13 +93,19 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 	}
 	out := &RunResult{}
 	if both || o.Analytic {
-		a, err := Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: o.Model})
+		model, err := ModelOf(m, o.Model)
+		var a *runtime.ProgramResult
+		if err == nil {
+			a, err = Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: model})
+		}
 		var nm *NoModelError
 		switch {
 		case both && errors.As(err, &nm):
 			out.NoAnalytic = nm.Error()
 		case err != nil:
 			return nil, err
+		default:
+			out.Model = model
 		}
 		out.Analytic = a
 	}

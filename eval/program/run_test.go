@@ -108,3 +108,45 @@ func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
 func near(a, b, rel float64) bool {
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))+1e-18
 }
+
+// A Parasol I machine has PVM and Express model sections and no MPI one
+// (seed 002 §2.3): the analytic answer is costed by PVM, or by the section
+// RunOptions.Model names, and Run says which. On examples/parasol1.machine
+// a 1000-byte send from processor 43 to 45 over one link of 2,667,231 B/s
+// and 0.23 ns is PVM's 100 µs + n / speed + latency = 474.92 µs, Express's
+// 40 µs + n / speed = 414.92 µs (the file's own formulas, computed here;
+// within 1e-6: the analysis counts in picoseconds).
+func TestRunUsesPVMOrExpressWithoutAnMPISection(t *testing.T) {
+	m, err := eval.Load("../../examples/parasol1.machine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := eval.ParseProgramBody(m, "if rank == 0 { send(1000B, to: 1) } else { recv(from: 0) }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Schedule(m, eval.ScheduleOptions{Ranks: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const speed, lat = 2667231.0, 0.23e-9
+	for _, c := range []struct {
+		model, want string
+		end         float64
+	}{
+		{"", "PVM", 100e-6 + 1000/speed + lat},
+		{"PVM", "PVM", 100e-6 + 1000/speed + lat},
+		{"Express", "Express", 40e-6 + 1000/speed},
+	} {
+		res, err := Run(context.Background(), m, s, RunOptions{Model: c.model})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Analytic == nil || res.Model != c.want || !near(res.Analytic.Makespan, c.end, 1e-6) {
+			t.Errorf("--model %q: model %q, analytic %+v; want %s, makespan %g s", c.model, res.Model, res.Analytic, c.want, c.end)
+		}
+	}
+	if _, err := Run(context.Background(), m, s, RunOptions{Model: "MPI"}); err == nil {
+		t.Error("--model MPI on a machine without an MPI section: no error")
+	}
+}

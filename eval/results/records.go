@@ -162,6 +162,9 @@ type ProgramRun struct {
 	// NoAnalytic says why there is no analytic answer beside the
 	// simulated one (program.RunResult.NoAnalytic).
 	NoAnalytic string `json:"no_analytic,omitempty"`
+	// Model is the model section that costed the analytic answer when it
+	// is not MPI (program.RunResult.Model).
+	Model string `json:"model,omitempty"`
 	// Notes are the notes the text output prints beside the answer
 	// (ranks sharing a processor), absent when there are none.
 	Notes []string `json:"notes,omitempty"`
@@ -171,6 +174,9 @@ type ProgramRun struct {
 // NewProgramRun is the object of program p's answers res.
 func NewProgramRun(p *Program, res *program.RunResult, run *Run) ProgramRun {
 	j := ProgramRun{Program: p, Run: run, NoAnalytic: res.NoAnalytic}
+	if res.Model != program.ModelSections[0] {
+		j.Model = res.Model
+	}
 	switch {
 	case res.Analytic != nil && res.Simulated != nil:
 		j.Analytic, j.Simulated = res.Analytic, res.Simulated
