@@ -46,6 +46,7 @@ func TestValidation(t *testing.T) {
 	run("tables3.1-3.3", cyclicTables)
 	run("tables3.1-3.3 acyclic", acyclicTables)
 	run("seed001-effective-bandwidth", effectiveBandwidth)
+	run("models-own-simulation", modelsOwnSimulation)
 	if !testing.Short() {
 		run("models-vs-sim", modelsVsSim)
 	}

@@ -189,8 +189,26 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if c.Note != "" {
 			fmt.Fprintf(e.stdout, "  note        %s\n", c.Note)
 		}
+		for _, n := range primitiveNotes(c, m) {
+			fmt.Fprintf(e.stdout, "  note        %s\n", n)
+		}
 		return compareFailure(c.Result)
 	}
+}
+
+// primitiveNotes are the notes of the compared primitive's comment
+// (eval.Func.Notes), each naming the primitive: what its closed form, or
+// the simulation beside it, leaves out.
+func primitiveNotes(c *eval.Comparison, m *eval.Machine) []string {
+	f, err := m.Func(c.Primitive)
+	if err != nil {
+		return nil
+	}
+	var notes []string
+	for _, n := range f.Notes() {
+		notes = append(notes, c.Primitive+": "+n)
+	}
+	return notes
 }
 
 // newCompareJSON is compare's JSON object of c, with "bisection_exact"
@@ -202,7 +220,8 @@ func newCompareJSON(c *eval.Comparison, m *eval.Machine) results.Compare {
 }
 
 // compareNotes are the notes compare's text prints: that the analytic
-// cost rests on a bound (beside it), and the comparison's note.
+// cost rests on a bound (beside it), the comparison's note and the
+// primitive's own notes.
 func compareNotes(c *eval.Comparison, m *eval.Machine) []string {
 	var notes []string
 	if uses, err := m.Uses(c.Primitive); err == nil {
@@ -211,7 +230,7 @@ func compareNotes(c *eval.Comparison, m *eval.Machine) []string {
 	if c.Note != "" {
 		notes = append(notes, c.Note)
 	}
-	return notes
+	return append(notes, primitiveNotes(c, m)...)
 }
 
 // compareFailure is the exit status of a comparison: 3 when the
