@@ -158,6 +158,7 @@ type message struct {
 	partsDone    int32
 	hops         int32
 	sent         float64 // when the sender was last busy with it (transmission or acknowledgement)
+	tx           float64 // when its last packet had left the sender (sent less the wait for the final acknowledgement)
 	lat          float64 // latency, once done
 	dep0, dep1   int32   // dependents: s.depList[dep0:dep1]
 	done         bool
@@ -952,6 +953,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	if p.nhops == 1 && !p.ack {
 		m := &s.msgs[s.parts[p.part].msg]
 		m.sent = max(m.sent, end)
+		m.tx = max(m.tx, end)
 		s.launch(p.part)
 	}
 }
@@ -1045,6 +1047,7 @@ func (s *sim) circuitUp(id int32) {
 		// The sender is busy until the data has streamed onto the first lane.
 		m := &s.msgs[s.parts[p.part].msg]
 		m.sent = max(m.sent, p.hop(p.tail).end)
+		m.tx = max(m.tx, p.hop(p.tail).end)
 	}
 	p.lastEnd = prevEnd
 	s.push(prevEnd+prevLat, evDeliver, id, 0)

@@ -99,6 +99,12 @@ type Stats struct {
 type SendStats struct {
 	Mean float64 `json:"mean"`
 	Max  float64 `json:"max"`
+	// FinalAck is the mean over messages of the sender's wait for the
+	// final acknowledgement, from its last packet leaving to the last
+	// acknowledgement arriving (0, and absent, without acknowledgements):
+	// Mean - FinalAck is the time until the sender's last transmission,
+	// seed 000 Eq. 5's viewpoint, whose intercept is cγ.
+	FinalAck float64 `json:"final_ack,omitempty"`
 }
 
 // HopStats summarise path lengths in links (μ and D for all-to-all).
@@ -174,6 +180,7 @@ type runResult struct {
 	lat         []float64
 	sendSum     float64
 	sendMax     float64
+	ackSum      float64 // the senders' waits for the final acknowledgement
 	hopSum      int64
 	hopMax      int
 	byHops      hopAgg

@@ -38,6 +38,7 @@ func (f *runFold) add(x *runResult) {
 	f.lat.add(x.lat)
 	f.hops += x.hopSum
 	r.SendTime.Mean += x.sendSum
+	r.SendTime.FinalAck += x.ackSum
 	r.SendTime.Max = max(r.SendTime.Max, x.sendMax)
 	r.Hops.Max = max(r.Hops.Max, x.hopMax)
 	r.Makespan += x.makespan
@@ -84,6 +85,7 @@ func (f *runFold) result() *Result {
 	}
 	r.Hops.Mean = float64(f.hops) / float64(r.Messages)
 	r.SendTime.Mean /= float64(r.Messages)
+	r.SendTime.FinalAck /= float64(r.Messages)
 	f.lat.fill(r)
 	return r
 }

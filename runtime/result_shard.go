@@ -18,6 +18,7 @@ type RunRecord struct {
 	Latencies   []float64    `json:"latencies"`
 	SendSum     float64      `json:"send_sum"`
 	SendMax     float64      `json:"send_max"`
+	AckSum      float64      `json:"final_ack_sum,omitempty"`
 	HopSum      int64        `json:"hop_sum"`
 	HopMax      int          `json:"hop_max"`
 	ByHops      []HopLatency `json:"by_hops"` // Mean holds the sum of the latencies
@@ -34,7 +35,7 @@ type RunRecord struct {
 }
 
 func (r *runResult) record(index int) RunRecord {
-	return RunRecord{Index: index, Latencies: r.lat, SendSum: r.sendSum, SendMax: r.sendMax, HopSum: r.hopSum,
+	return RunRecord{Index: index, Latencies: r.lat, SendSum: r.sendSum, SendMax: r.sendMax, AckSum: r.ackSum, HopSum: r.hopSum,
 		HopMax: r.hopMax, ByHops: r.byHops, Makespan: r.makespan, LinkLoad: r.linkLoad, ProcLoad: r.procLoad,
 		UtilMean: r.utilMean, UtilMax: r.utilMax, Events: r.events, Deadlock: r.deadlock, Cycle: r.cycle,
 		Partial: r.partial, Undelivered: r.undelivered}
@@ -54,7 +55,7 @@ func (rec *RunRecord) result() runResult {
 	if lat == nil {
 		lat = []float64{}
 	}
-	return runResult{lat: lat, sendSum: rec.SendSum, sendMax: rec.SendMax, hopSum: rec.HopSum, hopMax: rec.HopMax,
+	return runResult{lat: lat, sendSum: rec.SendSum, sendMax: rec.SendMax, ackSum: rec.AckSum, hopSum: rec.HopSum, hopMax: rec.HopMax,
 		byHops: rec.ByHops, makespan: rec.Makespan, linkLoad: rec.LinkLoad, procLoad: rec.ProcLoad,
 		utilMean: rec.UtilMean, utilMax: rec.UtilMax, events: rec.Events, deadlock: rec.Deadlock, cycle: rec.Cycle,
 		partial: rec.Partial, undelivered: rec.Undelivered}

@@ -286,6 +286,7 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 			r.hopSum += int64(m.hops)
 			r.hopMax = max(r.hopMax, int(m.hops))
 			r.sendSum += m.sent - m.ready
+			r.ackSum += m.sent - max(m.tx, m.ready)
 			r.sendMax = max(r.sendMax, m.sent-m.ready)
 			r.byHops = r.byHops.add(int(m.hops), 1, m.lat, m.lat, m.lat)
 		}

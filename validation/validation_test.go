@@ -32,6 +32,8 @@ func TestValidation(t *testing.T) {
 	run("c104-eq3", c104Eq3)
 	run("c104-eq5", c104Eq5)
 	run("c104-eq4", c104Eq4)
+	run("c104-eq5-intercept", c104Eq5Intercept)
+	run("c104-short-channels", c104ShortChannels)
 	var tiny []float64
 	t.Run("tiny-table3.4", func(t *testing.T) {
 		s, f := tinyTable34(t)

@@ -481,7 +481,12 @@ func printResult(w io.Writer, r *runtime.Result) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "makespan  %s (max over runs %s)\n", dur(r.Makespan), dur(r.MakespanMax))
-	fmt.Fprintf(w, "send time mean %s  max %s\n", dur(r.SendTime.Mean), dur(r.SendTime.Max))
+	fmt.Fprintf(w, "send time mean %s  max %s", dur(r.SendTime.Mean), dur(r.SendTime.Max))
+	if r.SendTime.FinalAck > 0 {
+		// seed 000 Eq. 5 counts to the last transmission, not to the last acknowledgement
+		fmt.Fprintf(w, "  (of which the wait for the final acknowledgement %s)", dur(r.SendTime.FinalAck))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "hops      mean %.4g  max %d\n", r.Hops.Mean, r.Hops.Max)
 	if len(r.ByHops) > 1 {
 		fmt.Fprintln(w, "latency by hops")
