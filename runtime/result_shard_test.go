@@ -11,11 +11,17 @@ import (
 
 // Runs sharded over any number of processes, their records passed through
 // JSON as a process would write them, aggregate to exactly the result of
-// one process running them all.
+// one process running them all, the senders' final acknowledgements
+// (seed 000's C104 chain, four channels) among them.
 func TestShardedRunsAggregateToTheWholeResult(t *testing.T) {
-	spec := xmpSpec(t)
-	for _, op := range []string{"randperm", "uniform", "alltoall"} {
-		opts := Options{Op: op, Size: 32, Runs: 7, Seed: 42}
+	xmp, chain := xmpSpec(t), c104Chain(t, 6)
+	for _, c := range []struct {
+		spec           *Spec
+		op             string
+		size, channels int
+	}{{xmp, "randperm", 32, 1}, {xmp, "uniform", 32, 1}, {xmp, "alltoall", 32, 1}, {chain, "send", 1024, 4}} {
+		spec, op := c.spec, c.op
+		opts := Options{Op: op, Size: c.size, Runs: 7, Seed: 42, Channels: c.channels}
 		whole, err := Simulate(context.Background(), spec, opts)
 		if err != nil {
 			t.Fatal(err)
