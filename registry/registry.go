@@ -149,6 +149,10 @@ type Generator struct {
 	MinArgs, MaxArgs int
 	Ranges           string
 	Doc              string
+	// Words, when set, are the words the last argument may be written
+	// as instead of a number (dragonfly's arrangement of global links);
+	// the generator receives the word's index in Words.
+	Words []string
 }
 
 // Generators lists the topology generators in the order help shows them.
@@ -160,6 +164,11 @@ var Generators = []Generator{
 	{Name: "chain", Signature: "chain(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes in a line (a 1-D mesh)"},
 	{Name: "tree", Signature: "tree(k, depth)", MinArgs: 2, MaxArgs: 2, Ranges: "k ≥ 1, depth ≥ 0", Doc: "a complete k-ary tree"},
 	{Name: "full", Signature: "full(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes, each linked to every other"},
+	{Name: "fattree", Signature: "fattree(k, n)", MinArgs: 2, MaxArgs: 2, Ranges: "k ≥ 1, n ≥ 1", Doc: "a k-ary n-tree (BookSim's fattree): k^n processors under n levels of k^(n-1) switches with k links down and k up"},
+	{Name: "xgft", Signature: "xgft(h, m1, ..., mh, w1, ..., wh)", MinArgs: 3, MaxArgs: 33, Ranges: "1 ≤ h ≤ 16, every m ≥ 1, every w ≥ 1", Doc: "an extended generalized fat tree (folded Clos): h switch levels; a level-i node has m_i children and w_(i+1) parents; m1 processors a leaf switch, w < m tapers"},
+	{Name: "dragonfly", Signature: "dragonfly(p, a, h, g[, arrangement=absolute])", MinArgs: 4, MaxArgs: 5, Ranges: "p ≥ 1, a ≥ 1, h ≥ 0, 1 ≤ g ≤ a·h + 1; arrangement absolute (BookSim's dragonflynew), relative or circulant", Doc: "g groups of a all-to-all routers, each with p processors and h global links to other groups", Words: []string{"absolute", "relative", "circulant"}},
+	{Name: "flatfly", Signature: "flatfly(k, n[, c=1])", MinArgs: 2, MaxArgs: 3, Ranges: "k ≥ 1, n ≥ 1, c ≥ 1", Doc: "a flattened butterfly (BookSim's flatfly): k^n routers, each linked to every router that differs in one coordinate, c processors each"},
+	{Name: "hyperx", Signature: "hyperx(c, s1, s2, ...)", MinArgs: 2, MaxArgs: 17, Ranges: "c ≥ 1, every side ≥ 1", Doc: "a HyperX: routers on a grid of the given sides, each linked to every router that differs in one coordinate, c processors each"},
 	{Name: "hamiltonian", Signature: "hamiltonian(n, seed[, degree=4])", MinArgs: 2, MaxArgs: 3, Ranges: "n ≥ 3, 2 ≤ degree ≤ n-1, n × (degree-2) even", Doc: "a random graph of the given degree around a Hamiltonian cycle"},
 }
 

@@ -54,6 +54,11 @@ func (g *Graph) ruleBisection() (int, bool) {
 		return n / 2, true
 	case Full:
 		return (n / 2) * ((n + 1) / 2), true
+	case FatTree:
+		// A k-ary n-tree is rearrangeable: any ⌊P/2⌋ processors reach
+		// the others by link-disjoint paths, and cutting their own links
+		// achieves it.
+		return g.NumProcs() / 2, true
 	case Tree:
 		if k := g.dims[0]; k <= 2 {
 			return 1, true

@@ -49,6 +49,12 @@ func Generate(name string, args []int, o GenerateOptions) (*Graph, error) {
 		return newTree(s, args[0], args[1]), nil
 	case "full":
 		return newFull(s), nil
+	case "fattree", "xgft":
+		return newXGFT(s, s.Kind, args), nil
+	case "dragonfly":
+		return newDragonfly(s, args), nil
+	case "flatfly", "hyperx":
+		return newHyperX(s, s.Kind, args), nil
 	}
 	deg := 4
 	if len(args) == 3 {

@@ -29,9 +29,23 @@ const (
 	Tree                    // Dims = [k, depth]; children of v are k*v+1..k*v+k; link Dim = child position
 	Full                    // Dims = [n]; every pair linked; link Dim = -1
 	Hamiltonian             // Dims = [n, degree]; ring links have Dim 0, random chords Dim 1
+
+	// The switched kinds: switches first (the core, nodes 0..S-1, the
+	// index encoding the switch's place), then the processors, each
+	// attached to the switch (or switches) above it. Every switch's
+	// adjacency is in its port order, the processors' ports first; a
+	// link's Dim is its class. gen_switched.go says each numbering.
+	FatTree   // Dims = [k, n]: fattree(k, n), numbered as the xgft it is
+	XGFT      // Dims = [h, m1..mh, w1..wh]; link Dim = level of its lower end (0: processor)
+	Dragonfly // Dims = [p, a, h, g, arrangement]; link Dim 0 processor, 1 local, 2 global
+	FlatFly   // Dims = [k, n, c]; link Dim 0 processor, d+1 along dimension d
+	HyperX    // Dims = [c, s1..sL]; link Dim 0 processor, d+1 along dimension d
 )
 
-var kindNames = [...]string{"explicit", "hypercube", "mesh", "torus", "tree", "full", "hamiltonian"}
+var kindNames = [...]string{"explicit", "hypercube", "mesh", "torus", "tree", "full", "hamiltonian", "fattree", "xgft", "dragonfly", "flatfly", "hyperx"}
+
+// switched tells the kinds whose processors hang off switches.
+func (k Kind) switched() bool { return k >= FatTree }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -284,7 +298,7 @@ func (g *Graph) finish(n int) {
 	} else {
 		g.nprocs = n
 	}
-	if g.kind != Explicit {
+	if g.kind != Explicit && g.core == 0 {
 		g.ckind, g.cdims, g.core = g.kind, g.dims, int32(n)
 	}
 }

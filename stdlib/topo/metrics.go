@@ -84,7 +84,7 @@ func (g *Graph) ShortestPath(src, dst int32) []int32 {
 // without a rule (explicit graphs not recognised as regular, and
 // Hamiltonian graphs).
 func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
-	if g.core == 0 || g.ckind == Hamiltonian {
+	if g.core == 0 || g.ckind == Hamiltonian || g.ckind.switched() {
 		return 0, false
 	}
 	if g.attach != nil {
@@ -237,8 +237,10 @@ func (g *Graph) Metrics(ctx context.Context, o MetricsOptions) Metrics {
 // average distance: 0 for the kinds with closed forms.
 func (g *Graph) DistanceWork() float64 {
 	switch g.kind {
-	case Hypercube, Mesh, Torus, Full, Tree:
+	case Hypercube, Mesh, Torus, Full, Tree, FatTree, XGFT, FlatFly, HyperX:
 		return 0
+	case Dragonfly: // a search from each router, over the routers
+		return float64(g.core) * float64(g.off[g.core])
 	}
 	return float64(g.NumProcs()) * float64(g.N()+len(g.adj))
 }
@@ -277,6 +279,14 @@ func (g *Graph) distances(ctx context.Context, o MetricsOptions) (int, float64, 
 	case Tree:
 		d, mu := g.treeDistances()
 		return d, mu, nil
+	case FatTree, XGFT:
+		d, mu := g.xgftDistances()
+		return d, mu, nil
+	case FlatFly, HyperX:
+		d, mu := g.hyperxDistances()
+		return d, mu, nil
+	case Dragonfly:
+		return g.routerDistances(ctx)
 	}
 	np := g.NumProcs()
 	if np < 2 {
@@ -379,4 +389,124 @@ func (g *Graph) treeDistances() (int, float64) {
 		diam = depth
 	}
 	return diam, sum / float64(n) / float64(n-1)
+}
+
+// xgftDistances: two processors whose labels differ last in digit j meet
+// at level j, 2j links apart, and no path is shorter (only links between
+// levels j-1 and j change digit j); (m_j - 1)·m_1⋯m_(j-1) processors are
+// so placed from each.
+func (g *Graph) xgftDistances() (int, float64) {
+	s := xgftOf(g.kind, g.dims)
+	np := g.NumProcs()
+	if np < 2 {
+		return 0, 0
+	}
+	diam, sum, below := 0, 0.0, 1.0
+	for j, m := range s.m {
+		if m > 1 {
+			diam = 2 * (j + 1)
+		}
+		sum += 2 * float64(j+1) * float64(m-1) * below
+		below *= float64(m)
+	}
+	return diam, sum / float64(np-1)
+}
+
+// hyperxDistances: processors are 2 links apart on one router, else 2
+// plus the coordinates in which their routers differ.
+func (g *Graph) hyperxDistances() (int, float64) {
+	s := hyperxOf(g.kind, g.dims)
+	np := g.NumProcs()
+	if np < 2 {
+		return 0, 0
+	}
+	diam, hamming := 2, 0.0 // hamming: the mean, over all routers, of the coordinates differing from one
+	for _, k := range s.sides {
+		if k > 1 {
+			diam++
+		}
+		hamming += float64(k-1) / float64(k)
+	}
+	routers := float64(int(g.core))
+	c := float64(s.c)
+	// Over ordered pairs of distinct processors: 2 each, plus the
+	// routers' Hamming distance (0 on one router).
+	sum := 2*float64(np)*float64(np-1) + c*c*routers*routers*hamming
+	return diam, sum / float64(np) / float64(np-1)
+}
+
+// routerDistances measures a graph whose processors each hang off one
+// switch by one link by searching from each switch over the switches:
+// processors on one switch are 2 links apart, others 2 more than their
+// switches.
+func (g *Graph) routerDistances(ctx context.Context) (int, float64, error) {
+	np := g.NumProcs()
+	if np < 2 {
+		return 0, 0, nil
+	}
+	R := int(g.core)
+	per := make([]int64, R) // processors on each switch
+	for r := range np {
+		per[g.attach[g.Proc(r)]]++
+	}
+	type part struct {
+		dist, queue []int32
+		diam        int32
+		sum         int64
+	}
+	var (
+		mu    sync.Mutex
+		parts []*part
+	)
+	newPart := func() *part {
+		p := &part{dist: make([]int32, R), queue: make([]int32, 0, R)}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
+		return p
+	}
+	err := workers.For(ctx, 0, R, newPart, func(_ context.Context, p *part, src int) error {
+		if per[src] == 0 {
+			return nil
+		}
+		for i := range p.dist {
+			p.dist[i] = -1
+		}
+		p.dist[src] = 0
+		p.queue = append(p.queue[:0], int32(src))
+		for i := 0; i < len(p.queue); i++ {
+			u := p.queue[i]
+			for _, a := range g.Adj(u) {
+				if int(a.Node) < R && p.dist[a.Node] < 0 {
+					p.dist[a.Node] = p.dist[u] + 1
+					p.queue = append(p.queue, a.Node)
+				}
+			}
+		}
+		for v, n := range per {
+			if n == 0 || v == src && n == 1 {
+				continue
+			}
+			d := p.dist[v]
+			if d < 0 {
+				return &Disconnected{From: g.ID(int32(src)), To: g.ID(int32(v))}
+			}
+			pairs := per[src] * n
+			if v == src {
+				pairs = n * (n - 1)
+			}
+			p.diam = max(p.diam, d+2)
+			p.sum += pairs * int64(d+2)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	var diam int32
+	var sum int64
+	for _, p := range parts {
+		diam, sum = max(diam, p.diam), sum+p.sum
+	}
+	return int(diam), float64(sum) / float64(np) / float64(np-1), nil
 }

@@ -39,15 +39,25 @@ const (
 	// edges (about 40 bytes an entry) and a port list (4 bytes per chord
 	// end).
 	hamiltonianBytesPerLink = 48 + 8
+	// A switched graph (fattree, dragonfly, …) also keeps each node's
+	// kind, rank and switch (1 + 4 + 4 + 4 bytes, and the processor list),
+	// and a dragonfly, while it is built, each global link's two ports.
+	switchedBytesPerNode = 13 + 4
+	switchedBytesPerLink = 8
 )
 
 // Bytes estimates the memory the graph needs while it is generated.
 func (s Size) Bytes() int64 {
 	perLink := int64(graphBytesPerLink)
-	if s.Kind == Hamiltonian {
+	perNode := int64(graphBytesPerNode)
+	switch s.Kind {
+	case Hamiltonian:
 		perLink += hamiltonianBytesPerLink
+	case FatTree, XGFT, Dragonfly, FlatFly, HyperX:
+		perNode += switchedBytesPerNode
+		perLink += switchedBytesPerLink
 	}
-	return limits.Add(limits.Mul(s.Nodes, graphBytesPerNode), limits.Mul(s.Links, perLink))
+	return limits.Add(limits.Mul(s.Nodes, perNode), limits.Mul(s.Links, perLink))
 }
 
 // GraphBytes estimates the memory of an explicit graph of nodes and links
@@ -83,7 +93,7 @@ func Plan(name string, args []int) (Size, error) {
 	if len(args) < gen.MinArgs || len(args) > gen.MaxArgs {
 		return Size{}, fmt.Errorf("%s takes %s, got %d argument%s", name, gen.Signature, len(args), plural(len(args)))
 	}
-	call := callString(name, args)
+	call := callString(gen, args)
 	s := Size{Call: call}
 	bad := func(format string, a ...any) (Size, error) {
 		return Size{}, fmt.Errorf("%s: "+format, append([]any{call}, a...)...)
@@ -166,6 +176,8 @@ func Plan(name string, args []int) (Size, error) {
 		}
 		s.Kind, s.Nodes = Hamiltonian, int64(n)
 		s.Links = mulCap(int64(n), int64(deg)) / 2
+	case "fattree", "xgft", "dragonfly", "flatfly", "hyperx":
+		return switchedPlan(name, args, &s, bad)
 	default: // in the registry, not implemented here: registry's tests fail
 		return Size{}, unknownGenerator(name)
 	}
@@ -185,12 +197,17 @@ func (s Size) check(max int64) error {
 	return nil
 }
 
-func callString(name string, args []int) string {
+// callString is the call as written: a last argument the generator takes
+// as a word is shown as that word.
+func callString(gen registry.Generator, args []int) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		parts[i] = strconv.Itoa(a)
+		if i == gen.MaxArgs-1 && gen.Words != nil && a >= 0 && a < len(gen.Words) {
+			parts[i] = gen.Words[a]
+		}
 	}
-	return name + "(" + strings.Join(parts, ", ") + ")"
+	return gen.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
 func count(n int64) string {
