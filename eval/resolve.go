@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -325,6 +326,9 @@ func (r *resolver) value(e lang.Expr, sc *rscope, spec fieldSpec, fname string, 
 		return
 	case fname == "node" && sc.obj.kind == "topology" && r.m.nodeType(w) == nil:
 		r.fail(e, errAt(e, "no processor or switch %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.nodeTypeLabels())))
+		return
+	case fname == "switch" && sc.obj.kind == "topology" && r.m.root.child("switch", w) == nil:
+		r.fail(e, errAt(e, "no switch %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.switchLabels())))
 		return
 	}
 	r.bind(e, &binding{kind: bWord, name: w})
@@ -809,15 +813,26 @@ func (r *resolver) topology(o *object) {
 }
 
 func (r *resolver) generator(g *lang.Call, sc *rscope) {
-	for _, a := range g.Args {
+	id, ok := g.Fn.(*lang.Ident)
+	var gen registry.Generator
+	found := false
+	if ok {
+		gen, found = registry.LookupGenerator(id.Name)
+	}
+	for i, a := range g.Args {
+		if _, ok := generatorWord(gen, i, a); ok {
+			continue // a word the generator takes, not a name
+		}
+		if id, isID := a.(*lang.Ident); isID && gen.Words != nil && i == gen.MaxArgs-1 && !r.namesValue(a, sc) {
+			*r.errs = append(*r.errs, errAt(a, "unknown %s argument %s%s; it is one of %s (or a number: 0, 1, …)", gen.Name, lang.Excerpt(id.Name), lang.DidYouMean(id.Name, gen.Words), strings.Join(gen.Words, ", ")))
+			continue
+		}
 		r.expr(a, sc)
 	}
-	id, ok := g.Fn.(*lang.Ident)
 	if !ok {
 		*r.errs = append(*r.errs, errAt(g.Fn, "expected a generator name such as hypercube"))
 		return
 	}
-	gen, found := registry.LookupGenerator(id.Name)
 	if !found {
 		*r.errs = append(*r.errs, errAt(id, "unknown topology generator %s%s; the generators are %s", lang.Excerpt(id.Name), lang.DidYouMean(id.Name, registry.GeneratorNames()), strings.Join(registry.GeneratorNames(), ", ")))
 		return
@@ -825,6 +840,18 @@ func (r *resolver) generator(g *lang.Call, sc *rscope) {
 	if n := len(g.Args); n < gen.MinArgs || n > gen.MaxArgs {
 		*r.errs = append(*r.errs, lang.Errorf(g.Pos, "%s takes %s, got %d argument%s", gen.Name, gen.Signature, n, plural(n)).Span(lang.End(g)))
 	}
+}
+
+// generatorWord is the index of argument i of a generator call when it is
+// one of the words the generator takes there (dragonfly's arrangement) and
+// no name of the machine's: `dragonfly(2, 4, 2, 9, relative)`.
+func generatorWord(gen registry.Generator, i int, a lang.Expr) (int, bool) {
+	id, ok := a.(*lang.Ident)
+	if !ok || gen.Words == nil || i != gen.MaxArgs-1 {
+		return 0, false
+	}
+	j := slices.Index(gen.Words, id.Name)
+	return j, j >= 0
 }
 
 // linkFields are what a link statement or template may set.

@@ -158,6 +158,7 @@ var blocks = map[string]*blockSpec{
 		"create_time": {typ: tTime, doc: "creating the topology (Parasol I: ns)"},
 		"num_links":   {typ: tCount, doc: "links in the topology (Parasol I; checked against the links given)"},
 		"node":        {typ: tSymbol, doc: "the processor or switch type of nodes no node statement types"},
+		"switch":      {typ: tSymbol, doc: "the switch type of the switches a generator makes (fattree, xgft, dragonfly, flatfly, hyperx; default: the first switch declared)"},
 		"switching":   {typ: tSymbol, enum: registry.Switching, doc: "switching technique"},
 		"routing":     {typ: tSymbol, enum: registry.Routing, doc: "routing function"},
 		"arbitration": {typ: tSymbol, enum: registry.Arbitration, doc: "how a lane chooses among waiting packets"},

@@ -336,6 +336,23 @@ func (r *realizer) defaultType() *NodeType {
 	return nil
 }
 
+// switchType is the node type of the switches a generator makes: the
+// topology's `switch` field, or the first switch declared; nil (a switch
+// of no delay) when the machine declares none.
+func (r *realizer) switchType() *NodeType {
+	if f := r.obj.field("switch"); f != nil {
+		label := r.val(f).Text()
+		if o := r.m.root.child("switch", label); o != nil {
+			return &NodeType{Kind: "switch", Label: label, obj: o}
+		}
+		return nil // reported by the resolver
+	}
+	if ss := r.m.root.childrenOf("switch"); len(ss) > 0 {
+		return &NodeType{Kind: "switch", Label: ss[0].label, obj: ss[0]}
+	}
+	return nil
+}
+
 func (m *Machine) nodeType(label string) *NodeType {
 	for _, kind := range []string{"processor", "switch"} {
 		if o := m.root.child(kind, label); o != nil {
@@ -343,6 +360,14 @@ func (m *Machine) nodeType(label string) *NodeType {
 		}
 	}
 	return nil
+}
+
+func (m *Machine) switchLabels() []string {
+	var out []string
+	for _, c := range m.root.childrenOf("switch") {
+		out = append(out, c.label)
+	}
+	return out
 }
 
 func (m *Machine) nodeTypeLabels() []string {
@@ -362,17 +387,22 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 		r.errs.Add(gen.Pos, "expected a generator name such as hypercube")
 		return nil
 	}
+	spec, known := registry.LookupGenerator(name.Name)
+	if !known {
+		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, registry.GeneratorNames()))
+		return nil
+	}
 	var args []int
-	for _, a := range gen.Args {
+	for i, a := range gen.Args {
+		if w, ok := generatorWord(spec, i, a); ok {
+			args = append(args, w)
+			continue
+		}
 		n, ok := r.count(a, &scope{obj: r.obj})
 		if !ok {
 			return nil
 		}
 		args = append(args, n)
-	}
-	if _, known := registry.LookupGenerator(name.Name); !known {
-		r.errs.Add(name.Pos, "unknown topology generator %s%s", name.Name, lang.DidYouMean(name.Name, registry.GeneratorNames()))
-		return nil
 	}
 	size, err := topo.Plan(name.Name, args)
 	if err == nil {
@@ -389,8 +419,15 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 	}
 	t.Graph = g
 	t.NodeTypes = make([]*NodeType, g.N())
+	sw := def
+	if g.NumProcs() < g.N() { // the generator made switches
+		sw = r.switchType()
+	}
 	for i := range t.NodeTypes {
 		t.NodeTypes[i] = def
+		if g.NodeKind(int32(i)) == topo.Switch {
+			t.NodeTypes[i] = sw
+		}
 	}
 	t.Latency = make([]float64, g.NumLinks())
 	t.Speed = make([]float64, g.NumLinks())

@@ -285,6 +285,9 @@ func (n *network) notRegularReason(routing, needs string) error {
 			parts[i] = fmt.Sprint(d)
 		}
 		what := fmt.Sprintf("this topology is %s(%s)", k, strings.Join(parts, ", "))
+		if k.Switched() {
+			what = "this topology is " + topo.KindCall(k, n.core.Dims)
+		}
 		if g.Kind() == topo.Explicit {
 			what = fmt.Sprintf("this topology's switches form %s(%s), with processors attached", k, strings.Join(parts, ", "))
 		}
@@ -420,7 +423,7 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 		}
 		return append(buf, topo.Adj{Node: n.parent[at], Link: n.parentLink[at]}), lbuf
 	}
-	if n.attached && n.core.Kind != topo.Explicit {
+	if n.attached && n.core.Kind != topo.Explicit && !n.core.Kind.Switched() {
 		// An attached processor's one way is its switch; the last hop is
 		// from the switch it hangs off. In between, the core's rule.
 		if a := g.Attached(at); a != at {

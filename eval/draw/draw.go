@@ -161,6 +161,9 @@ func generatorCall(g *topo.Graph) string {
 		case k == topo.Hamiltonian && len(dims) == 2:
 			return fmt.Sprintf("hamiltonian(%d nodes, degree %d)", dims[0], dims[1])
 		}
+		if k.Switched() {
+			return topo.KindCall(k, dims)
+		}
 		parts := make([]string, len(dims))
 		for i, x := range dims {
 			parts[i] = strconv.Itoa(x)
@@ -187,7 +190,7 @@ func (d *Drawing) WriteFull(w io.Writer) {
 	g, t, wl := d.Topology.Graph, d.Topology, d.Loads
 	fmt.Fprintf(w, "graph %s {\n", Quote(d.Machine))
 	layout := "neato"
-	if g.Kind() == topo.Tree {
+	if g.Kind() == topo.Tree || g.Kind() == topo.FatTree || g.Kind() == topo.XGFT {
 		layout = "dot"
 	}
 	// The legend is part of the graph's label, above the drawing, never

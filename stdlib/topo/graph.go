@@ -44,8 +44,10 @@ const (
 
 var kindNames = [...]string{"explicit", "hypercube", "mesh", "torus", "tree", "full", "hamiltonian", "fattree", "xgft", "dragonfly", "flatfly", "hyperx"}
 
-// switched tells the kinds whose processors hang off switches.
-func (k Kind) switched() bool { return k >= FatTree }
+// Switched tells the kinds whose processors hang off switches (fattree,
+// xgft, dragonfly, flatfly, hyperx): their switches are numbered by rule,
+// but routing works from tables until a rule for them is written.
+func (k Kind) Switched() bool { return k >= FatTree }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -84,7 +84,7 @@ func (g *Graph) ShortestPath(src, dst int32) []int32 {
 // without a rule (explicit graphs not recognised as regular, and
 // Hamiltonian graphs).
 func (g *Graph) RuleDist(u, v int32) (d int, ok bool) {
-	if g.core == 0 || g.ckind == Hamiltonian || g.ckind.switched() {
+	if g.core == 0 || g.ckind == Hamiltonian || g.ckind.Switched() {
 		return 0, false
 	}
 	if g.attach != nil {

@@ -197,6 +197,16 @@ func (s Size) check(max int64) error {
 	return nil
 }
 
+// KindCall writes a generated graph's kind and Dims as its generator call,
+// a word where the generator takes one: "dragonfly(2, 4, 2, 9, relative)".
+func KindCall(k Kind, dims []int) string {
+	gen, ok := registry.LookupGenerator(k.String())
+	if !ok {
+		gen = registry.Generator{Name: k.String()}
+	}
+	return callString(gen, dims)
+}
+
 // callString is the call as written: a last argument the generator takes
 // as a word is shown as that word.
 func callString(gen registry.Generator, args []int) string {
