@@ -10,6 +10,7 @@ import (
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/slab"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/registry"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -182,11 +183,17 @@ func (r *realizer) realize() *Topology {
 	r.checkPacketFields()
 	r.checkNICDefaults()
 	if r.obj.gen != nil {
-		if len(r.obj.stmts) > 0 || len(r.obj.childrenOf("link")) > 0 {
-			r.errs.Add(r.obj.stmts0Pos(), "a generated topology cannot also list links; use a for loop for anything a generator does not make")
+		onlyNodes := len(r.obj.childrenOf("link")) == 0
+		for _, s := range r.obj.stmts {
+			if _, ok := s.stmt.(*lang.Node); !ok {
+				onlyNodes = false
+			}
+		}
+		if !onlyNodes {
+			r.errs.Add(r.obj.stmts0Pos(), "a generated topology cannot also list links; use a for loop for anything a generator does not make (node statements may retype its nodes)")
 			return nil
 		}
-		return r.generated(t, def)
+		return r.retype(r.generated(t, def))
 	}
 	legacyLinks := r.obj.childrenOf("link")
 	links := len(legacyLinks)
@@ -443,6 +450,55 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 			return nil
 		}
 		t.Latency[i], t.Speed[i] = lat, spd
+	}
+	return t
+}
+
+// retype applies a generated topology's node statements, `node A .. B =
+// TYPE`: the nodes the generator made with those ids take that type (a
+// processor type on processors, a switch type on switches), so that the
+// levels of a fat tree, say, can be different switches.
+func (r *realizer) retype(t *Topology) *Topology {
+	if t == nil {
+		return nil
+	}
+	g := t.Graph
+	for _, st := range r.obj.stmts {
+		s := st.stmt.(*lang.Node)
+		sc := &scope{obj: r.obj}
+		from, ok := r.count(s.From, sc)
+		if !ok {
+			continue
+		}
+		to := from
+		if s.To != nil {
+			if to, ok = r.count(s.To, sc); !ok {
+				continue
+			}
+		}
+		typ := r.nodeType(s.Type)
+		switch {
+		case typ == nil:
+			r.errs.Add(s.TypePos, "no processor or switch %q%s", s.Type, lang.DidYouMean(s.Type, r.m.nodeTypeLabels()))
+			continue
+		case from < 0 || to >= g.N() || from > to:
+			r.errs.Add(s.Pos, "node %d .. %d: %s makes nodes 0 .. %d", from, to, format.Expr(r.obj.gen), g.N()-1)
+			continue
+		}
+		want := topo.Processor
+		if typ.Kind == "switch" {
+			want = topo.Switch
+		}
+		for v := from; v <= to; v++ {
+			if k := g.NodeKind(int32(v)); k != want {
+				r.errs.Add(s.TypePos, "node %d is a %v of %s, and %s is a %s type", v, k, format.Expr(r.obj.gen), s.Type, typ.Kind)
+				break
+			}
+			t.NodeTypes[v] = typ
+		}
+	}
+	if len(r.errs) > 0 {
+		return nil
 	}
 	return t
 }

@@ -24,6 +24,11 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 		link(d) { latency = if d == 2 then 100ns else 10ns }
 	}
 	topology f = fattree(2, 3) { speed = 1GB/s }
+	topology r = fattree(2, 3) {
+		switch = leaf
+		node 0 .. 3 = spine # the top level
+		speed = 1GB/s
+	}
 }
 `
 	m, err := LoadSource("m.machine", src)
@@ -65,6 +70,19 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 			t.Fatalf("fattree switch %d typed %s, want the first switch, leaf", v, f.NodeTypes[v].Label)
 		}
 	}
+	rt, _ := m.Topology("r")
+	for v := range int32(rt.Graph.N()) {
+		want := "cpu"
+		switch {
+		case v < 4:
+			want = "spine"
+		case v < 12:
+			want = "leaf"
+		}
+		if rt.NodeTypes[v].Label != want {
+			t.Errorf("retyped fattree: node %d typed %s, want %s", v, rt.NodeTypes[v].Label, want)
+		}
+	}
 }
 
 func TestSwitchedGeneratorMistakesArePositioned(t *testing.T) {
@@ -74,6 +92,12 @@ func TestSwitchedGeneratorMistakesArePositioned(t *testing.T) {
 		{`	topology t = xgft(2, 4, 4, 1) { speed = 1MB/s }`, "m.machine:4:15: xgft(2, 4, 4, 1): a height of 2 needs 2 radices"},
 		{`	topology t = fattree(2, 3) { speed = 1MB/s
 		switch = spline }`, `m.machine:5:12: no switch spline (did you mean "spine"?)`},
+		{`	topology t = fattree(2, 3) { speed = 1MB/s
+		node 10 .. 12 = spine }`, "m.machine:5:19: node 12 is a processor of fattree(2, 3), and spine is a switch type"},
+		{`	topology t = fattree(2, 3) { speed = 1MB/s
+		node 0 .. 20 = spine }`, "m.machine:5:3: node 0 .. 20: fattree(2, 3) makes nodes 0 .. 19"},
+		{`	topology t = fattree(2, 3) { speed = 1MB/s
+		link 0 -- 1 }`, "a generated topology cannot also list links"},
 	} {
 		src := "machine \"m\" {\n\tprocessor p { name = \"P\" }\n\tswitch spine { delay = 1ns }\n" + c.topology + "\n}\n"
 		_, err := LoadSource("m.machine", src)
