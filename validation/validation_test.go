@@ -49,6 +49,7 @@ func TestValidation(t *testing.T) {
 	run("tables3.1-3.3 acyclic", acyclicTables)
 	run("seed001-effective-bandwidth", effectiveBandwidth)
 	run("models-own-simulation", modelsOwnSimulation)
+	run("todays-machines", todaysMachines)
 	if !testing.Short() {
 		run("models-vs-sim", modelsVsSim)
 	}
@@ -173,7 +174,7 @@ seed 003's a + b h + c l + d l h) and compares it with the seed formula written 
 // machine.
 func TestStandardMachines(t *testing.T) {
 	names := stdlib.MachineNames()
-	want := []string{"analytic", "booksim-mesh", "c104-chain", "ipsc1", "ipsc2", "loggp", "models", "ncube", "parsytec-gcel", "puma", "sun-pool", "tiny-t800", "xmp64"}
+	want := []string{"analytic", "booksim-mesh", "c104-chain", "dgx-h100", "ib-ndr", "ipsc1", "ipsc2", "loggp", "models", "ncube", "parsytec-gcel", "puma", "slingshot", "sun-pool", "tiny-t800", "tofud", "xmp64"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("standard machines %v, want %v", names, want)
 	}

@@ -193,8 +193,12 @@ type TooMuchWork struct {
 }
 
 func (e *TooMuchWork) Error() string {
-	return fmt.Sprintf("%s of a %d-node %s graph need about %s steps (a breadth-first search from each processor); the bound is %s, so they are not computed — the regular generators (hypercube, mesh, torus, ring, chain, tree, full) have closed forms",
-		e.Metric, e.Nodes, e.Kind, Sci(e.Steps), Sci(e.Bound))
+	from := "processor"
+	if e.Kind == Dragonfly {
+		from = "router"
+	}
+	return fmt.Sprintf("%s of a %d-node %s graph need about %s steps (a breadth-first search from each %s); the bound is %s, so they are not computed — the regular generators (hypercube, mesh, torus, ring, chain, tree, full, fattree, xgft, flatfly, hyperx) have closed forms",
+		e.Metric, e.Nodes, e.Kind, Sci(e.Steps), from, Sci(e.Bound))
 }
 
 // Sci formats a large count briefly: 3.2e12, 2e9.
@@ -239,8 +243,9 @@ func (g *Graph) DistanceWork() float64 {
 	switch g.kind {
 	case Hypercube, Mesh, Torus, Full, Tree, FatTree, XGFT, FlatFly, HyperX:
 		return 0
-	case Dragonfly: // a search from each router, over the routers
-		return float64(g.core) * float64(g.off[g.core])
+	case Dragonfly: // a search two hops deep from each router
+		deg := float64(g.off[g.core]) / float64(max(g.core, 1))
+		return float64(g.core) * deg * deg
 	}
 	return float64(g.NumProcs()) * float64(g.N()+len(g.adj))
 }
@@ -285,8 +290,6 @@ func (g *Graph) distances(ctx context.Context, o MetricsOptions) (int, float64, 
 	case FlatFly, HyperX:
 		d, mu := g.hyperxDistances()
 		return d, mu, nil
-	case Dragonfly:
-		return g.routerDistances(ctx)
 	}
 	np := g.NumProcs()
 	if np < 2 {
@@ -298,6 +301,9 @@ func (g *Graph) distances(ctx context.Context, o MetricsOptions) (int, float64, 
 	}
 	if w := g.DistanceWork(); w > bound {
 		return 0, 0, &TooMuchWork{Metric: "diameter and average distance", Nodes: g.N(), Kind: g.kind, Steps: w, Bound: bound}
+	}
+	if g.kind == Dragonfly {
+		return g.routerDistances(ctx)
 	}
 	// Links are full-duplex, so one search says whether every processor
 	// reaches every other.
@@ -435,17 +441,18 @@ func (g *Graph) hyperxDistances() (int, float64) {
 	return diam, sum / float64(np) / float64(np-1)
 }
 
-// routerDistances measures a graph whose processors each hang off one
-// switch by one link by searching from each switch over the switches:
-// processors on one switch are 2 links apart, others 2 more than their
-// switches.
+// routerDistances measures a dragonfly from each router by a search over
+// the routers two hops deep: every group is linked to every other, so a
+// router not reached by then is three hops away (a local hop to the link
+// to its group, the link, a local hop). Processors on one router are 2
+// links apart, others 2 more than their routers.
 func (g *Graph) routerDistances(ctx context.Context) (int, float64, error) {
 	np := g.NumProcs()
 	if np < 2 {
 		return 0, 0, nil
 	}
 	R := int(g.core)
-	per := make([]int64, R) // processors on each switch
+	per := make([]int64, R) // processors on each router
 	for r := range np {
 		per[g.attach[g.Proc(r)]]++
 	}
@@ -470,14 +477,14 @@ func (g *Graph) routerDistances(ctx context.Context) (int, float64, error) {
 			return nil
 		}
 		for i := range p.dist {
-			p.dist[i] = -1
+			p.dist[i] = 3
 		}
 		p.dist[src] = 0
 		p.queue = append(p.queue[:0], int32(src))
-		for i := 0; i < len(p.queue); i++ {
+		for i := 0; i < len(p.queue) && p.dist[p.queue[i]] < 2; i++ {
 			u := p.queue[i]
 			for _, a := range g.Adj(u) {
-				if int(a.Node) < R && p.dist[a.Node] < 0 {
+				if int(a.Node) < R && p.dist[a.Node] == 3 && a.Node != int32(src) {
 					p.dist[a.Node] = p.dist[u] + 1
 					p.queue = append(p.queue, a.Node)
 				}
@@ -488,9 +495,6 @@ func (g *Graph) routerDistances(ctx context.Context) (int, float64, error) {
 				continue
 			}
 			d := p.dist[v]
-			if d < 0 {
-				return &Disconnected{From: g.ID(int32(src)), To: g.ID(int32(v))}
-			}
 			pairs := per[src] * n
 			if v == src {
 				pairs = n * (n - 1)
