@@ -67,6 +67,8 @@ func TestSizeEstimateIsWithinTwiceTheAllocation(t *testing.T) {
 	}{
 		{"hypercube", []int{14}}, {"torus", []int{256, 256}}, {"mesh", []int{300, 300}}, {"ring", []int{100000}},
 		{"full", []int{600}}, {"tree", []int{3, 10}}, {"hamiltonian", []int{50000, 1, 6}},
+		{"fattree", []int{16, 3}}, {"xgft", []int{3, 8, 16, 16, 1, 8, 8}}, {"dragonfly", []int{8, 16, 8, 129}},
+		{"dragonfly", []int{4, 8, 4, 20, Circulant}}, {"flatfly", []int{8, 3, 8}}, {"hyperx", []int{4, 8, 8, 16}},
 	} {
 		s, err := Plan(c.name, c.args)
 		if err != nil {
