@@ -306,6 +306,9 @@ func (n *network) buildTables() error {
 		return err
 	}
 	if int64(g.NumProcs())*int64(g.N()) > tableLimit {
+		if k := g.Kind(); k.Switched() {
+			return fmt.Errorf("a %d-node %s is too large for routing tables (%d processors × %d nodes; at most %d), and it has no routing by rule yet; use a smaller one or a custom routing", g.N(), topo.KindCall(k, g.Dims()), g.NumProcs(), g.N(), int64(tableLimit))
+		}
 		return fmt.Errorf("a %d-node irregular graph is too large for routing tables; use a generated topology or a custom routing", g.N())
 	}
 	n.dist = g.ProcDistances()
