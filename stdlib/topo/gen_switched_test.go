@@ -512,6 +512,9 @@ func TestSwitchedMetrics(t *testing.T) {
 		{"dragonfly", []int{2, 4, 2, 5, Relative}, 5},
 		{"dragonfly", []int{1, 4, 1, 5, Circulant}, 5},
 		{"dragonfly", []int{3, 1, 0, 1}, 2},
+		{"dragonfly", []int{4, 8, 4, 33}, 5},
+		{"dragonfly", []int{2, 6, 3, 10, Circulant}, 5},
+		{"dragonfly", []int{1, 6, 3, 7, Relative}, 5}, // a router reaches 3 of the 6 other groups
 		{"flatfly", []int{4, 2, 4}, 4},
 		{"flatfly", []int{3, 3}, 5},
 		{"hyperx", []int{2, 3, 1, 2}, 4},
