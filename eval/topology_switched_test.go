@@ -106,3 +106,26 @@ func TestSwitchedGeneratorMistakesArePositioned(t *testing.T) {
 		}
 	}
 }
+
+func TestSwitchFieldWithoutGeneratedSwitchesIsAWarning(t *testing.T) {
+	for _, c := range []struct{ topology, want string }{
+		{`	topology t = mesh(2, 2) { speed = 1MB/s
+		switch = spine }`, "m.machine:5:12: warning: switch = spine types the switches a generator makes, and mesh(2, 2) makes none"},
+		{`	topology t { speed = 1MB/s
+		link 0 -- 1
+		switch = spine }`, "m.machine:6:12: warning: switch = spine types the switches a generator makes, and this topology is given link by link"},
+	} {
+		src := "machine \"m\" {\n\tprocessor p { name = \"P\" }\n\tswitch spine { delay = 1ns }\n" + c.topology + "\n}\n"
+		m, err := LoadSource("m.machine", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := m.Warnings(); w == nil || !strings.Contains(w.Error(), c.want) {
+			t.Errorf("%s: warnings %v, want %s", c.topology, w, c.want)
+		}
+	}
+	m, err := LoadSource("m.machine", "machine \"m\" {\n\tprocessor p { name = \"P\" }\n\tswitch spine { delay = 1ns }\n\ttopology t = fattree(2, 2) { speed = 1MB/s\n\t\tswitch = spine }\n}\n")
+	if err != nil || m.Warnings() != nil {
+		t.Errorf("fattree with its switch type: %v, warnings %v", err, m.Warnings())
+	}
+}

@@ -1,6 +1,9 @@
 package eval
 
-import "github.com/parasol-lang/parasol/lang"
+import (
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/lang/format"
+)
 
 // Warnings point at values that are legal but suspicious: the machine
 // loads and runs, but probably not as its author meant. `parasol check`
@@ -20,7 +23,24 @@ func (m *Machine) warnings() {
 	for _, t := range m.topos {
 		m.warnNumLinks(t)
 		m.warnUntakenDefaults(t)
+		m.warnUnusedSwitch(t)
 	}
+}
+
+// warnUnusedSwitch: a topology's switch field types the switches a
+// generator makes; a topology with no switches from its generator takes
+// nothing from it.
+func (m *Machine) warnUnusedSwitch(t *Topology) {
+	f := t.obj.field("switch")
+	if f == nil || f.decl.IsFunc() || f.failure() != nil || t.Graph.Kind().Switched() {
+		return
+	}
+	none := "this topology is given link by link (node statements type its nodes)"
+	if t.obj.gen != nil {
+		none = format.Expr(t.obj.gen) + " makes none"
+	}
+	d := lang.Warningf(lang.Start(f.decl.Value), "switch = %s types the switches a generator makes, and %s", f.val.Text(), none)
+	m.warns = append(m.warns, d.Span(lang.End(f.decl.Value)))
 }
 
 // warnNumLinks: a Parasol I topology states its number of links, which
