@@ -30,7 +30,7 @@ func assemble(l *loader, name string) (*Machine, error) {
 	b.machine(decl, nil, 0)
 	// What is typed at the REPL defines names of the user's own.
 	b.own = true
-	for _, extra := range l.opts.extra {
+	for _, extra := range l.opts.extra.layers() {
 		b.layer++
 		b.apply(m.root, extra, false)
 	}

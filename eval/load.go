@@ -31,7 +31,7 @@ type options struct {
 	readFile func(path string) ([]byte, error)
 	// ownReads: readFile is ReadInput, whose bytes no one else holds.
 	ownReads bool
-	extra    [][]lang.Stmt // definitions added by Extend (the REPL), one layer each
+	extra    *defLayer // definitions added by Extend (the REPL), one layer each
 	// maxMemory bounds what loading may allocate (topologies, loops); 0
 	// means limits.Default().
 	maxMemory int64

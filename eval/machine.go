@@ -24,8 +24,13 @@ type Machine struct {
 	errs   lang.Diagnostics
 	warns  lang.Diagnostics // values legal but suspicious (warnings.go)
 	res    *resolution      // what every name means (resolve.go)
-	stack  []evalStep       // fields being evaluated, for cycle reports (load time only)
-	work   []pending        // fields waiting for the fields they refer to (dependencies.go)
+	// Machine-level names that found no field (resolver.lookup), and the
+	// fields an extension added beside the shared root (extend.go).
+	free        *layeredMap[string, bool]
+	own         ownFields
+	ownAppended atomic.Bool // an extension has appended to own.list in place
+	stack       []evalStep  // fields being evaluated, for cycle reports (load time only)
+	work        []pending   // fields waiting for the fields they refer to (dependencies.go)
 
 	topos     []*Topology
 	topoState int8
@@ -382,7 +387,14 @@ func unwrapDep(err error) error {
 func (m *Machine) Param(name string) (lang.Value, error) {
 	f := m.root.get(name)
 	if f == nil {
-		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, lang.Excerpt(name), lang.DidYouMean(name, m.root.fieldNames()))
+		f = m.own.byName.get(name)
+	}
+	if f == nil {
+		var names []string
+		for _, f := range m.rootFields() {
+			names = append(names, f.name)
+		}
+		return lang.Value{}, fmt.Errorf("machine %q has no param %s%s", m.name, lang.Excerpt(name), lang.DidYouMean(name, names))
 	}
 	if f.decl.IsFunc() {
 		return lang.Value{}, fmt.Errorf("%s is a function; use Call", name)
@@ -394,7 +406,7 @@ func (m *Machine) Param(name string) (lang.Value, error) {
 // order.
 func (m *Machine) Params() []Field {
 	var out []Field
-	for _, f := range m.root.fields {
+	for _, f := range m.rootFields() {
 		if f.isParam {
 			out = append(out, Field{Path: f.name, Value: f.val, Pos: f.decl.Pos})
 		}
@@ -420,7 +432,11 @@ func (m *Machine) Fields() []Field {
 	var out []Field
 	var walk func(o *object)
 	walk = func(o *object) {
-		for _, f := range o.fields {
+		fields := o.fields
+		if o == m.root {
+			fields = m.rootFields()
+		}
+		for _, f := range fields {
 			fl := Field{Path: f.path(), Value: f.val, Pos: f.decl.Pos, Func: f.decl.IsFunc(), Expr: f.decl.Value}
 			for _, p := range f.decl.Params {
 				fl.Params = append(fl.Params, p.Name)
@@ -476,13 +492,5 @@ func (m *Machine) Names() []string {
 func (m *Machine) Derive(sets ...Set) (*Machine, error) {
 	l := *m.loader
 	l.opts.sets = append(append([]Set(nil), m.loader.opts.sets...), sets...)
-	return build(&l, m.name)
-}
-
-// Extend makes a machine with more definitions, as typed at the REPL: each
-// call adds a layer that may redefine earlier values.
-func (m *Machine) Extend(stmts []lang.Stmt) (*Machine, error) {
-	l := *m.loader
-	l.opts.extra = append(append([][]lang.Stmt(nil), m.loader.opts.extra...), stmts)
 	return build(&l, m.name)
 }

@@ -122,8 +122,8 @@ func (m *Machine) programs() []*lang.Program {
 	// Programs typed at the REPL (Extend) come first, the latest first,
 	// so that a program defined again replaces the earlier one.
 	var out []*lang.Program
-	for i := len(m.loader.opts.extra) - 1; i >= 0; i-- {
-		for _, s := range m.loader.opts.extra[i] {
+	for d := m.loader.opts.extra; d != nil; d = d.below {
+		for _, s := range d.stmts {
 			if p, ok := s.(*lang.Program); ok {
 				out = append(out, p)
 			}

@@ -240,7 +240,7 @@ func (c *pcomp) machineNames(e lang.Expr) []*lang.Ident {
 			_, timing := c.timings[e.Name]
 			_, builtin := builtins[e.Name]
 			_, index := indexes[e.Name]
-			if !local && !timing && !builtin && !index && !bound[e.Name] && c.m.root.field(e.Name) == nil {
+			if !local && !timing && !builtin && !index && !bound[e.Name] && c.m.rootField(e.Name) == nil {
 				out = append(out, e)
 			}
 		}
@@ -713,7 +713,7 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 	spec, ok := stmtSpecs[id.Name]
 	if !ok || id.Name == "wait" || id.Name == "waitall" {
 		msg := "unknown statement %s%s; a statement is one of %s"
-		if c.m.root.field(id.Name) != nil || builtins[id.Name].apply != nil {
+		if c.m.rootField(id.Name) != nil || builtins[id.Name].apply != nil {
 			msg = "%s is a function, not a statement%s; a statement is one of %s (compute(…) spends a cost)"
 		}
 		c.errs = append(c.errs, errAt(id, msg, lang.Excerpt(id.Name), lang.DidYouMean(id.Name, statementNames()), strings.Join(statementNames(), ", ")))

@@ -77,23 +77,13 @@ var (
 )
 
 // resolution is the side table. A query's table sits above its machine's,
-// so that resolving a query never writes to a loaded machine.
-type resolution struct {
-	parent *resolution
-	names  map[lang.Expr]*binding
-}
+// so that resolving a query never writes to a loaded machine; a machine
+// extended by a layer of its own (extend.go) has the layer's table above
+// the machine's it extends.
+type resolution = layeredMap[lang.Expr, *binding]
 
 func newResolution(parent *resolution) *resolution {
-	return &resolution{parent: parent, names: map[lang.Expr]*binding{}}
-}
-
-func (r *resolution) get(e lang.Expr) *binding {
-	for ; r != nil; r = r.parent {
-		if b, ok := r.names[e]; ok {
-			return b
-		}
-	}
-	return nil
+	return &resolution{below: parent, m: map[lang.Expr]*binding{}}
 }
 
 // resolver fills a resolution, reporting into errs.
@@ -101,6 +91,8 @@ type resolver struct {
 	m    *Machine
 	res  *resolution
 	errs *lang.Diagnostics
+	// free, when set, gathers the names lookup found no field for.
+	free map[string]bool
 	// held caches, per kind of block, every name some block of that kind
 	// holds (fields, child blocks), for references through computed labels.
 	held map[string]map[string]bool
@@ -127,7 +119,7 @@ func (s *rscope) isLocal(name string) bool {
 	return false
 }
 
-func (r *resolver) bind(e lang.Expr, b *binding) { r.res.names[e] = b }
+func (r *resolver) bind(e lang.Expr, b *binding) { r.res.m[e] = b }
 
 // fail reports d and marks e as failed, so the compiler stays quiet.
 func (r *resolver) fail(e lang.Expr, d *lang.Diagnostic) {
@@ -143,8 +135,10 @@ func errAt(e lang.Expr, format string, args ...any) *lang.Diagnostic {
 // resolveAll resolves every field, function and topology statement of the
 // machine.
 func (m *Machine) resolveAll() {
-	r := &resolver{m: m, res: m.res, errs: &m.errs}
+	free := map[string]bool{}
+	r := &resolver{m: m, res: m.res, errs: &m.errs, free: free}
 	r.object(m.root)
+	m.free = m.free.push(free)
 }
 
 // resolveQuery resolves an expression typed by a user, in a table of its
@@ -384,6 +378,12 @@ func (r *resolver) lookup(name string, sc *rscope) *binding {
 			return &binding{kind: bField, fld: f}
 		}
 	}
+	if f := r.m.own.byName.get(name); f != nil {
+		return &binding{kind: bField, fld: f}
+	}
+	if r.free != nil {
+		r.free[name] = true
+	}
 	root := r.m.root
 	// By map, not by scanning the children: a machine of 40,000
 	// processors refers to them 40,000 times.
@@ -468,7 +468,11 @@ func (r *resolver) visible(sc *rscope, call bool) []string {
 		}
 	}
 	for o := sc.obj; o != nil; o = o.parent {
-		for _, f := range o.fields {
+		fields := o.fields
+		if o == r.m.root {
+			fields = r.m.rootFields()
+		}
+		for _, f := range fields {
 			if f.decl.IsFunc() == call {
 				out = append(out, f.name)
 			}
