@@ -290,6 +290,7 @@ type sim struct {
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
+	tick   func()      // called every 65,536 events when set (an open-loop point's progress)
 	// fetchAhead: the network's state is large enough for touchAhead to pay.
 	fetchAhead bool
 	hopMemo    [hopMemos]hopMemo
@@ -497,8 +498,13 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		if s.events >= limit {
 			return true
 		}
-		if s.events&0xffff == 0xffff && ctx.Err() != nil {
-			return true
+		if s.events&0xffff == 0xffff {
+			if ctx.Err() != nil {
+				return true
+			}
+			if s.tick != nil {
+				s.tick()
+			}
 		}
 		e := s.pop()
 		if s.fetchAhead {

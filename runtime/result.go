@@ -24,6 +24,11 @@ type Options struct {
 	// Progress, if set, is called (from one goroutine at a time) as runs
 	// complete.
 	Progress func(done, total int)
+	// PointProgress, if set, is called now and then (every 65,536 events)
+	// as an open-loop point of OfferedCurve runs, and once when it ends,
+	// with the point's index among the loads; points run on several
+	// workers at once, so it must be safe for concurrent use.
+	PointProgress func(point int, p PointProgress)
 	// LinkLoads fills Result.Links with every wire's load and utilisation.
 	LinkLoads bool
 	// Shard and Shards run only the runs i with i % Shards == Shard (each

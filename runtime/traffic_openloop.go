@@ -243,6 +243,10 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	out := make([]*LoadResult, len(loads))
 	errs := make([]error, len(loads))
 	n.onSims(ctx, &opts, guard, workers, len(loads), func(ctx context.Context, s *sim, i int) {
+		if f := opts.PointProgress; f != nil {
+			s.tick = func() { f(i, s.drv.(*openLoop).progress()) }
+			defer func() { s.tick = nil; f(i, PointProgress{Done: true, Events: s.events}) }()
+		}
 		out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -635,6 +639,39 @@ func (o *openLoop) endWindow() {
 		}
 	}
 	o.startWindow()
+}
+
+// PointProgress is how far an open-loop point has run: the simulated
+// time reached and the time it is expected to run to, in seconds, and the
+// events so far. Target is the end of measurement: while warm-up has no
+// fixed length, the end of a measurement begun now (a lower bound); while
+// draining, the longest the drain may last.
+type PointProgress struct {
+	Phase       string // "warm-up", "measurement", "drain"
+	Now, Target float64
+	Events      int64
+	Done        bool // the point has ended (Now and Target are not set)
+}
+
+func (o *openLoop) progress() PointProgress {
+	s := o.s
+	p := PointProgress{Now: s.now, Events: s.events}
+	measure := o.load.Measure
+	if measure == 0 {
+		measure = MeasureWindows * o.window
+	}
+	switch o.phase {
+	case warming:
+		p.Phase, p.Target = "warm-up", s.now+measure
+		if o.load.Warmup > 0 {
+			p.Target = o.load.Warmup + measure
+		}
+	case measuring:
+		p.Phase, p.Target = "measurement", o.t0+MeasureWindows*o.window
+	default:
+		p.Phase, p.Target = "drain", o.t1+DrainWindows*o.window
+	}
+	return p
 }
 
 // fallsShort tells whether acc bytes accepted fall short of gen bytes

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -323,5 +324,44 @@ func TestOfferedRefusesPhasesItCannotMeasureOrHold(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("refused after %v; want before running", d)
+	}
+}
+
+// A point reports its progress as it runs: the simulated time grows
+// towards a target no earlier than the measurement's end, the events grow,
+// and the last report of each point says it is done.
+func TestOfferedReportsProgress(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	loads := []Load{{Fraction: 0.3, Warmup: 10e-6, Measure: 100e-6}, {Fraction: 0.1, Warmup: 10e-6, Measure: 100e-6}}
+	var mu sync.Mutex
+	reports := make([][]PointProgress, len(loads))
+	o := Options{Op: "uniform", Size: 32, Seed: 1, Workers: 2, PointProgress: func(i int, p PointProgress) {
+		mu.Lock()
+		defer mu.Unlock()
+		reports[i] = append(reports[i], p)
+	}}
+	pts, err := OfferedCurve(context.Background(), spec, o, loads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rs := range reports {
+		if len(rs) < 3 {
+			t.Fatalf("point %d: %d reports, want some as it runs (%d events) and one at its end", i, len(rs), pts[i].Events)
+		}
+		last := rs[len(rs)-1]
+		if !last.Done || last.Events != pts[i].Events {
+			t.Errorf("point %d: the last report is %+v, want done after %d events", i, last, pts[i].Events)
+		}
+		end := loads[i].Warmup + loads[i].Measure
+		for k, p := range rs[:len(rs)-1] {
+			switch {
+			case p.Done:
+				t.Errorf("point %d: report %d of %d says done", i, k, len(rs))
+			case p.Now > p.Target || p.Target < end*(1-1e-9):
+				t.Errorf("point %d: report %+v: simulated time past its target, or a target before the measurement's end %g s", i, p, end)
+			case k > 0 && (p.Now < rs[k-1].Now || p.Events <= rs[k-1].Events):
+				t.Errorf("point %d: report %+v after %+v", i, p, rs[k-1])
+			}
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/eval/study"
@@ -131,12 +132,15 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	if linksFile != "" {
 		opts.LinkLoads = true
 	}
+	loads := lf.traffic().Apply(lf.load.points)
 	if e.isTerminal && format == outText {
-		defer ticker(e.stderr)()
+		bar := newLoadProgress(e.stderr, len(loads), time.Now)
+		opts.PointProgress = bar.update
+		defer bar.run()()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	done, err := study.LoadCurve(ctx, rs, opts, lf.traffic().Apply(lf.load.points))
+	done, err := study.LoadCurve(ctx, rs, opts, loads)
 	if done == nil {
 		var oe *runtime.OptionError
 		if lf.pattern != "" && errors.As(err, &oe) && oe.Value == runtime.ListOp {
