@@ -105,7 +105,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		}
 	}
 	// The schedule is held throughout, and the expanded one beside it.
-	need := limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)), ScheduleBytes(s))
+	need := limits.Add(ProgramBytes(x, o), ScheduleBytes(s))
 	if x != s {
 		need = limits.Add(need, ScheduleBytes(x))
 	}
@@ -122,6 +122,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	sopt := &Options{MaxEvents: o.MaxEvents, Seed: o.Seed}
 	sm := newSim(n, sopt)
 	sm.reset(o.Seed)
+	sm.guard = programGuard(x, need, o.MaxMemory)
 	// Every send is one message of one part (a rendezvous adds two
 	// more): reserving them up front saves copying them as they grow.
 	reserve := int(sends)
@@ -180,14 +181,78 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 	return f
 }
 
+// ProgramBytes is what RunProgram takes for the schedule x beyond the
+// schedule: ProgramFootprint per operation, send and rank, and for each
+// send that waits for no operation (a trace's messages at time 0, a GOAL
+// rank's independent sends) what a message in flight with the others
+// takes, since they may all be at once, and for each such receive its
+// place among those posted. Messages that
+// come to be in flight together later (a trace's at one later time) are
+// not foreseen; programGuard bounds them as they come.
+func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
+	var sends, freeSends, freeRecvs int64
+	for i := range x.Ops {
+		free := x.DepStart[i+1] == x.DepStart[i]
+		switch {
+		case x.Ops[i].Kind == lang.OpSend:
+			sends++
+			if free {
+				freeSends++
+			}
+		case x.Ops[i].Kind == lang.OpRecv && free:
+			freeRecvs++
+		}
+	}
+	return limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)),
+		limits.Mul(freeSends, progFreeSendBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
+}
+
+// programGuard bounds the packets and pending events of a program's run,
+// beyond those of its operations that wait for nothing (ProgramBytes
+// counted their sends), to half each of what the limit leaves beyond need,
+// so that messages in flight together that no estimate foresaw (a trace's
+// messages at one time after the start) end the run with an error naming
+// the figure before they exhaust the machine.
+func programGuard(x *lang.Schedule, need, maxMemory int64) growthGuard {
+	maxMemory = limits.Or(maxMemory)
+	var free, freeSends int64
+	for i := range x.Ops {
+		if x.DepStart[i+1] == x.DepStart[i] {
+			free++
+			if x.Ops[i].Kind == lang.OpSend {
+				freeSends++
+			}
+		}
+	}
+	spare := max(maxMemory-need, 0) / 2
+	return growthGuard{
+		maxPackets: int(min(limits.Add(freeSends, spare/packetBytes), math.MaxInt32)),
+		maxEvents:  int(min(limits.Add(limits.Mul(freeSends, 3), free, int64(x.Ranks), spare/eventBytes), math.MaxInt32)),
+		limit:      maxMemory,
+	}
+}
+
 // NoEager is ProgramOptions.EagerLimit for an eager limit of 0 B, which 0
 // cannot say: every message of a byte or more goes by rendezvous.
 const NoEager = -1
 
 // Memory per operation, program message and rank, for the budget.
+// They are fitted to the heap measured (eval/program's
+// TestEstimatesAreWithinOneAndAHalfTimesThePeak, with spaced messages,
+// messages all at once, GOAL schedules and a program): an operation's
+// state, about 50 B; a message's records in the simulator (message, part,
+// its program record), about 200 B; and for a message that may be in
+// flight with all the others, its packet, events and place in the
+// receiver's queue, about 700 B, and a receive posted at the start, 50 B.
+// (A flat 96 B an operation and 320 B a message was 1.5 times what spaced
+// messages take, and 2.5 times under what a burst takes.)
 const (
-	progOpBytes  = 96
-	progMsgBytes = 320
+	progOpBytes  = 64
+	progMsgBytes = 200
+	// progFreeSendBytes and progFreeRecvBytes are a send and a receive
+	// that wait for no operation (ProgramBytes).
+	progFreeSendBytes = 700
+	progFreeRecvBytes = 50
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
 	progRankBytes    = 256

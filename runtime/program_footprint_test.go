@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 )
 
 // The simulated answer's critical path and timeline are counted against
@@ -87,5 +89,33 @@ func TestProgramStopsWhenItsTimelinePassesTheLimit(t *testing.T) {
 	var n int
 	if _, err := fmt.Sscanf(strings.TrimPrefix(err.Error(), "the timeline of computing ("), "%d spans so far", &n); err != nil || n >= len(s.Ops) {
 		t.Errorf("stopped at %d spans (%v), not before all %d", n, err, len(s.Ops))
+	}
+}
+
+// Messages that come to be in flight all at once later in a run, which
+// ProgramBytes does not foresee (it counts those that wait for nothing),
+// are bounded as they come: under a limit a little above the estimate the
+// run ends with an error naming what grew and the limit, and without one
+// it runs to its end.
+func TestProgramStopsMessagesInFlightPastTheLimit(t *testing.T) {
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	var trace strings.Builder
+	trace.WriteString("time,src,dst,bytes\n")
+	const msgs = 20000
+	for i := range msgs {
+		fmt.Fprintf(&trace, "1us,%d,%d,64\n", i%16, (i/16+i+1)%16)
+	}
+	s, err := parser.ReadTrace(strings.NewReader(trace.String()), "later.csv", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunProgram(context.Background(), spec, s, ProgramOptions{}); err != nil {
+		t.Fatalf("without a limit: %v", err)
+	}
+	limit := ProgramBytes(s, ProgramOptions{}) + ScheduleBytes(s) + 1<<20
+	_, err = RunProgram(context.Background(), spec, s, ProgramOptions{MaxMemory: limit})
+	var tl *limits.TooLarge
+	if !errors.As(err, &tl) || tl.Limit != limit || !strings.Contains(err.Error(), "in flight at once") && !strings.Contains(err.Error(), "pending events") {
+		t.Fatalf("under a limit of %d B, %d messages at once: %v; want the run stopped, naming what grew and the limit", limit, msgs, err)
 	}
 }
