@@ -653,6 +653,12 @@ func (s *sim) route(id int32, p *packet) {
 			return
 		}
 		a, w, d, wrap = topo.Adj{Node: h.next, Link: h.link}, h.wire, h.dim, h.wrap
+		if h.tie && s.rng.Intn(2) == 1 {
+			// Half way round an even ring both ways are minimal: each
+			// packet takes one at random, as BookSim's dim_order_torus
+			// (once past the tie the rest of the way is shorter its way).
+			a, w, wrap = n.backHop(p.at, d)
+		}
 	} else {
 		in := p.inLink
 		if n.rk == rAcyclic {
@@ -772,7 +778,7 @@ func (s *sim) wraps(u, v, d int32) bool {
 
 // pickLane chooses a lane of wire w in lane class `class` (of
 // net.classes equal shares): a free one if any, else the one with the
-// shortest queue.
+// shortest queue, and of those the one freed first.
 func (s *sim) pickLane(w, class int32) int32 {
 	first := w * s.net.lanes
 	lo, hi := first+s.net.classLo[class], first+s.net.classLo[class+1]
@@ -784,8 +790,13 @@ func (s *sim) pickLane(w, class int32) int32 {
 		if s.wl.laneOn(w, c).free(s.now) {
 			return c
 		}
-		if c > lo && s.queued(c) < s.queued(best) {
-			best = c
+		if c > lo {
+			// The shortest queue; of equal ones the lane whose holder
+			// leaves first (with lanes sharing the wire, the soonest free
+			// is no longer the wire's, as when its packets went one by one).
+			if q, qb := s.queued(c), s.queued(best); q < qb || q == qb && s.wl.laneOn(w, c).until < s.wl.laneOn(w, best).until {
+				best = c
+			}
 		}
 	}
 	return best
@@ -799,14 +810,22 @@ func (s *sim) choose(p *packet) int {
 	case rStatic, rValiant, rTree, rCustom, rAcyclic:
 		// Rule order is kept, but a message split over l links spreads its
 		// parts over parallel links to the chosen neighbour (seed 000 Eq. 6).
-		if p.ack {
-			return 0
-		}
 		par := 0
 		for _, a := range s.cand {
 			if a.Node == s.cand[0].Node {
 				par++
 			}
+		}
+		if n.splitTies && par < len(s.cand) && n.dim(s.cand[par].Link) == n.dim(s.cand[0].Link) {
+			// Half way round an even torus ring: the backward hop, listed
+			// next, is as short; each packet takes one way at random,
+			// as BookSim's dim_order_torus.
+			if s.rng.Intn(2) == 1 {
+				return par
+			}
+		}
+		if p.ack {
+			return 0
 		}
 		if par == 1 {
 			return 0 // without reading the part, a cache miss on a large network
@@ -901,20 +920,33 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
 	} else {
-		start = later(start, wr.free)
 		dur := float64(p.bytes) / lp.Bandwidth
+		// Lanes busy at once share the wire flit by flit: a packet that
+		// finds the wire carrying others' flits starts at once and
+		// interleaves with them (see shareWire).
+		var xbar *float64
 		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 			// The crossbar input the packet came in by passes one packet
 			// at a time, at speedup times the link's rate (router.go).
-			in := p.hop(p.nhops-1).ch / n.lanes
-			start = max(start, s.wire(in).xbar)
-			s.wire(in).xbar = start + dur/sp
+			xbar = &s.wire(p.hop(p.nhops-1).ch / n.lanes).xbar
+			start = max(start, *xbar)
 		}
-		end = start + dur
+		shared := n.shareWire && wr.free > start && s.shareWire(w, ch, start, dur, &end)
+		if !shared {
+			start = later(start, wr.free)
+			end = start + dur
+		}
+		if xbar != nil {
+			*xbar = start + dur/n.spec.Speedup
+		}
 		if s.sw != SAF && p.nhops > 0 {
 			end = later(end, p.lastEnd+p.lastLat)
 		}
-		wr.free = end
+		if shared {
+			wr.free += dur
+		} else {
+			wr.free = end
+		}
 		wr.busy += dur
 	}
 	if p.probe {
@@ -962,6 +994,32 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		m.tx = max(m.tx, end)
 		s.launch(p.part)
 	}
+}
+
+// shareWire times a packet of transmission time dur that takes lane ch of
+// wire w at start while the wire still carries other lanes' flits (its
+// free time is ahead). The wire serves its busy lanes flit by flit in
+// turn, so while k others still send, the packet gets one flit in k+1:
+// it ends after dur plus min(backlog, k·dur), the backlog being the
+// others' work still to send. The others' own times, fixed when they took
+// their lanes, are not redone (one event a hop stays one event a hop);
+// the wire's total work is kept instead (its free time moves on by dur),
+// so a packet that takes it later waits for all of it. It reports false,
+// leaving end alone, if no other lane is held at start: the wire's free
+// time is then its last holder's, as on a wire of one lane.
+func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
+	first := w * s.net.lanes
+	k := int32(0)
+	for c := first; c < first+s.net.lanes; c++ {
+		if c != ch && s.wl.laneOn(w, c).until > start {
+			k++
+		}
+	}
+	if k == 0 {
+		return false
+	}
+	*end = start + dur + min(s.wire(w).free-start, float64(k)*dur)
+	return true
 }
 
 // arrive handles the head reaching node p.at.

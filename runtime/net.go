@@ -45,8 +45,14 @@ type network struct {
 	dims     []int32
 	axes     []axis // dims with their strides, for coordinates by multiplication
 	lanes    int32  // lanes per wire
-	dateline bool   // torus dimension-order routing: lanes split before/after the wrap link
-	phased   bool   // Valiant: lanes split between the two phases
+	// shareWire: a wire has more than one lane, and lanes busy at once
+	// share its bandwidth (kernel_sim.go's shareWire).
+	shareWire bool
+	dateline  bool // torus dimension-order routing: lanes split before/after the wrap link
+	// splitTies: dimension order on a torus with an even side, where a
+	// packet exactly half way round takes either way (at random).
+	splitTies bool
+	phased    bool // Valiant: lanes split between the two phases
 	// viaSwitch: Valiant's intermediate is one of the core's switches
 	// (nodes 0..core.Nodes-1), as the C104's two-phase routing sends a
 	// packet to a random switch; otherwise a random processor.
@@ -176,6 +182,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 	for l := range int32(g.NumLinks()) {
 		n.lanes = max(n.lanes, g.Link(l).Channels)
 	}
+	n.shareWire = n.lanes > 1
 	n.recogniseLinkRule()
 	if err := n.setRouting(routing); err != nil {
 		return nil, err
@@ -247,6 +254,12 @@ func (n *network) setRouting(name string) error {
 	// (dateline) and between Valiant's two phases, when there are lanes
 	// enough; otherwise all lanes are used alike.
 	n.dateline = kind == topo.Torus && n.lanes >= 2 && (n.rk == rStatic || n.rk == rValiant)
+	n.splitTies = false
+	if kind == topo.Torus && (n.rk == rStatic || n.rk == rValiant) {
+		for _, k := range n.dims {
+			n.splitTies = n.splitTies || k%2 == 0 && k > 2
+		}
+	}
 	n.phased = n.rk == rValiant && n.lanes >= 2 && (!n.dateline || n.lanes >= 4)
 	n.viaSwitch = n.rk == rValiant && n.attached && n.core.Kind != topo.Explicit && n.core.Nodes > 0
 	n.classes = 1

@@ -138,6 +138,9 @@ func (n *network) ruleLink(at, d int32, fwd bool) int32 {
 type ruleHop struct {
 	next, link, wire, dim int32
 	wrap                  bool
+	// tie: the hop is forward from exactly half way round an even side,
+	// where the backward hop is as short (route splits such ties).
+	tie bool
 }
 
 // firstHopTo writes to *h the first of candidates' minimal hops from at
@@ -154,7 +157,7 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 		}
 		d := int32(bits.TrailingZeros32(x))
 		l := n.ruleLink(at, d, true)
-		h.next, h.link, h.wire, h.dim, h.wrap = at^1<<d, l, n.ruleWire(l, at), d, false
+		h.next, h.link, h.wire, h.dim, h.wrap, h.tie = at^1<<d, l, n.ruleWire(l, at), d, false, false
 		return true
 	}
 	// The coordinates by successive division, axis by axis, as far as
@@ -183,7 +186,7 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 				next = at - a*stride
 			}
 			l := d*n.ruleN + at
-			h.next, h.link, h.wire, h.dim, h.wrap = next, l, 2*l, d, a == k-1
+			h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l, d, a == k-1, 2*fwd == k
 			return true
 		}
 		next := at - stride
@@ -191,8 +194,16 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 			next = at + (k-1)*stride
 		}
 		l := d*n.ruleN + next
-		h.next, h.link, h.wire, h.dim, h.wrap = next, l, 2*l+1, d, a == 0
+		h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l+1, d, a == 0, false
 		return true
 	}
 	return false
+}
+
+// backHop is the backward hop from torus node at along dimension d, the
+// other half of a tie firstHopTo reports (forward first).
+func (n *network) backHop(at, d int32) (topo.Adj, int32, bool) {
+	next := n.step(at, d, false)
+	l := d*n.ruleN + next
+	return topo.Adj{Node: next, Link: l}, 2*l + 1, n.axes[d].coord(at) == 0
 }

@@ -72,7 +72,7 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 					}
 					// The hop rule order takes is the first candidate, every
 					// field written over whatever the hop held before.
-					h := ruleHop{next: -7, link: -7, wire: -7, dim: -7, wrap: true}
+					h := ruleHop{next: -7, link: -7, wire: -7, dim: -7, wrap: true, tie: true}
 					ok := n.firstHopTo(at, dst, &h)
 					if ok != (len(want) > 0) {
 						t.Fatalf("firstHopTo(%d, %d) found %v, want %v", at, dst, ok, len(want) > 0)
@@ -82,9 +82,19 @@ func TestLinkRuleAgreesWithTables(t *testing.T) {
 					}
 					a := want[0]
 					d := g.Link(a.Link).Dim
-					wh := ruleHop{next: a.Node, link: a.Link, wire: ref.wire(a.Link, at), dim: d, wrap: (&sim{net: &ref}).wraps(at, a.Node, d)}
+					// A tie: the next candidate is the other way along the
+					// same dimension, which backHop gives.
+					tie := len(want) > 1 && want[1].Node != a.Node && g.Link(want[1].Link).Dim == d
+					wh := ruleHop{next: a.Node, link: a.Link, wire: ref.wire(a.Link, at), dim: d, wrap: (&sim{net: &ref}).wraps(at, a.Node, d), tie: tie}
 					if h != wh {
 						t.Fatalf("firstHopTo(%d, %d) = %+v, want %+v", at, dst, h, wh)
+					}
+					if tie {
+						b := want[1]
+						ba, bw, bwrap := n.backHop(at, d)
+						if ba != b || bw != ref.wire(b.Link, at) || bwrap != (&sim{net: &ref}).wraps(at, b.Node, d) {
+							t.Fatalf("backHop(%d, %d) = %v, %d, %v, want %v, %d", at, d, ba, bw, bwrap, b, ref.wire(b.Link, at))
+						}
 					}
 				}
 			}

@@ -244,6 +244,12 @@ func (n *network) checkNext(phaseOff int32) func(buf []int, src, dst, at, in int
 					par++
 				}
 			}
+			if n.splitTies {
+				// A tie half way round an even ring: both ways.
+				for par < len(cand) && g.Link(cand[par].Link).Dim == g.Link(cand[0].Link).Dim {
+					par++
+				}
+			}
 			cand = cand[:par]
 		}
 		for _, a := range cand {

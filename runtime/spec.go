@@ -23,9 +23,10 @@
 // A full-duplex link is two wires (one per direction; a multi-point link is
 // one shared wire, one transmission at a time). Each wire carries V lanes
 // (virtual channels), V = max(Packet.VirtualChannels, the largest
-// topo.Link.Channels, 1); a lane is the unit a packet acquires, while the
-// wire's bandwidth is reserved packet by packet (lanes interleave at packet,
-// not flit, granularity).
+// topo.Link.Channels, 1); a lane is the unit a packet acquires, and lanes
+// busy at once share the wire's bandwidth round robin (a packet joining k
+// busy lanes sends one flit in k+1 while they still send); with one lane
+// the wire is reserved packet by packet.
 //
 // A message of n bytes from s to d: the sender's CPU pays SendOverhead per
 // channel used (Options.Channels × Options.Links parts, serialized, so c
