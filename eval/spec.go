@@ -106,6 +106,9 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 	if v, ok := t.Value("speedup"); ok && v.Kind == lang.Number {
 		spec.Speedup = v.Num
 	}
+	if v, ok := t.Value("credit_delay"); ok && v.Kind == lang.Number {
+		spec.Credits, spec.CreditDelay = true, v.Num
+	}
 	if v, ok := t.Value("nic"); ok && v.Kind == lang.Bool && v.Truth() {
 		return withNICFields(spec, t)
 	}

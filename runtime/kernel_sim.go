@@ -939,6 +939,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		if xbar != nil {
 			*xbar = start + dur/n.spec.Speedup
 		}
+		if n.credits {
+			end = s.credits(id, p, start, end, lp, next)
+		}
 		if s.sw != SAF && p.nhops > 0 {
 			end = later(end, p.lastEnd+p.lastLat)
 		}
@@ -956,6 +959,13 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		// A full buffer at the lane's far end closes it until a packet
 		// leaves (buffers.go).
 		full := s.bufPkts > 0 && s.takeBuffer(p, ch, end)
+		// Under credits a packet the buffer at next cannot hold keeps
+		// the lane until its head moves on from next (credits sets when
+		// its tail leaves).
+		kept := n.credits && next != p.dst && p.bytes > n.bufFlits*n.flitSize
+		if kept {
+			ln.until = math.Inf(1)
+		}
 		if !p.spilled && p.nhops-p.tail == ringHops {
 			// The ring is full. Of the lanes held, only the last K are
 			// read again (keepWorm, and the stall when the head moves
@@ -964,7 +974,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
-		if ln.head >= 0 && !full {
+		if ln.head >= 0 && !full && !kept {
 			// Granted with more waiting: the next gets it when this tail
 			// leaves.
 			s.push(end, evGrant, ch, 0)
@@ -1020,6 +1030,43 @@ func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
 	}
 	*end = start + dur + min(s.wire(w).free-start, float64(k)*dur)
 	return true
+}
+
+// credits applies credit flow control to a wormhole packet that takes a
+// lane at start on link lp toward node next, its tail due to leave at end;
+// it returns when the tail can leave. With F flits and buffers of B < F:
+// the lane's flits wait for credits, one B flits behind each, which come
+// back CreditDelay + 2 × latency after the flit was sent (a lane into a
+// router carries B flits per round trip); and the previous lane, kept
+// since the head took it, can send its last F − B flits only as the head
+// frees buffers here from start on, so its tail leaves no sooner than
+// start + (F − B) flit times + CreditDelay + its latency. That reaches one
+// lane back; a lane further back keeps the times it had.
+func (s *sim) credits(id int32, p *packet, start, end float64, lp *LinkParams, next int32) float64 {
+	n := s.net
+	flits := (p.bytes + n.flitSize - 1) / n.flitSize
+	free := flits - n.bufFlits // flits a buffer cannot hold
+	if free <= 0 {
+		return end
+	}
+	if next != p.dst {
+		tf := float64(n.flitSize) / lp.Bandwidth
+		if rtt := n.spec.CreditDelay + 2*lp.Latency; rtt > float64(n.bufFlits)*tf {
+			last := flits - 1
+			end = max(end, start+float64(last/n.bufFlits)*rtt+float64(last%n.bufFlits+1)*tf)
+		}
+	}
+	if p.nhops > 0 {
+		h := p.hop(p.nhops - 1)
+		if ln := s.lane(h.ch); ln.owner == id {
+			prev := n.linkP(h.ch / n.lanes >> 1)
+			need := start + float64(free*n.flitSize)/prev.Bandwidth + n.spec.CreditDelay + prev.Latency
+			h.end = max(h.end, need)
+			s.reopen(h.ch, h.end)
+			p.lastEnd = h.end
+		}
+	}
+	return end
 }
 
 // arrive handles the head reaching node p.at.

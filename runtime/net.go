@@ -48,7 +48,11 @@ type network struct {
 	// shareWire: a wire has more than one lane, and lanes busy at once
 	// share its bandwidth (kernel_sim.go's shareWire).
 	shareWire bool
-	dateline  bool // torus dimension-order routing: lanes split before/after the wrap link
+	// credits: wormhole lanes under credit flow control (Spec.Credits),
+	// with buffers of bufFlits flits of flitBytes.
+	credits            bool
+	bufFlits, flitSize int64
+	dateline           bool // torus dimension-order routing: lanes split before/after the wrap link
 	// splitTies: dimension order on a torus with an even side, where a
 	// packet exactly half way round takes either way (at random).
 	splitTies bool
@@ -183,6 +187,11 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 		n.lanes = max(n.lanes, g.Link(l).Channels)
 	}
 	n.shareWire = n.lanes > 1
+	n.credits = spec.Credits && n.sw == Wormhole
+	n.flitSize, n.bufFlits = int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
+	if n.bufFlits == 0 {
+		n.bufFlits = 16
+	}
 	n.recogniseLinkRule()
 	if err := n.setRouting(routing); err != nil {
 		return nil, err

@@ -119,5 +119,8 @@ func checkRouter(spec *Spec) error {
 	if s := spec.Speedup; !(s >= 0) || math.IsInf(s, 0) {
 		return fmt.Errorf("Speedup = %g must be a finite number ≥ 0 (0: the crossbar is not modelled)", s)
 	}
+	if d := spec.CreditDelay; !(d >= 0) || math.IsInf(d, 0) {
+		return fmt.Errorf("CreditDelay = %g s must be a finite time ≥ 0", d)
+	}
 	return nil
 }

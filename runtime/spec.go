@@ -105,6 +105,18 @@ type Spec struct {
 	// an input's packets may leave at once).
 	Speedup float64
 
+	// Credits turns on credit flow control for wormhole lanes (the
+	// topology's credit_delay): a lane's buffer at the far end holds
+	// Packet.BufferFlits flits, and a flit may be sent only when the one
+	// BufferFlits ahead of it has left that buffer and its credit has come
+	// back, CreditDelay after it left plus the wire's latency. So a lane
+	// carries at most BufferFlits flits per CreditDelay + 2 × latency, and
+	// a packet of more flits than a buffer holds keeps its previous lane
+	// until its head moves on (kernel_sim.go's credits). Off, buffers
+	// bound only what a blocked worm keeps.
+	Credits     bool
+	CreditDelay float64 // seconds, ≥ 0
+
 	// Routes adds named user routing functions usable as Routing or
 	// Options.Routing. (Acyclic routing is built in: "acyclic" and
 	// "acyclic-improved" in Routings.)

@@ -1,0 +1,55 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+)
+
+// Credits bound what a lane carries (issue 27). Chain 0-1-2, 1 s wires of
+// 1 B/s, 1-byte flits, routers of HopDelay 4, CreditDelay 1: P1 (8 B)
+// goes from 0 to 2 and P2 (1 B) from 0 to 1 behind it on the one lane.
+// Worked by hand (kernel_sim.go's credits; F = 8 flits, B the buffer):
+//   - credits off, or B = 8: P1 sends over 0→1 from 0 to 8, its head is at
+//     node 1 at 1 and leaves at 5, its tail at 13, delivered at 14; P2
+//     takes the lane at 8, delivered at 10.
+//   - B = 4: P1's last 4 flits leave node 0 as its head frees node 1's
+//     buffer from 5 on: the tail at 5 + 4 + 1 + 1 = 11 (credit delay and
+//     the wire back), so P2 is delivered at 13; P1 is not delayed.
+//   - B = 2: the lane 0→1 carries 2 flits per round trip of 1 + 2 × 1 =
+//     3 s: P1's tail leaves 0 at max(3·3 + 2, 5 + 6 + 2) = 13, reaches node
+//     2 at 15 (one wire after), and P2 is delivered at 13 + 1 + 1 = 15.
+func TestCreditsBoundLanes(t *testing.T) {
+	for _, tc := range []struct {
+		credits bool
+		buf     int
+		p1, p2  float64
+	}{
+		{false, 2, 14, 10},
+		{true, 8, 14, 10},
+		{true, 4, 14, 13},
+		{true, 2, 15, 15},
+	} {
+		spec := basic(mustGen(t, "chain", 3), 1, 1)
+		spec.Switching = Wormhole
+		spec.DefaultNode.HopDelay = 4
+		spec.Credits, spec.CreditDelay = tc.credits, 1
+		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: tc.buf}
+		n, err := compile(spec, "", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := &traffic{op: "custom", channels: 1, links: 1}
+		s := newSim(n, &Options{})
+		s.reset(1)
+		s.addMsg(tr, 0, 2, 8)
+		s.addMsg(tr, 0, 1, 1)
+		s.linkDeps()
+		s.run(context.Background())
+		if s.nDone != 2 {
+			t.Fatalf("credits %v, buffer %d: %d of 2 delivered", tc.credits, tc.buf, s.nDone)
+		}
+		if p1, p2 := s.msgs[0].lat, s.msgs[1].lat; p1 != tc.p1 || p2 != tc.p2 {
+			t.Errorf("credits %v, buffer %d: P1 at %v, P2 at %v; want %v, %v", tc.credits, tc.buf, p1, p2, tc.p1, tc.p2)
+		}
+	}
+}
