@@ -123,11 +123,19 @@ func MessageListOf(sc *lang.Schedule) MessageList {
 // Load is one point of an open-loop experiment.
 type Load struct {
 	// Fraction is the offered load per processor, a share of its
-	// injection bandwidth in (0, 1]; if 0, Rate gives it in bytes per
-	// second (at most the injection bandwidth).
+	// injection bandwidth in (0, MaxOverload]; if 0, Rate gives it in
+	// bytes per second (at most MaxOverload times the injection
+	// bandwidth). Above 1 a processor generates more than it can inject
+	// and its queue grows, as BookSim accepts injection rates above one
+	// flit a cycle; under Bernoulli at most one message a flit cycle.
 	Fraction float64
 	Rate     float64
 	Process  Process
+	// Self lets uniform traffic address a message to its own source
+	// (1 in P), as BookSim's uniform does; the processors must hang off
+	// routers (nic = true), through which such a message goes and comes
+	// back.
+	Self bool
 	// Warmup and Measure fix the phases' lengths in seconds; 0 means
 	// warm-up until windows agree, and MeasureWindows windows.
 	Warmup, Measure float64
@@ -211,6 +219,17 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 	if err != nil {
 		return nil, err
 	}
+	for _, l := range loads {
+		if !l.Self {
+			continue
+		}
+		if opts.Op != "uniform" {
+			return nil, &OptionError{"Self", opts.Op, "only uniform traffic addresses messages to their source"}
+		}
+		if v := n.g.Proc(0); n.g.Attached(v) == v {
+			return nil, &OptionError{"Self", "true", fmt.Sprintf("a message to itself needs processors behind routers (nic = true), to go through its own and back; processor %d is a router itself", n.g.ID(v))}
+		}
+	}
 	topts := opts
 	if list {
 		topts.Op = "uniform" // the list's ranks are checked below
@@ -268,8 +287,8 @@ func (l Load) check() error {
 	switch {
 	case l.Fraction == 0 && l.Rate == 0:
 		return &OptionError{"Load", "0", "an offered load must be above 0"}
-	case l.Fraction != 0 && !(l.Fraction > 0 && l.Fraction <= 1):
-		return &OptionError{"Load", fmt.Sprint(l.Fraction), "a share of the injection bandwidth is from 0 (excluded) to 1"}
+	case l.Fraction != 0 && !(l.Fraction > 0 && l.Fraction <= MaxOverload):
+		return &OptionError{"Load", fmt.Sprint(l.Fraction), fmt.Sprintf("a share of the injection bandwidth is from 0 (excluded) to %d", MaxOverload)}
 	case l.Fraction == 0 && !(l.Rate > 0) || math.IsInf(l.Rate, 0):
 		return &OptionError{"Load", fmt.Sprint(l.Rate), "a rate must be a finite number of bytes per second above 0"}
 	case l.Process > Poisson:
@@ -279,6 +298,21 @@ func (l Load) check() error {
 	}
 	return nil
 }
+
+// String is the load as given: its share of the injection bandwidth, or
+// its rate.
+func (l Load) String() string {
+	if l.Fraction != 0 {
+		return fmt.Sprint(l.Fraction)
+	}
+	return lang.FormatQuantity(l.Rate, lang.RateDim)
+}
+
+// MaxOverload is the largest offered load, as a share of a processor's
+// injection bandwidth: above 1 the sources' queues grow without bound,
+// and a point that ran long at several times the bandwidth would only
+// fill memory faster.
+const MaxOverload = 4
 
 // loadSeed derives a point's seed from the base seed and its load.
 func loadSeed(seed uint64, l Load) uint64 {
@@ -404,8 +438,8 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		o.inj += bw
 		rate := l.Fraction * bw // bytes per second
 		if l.Fraction == 0 {
-			if l.Rate > bw {
-				return nil, &OptionError{"Load", lang.FormatQuantity(l.Rate, lang.RateDim), fmt.Sprintf("processor %d injects at most %s", g.ID(v), lang.FormatQuantity(bw, lang.RateDim))}
+			if l.Rate > MaxOverload*bw {
+				return nil, &OptionError{"Load", lang.FormatQuantity(l.Rate, lang.RateDim), fmt.Sprintf("processor %d injects at most %s; offered loads go up to %d times that", g.ID(v), lang.FormatQuantity(bw, lang.RateDim), MaxOverload)}
 			}
 			rate = l.Rate
 		}
@@ -422,6 +456,9 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		mean := float64(wire) / rate // seconds between messages
 		if l.Process == Bernoulli {
 			o.gap[r], o.prob[r] = c, c/mean
+			if c/mean > 1+1e-9 {
+				return nil, &OptionError{"Load", l.String(), fmt.Sprintf("a Bernoulli process makes at most one message a flit cycle, a load of %.4g here (%d-byte messages; --process poisson has no such bound)", float64(wire)/float64(min(flit, wire)), wire)}
+			}
 		} else {
 			o.gap[r] = mean
 		}
@@ -559,6 +596,8 @@ func (o *openLoop) generate(r int32) {
 		m := o.list[r][o.next[r]]
 		o.next[r] = (o.next[r] + 1) % int32(len(o.list[r]))
 		d, size = s.net.g.Proc(m.Dst), m.Bytes
+	} else if d < 0 && o.load.Self { // uniform, itself included
+		d = o.procs[s.rng.Intn(len(o.procs))]
 	} else if d < 0 { // uniform: any other processor
 		P := len(o.procs)
 		x := s.rng.Intn(P - 1)
@@ -567,7 +606,7 @@ func (o *openLoop) generate(r int32) {
 		}
 		d = o.procs[x]
 	}
-	m := s.addMsg(o.tr, o.procs[r], d, size)
+	m := s.newMsg(o.tr, o.procs[r], d, size)
 	w := o.tr.wireBytes(size)
 	o.winGen += w
 	o.inflight += w

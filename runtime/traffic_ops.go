@@ -118,6 +118,12 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 	if src == dst {
 		return -1
 	}
+	return s.newMsg(tr, src, dst, size)
+}
+
+// newMsg is addMsg's message, to the source itself too (open-loop uniform
+// traffic with Load.Self, through the source's router and back).
+func (s *sim) newMsg(tr *traffic, src, dst int32, size int64) int32 {
 	m := int32(len(s.msgs))
 	nparts := tr.parts(size)
 	b := tr.payload

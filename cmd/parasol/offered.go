@@ -28,17 +28,19 @@ type loadFlags struct {
 	process         *choiceFlag
 	warmup, measure quantityFlag // seconds
 	pattern         string       // a message trace: the user's pattern (op list)
+	self            bool         // uniform includes the source
 	list            runtime.MessageList
 }
 
 func (lf *loadFlags) register(fs *flag.FlagSet) {
-	fs.Var(&lf.load, "load", "offered `LOAD` per processor: a share of its injection bandwidth (0 < F ≤ 1) or a rate (500MB/s); a list 0.1,0.2 or a range 0.05:0.6:0.05 draws a load–latency curve, its points run on all cores")
+	fs.Var(&lf.load, "load", "offered `LOAD` per processor: a share of its injection bandwidth (0 < F ≤ 4; above 1 the sources' queues grow) or a rate (500MB/s); a list 0.1,0.2 or a range 0.05:0.6:0.05 draws a load–latency curve, its points run on all cores")
 	lf.process = newChoiceFlag("bernoulli", "bernoulli", "poisson")
 	fs.Var(lf.process, "process", "with --load, how each processor generates messages: bernoulli (a chance every flit cycle, as BookSim) or poisson")
 	lf.warmup = quantityFlag{dim: lang.TimeDim, positive: true}
 	lf.measure = quantityFlag{dim: lang.TimeDim, positive: true}
 	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` with its unit, above 0 (default: until successive windows of 1000 cycles agree within 5%)")
 	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked, with its unit: 3 windows, each at least one message's time on the wire (default: 3 windows of 1000 cycles)")
+	fs.BoolVar(&lf.self, "self", false, "with --load and --op uniform, a processor may address a message to itself (1 in P, as BookSim's uniform counts them); the processors must hang off routers (nic = true)")
 	fs.StringVar(&lf.pattern, "pattern", "", "with --load, a message trace `FILE` (CSV or JSON lines: src, dst, bytes) as the traffic pattern: each processor generates the messages its rank sends there, in turn (--op list)")
 }
 
@@ -68,7 +70,7 @@ func (l *loadList) Set(s string) error {
 // traffic is how the flags say the loads generate messages.
 func (lf *loadFlags) traffic() study.Traffic {
 	proc, _ := runtime.ParseProcess(lf.process.value)
-	return study.Traffic{Process: proc, Warmup: lf.warmup.v, Measure: lf.measure.v, List: lf.list}
+	return study.Traffic{Process: proc, Warmup: lf.warmup.v, Measure: lf.measure.v, List: lf.list, Self: lf.self}
 }
 
 // check makes open-loop flags without --load, and flags --load does not
@@ -77,7 +79,7 @@ func (lf *loadFlags) check(fs *flag.FlagSet) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["load"] {
-		for _, n := range []string{"process", "warmup", "measure", "pattern"} {
+		for _, n := range []string{"process", "warmup", "measure", "pattern", "self"} {
 			if set[n] {
 				return usageError("parasol %s: --%s needs --load", fs.Name(), n)
 			}

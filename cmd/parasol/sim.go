@@ -289,7 +289,10 @@ Examples:
 With --load, every processor generates messages of --size bytes at an
 offered load, a share of its injection bandwidth (its fastest link) or a
 rate, by a Bernoulli or Poisson process (--process), queued at the source
-without limit; the op is a traffic pattern (uniform, randperm, the bit
+without limit (a load above 1, up to 4, offers more than a processor can
+inject, as BookSim accepts 1.2 flits a cycle: its queue grows); the op is
+a traffic pattern (uniform, with --self also to the sender itself as
+BookSim's, behind its router; randperm, the bit
 permutations, neighbor, tornado, hotspot), or --pattern FILE, a message
 trace (as parasol run reads) whose sends each processor generates in turn. Each point warms up until the
 mean latency and the accepted load of successive windows of 1000 cycles (a

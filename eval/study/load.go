@@ -16,7 +16,7 @@ import (
 const MaxLoadPoints = 1000
 
 // ParseLoads reads offered loads per processor, each a share of its
-// injection bandwidth in (0, 1] (0.3) or a rate (500MB/s): a
+// injection bandwidth in (0, runtime.MaxOverload] (0.3) or a rate (500MB/s): a
 // comma-separated list of them and of ranges FROM:TO:STEP, FROM and TO
 // included (0.05:0.6:0.05), at most MaxLoadPoints in all. The loads carry
 // only their Fraction or Rate; Traffic.Apply gives them the rest.
@@ -48,7 +48,7 @@ func ParseLoads(s string) ([]runtime.Load, error) {
 	return pts, nil
 }
 
-// parseLoad reads one point: a share of the injection bandwidth in (0, 1]
+// parseLoad reads one point: a share of the injection bandwidth in (0, runtime.MaxOverload]
 // or a rate; v is the number as given.
 func parseLoad(s string) (p runtime.Load, v float64, err error) {
 	q, err := lang.ParseQuantity(s)
@@ -56,8 +56,8 @@ func parseLoad(s string) (p runtime.Load, v float64, err error) {
 	case err != nil:
 		return p, 0, fmt.Errorf("expected a share of the injection bandwidth (0.3) or a rate (500MB/s), got %q", s)
 	case q.Kind == lang.Number && q.Dim == lang.Dimensionless:
-		if !(q.Num > 0 && q.Num <= 1) {
-			return p, 0, fmt.Errorf("a load is a share of the injection bandwidth from 0 (excluded) to 1, got %s", s)
+		if !(q.Num > 0 && q.Num <= runtime.MaxOverload) {
+			return p, 0, fmt.Errorf("a load is a share of the injection bandwidth from 0 (excluded) to %d (above 1 the sources' queues grow), got %s", runtime.MaxOverload, s)
 		}
 		return runtime.Load{Fraction: q.Num}, q.Num, nil
 	case q.Kind == lang.Number && q.Dim == lang.RateDim:
@@ -118,13 +118,14 @@ type Traffic struct {
 	Process         runtime.Process
 	Warmup, Measure float64
 	List            runtime.MessageList
+	Self            bool // uniform traffic includes the source (runtime.Load.Self)
 }
 
 // Apply is loads, as ParseLoads reads them, generated as t says.
 func (t Traffic) Apply(loads []runtime.Load) []runtime.Load {
 	out := make([]runtime.Load, len(loads))
 	for i, l := range loads {
-		l.Process, l.Warmup, l.Measure, l.List = t.Process, t.Warmup, t.Measure, t.List
+		l.Process, l.Warmup, l.Measure, l.List, l.Self = t.Process, t.Warmup, t.Measure, t.List, t.Self
 		out[i] = l
 	}
 	return out

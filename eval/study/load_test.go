@@ -47,9 +47,9 @@ func TestParseLoadsReadsSharesRatesListsAndRanges(t *testing.T) {
 
 func TestParseLoadsRefusesWhatIsNoLoad(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"0", "from 0 (excluded) to 1"},
-		{"1.01", "from 0 (excluded) to 1"},
-		{"-0.5", "from 0 (excluded) to 1"},
+		{"0", "from 0 (excluded) to 4"},
+		{"4.01", "from 0 (excluded) to 4"},
+		{"-0.5", "from 0 (excluded) to 4"},
 		{"fast", "a share of the injection bandwidth (0.3) or a rate"},
 		{"4KB", "got a size"},
 		{"0.1:0.5", "FROM:TO:STEP"},
@@ -67,7 +67,7 @@ func TestParseLoadsRefusesWhatIsNoLoad(t *testing.T) {
 
 // FuzzParseLoads checks that whatever list of loads is given, it is
 // refused with a reason or read as points that are loads: shares in
-// (0, 1] or rates above 0, at most MaxLoadPoints of them.
+// (0, runtime.MaxOverload] or rates above 0, at most MaxLoadPoints of them.
 func FuzzParseLoads(f *testing.F) {
 	for _, s := range []string{"0.3", "0.05:0.6:0.05", "1GB/s:3GB/s:1GB/s", "0.1,0.2", "1e-300:1:1e-300", ":", "0.1:0.2:0", "NaN", "1:1:1"} {
 		f.Add(s)
@@ -81,7 +81,7 @@ func FuzzParseLoads(f *testing.F) {
 			t.Fatalf("%q: %d points", s, len(pts))
 		}
 		for _, p := range pts {
-			if !(p.Fraction > 0 && p.Fraction <= 1 && p.Rate == 0) && !(p.Rate > 0 && p.Fraction == 0) {
+			if !(p.Fraction > 0 && p.Fraction <= runtime.MaxOverload && p.Rate == 0) && !(p.Rate > 0 && p.Fraction == 0) {
 				t.Fatalf("%q: point %+v is no load", s, p)
 			}
 		}
