@@ -919,37 +919,23 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	var end float64
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
+	} else if n.shareWire || n.credits {
+		start, end = s.transmit(id, p, w, ch, start, lp, next)
 	} else {
+		start = later(start, wr.free)
 		dur := float64(p.bytes) / lp.Bandwidth
-		// Lanes busy at once share the wire flit by flit: a packet that
-		// finds the wire carrying others' flits starts at once and
-		// interleaves with them (see shareWire).
-		var xbar *float64
 		if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 			// The crossbar input the packet came in by passes one packet
 			// at a time, at speedup times the link's rate (router.go).
-			xbar = &s.wire(p.hop(p.nhops-1).ch / n.lanes).xbar
-			start = max(start, *xbar)
+			in := p.hop(p.nhops-1).ch / n.lanes
+			start = max(start, s.wire(in).xbar)
+			s.wire(in).xbar = start + dur/sp
 		}
-		shared := n.shareWire && wr.free > start && s.shareWire(w, ch, start, dur, &end)
-		if !shared {
-			start = later(start, wr.free)
-			end = start + dur
-		}
-		if xbar != nil {
-			*xbar = start + dur/n.spec.Speedup
-		}
-		if n.credits {
-			end = s.credits(id, p, start, end, lp, next)
-		}
+		end = start + dur
 		if s.sw != SAF && p.nhops > 0 {
 			end = later(end, p.lastEnd+p.lastLat)
 		}
-		if shared {
-			wr.free += dur
-		} else {
-			wr.free = end
-		}
+		wr.free = end
 		wr.busy += dur
 	}
 	if p.probe {
@@ -1004,6 +990,48 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		m.tx = max(m.tx, end)
 		s.launch(p.part)
 	}
+}
+
+// transmit is acquire's timing of packet id (p) on lane ch of wire w,
+// asked for at start, where lanes share wires or credits bound them (kept
+// apart so that a network of one lane without credits runs the code it
+// always ran): when it starts and when its tail has been sent.
+func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *LinkParams, next int32) (float64, float64) {
+	n := s.net
+	wr := s.wire(w)
+	dur := float64(p.bytes) / lp.Bandwidth
+	var xbar *float64
+	if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
+		// The crossbar input the packet came in by passes one packet
+		// at a time, at speedup times the link's rate (router.go).
+		xbar = &s.wire(p.hop(p.nhops-1).ch / n.lanes).xbar
+		start = max(start, *xbar)
+	}
+	// Lanes busy at once share the wire flit by flit: a packet that
+	// finds the wire carrying others' flits starts at once and
+	// interleaves with them (see shareWire).
+	var end float64
+	shared := n.shareWire && wr.free > start && s.shareWire(w, ch, start, dur, &end)
+	if !shared {
+		start = later(start, wr.free)
+		end = start + dur
+	}
+	if xbar != nil {
+		*xbar = start + dur/n.spec.Speedup
+	}
+	if n.credits {
+		end = s.credits(id, p, start, end, lp, next)
+	}
+	if s.sw != SAF && p.nhops > 0 {
+		end = later(end, p.lastEnd+p.lastLat)
+	}
+	if shared {
+		wr.free += dur
+	} else {
+		wr.free = end
+	}
+	wr.busy += dur
+	return start, end
 }
 
 // shareWire times a packet of transmission time dur that takes lane ch of

@@ -145,9 +145,9 @@ func TestOfferedRefusesWhatItCannotRun(t *testing.T) {
 	}{
 		{"broadcast", Load{Fraction: 0.1}, "traffic pattern"},
 		{"uniform", Load{}, "above 0"},
-		{"uniform", Load{Fraction: 1.5}, "from 0 (excluded) to 1"},
-		{"uniform", Load{Fraction: -0.1}, "from 0 (excluded) to 1"},
-		{"uniform", Load{Rate: 8e9}, "injects at most"},
+		{"uniform", Load{Fraction: 4.5}, "from 0 (excluded) to 4"},
+		{"uniform", Load{Fraction: -0.1}, "from 0 (excluded) to 4"},
+		{"uniform", Load{Rate: 17e9}, "injects at most"},
 		{"uniform", Load{Fraction: 0.1, Warmup: -1}, "phase lengths"},
 	} {
 		_, err := Offered(context.Background(), spec, Options{Op: c.op, Size: 32}, c.load)

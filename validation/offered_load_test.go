@@ -13,15 +13,22 @@ import (
 // topology (with sets), under switching sw ("" for the machine's).
 func offeredCurve(t *testing.T, topology, op, sw string, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
+	return seededCurve(t, topology, op, sw, 1, false, loads, sets...)
+}
+
+// seededCurve is offeredCurve with a seed, and with uniform traffic's
+// messages to their sender when self.
+func seededCurve(t *testing.T, topology, op, sw string, seed uint64, self bool, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
+	t.Helper()
 	spec, err := load(t, "std:booksim-mesh", sets...).Spec(topology)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ls := make([]runtime.Load, len(loads))
 	for i, f := range loads {
-		ls[i] = runtime.Load{Fraction: f}
+		ls[i] = runtime.Load{Fraction: f, Self: self}
 	}
-	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: 1, Switching: sw}, ls)
+	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: seed, Switching: sw}, ls)
 	if err != nil {
 		t.Fatal(err)
 	}
