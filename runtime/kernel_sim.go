@@ -1039,10 +1039,11 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 // free time is ahead). The wire serves its busy lanes flit by flit in
 // turn, so while k others still send, the packet gets one flit in k+1:
 // it ends after dur plus min(backlog, k·dur), the backlog being the
-// others' work still to send. The others' own times, fixed when they took
-// their lanes, are not redone (one event a hop stays one event a hop);
-// the wire's total work is kept instead (its free time moves on by dur),
-// so a packet that takes it later waits for all of it. It reports false,
+// others' work still to send. The others give up their lanes later by
+// min(dur, what they still send), but their tails' times further on,
+// fixed when they took their lanes, are not redone (one event a hop
+// stays one event a hop); the wire's total work is kept (its free time
+// moves on by dur), so a packet that takes it later waits for all of it. It reports false,
 // leaving end alone, if no other lane is held at start: the wire's free
 // time is then its last holder's, as on a wire of one lane.
 func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
@@ -1057,6 +1058,13 @@ func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
 		return false
 	}
 	*end = start + dur + min(s.wire(w).free-start, float64(k)*dur)
+	// The others give up their lanes later by what the packet takes
+	// from them, a flit in turn for as long as both send.
+	for c := first; c < first+s.net.lanes; c++ {
+		if ln := s.wl.laneOn(w, c); c != ch && ln.until > start && !math.IsInf(ln.until, 1) {
+			s.reopen(c, ln.until+min(ln.until-start, dur))
+		}
+	}
 	return true
 }
 

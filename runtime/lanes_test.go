@@ -11,10 +11,11 @@ import (
 // node 0 for node 1 at t = 0, in that order. With two lanes, A takes one
 // and B the other: B's bytes go every other one, so B ends at 20; C waits
 // for a lane, takes B's at 20 and shares with A, ending at 22 (a flit-by-
-// flit round robin gives the same). A is not redone (kernel_sim.go's
-// shareWire: it keeps the end it had, 100), but the wire's total work is
-// kept: a packet after all three could not start before 111. With one
-// lane they go one after another: 100, 110, 111.
+// flit round robin gives the same). A's tail is not redone (kernel_sim.go's
+// shareWire: it keeps the end it had, 100, though its lane is held 11
+// longer), but the wire's total work is kept: a packet after all three
+// could not start before 111. With one lane they go one after another:
+// 100, 110, 111.
 func TestLanesShareAWire(t *testing.T) {
 	for _, tc := range []struct {
 		vcs  int
@@ -46,6 +47,9 @@ func TestLanesShareAWire(t *testing.T) {
 		}
 		if w := s.wire(0).free; w != 111 {
 			t.Errorf("vcs = %d: the wire is free at %v, want 111 (all three packets' bytes)", tc.vcs, w)
+		}
+		if u := s.wl.laneOn(0, 0).until; tc.vcs > 1 && u != 111 {
+			t.Errorf("vcs = %d: A's lane is free at %v, want 111 (100, and 10 and 1 given to B and C)", tc.vcs, u)
 		}
 	}
 }
