@@ -100,7 +100,7 @@ func effectiveBandwidth(t *testing.T) section {
 			"8-flit packets, `sim_type = latency`, at loads up to 80% of BookSim's saturation: here the **seed** column is " +
 			"BookSim's figure, measured once with the commands in docs/PERFORMANCE.md, and the test checks Parasol " +
 			"within 10%. BookSim's uniform traffic includes self-addressed packets (1 in 64, about 14 cycles each), " +
-			"Parasol's does not; its torus is folded (2-cycle channels between routers), and std:booksim-mesh's torus " +
+			"Parasol's does not here (`--self` adds them: the next section); its torus is folded (2-cycle channels between routers), and std:booksim-mesh's torus " +
 			"says so.",
 	}
 	sizes := []int{4, 8, 16}

@@ -51,6 +51,9 @@ func TestValidation(t *testing.T) {
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
 	if !testing.Short() {
+		run("booksim-lanes", bookSimLanes)
+	}
+	if !testing.Short() {
 		run("models-vs-sim", modelsVsSim)
 	}
 	if *update {
