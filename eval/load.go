@@ -173,6 +173,19 @@ func MachineNames(spec string, opts ...Option) ([]string, error) {
 	return l.namesIn(f), nil
 }
 
+// Sources are the texts the machine was loaded from: its file and every
+// file that file imports, in the order they were read, each named as it
+// was read (a path, or std:NAME for a standard machine). A cache of
+// machines (parasol serve's) compares them with the files' texts now to
+// know whether a machine it holds is still the files' machine.
+func (m *Machine) Sources() []*lang.Source {
+	srcs := make([]*lang.Source, len(m.loader.read))
+	for i, f := range m.loader.read {
+		srcs[i] = f.Src
+	}
+	return srcs
+}
+
 // SourceHash identifies the text the machine was loaded from: a short
 // hash (12 hex digits of SHA-256) of its file and every file that file
 // imports, in the order they were read. Two loadings share it when their

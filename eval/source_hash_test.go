@@ -51,3 +51,28 @@ func TestSourceHashIsTheTextsOfTheMachineAndItsImports(t *testing.T) {
 		t.Errorf("std:xmp64 hashes to %s and %s: --set values are not its text", a.SourceHash(), b.SourceHash())
 	}
 }
+
+// A machine's sources are its file's text and its imports', each named as
+// it was read, in the order read.
+func TestSourcesAreTheMachineAndItsImports(t *testing.T) {
+	const base = "machine \"base\" {\n\ttopology t = ring(8) { speed = 10MB/s }\n}\n"
+	const top = "import \"base.machine\"\nmachine \"top\" extends \"base\" {}\n"
+	dir := t.TempDir()
+	for name, text := range map[string]string{"base.machine": base, "top.machine": top} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := Load(filepath.Join(dir, "top.machine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := m.Sources()
+	if len(srcs) != 2 || srcs[0].Name != filepath.Join(dir, "top.machine") || srcs[0].Text != top ||
+		srcs[1].Name != filepath.Join(dir, "base.machine") || srcs[1].Text != base {
+		for _, s := range srcs {
+			t.Logf("%s: %q", s.Name, s.Text)
+		}
+		t.Errorf("sources: %d, want top.machine's and base.machine's texts", len(srcs))
+	}
+}

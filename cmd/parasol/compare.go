@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -120,7 +117,7 @@ func declareCompare(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if m, rs, err = sf.sized(m, n); err != nil {
 			return err
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		ctx, stop := e.interruptible()
 		defer stop()
 		c, err := eval.Compare(ctx, m, rs, pos[1], opts)
 		if ctx.Err() != nil {

@@ -235,10 +235,21 @@ var (
 )
 
 // usageArgs reads the positional arguments from a usage line's arguments
-// ("[flags] MACHINE EXPR...", "[-w | -l | -d] FILE..."): capitalised words
-// outside brackets, or alone in them ([MACHINE]), up to the first
-// alternative; a word after a flag is its value, not an argument.
+// ("[flags] MACHINE EXPR...", "[-w | -l | -d] FILE..."), as usageWords
+// finds them, as what each completes to.
 func usageArgs(s string) (args []argKind, repeat bool) {
+	words, repeat := usageWords(s)
+	for _, w := range words {
+		args = append(args, argKindOf(w))
+	}
+	return args, repeat
+}
+
+// usageWords are the positional arguments of a usage line's arguments:
+// capitalised words outside brackets, or alone in them ([MACHINE]), up to
+// the first alternative; a word after a flag is its value, not an
+// argument. repeat is whether the last one may be repeated (EXPR...).
+func usageWords(s string) (words []string, repeat bool) {
 	s = bracketed.ReplaceAllStringFunc(s, func(b string) string {
 		if argWord.MatchString(b) {
 			return b
@@ -260,10 +271,10 @@ func usageArgs(s string) (args []argKind, repeat bool) {
 		if m == nil {
 			continue
 		}
-		args = append(args, argKindOf(m[1]))
+		words = append(words, m[1])
 		repeat = m[2] != ""
 	}
-	return args, repeat
+	return words, repeat
 }
 
 // stdMachines are the standard machines as MACHINE arguments; libraries

@@ -90,6 +90,11 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 			}
 		}))
 	}
+	if e := mf.env; e != nil && e.machines != nil {
+		return e.machines.load(cacheKey(spec, mf.machine, mf.sets, mf.memory()), func() (*eval.Machine, error) {
+			return eval.Load(spec, opts...)
+		})
+	}
 	return eval.Load(spec, opts...)
 }
 

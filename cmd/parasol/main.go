@@ -5,11 +5,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"sort"
 	"strings"
@@ -49,7 +51,7 @@ func init() {
 	// read the table, which would make its initialization a cycle.
 	commands = []*command{checkCmd, evalCmd, simCmd, sweepCmd, mergeCmd,
 		routeCmd, compareCmd, runCmd, fitCmd, probeCmd, importCmd,
-		fmtCmd, replCmd, lspCmd, machinesCmd, drawCmd, completionCmd, versionCmd}
+		fmtCmd, replCmd, lspCmd, serveCmd, machinesCmd, drawCmd, completionCmd, versionCmd}
 }
 
 // commandNamed is the command called name in the table, or nil.
@@ -160,6 +162,22 @@ type env struct {
 	// sessionSource is where the REPL loaded session from, for the "run"
 	// of results ("" when the session started empty).
 	sessionSource string
+	// ctx, when set, bounds a command's work: parasol serve gives each
+	// request's command its deadline. Nil is context.Background().
+	ctx context.Context
+	// machines, when set, is where loading a machine looks first (parasol
+	// serve's cache of machines by content).
+	machines *machineCache
+}
+
+// interruptible is the context a long command works under: e's, cancelled
+// also by Ctrl-C, so that a simulation stops and prints what it has.
+func (e *env) interruptible() (context.Context, context.CancelFunc) {
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt)
 }
 
 // exitError carries an exit status with an already printed message.

@@ -5,13 +5,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -140,7 +137,7 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 		opts.PointProgress = bar.update
 		defer bar.run()()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := e.interruptible()
 	defer stop()
 	done, err := study.LoadCurve(ctx, rs, opts, loads)
 	if done == nil {

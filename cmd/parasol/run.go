@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -174,7 +173,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		// Instantiating a large program or reading a long schedule takes
 		// seconds: Ctrl-C is caught from here on, not only while running.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		ctx, stop := e.interruptible()
 		defer stop()
 		prog, err := rf.schedule(ctx, m, pos[1])
 		if err != nil {

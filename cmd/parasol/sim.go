@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,7 +228,7 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 	} else if progress {
 		defer ticker(e.stderr)()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := e.interruptible()
 	defer stop()
 	res, err := runtime.Simulate(ctx, rs, opts)
 	if err != nil && res == nil {
@@ -678,7 +675,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 				o.Progress = bar.update
 				defer bar.done()
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := e.interruptible()
 			defer stop()
 			rc, err := runtime.CheckRouting(ctx, rs, o)
 			if ctx.Err() != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -435,7 +434,7 @@ func declareSweep(e *env, fs *flag.FlagSet) func(pos []string) error {
 				out.stdoutErr = err
 			}
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		ctx, stop := e.interruptible()
 		defer stop()
 		if len(points) == 0 {
 			return nil // a shard beyond the points
