@@ -379,10 +379,24 @@ func TestServeCommandLine(t *testing.T) {
 	if err != nil {
 		t.Skip("curl is not installed")
 	}
+	// The example of serve --help, sent to this server.
+	var example []string
+	for _, line := range strings.Split(serveCmd.doc, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "curl ") {
+			words, err := splitWords(strings.Replace(line, "localhost:7878", url, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			example = words[1:]
+		}
+	}
+	if example == nil {
+		t.Fatal("serve --help has no curl example")
+	}
 	want, _ := cli("eval", "--json", "--set", "h_off=400ns", "std:xmp64", "MPI.barrier()")
-	got, err := exec.Command(curl, "-sS", url+"/v1/eval", "-d", `{"machine": "std:xmp64", "set": ["h_off=400ns"], "exprs": ["MPI.barrier()"]}`).Output()
+	got, err := exec.Command(curl, example...).Output()
 	if err != nil || !bytes.Equal(got, want) {
-		t.Errorf("curl: %v\n%s\nwant\n%s", err, got, want)
+		t.Errorf("curl %s: %v\n%s\nwant\n%s", strings.Join(example, " "), err, got, want)
 	}
 }
 
