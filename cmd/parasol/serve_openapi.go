@@ -1,7 +1,7 @@
 package main
 
 import (
-	"flag"
+	"strconv"
 	"strings"
 )
 
@@ -30,8 +30,8 @@ func openAPI(o serveOptions) map[string]any {
 					desc += " (refused unless the server runs with --allow-files)"
 				}
 				p["description"] = desc
-				if k.flag.DefValue != "" {
-					p["default"] = k.flag.DefValue
+				if d := defaultValue(k); d != nil {
+					p["default"] = d
 				}
 			}
 			props[k.name] = p
@@ -95,15 +95,26 @@ func keySchema(k requestKey) map[string]any {
 	case kindStrings:
 		return map[string]any{"type": []string{"array", "string"}, "items": map[string]any{"type": []string{"string", "number"}}}
 	}
-	if k.flag != nil && isQuantity(k.flag) {
-		return map[string]any{"type": []string{"string", "number"}}
-	}
-	return map[string]any{"type": "string"}
+	// A number is taken as its text: "size": 4096, "load": 0.2.
+	return map[string]any{"type": []string{"string", "number"}}
 }
 
-// isQuantity reports whether a flag takes a quantity (--size 4KB), which
-// a request may give as a number too.
-func isQuantity(f *flag.Flag) bool {
-	_, ok := f.Value.(interface{ bytes() int64 })
-	return ok
+// defaultValue is a flag's default as JSON of its kind, or nil when it
+// has none to state (an empty string, an empty list).
+func defaultValue(k requestKey) any {
+	d := k.flag.DefValue
+	switch k.kind {
+	case kindBool:
+		return d == "true"
+	case kindInt, kindNumber:
+		if n, err := strconv.ParseFloat(d, 64); err == nil {
+			return n
+		}
+	case kindStrings:
+		return nil
+	}
+	if d == "" || d == "[]" {
+		return nil
+	}
+	return d
 }

@@ -207,6 +207,22 @@ func TestServeAllowFiles(t *testing.T) {
 	if status != 200 || !bytes.Equal(got, want) {
 		t.Errorf("POST /v1/run: %d %s\nwant 200 %s", status, clip(string(got)), clip(string(want)))
 	}
+
+	// A simulation that deadlocks (seed 003's one-packet buffers under
+	// store and forward, sim_packet_buffers_deadlock.txtar) is 422, with
+	// the command line's report.
+	ring, err := filepath.Abs("../../examples/ring.machine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, code = cli("sim", "--json", ring, "--op", "tornado", "--size", "4096", "--routing", "shortest", "--switching", "saf", "--set", "topology(r).buffer=1")
+	if code != exitDeadlock {
+		t.Fatalf("parasol sim: exit status %d, want %d: %s", code, exitDeadlock, want)
+	}
+	status, got = post(t, url, "/v1/sim", `{"machine": "`+ring+`", "op": "tornado", "size": 4096, "routing": "shortest", "switching": "saf", "set": "topology(r).buffer=1"}`)
+	if status != http.StatusUnprocessableEntity || !bytes.Equal(got, want) {
+		t.Errorf("POST /v1/sim deadlocking: %d %s\nwant 422 %s", status, clip(string(got)), clip(string(want)))
+	}
 }
 
 // TestServeLimits: a body over --max-body is 413, a request past its
