@@ -502,3 +502,18 @@ func TestServeConcurrentRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMemoryLimitPerRequest: each request gets --max-memory divided
+// by --max-concurrent, and a topology whose estimate exceeds that share is
+// refused with the figure, as the command line refuses it.
+func TestServeMemoryLimitPerRequest(t *testing.T) {
+	url := startServe(t, "--max-memory", "256MB", "--max-concurrent", "4")
+	status, got := post(t, url, "/v1/eval", `{"machine": "std:booksim-mesh", "set": ["k=3000"], "exprs": ["nodes"]}`)
+	// mesh(3000, 3000): nine million nodes, about 1.2 GB; 256 MB / 4.
+	if status != 400 || !strings.Contains(string(got), `"message":"mesh(3000, 3000) needs about 1.2 GB; the limit is 64 MB`) {
+		t.Errorf("a 1.2 GB topology under 256MB/4: %d %s", status, clip(string(got)))
+	}
+	if status, got = post(t, url, "/v1/eval", `{"machine": "std:booksim-mesh", "set": ["k=30"], "exprs": ["nodes"]}`); status != 200 || !strings.Contains(string(got), `"value":900,`) {
+		t.Errorf("a 900-node mesh under 256MB/4: %d %s", status, clip(string(got)))
+	}
+}
