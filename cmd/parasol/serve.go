@@ -138,7 +138,10 @@ func declareServe(e *env, fs *flag.FlagSet) func(args []string) error {
 		if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 			fmt.Fprintf(e.stderr, "parasol serve: warning: %s is reachable from other machines, and anyone who reaches it can use the server\n", ln.Addr())
 		}
-		hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+		// A client that sends or reads slowly holds a connection, not a
+		// request's slot, and not for longer than a request may run.
+		hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: o.timeout,
+			WriteTimeout: o.timeout + 10*time.Second, IdleTimeout: 2 * time.Minute}
 		ctx, stop := e.interruptible()
 		defer stop()
 		go func() {
@@ -184,6 +187,9 @@ type requestError struct {
 	status    int
 	msg       string
 	line, col int // in the request's body, when the error has a place there
+	// key is the request's key the error is about, if any: the error
+	// is placed at it.
+	key string
 }
 
 func (r *requestError) Error() string { return r.msg }
@@ -239,7 +245,7 @@ type outcome struct {
 
 // command runs c on the request's keys as its command line with --json.
 func (s *server) command(w http.ResponseWriter, r *http.Request, c *command) {
-	body, err := readRequest(w, r, s.opts.maxBody)
+	data, body, err := readRequest(w, r, s.opts.maxBody)
 	if err == nil {
 		var args []string
 		args, err = s.commandLine(c, body)
@@ -251,6 +257,9 @@ func (s *server) command(w http.ResponseWriter, r *http.Request, c *command) {
 	var re *requestError
 	if !errors.As(err, &re) {
 		re = refuse(http.StatusBadRequest, err.Error())
+	}
+	if off := keyOffset(data, re.key); re.key != "" && off >= 0 {
+		re.line, re.col = lineCol(data, off)
 	}
 	writeError(w, re)
 }
@@ -320,15 +329,16 @@ func (s *server) run(w http.ResponseWriter, r *http.Request, c *command, args []
 	w.Write(res.out) //nolint:errcheck // the client went away
 }
 
-// readRequest reads a request's JSON object, at most limit bytes of it.
-func readRequest(w http.ResponseWriter, r *http.Request, limit int64) (map[string]any, error) {
+// readRequest reads a request's JSON object, at most limit bytes of it,
+// and returns its text and the object.
+func readRequest(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, error) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
-			return nil, refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %s (serve --max-body)", sizeText(limit)))
+			return nil, nil, refuse(http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %s (serve --max-body)", sizeText(limit)))
 		}
-		return nil, badRequest("reading the request: %v", err)
+		return nil, nil, badRequest("reading the request: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -352,12 +362,12 @@ func readRequest(w http.ResponseWriter, r *http.Request, limit int64) (map[strin
 			err = errors.New("an empty request: it must be a JSON object of flags and arguments")
 		}
 		line, col := lineCol(data, int(min(max(off, 0), int64(len(data)))))
-		return nil, &requestError{status: http.StatusBadRequest, msg: err.Error(), line: line, col: col}
+		return data, nil, &requestError{status: http.StatusBadRequest, msg: err.Error(), line: line, col: col}
 	}
 	if body == nil {
-		return nil, badRequest("the request must be a JSON object of flags and arguments, not null")
+		return data, nil, badRequest("the request must be a JSON object of flags and arguments, not null")
 	}
-	return body, nil
+	return data, body, nil
 }
 
 // lineCol is the line and column (in bytes, from 1) of offset off in data.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -123,21 +124,21 @@ func (s *server) commandLine(c *command, body map[string]any) ([]string, error) 
 		}
 		if !ok {
 			if why, ok := serverFlags[strings.TrimPrefix(name, "--")]; ok {
-				return nil, badRequest("key %q: %s", name, why)
+				return nil, keyError(http.StatusBadRequest, name, "key %q: %s", name, why)
 			}
-			return nil, badRequest("/v1/%s has no key %q%s; it takes %s", c.name, name, lang.DidYouMean(name, names), strings.Join(names, ", "))
+			return nil, keyError(http.StatusBadRequest, name, "/v1/%s has no key %q%s; it takes %s", c.name, name, lang.DidYouMean(name, names), strings.Join(names, ", "))
 		}
 		values, err := keyValues(k, body[name])
 		if err != nil {
-			return nil, badRequest("key %q: %v", name, err)
+			return nil, keyError(http.StatusBadRequest, name, "key %q: %v", name, err)
 		}
 		if k.flag != nil && takesFile(k.flag) && !s.opts.allowFiles {
-			return nil, refuse(http.StatusForbidden, fmt.Sprintf("key %q names a file for the server to read or write, which it does only when started with --allow-files", name))
+			return nil, keyError(http.StatusForbidden, name, "key %q names a file for the server to read or write, which it does only when started with --allow-files", name)
 		}
 		if k.kind == kindString || k.kind == kindStrings {
 			for _, v := range values {
 				if err := s.mayRead(v); err != nil {
-					return nil, refuse(http.StatusForbidden, fmt.Sprintf("key %q: %v", name, err))
+					return nil, keyError(http.StatusForbidden, name, "key %q: %v", name, err)
 				}
 			}
 		}
@@ -160,7 +161,7 @@ func (s *server) commandLine(c *command, body map[string]any) ([]string, error) 
 		case !ok && missing == "":
 			missing = k.name
 		case ok && missing != "":
-			return nil, badRequest("key %q needs %q: /v1/%s's arguments are %s", k.name, missing, c.name, strings.Join(argNames(keys), ", "))
+			return nil, keyError(http.StatusBadRequest, k.name, "key %q needs %q: /v1/%s's arguments are %s", k.name, missing, c.name, strings.Join(argNames(keys), ", "))
 		}
 		cmdline = append(cmdline, v...)
 	}
@@ -265,4 +266,36 @@ func (s *server) mayRead(v string) error {
 		}
 	}
 	return fmt.Errorf("%s is outside the server's working directory, %s: the server reads files only inside it unless started with --allow-files", v, s.wd)
+}
+
+// keyError is a request refused for its key named key, which the error
+// is placed at.
+func keyError(status int, key, format string, args ...any) *requestError {
+	return &requestError{status: status, msg: fmt.Sprintf(format, args...), key: key}
+}
+
+// keyOffset is the offset of the key named key in the JSON object data,
+// the first of its name, or -1.
+func keyOffset(data []byte, key string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // {
+		return -1
+	}
+	for dec.More() {
+		off := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return -1
+		}
+		if tok == key {
+			// The offset is where the decoder stood: before the comma
+			// and the space that lead to the key.
+			return off + bytes.IndexByte(data[off:], '"')
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return -1
+		}
+	}
+	return -1
 }

@@ -164,18 +164,18 @@ func TestServeRefusesBadRequests(t *testing.T) {
 		message    string
 		line, col  int
 	}{
-		{"/v1/eval", `{"machine": "std:xmp64", "sett": ["h_off=1ns"]}`, 400, `/v1/eval has no key "sett" (did you mean "set"?)`, 0, 0},
+		{"/v1/eval", `{"machine": "std:xmp64", "sett": ["h_off=1ns"]}`, 400, `/v1/eval has no key "sett" (did you mean "set"?)`, 1, 26},
 		{"/v1/eval", "{\"machine\": \"std:xmp64\",\n \"exprs\": [\"nodes\"]", 400, "the request's JSON ends before its object does", 2, 20},
 		{"/v1/eval", "{\"machine\": \"std:xmp64\",\n \"exprs\": [nodes]}", 400, "invalid character 'o' in literal null", 2, 13},
 		{"/v1/eval", `["std:xmp64"]`, 400, "the request must be a JSON object", 1, 1},
-		{"/v1/eval", `{"machine": "std:xmp64", "exprs": ["nodes"], "json": false}`, 400, `key "json": the server always answers JSON`, 0, 0},
-		{"/v1/sim", `{"machine": "std:xmp64", "op": "transpose", "runs": true}`, 400, `key "runs": takes a whole number, not true or false`, 0, 0},
-		{"/v1/sim", `{"machine": "std:xmp64", "op": ["transpose"]}`, 400, `key "op": takes one value, not a list`, 0, 0},
-		{"/v1/run", `{"program": "barrier()"}`, 400, `key "program" needs "machine"`, 0, 0},
+		{"/v1/eval", `{"machine": "std:xmp64", "exprs": ["nodes"], "json": false}`, 400, `key "json": the server always answers JSON`, 1, 46},
+		{"/v1/sim", `{"machine": "std:xmp64", "op": "transpose", "runs": true}`, 400, `key "runs": takes a whole number, not true or false`, 1, 45},
+		{"/v1/sim", `{"machine": "std:xmp64", "op": ["transpose"]}`, 400, `key "op": takes one value, not a list`, 1, 26},
+		{"/v1/run", `{"program": "barrier()"}`, 400, `key "program" needs "machine"`, 1, 2},
 		{"/v1/sweep", `{}`, 404, "no endpoint /v1/sweep", 0, 0},
-		{"/v1/eval", `{"machine": "` + outside + `", "exprs": ["nodes"]}`, 403, "is outside the server's working directory", 0, 0},
-		{"/v1/eval", `{"machine": "-", "exprs": ["nodes"]}`, 403, "the server's standard input", 0, 0},
-		{"/v1/sim", `{"machine": "std:xmp64", "op": "transpose", "plot": "x.svg"}`, 403, "--allow-files", 0, 0},
+		{"/v1/eval", `{"machine": "` + outside + `", "exprs": ["nodes"]}`, 403, "is outside the server's working directory", 1, 2},
+		{"/v1/eval", `{"machine": "-", "exprs": ["nodes"]}`, 403, "the server's standard input", 1, 2},
+		{"/v1/sim", `{"machine": "std:xmp64", "op": "transpose", "plot": "x.svg"}`, 403, "--allow-files", 1, 45},
 	} {
 		status, got := post(t, url, c.path, c.body)
 		var e jsonError
