@@ -129,6 +129,17 @@ var blocks = map[string]*blockSpec{
 		// A router process of high priority (program_router.go in the runtime).
 		"route_cpu_fixed":    {typ: tTime, doc: "CPU time a router process of high priority takes from computation per packet routed through (simulated; seed 003 Table 3.7's a')"},
 		"route_cpu_per_byte": {typ: tTimePerByte, doc: "CPU time the router process takes per byte routed through (simulated; seed 003 Table 3.7's b')"},
+
+		// LogGOPS's NIC and CPUs (program.go and kernel_nic.go in the runtime).
+		"send_gap":               {typ: tTime, doc: "the NIC's time per message sent, before it sends the next (LogGP g; simulated programs)"},
+		"recv_gap":               {typ: tTime, doc: "the NIC's time per message received (LogGP g; simulated programs)"},
+		"send_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte sent beyond the first (LogGP G; simulated programs)"},
+		"recv_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte received beyond the first (LogGP G; simulated programs)"},
+		"send_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte sent beyond the first (LogGOPS O; simulated programs)"},
+		"recv_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte received beyond the first (LogGOPS O; simulated programs)"},
+		"cpus":                   {typ: tCount, doc: "CPUs per processor, which GOAL's cpu N names (simulated programs; 1 to 256)"},
+		"nics":                   {typ: tCount, doc: "NICs per processor, which GOAL's nic N names (simulated programs; 1 to 256)"},
+		"rendezvous":             {typ: tSymbol, enum: registry.Rendezvous, doc: "how a message above the eager limit goes (simulated programs)"},
 	}},
 	"switch": {doc: "a routing chip, a node type like a processor", fields: map[string]fieldSpec{
 		"name":           {typ: tString, doc: "a readable name"},

@@ -17,8 +17,10 @@ import (
 //
 // Processor fields read: send_overhead, recv_overhead, packet_overhead,
 // route_fixed, route_per_byte, route_cpu_fixed, route_cpu_per_byte,
-// hop_delay, maxrecvdelay, maxroutedelay,
-// alloc_delay and the clock fields. Switch fields: delay (or hop_delay),
+// hop_delay, maxrecvdelay, maxroutedelay, alloc_delay, the clock fields
+// and the NIC's (send_gap, recv_gap, send_gap_per_byte, recv_gap_per_byte,
+// send_overhead_per_byte, recv_overhead_per_byte, cpus, nics, rendezvous:
+// see runtime.NodeParams). Switch fields: delay (or hop_delay),
 // route_fixed, route_per_byte. Topology fields: switching, routing,
 // buffering, arbitration, packet, header, trailer, flit, buffer, vcs, ack,
 // window, speedup, nic, nic_latency, nic_speed (see runtime.WithNIC; the
@@ -138,6 +140,17 @@ func nodeParams(nt *NodeType) runtime.NodeParams {
 	np.RecvDelay = get("maxrecvdelay")
 	np.RouteDelay = get("maxroutedelay")
 	np.AllocDelay = get("alloc_delay")
+	np.SendGap = get("send_gap")
+	np.RecvGap = get("recv_gap")
+	np.SendGapPerByte = get("send_gap_per_byte")
+	np.RecvGapPerByte = get("recv_gap_per_byte")
+	np.SendPerByte = get("send_overhead_per_byte")
+	np.RecvPerByte = get("recv_overhead_per_byte")
+	np.CPUs = int(min(get("cpus"), 1<<30)) // above MaxUnits: refused by the runtime's bounds
+	np.NICs = int(min(get("nics"), 1<<30))
+	if v, ok := nt.Value("rendezvous"); ok && v.Text() == "match" {
+		np.MatchRendezvous = true
+	}
 	return np
 }
 

@@ -111,6 +111,9 @@ type SchedOp struct {
 	// CPU says which CPU a GOAL operation runs on (GOAL's "cpu N"); 0 for
 	// programs.
 	CPU uint8
+	// NIC says which NIC of its processor a GOAL send uses (GOAL's "nic
+	// N"); 0 for programs.
+	NIC uint8
 	// Reg is a run-time register plus one (0: none; see RegOf): OpNow,
 	// OpSet: where the value goes; OpUntil: the local time to wait for;
 	// OpSend: the value the message carries; OpRecv: where the value

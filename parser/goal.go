@@ -44,8 +44,8 @@ const (
 //	}
 //
 // A statement ends at the end of its line (as in txt2bin) or at a ';' or
-// '}'; "calc" times are nanoseconds; a "nic" number is read and ignored
-// (every rank has one NIC here). Labels are local to their rank and may be
+// '}'; "calc" times are nanoseconds; "cpu N" and "nic N" name the CPU and
+// the NIC of its processor an operation uses (lang.SchedOp.CPU, NIC). Labels are local to their rank and may be
 // used before they are defined. Ranks come in increasing order; a rank
 // that has no block has no operations; num_ranks is at most lang.MaxRanks.
 // Tags go up to 2^63 - 1; those above math.MaxInt32 are renumbered to
@@ -703,7 +703,7 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 			if which == "cpu" {
 				op.CPU, stage = uint8(n), 2
 			} else {
-				stage = 3
+				op.NIC, stage = uint8(n), 3
 			}
 			continue
 		}

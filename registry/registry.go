@@ -121,12 +121,18 @@ var Buffering = &Enum{What: "buffering", Entries: []Entry{
 	{Name: "output", Doc: "in unbounded output queues: a blocked packet waits whole at the router and frees the lane it came in by, so packets behind it go on to other outputs"},
 }}
 
+// Rendezvous is how a processor sends a message above the eager limit.
+var Rendezvous = &Enum{What: "rendezvous", Entries: []Entry{
+	{Name: "handshake", Doc: "a request to send, a clear-to-send back once the receiver has matched it, then the data (the default)"},
+	{Name: "match", Doc: "the data at once, as an eager message; the send completes when the receiver matches it (LogGOPS)"},
+}}
+
 // enums are the enumerations, each known by the field it is written in
 // (Enum.What).
-var enums = []*Enum{Switching, Routing, Arbitration, Buffering}
+var enums = []*Enum{Switching, Routing, Arbitration, Buffering, Rendezvous}
 
-// Enums returns the enumerations: switching, routing, arbitration and
-// buffering, in that order.
+// Enums returns the enumerations: switching, routing, arbitration,
+// buffering and rendezvous, in that order.
 func Enums() []*Enum { return slices.Clone(enums) }
 
 // EnumOf returns the enumeration a field is written with ("routing"), if the

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -25,8 +26,10 @@ type ProgramOptions struct {
 	MaxMemory int64 // bytes (0: limits.Default())
 	Timeline  bool  // fill ProgramResult.Timeline
 	// EagerLimit: a message of more bytes than this goes by rendezvous
-	// (a request to send, a clear to send, then the data); 0 sends every
-	// message eagerly, and NoEager none but empty ones (a limit of 0 B).
+	// (a request to send, a clear to send, then the data; or, on a
+	// processor with NodeParams.MatchRendezvous, the data at once, the
+	// send completing when it is matched); 0 sends every message eagerly,
+	// and NoEager none but empty ones (a limit of 0 B).
 	EagerLimit int64
 	Routing    string // overrides Spec.Routing when not ""
 	Switching  string // overrides Spec.Switching when not ""
@@ -65,6 +68,27 @@ type ProgramOptions struct {
 //     stdlib/collective; on a hypercube a barrier of 2^k ranks defaults to
 //     dimension exchange.
 //
+// A processor that states a NIC or several CPUs (NodeParams.SendGap and
+// the fields beside it) runs its ranks as LogGOPS does (LogGOPSim's
+// model, message by message):
+//
+//   - An operation runs on the CPU it names (lang.SchedOp.CPU), a send
+//     on the NIC it names; CPU 0 is the one software routing uses.
+//   - A send starts when its CPU and its NIC's send gap are both free;
+//     the CPU is busy SendOverhead + (n-1)·SendPerByte and the NIC
+//     SendGap + (n-1)·SendGapPerByte; the message leaves after
+//     SendOverhead (the per-byte CPU time overlaps the network) and an
+//     eager send completes when it starts.
+//   - A message in (its last byte delivered by the network) waits until
+//     the receiving CPU and NIC (the numbers its send named) are free,
+//     then is usable: the NIC is busy RecvGap + (n-1)·RecvGapPerByte and
+//     the CPU RecvOverhead + (n-1)·max(RecvPerByte, RecvGapPerByte),
+//     whether or not a receive is posted; a receive it matches completes
+//     then.
+//   - With MatchRendezvous a message above the eager limit is sent the
+//     same way and its send completes when the receiver matches it (the
+//     sender's CPU and NIC held until then), with no message of its own.
+//
 // A processor that is receiving or through-routing computes slower: see
 // NodeParams.RecvDelay. When every event is processed with ranks still
 // waiting, the result has a Deadlock listing them; the error is then nil.
@@ -76,6 +100,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	if o.MaxEvents < 0 || o.EagerLimit < NoEager || o.Segment < 0 {
 		return nil, fmt.Errorf("ProgramOptions: MaxEvents and Segment must not be negative, nor EagerLimit below NoEager")
+	}
+	orig, nic := spec, usesLogGOPS(spec)
+	if nic {
+		spec = kernelSpec(spec)
 	}
 	n, err := compile(spec, o.Routing, o.Switching, o.MaxMemory)
 	if err != nil {
@@ -119,6 +147,29 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
+	var units []int32
+	var used [2]int
+	if nic {
+		if units, used, err = unitsOf(orig, x, nodes); err != nil {
+			return nil, err
+		}
+		// The CPUs beyond the first and the NICs' two gaps of every
+		// processor that runs ranks.
+		ln := int64(0)
+		for _, v := range nodes {
+			if units[v] < 0 {
+				units[v] = int32(ln)
+				np := paramsOf(orig, v)
+				ln += int64(or(np.CPUs, used[0]) - 1 + 2*or(np.NICs, used[1]))
+			}
+		}
+		need = limits.Add(need, limits.Add(limits.Mul(ln, 8), limits.Mul(int64(len(units)), 4)))
+		need = limits.Add(need, limits.Mul(int64(len(x.Ops)), 16))
+		if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
+			return nil, err
+		}
+		units = append(units, int32(ln)) // the last entry is the length
+	}
 	sopt := &Options{MaxEvents: o.MaxEvents, Seed: o.Seed}
 	sm := newSim(n, sopt)
 	sm.reset(o.Seed)
@@ -131,6 +182,12 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p.spec = orig
+	if nic {
+		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
+		p.units = make([]float64, units[len(units)-1])
+		p.opTS, p.opSeq = make([]float64, len(x.Ops)), make([]int64, len(x.Ops))
+	}
 	p.limit = limits.Or(o.MaxMemory)
 	p.held = need
 	if o.Timeline {
@@ -319,6 +376,10 @@ const (
 	wCalcEnd              // id = op: its CPU time may be over
 	wSent                 // id = op: the send is done with the CPU
 	wArrive               // id = program message: usable at its receiver
+	wInject               // id = simulator message: it leaves its NIC now
+	wRetry                // id = op: its CPU or NIC may be free now (LogGOPS processors)
+	wTake                 // id = simulator message: its receiver's CPU and NIC may be free now
+	wSettle               // id unused: the contenders of this time go in order
 )
 
 // Phases of a program message.
@@ -328,6 +389,7 @@ const (
 	pmCTS                // clear-to-send on its way back
 	pmData               // rendezvous data
 	pmLocal              // between ranks on one processor
+	pmMatch              // LogGOPS rendezvous: data sent at once, the send completing on the match
 )
 
 // pmsg is one message of the program.
@@ -339,6 +401,22 @@ type pmsg struct {
 	send, recv int32 // operations; recv -1 until matched
 	seq        int64 // arrival order at the receiver
 	at         float64
+	// On LogGOPS processors: when the send started and its order then,
+	// which order the message among what contends for the receiving CPU.
+	ts    float64
+	tsSeq int64
+}
+
+// contender is an operation (id = op) or a message in (msg: id = simulator
+// message) waiting for a CPU and a NIC on a LogGOPS processor. LogGOPSim
+// takes the events due at one time in the order they were first
+// scheduled: an operation when it became ready, a message when its send
+// started (ts, then seq).
+type contender struct {
+	ts  float64
+	seq int64
+	id  int32
+	msg bool
 }
 
 // fifo is a queue of operation or message ids.
@@ -376,6 +454,7 @@ type interval struct{ a, b float64 }
 type progRun struct {
 	s      *sim
 	n      *network
+	spec   *Spec          // as given: the network's may have lost its overheads to the NICs (kernelSpec)
 	x      *lang.Schedule // collectives expanded
 	orig   *lang.Schedule
 	origin []int32 // x op -> orig op (nil: the same)
@@ -414,6 +493,24 @@ type progRun struct {
 	spare       []*fifo // emptied queues, for enqueue
 	spans       []Span
 	clk         *progClock // clocks and run-time values (program_clock.go); nil when none
+
+	// LogGOPS processors (usesLogGOPS): units holds, for each node that
+	// runs ranks from unitAt[v] on, when its CPUs 1.. and its NICs' send
+	// and receive gaps are free (CPU 0 is the node's own, nodeState.cpu).
+	// used is how many CPUs and NICs the schedule names (the most of
+	// any rank), which a processor that does not state its count has.
+	nic    bool
+	unitAt []int32
+	units  []float64
+	used   [2]int
+	// opTS and opSeq order each operation among contenders (contender);
+	// batch holds those of the present time, tsSeq counts.
+	opTS     []float64
+	opSeq    []int64
+	batch    []contender
+	batchT   float64
+	tsSeq    int64
+	settling bool
 
 	// Slow-down of computation by receiving and through-routing.
 	slows   bool
@@ -488,7 +585,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 func (p *progRun) rankOf(op int32) int { return p.x.RankOf(int(op)) }
 
 func (p *progRun) wake(id, aux int32) {
-	now := p.s.now
+	now := p.now()
 	switch aux {
 	case wStart:
 		for i := range p.need {
@@ -504,32 +601,79 @@ func (p *progRun) wake(id, aux int32) {
 		p.complete(id, now, p.readyBy[id])
 	case wArrive:
 		p.arrive(id)
+	case wInject:
+		p.leave(id)
+	case wRetry:
+		p.contend(contender{ts: p.opTS[id], seq: p.opSeq[id], id: id})
+	case wTake:
+		pm := &p.msgs[p.simMsg[id]]
+		p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: id, msg: true})
+	case wSettle:
+		p.settle()
 	}
 	p.drain()
 }
 
-// drain issues the ready operations, in the order they became ready.
+// drain issues the ready operations, in the order they became ready (on
+// LogGOPS processors in LogGOPSim's order: rank by rank, sends before
+// receives before computation, each in the order of the schedule).
 func (p *progRun) drain() {
+	if p.nic && len(p.ready) > 1 {
+		slices.SortFunc(p.ready, func(a, b int32) int {
+			ra, rb := p.rankOf(a), p.rankOf(b)
+			if ra != rb {
+				return cmp.Compare(ra, rb)
+			}
+			if ka, kb := kindOrder(p.x.Ops[a].Kind), kindOrder(p.x.Ops[b].Kind); ka != kb {
+				return cmp.Compare(ka, kb)
+			}
+			return cmp.Compare(a, b)
+		})
+	}
 	for k := 0; k < len(p.ready); k++ {
 		p.issue(p.ready[k])
 	}
 	p.ready = p.ready[:0]
 }
 
+// kindOrder is LogGOPSim's order of operations made ready together.
+func kindOrder(k lang.SchedKind) int {
+	switch k {
+	case lang.OpSend:
+		return 0
+	case lang.OpRecv:
+		return 1
+	}
+	return 2
+}
+
 func (p *progRun) cpu(r int32) *float64 { return &p.s.nodes[p.node[r]].cpu }
 
 func (p *progRun) issue(i int32) {
-	now := p.s.now
+	now := p.now()
 	op := &p.x.Ops[i]
 	r := int32(p.rankOf(i))
 	p.state[i] = 1
 	if p.clk != nil && p.clk.issue(p, i, r, op) {
 		return
 	}
+	if p.nic && (op.Kind == lang.OpCalc || op.Kind == lang.OpSend || op.Kind == lang.OpRecv) {
+		p.opTS[i], p.opSeq[i] = now, p.nextSeq()
+		p.contend(contender{ts: now, seq: p.opSeq[i], id: i})
+		return
+	}
+	p.run(i, r, op)
+}
+
+// run starts operation i of rank r now.
+func (p *progRun) run(i, r int32, op *lang.SchedOp) {
+	now := p.now()
 	switch op.Kind {
 	case lang.OpCalc:
 		c := p.cpu(r)
-		if op.CPU != 0 {
+		if p.nic {
+			c = p.cpuOf(r, op.CPU)
+		} else if op.CPU != 0 {
 			c = p.auxCPU(r, op.CPU)
 		}
 		st := max(now, *c)
@@ -555,7 +699,7 @@ func (p *progRun) issue(i int32) {
 
 // startAt marks op i started at t (now or later).
 func (p *progRun) startAt(i int32, t float64) {
-	if t > p.s.now {
+	if t > p.now() {
 		p.s.push(t, evDriver, i, wOpStart)
 	} else {
 		p.started(i)
@@ -644,7 +788,7 @@ func (p *progRun) origOp(op int32) int {
 // receive overheads of those very messages), and so on until nothing is
 // lost.
 func (p *progRun) calcEnd(i int32) {
-	now := p.s.now
+	now := p.now()
 	r := int32(p.rankOf(i))
 	from := p.start[i]
 	if p.pieceFrom != nil {
@@ -689,7 +833,7 @@ func (p *progRun) calcEnd(i int32) {
 // that reason: the seconds of [a, b] spent receiving only, routing only
 // or both, times 1 - the speed then.
 func (p *progRun) lost(v int32, a, b float64) float64 {
-	np := p.n.nodeP(v)
+	np := p.nodeP(v)
 	fr := np.RecvDelay / (1 + np.RecvDelay)
 	ft := np.RouteDelay / (1 + np.RouteDelay)
 	fb := 1 - 1/((1+np.RecvDelay)*(1+np.RouteDelay))
@@ -716,6 +860,108 @@ func (p *progRun) auxCPU(r int32, k uint8) *float64 {
 		p.aux[key] = c
 	}
 	return c
+}
+
+// nodeP is node v's parameters as the spec gives them.
+func (p *progRun) nodeP(v int32) *NodeParams { return paramsOf(p.spec, v) }
+
+func paramsOf(spec *Spec, v int32) *NodeParams {
+	if len(spec.Nodes) == 0 {
+		return &spec.DefaultNode
+	}
+	return &spec.Nodes[v]
+}
+
+// cpuOf is when CPU c of rank r's processor is free, on LogGOPS
+// processors (unitsOf has checked that it has one of that number).
+func (p *progRun) cpuOf(r int32, c uint8) *float64 {
+	v := p.node[r]
+	if c == 0 {
+		return &p.s.nodes[v].cpu
+	}
+	return &p.units[p.unitAt[v]+int32(c)-1]
+}
+
+// sendGap and recvGap are when NIC k of node v may next send and receive.
+func (p *progRun) sendGap(v int32, k uint8) *float64 {
+	return &p.units[p.unitAt[v]+int32(or(p.nodeP(v).CPUs, p.used[0])-1)+int32(k)]
+}
+
+func (p *progRun) recvGap(v int32, k uint8) *float64 {
+	np := p.nodeP(v)
+	return &p.units[p.unitAt[v]+int32(or(np.CPUs, p.used[0])-1+or(np.NICs, p.used[1]))+int32(k)]
+}
+
+// or is n, or def when n is 0 (a count the processor does not state).
+func or(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}
+
+// usesLogGOPS tells whether some node of spec states a NIC or CPUs
+// (NodeParams.loggops).
+func usesLogGOPS(spec *Spec) bool {
+	if len(spec.Nodes) == 0 {
+		return spec.DefaultNode.loggops()
+	}
+	for i := range spec.Nodes {
+		if spec.Nodes[i].loggops() {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelSpec is spec with no send or receive overheads: on LogGOPS
+// processors the program run charges them itself, with the NICs.
+func kernelSpec(spec *Spec) *Spec {
+	ks := *spec
+	ks.DefaultNode.SendOverhead, ks.DefaultNode.RecvOverhead = 0, 0
+	if len(spec.Nodes) != 0 {
+		ks.Nodes = slices.Clone(spec.Nodes)
+		for i := range ks.Nodes {
+			ks.Nodes[i].SendOverhead, ks.Nodes[i].RecvOverhead = 0, 0
+		}
+	}
+	return &ks
+}
+
+// unitsOf checks that every operation of x names a CPU and a NIC its
+// rank's processor has (one that states no count has as many as the
+// schedule names, as in LogGOPSim), and returns a slice of -1 per node of
+// the graph and how many CPUs and NICs the schedule names.
+func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32) ([]int32, [2]int, error) {
+	used := [2]int{1, 1}
+	for i := range x.Ops {
+		used[0] = max(used[0], int(x.Ops[i].CPU)+1)
+		used[1] = max(used[1], int(x.Ops[i].NIC)+1)
+	}
+	for r, v := range nodes {
+		np := paramsOf(spec, v)
+		if np.CPUs == 0 && np.NICs == 0 {
+			continue
+		}
+		cpus, nics := or(np.CPUs, used[0]), or(np.NICs, used[1])
+		for i := x.RankStart[r]; i < x.RankStart[r+1]; i++ {
+			op := &x.Ops[i]
+			if int(op.CPU) >= cpus {
+				return nil, used, fmt.Errorf("operation %s of rank %d runs on CPU %d, but its processor has %d (its cpus)", x.LabelOf(int(i)), r, op.CPU, cpus)
+			}
+			if op.Kind == lang.OpSend && int(op.NIC) >= nics {
+				return nil, used, fmt.Errorf("operation %s of rank %d sends on NIC %d, but its processor has %d (its nics)", x.LabelOf(int(i)), r, op.NIC, nics)
+			}
+		}
+	}
+	u := make([]int32, len(spec.Nodes))
+	if len(u) == 0 {
+		u = make([]int32, spec.Graph.N())
+	}
+	for i := range u {
+		u[i] = -1
+	}
+	return u, used, nil
 }
 
 // overlap is how much of [a, b] the sorted disjoint intervals cover.
@@ -762,7 +1008,7 @@ func (p *progRun) passing(v int32, dst bool, head, tail float64) {
 	if !p.hosts[v] {
 		return
 	}
-	np := p.n.nodeP(v)
+	np := p.nodeP(v)
 	list := &p.routeBy[v]
 	if dst {
 		if np.RecvDelay == 0 {
@@ -792,7 +1038,7 @@ func (p *progRun) longestCalc() float64 {
 		}
 		worst := 1.0
 		for _, v := range p.node {
-			np := p.n.nodeP(v)
+			np := p.nodeP(v)
 			w := (1 + np.RecvDelay) * (1 + np.RouteDelay)
 			if routesOnCPU(np) {
 				w *= 2 // a piece may lose to the router all of its time besides
@@ -806,7 +1052,7 @@ func (p *progRun) longestCalc() float64 {
 
 // send starts send op i of rank r.
 func (p *progRun) send(i, r int32, op *lang.SchedOp) {
-	now := p.s.now
+	now := p.now()
 	dst := op.Peer
 	if dst < 0 || int(dst) >= len(p.node) {
 		p.s.err = fmt.Errorf("rank %d sends to rank %d, which is not a rank (ranks are 0..%d)", r, dst, len(p.node)-1)
@@ -818,11 +1064,18 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		// Through memory: the CPU copies out, then in.
 		m := &p.msgs[pm]
 		m.kind = pmLocal
-		np := p.n.nodeP(p.node[r])
+		np := p.nodeP(p.node[r])
 		c := p.cpu(r)
+		c1, c2 := np.SendOverhead, np.RecvOverhead
+		if p.nic {
+			c = p.cpuOf(r, op.CPU)
+			n1 := float64(max(op.Bytes-1, 0))
+			c1 += n1 * np.SendPerByte
+			c2 += n1 * np.RecvPerByte
+		}
 		c0 := max(now, *c)
-		c1 := c0 + np.SendOverhead
-		c2 := c1 + np.RecvOverhead
+		c1 += c0
+		c2 += c1
 		*c = c2
 		p.start[i] = c0
 		p.startAt(i, c0)
@@ -835,59 +1088,215 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 	kind, bytes := pmEager, op.Bytes
 	if op.Bytes > p.eager {
 		kind, bytes = pmRTS, 0
+		if p.nic && p.nodeP(p.node[r]).MatchRendezvous {
+			kind, bytes = pmMatch, op.Bytes
+		}
 	}
 	p.msgs[pm].kind = kind
-	c0, c1 := p.inject(pm, p.node[r], p.node[dst], bytes)
+	c0, c1 := p.inject(pm, r, dst, bytes, op)
 	p.start[i] = c0
 	p.startAt(i, c0)
 	p.span(r, "send", c0, c1, i)
-	if kind == pmEager {
+	switch {
+	case kind != pmEager:
+	case p.nic:
+		p.sentAt(i, c0) // as LogGOPS: an eager send is done when it starts
+	default:
 		p.sentAt(i, c1)
 	}
 }
 
 // sentAt completes send i when its CPU part ends at t.
 func (p *progRun) sentAt(i int32, t float64) {
-	if t > p.s.now {
+	if t > p.now() {
 		p.s.push(t, evDriver, i, wSent)
 		return
 	}
 	p.complete(i, t, p.readyBy[i])
 }
 
-// inject sends bytes for program message pm from node a to node b through
-// the network now, and returns when a's CPU is busy with it.
-func (p *progRun) inject(pm, a, b int32, bytes int64) (c0, c1 float64) {
+// inject sends bytes for program message pm from rank a to rank b through
+// the network now, on the CPU and NIC operation op names, and returns
+// when a's CPU is busy with it.
+func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 float64) {
 	s := p.s
-	c0 = max(s.now, s.nodes[a].cpu)
-	m := s.addMsg(p.tr, a, b, bytes)
+	va, vb := p.node[a], p.node[b]
+	m := s.addMsg(p.tr, va, vb, bytes)
 	for int(m) >= len(p.simMsg) {
 		p.simMsg = append(p.simMsg, -1)
 	}
 	p.simMsg[m] = pm
-	s.msgReady(m)
-	return c0, s.nodes[a].cpu
+	if !p.nic {
+		c0 = max(p.now(), s.nodes[va].cpu)
+		s.msgReady(m)
+		return c0, s.nodes[va].cpu
+	}
+	np := p.nodeP(va)
+	cpu, gap := p.cpuOf(a, op.CPU), p.sendGap(va, op.NIC)
+	c0 = max(p.now(), *cpu, *gap)
+	p.msgs[pm].ts, p.msgs[pm].tsSeq = c0, p.nextSeq()
+	n1 := float64(max(bytes-1, 0))
+	*cpu = c0 + np.SendOverhead + n1*np.SendPerByte
+	*gap = c0 + np.SendGap + n1*np.SendGapPerByte
+	if at := c0 + np.SendOverhead; at > p.now() {
+		s.push(at, evDriver, m, wInject)
+	} else {
+		p.leave(m)
+	}
+	return c0, *cpu
+}
+
+// leave hands simulator message m to the network now. The kernel would
+// wait for CPU 0, which the NIC model has already charged (kernelSpec
+// took the overheads from the kernel's nodes): it is shown the CPU free.
+func (p *progRun) leave(m int32) {
+	c := &p.s.nodes[p.s.msgs[m].src].cpu
+	was := *c
+	*c = p.s.now
+	p.s.msgReady(m)
+	*c = was
 }
 
 // delivered: a message's last byte has arrived and the receiving CPU has
-// been charged RecvOverhead (sim.deliver).
+// been charged RecvOverhead (sim.deliver); on a LogGOPS processor the
+// receiving CPU and NIC are charged here (take).
 func (p *progRun) delivered(m int32) {
 	s := p.s
+	if p.nic {
+		p.take(m)
+		p.drain()
+		return
+	}
 	pm := p.simMsg[m]
 	msg := &s.msgs[m]
-	done := msg.ready + msg.lat
 	pk := &p.msgs[pm]
 	at := pk.dst
 	if pk.kind == pmCTS {
 		at = pk.src
 	}
-	p.span(at, "recv", done-p.n.nodeP(msg.dst).RecvOverhead, done, p.opFor(pm))
-	if done > s.now {
-		s.push(done, evDriver, pm, wArrive)
+	ready := msg.ready + msg.lat
+	p.span(at, "recv", ready-p.nodeP(msg.dst).RecvOverhead, ready, p.opFor(pm))
+	if ready > s.now {
+		s.push(ready, evDriver, pm, wArrive)
 		return
 	}
 	p.arrive(pm)
 	p.drain()
+}
+
+// take has a LogGOPS processor take in simulator message m, which the
+// network has delivered: once the CPU and the NIC of the numbers its send
+// named (modulo the receiver's counts) are both free, as in LogGOPSim, it
+// charges them and the message is usable; until then it tries again
+// whenever they may be.
+func (p *progRun) take(m int32) {
+	pm := &p.msgs[p.simMsg[m]]
+	p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: m, msg: true})
+}
+
+// contend adds c to the contenders of the present time. Times are
+// compared to the picosecond (LogGOPSim's are whole nanoseconds): a
+// message whose sum of wire times comes out a hair later than a CPU's
+// sum of overheads is due at the same time. The contenders of a
+// picosecond go together a quarter of one later, with that picosecond as
+// the present time (now).
+func (p *progRun) contend(c contender) {
+	p.batch = append(p.batch, c)
+	if len(p.batch) == 1 && !p.settling {
+		p.batchT = toPS(p.s.now)
+		p.s.push(max(p.s.now, p.batchT+0.25e-12), evDriver, 0, wSettle)
+	}
+}
+
+// toPS rounds t to the picosecond.
+func toPS(t float64) float64 { return math.Round(t*1e12) / 1e12 }
+
+// now is the present time: the simulator's, or while the contenders of
+// a picosecond go, that picosecond.
+func (p *progRun) now() float64 {
+	if p.settling {
+		return p.batchT
+	}
+	return p.s.now
+}
+
+func (p *progRun) nextSeq() int64 {
+	p.tsSeq++
+	return p.tsSeq
+}
+
+// settle lets the contenders of the present time try, in order, once
+// the simulator's other events of this time have gone; those their turns
+// make ready join in at the end.
+func (p *progRun) settle() {
+	slices.SortStableFunc(p.batch, func(a, b contender) int {
+		if a.ts != b.ts {
+			return cmp.Compare(a.ts, b.ts)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	p.settling = true
+	for k := 0; k < len(p.batch); k++ {
+		c := p.batch[k]
+		if c.msg {
+			p.tryTake(c.id)
+		} else {
+			p.attempt(c.id)
+		}
+		p.drain()
+	}
+	p.batch = p.batch[:0]
+	p.settling = false
+}
+
+// attempt starts operation i if its CPU (and a send's NIC) is free, as
+// LogGOPSim does, and else tries again when they may be; a receive is
+// posted once its CPU has been free, without looking again.
+func (p *progRun) attempt(i int32) {
+	now := p.now()
+	op := &p.x.Ops[i]
+	r := int32(p.rankOf(i))
+	t := *p.cpuOf(r, op.CPU)
+	if op.Kind == lang.OpSend && op.Peer >= 0 && int(op.Peer) < len(p.node) && p.node[op.Peer] != p.node[r] {
+		t = max(t, *p.sendGap(p.node[r], op.NIC))
+	}
+	if op.Kind == lang.OpRecv && p.start[i] < 0 {
+		t = now
+	}
+	if toPS(t) > now {
+		if op.Kind == lang.OpRecv {
+			p.start[i] = -1
+		}
+		p.s.push(max(t, p.s.now), evDriver, i, wRetry)
+		return
+	}
+	p.run(i, r, op)
+}
+
+// tryTake charges simulator message m to its receiver's CPU and NIC, or
+// tries again when they may be free.
+func (p *progRun) tryTake(m int32) {
+	s := p.s
+	pm := p.simMsg[m]
+	msg := &s.msgs[m]
+	pk := &p.msgs[pm]
+	at := pk.dst
+	if pk.kind == pmCTS {
+		at = pk.src
+	}
+	np := p.nodeP(msg.dst)
+	op := &p.x.Ops[pk.send]
+	cpu := p.cpuOf(at, uint8(int(op.CPU)%or(np.CPUs, p.used[0])))
+	gap := p.recvGap(msg.dst, uint8(int(op.NIC)%or(np.NICs, p.used[1])))
+	if t := max(*cpu, *gap); toPS(t) > p.now() {
+		s.push(max(t, s.now), evDriver, m, wTake)
+		return
+	}
+	n1 := float64(max(msg.size-1, 0))
+	*cpu = p.now() + np.RecvOverhead + n1*max(np.RecvPerByte, np.RecvGapPerByte)
+	*gap = p.now() + np.RecvGap + n1*np.RecvGapPerByte
+	p.span(at, "recv", p.now(), *cpu, p.opFor(pm))
+	p.arrive(pm)
 }
 
 // opFor is the operation of the rank it arrives at that a message's
@@ -902,10 +1311,10 @@ func (p *progRun) opFor(pm int32) int32 {
 
 // arrive handles message pm becoming usable where it went.
 func (p *progRun) arrive(pm int32) {
-	now := p.s.now
+	now := p.now()
 	m := &p.msgs[pm]
 	switch m.kind {
-	case pmEager, pmRTS, pmLocal:
+	case pmEager, pmRTS, pmLocal, pmMatch:
 		p.seq++
 		m.seq, m.at = p.seq, now
 		if rc := p.matchPosted(pm); rc >= 0 {
@@ -915,7 +1324,7 @@ func (p *progRun) arrive(pm int32) {
 		p.enqueue(p.ranks[m.dst].unexpected, matchKey(m.src, m.tag), pm)
 	case pmCTS:
 		m.kind = pmData
-		c0, c1 := p.inject(pm, p.node[m.src], p.node[m.dst], m.bytes)
+		c0, c1 := p.inject(pm, m.src, m.dst, m.bytes, &p.x.Ops[m.send])
 		p.span(m.src, "send", c0, c1, m.send)
 	case pmData:
 		p.complete(m.recv, now, m.send)
@@ -925,7 +1334,7 @@ func (p *progRun) arrive(pm int32) {
 
 // matched pairs message pm, in at its receiver, with receive op rc.
 func (p *progRun) matched(pm, rc int32) {
-	now := p.s.now
+	now := p.now()
 	m := &p.msgs[pm]
 	m.recv = rc
 	if p.clk != nil {
@@ -937,10 +1346,18 @@ func (p *progRun) matched(pm, rc int32) {
 			cause = m.send
 		}
 		p.complete(rc, now, cause)
+		if m.kind == pmMatch {
+			// As LogGOPSim has it, the sender's CPU and NIC are held
+			// until the match.
+			op := &p.x.Ops[m.send]
+			cpu, gap := p.cpuOf(m.src, op.CPU), p.sendGap(p.node[m.src], op.NIC)
+			*cpu, *gap = max(*cpu, now), max(*gap, now)
+			p.complete(m.send, now, p.readyBy[m.send])
+		}
 		return
 	}
 	m.kind = pmCTS
-	c0, c1 := p.inject(pm, p.node[m.dst], p.node[m.src], 0)
+	c0, c1 := p.inject(pm, m.dst, m.src, 0, &p.x.Ops[rc])
 	p.span(m.dst, "send", c0, c1, rc)
 }
 

@@ -149,11 +149,42 @@ type NodeParams struct {
 	// been freed to a head waiting for it (virtual-channel and switch
 	// allocation); a head that finds its lane free pays only HopDelay.
 	AllocDelay float64
+	// The processor's NIC and CPUs as LogGOPS has them (Hoefler,
+	// Schneider, Lumsdaine 2010, as LogGOPSim runs it; see RunProgram).
+	// A message of n bytes occupies the sending NIC SendGap + (n-1)·
+	// SendGapPerByte, before which that NIC injects no other message, and
+	// the sending CPU SendOverhead + (n-1)·SendPerByte, its first
+	// SendOverhead before the message leaves; at the receiver the NIC
+	// RecvGap + (n-1)·RecvGapPerByte and the CPU RecvOverhead +
+	// (n-1)·max(RecvPerByte, RecvGapPerByte) (the CPU has the message
+	// once the NIC has all of it). CPUs and NICs count them per
+	// processor (0 means 1); a program operation names its own (GOAL's
+	// cpu N and nic N). MatchRendezvous: a message above the eager limit
+	// goes at once and its send completes when the receiver matches it,
+	// as in LogGOPS, instead of a request and a clear-to-send. Only
+	// program runs use these; when none of them is set, a program runs as
+	// it did before they existed.
+	SendGap, RecvGap               float64
+	SendGapPerByte, RecvGapPerByte float64
+	SendPerByte, RecvPerByte       float64
+	CPUs, NICs                     int
+	MatchRendezvous                bool
 	// Clock is the processor's local clock, which programs read with
 	// now() and wait on with until(t); each run draws its offset and
 	// drift per node from the run's seed (program_clock.go). The zero
 	// value is a perfect clock.
 	Clock Clock
+}
+
+// MaxUnits is the most CPUs or NICs a processor may have: a program
+// operation names its CPU and its NIC in a byte.
+const MaxUnits = 256
+
+// loggops tells whether the processor states any of the NIC and CPU
+// fields of LogGOPS (see NodeParams).
+func (p *NodeParams) loggops() bool {
+	return p.SendGap != 0 || p.RecvGap != 0 || p.SendGapPerByte != 0 || p.RecvGapPerByte != 0 ||
+		p.SendPerByte != 0 || p.RecvPerByte != 0 || p.CPUs > 1 || p.NICs > 1 || p.MatchRendezvous
 }
 
 // LinkParams are the per-link (both directions) wire parameters.
@@ -315,6 +346,20 @@ func (v *paramErrors) node(list string, i int, p *NodeParams) {
 	v.check(TimePerByteBound, list, i, "RoutePerByte", p.RoutePerByte)
 	v.check(TimeBound, list, i, "RouteCPUFixed", p.RouteCPUFixed)
 	v.check(TimePerByteBound, list, i, "RouteCPUPerByte", p.RouteCPUPerByte)
+	v.check(TimeBound, list, i, "SendGap", p.SendGap)
+	v.check(TimeBound, list, i, "RecvGap", p.RecvGap)
+	v.check(TimePerByteBound, list, i, "SendGapPerByte", p.SendGapPerByte)
+	v.check(TimePerByteBound, list, i, "RecvGapPerByte", p.RecvGapPerByte)
+	v.check(TimePerByteBound, list, i, "SendPerByte", p.SendPerByte)
+	v.check(TimePerByteBound, list, i, "RecvPerByte", p.RecvPerByte)
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"CPUs", p.CPUs}, {"NICs", p.NICs}} {
+		if c.n < 0 || c.n > MaxUnits {
+			v.add(fmt.Sprintf("%s = %d: a processor has 0 (meaning 1) to %d", fieldName(list, i, c.name), c.n, MaxUnits))
+		}
+	}
 	v.check(PercentBound, list, i, "RecvDelay", p.RecvDelay)
 	v.check(PercentBound, list, i, "RouteDelay", p.RouteDelay)
 	if !p.Clock.Perfect() {

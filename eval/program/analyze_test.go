@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,43 +62,79 @@ func endsNS(res *runtime.ProgramResult) []int64 {
 // on std:loggp with the parameters LogGOPSim ran them with and expects
 // its end times exactly.
 func TestAnalyzeGivesLogGOPSimsEndTimes(t *testing.T) {
-	f, err := os.Open("testdata/goal/loggopsim.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	n := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		head, want, _ := strings.Cut(line, " | ")
-		var file string
-		var L, o, g, G, O, S int64
-		if _, err := fmt.Sscan(head, &file, &L, &o, &g, &G, &O, &S); err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
+	for _, c := range logGOPSimCases(t) {
 		n++
-		t.Run(strings.ReplaceAll(head, " ", "_"), func(t *testing.T) {
-			text, err := os.ReadFile(filepath.Join("testdata/goal", file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := readGOAL(t, file, string(text))
-			res := analyze(t, loggp(t, s.Ranks, L, o, g, G, O, S), s, AnalyzeOptions{})
+		t.Run(c.name, func(t *testing.T) {
+			s := readGOAL(t, c.file, c.text)
+			res := analyze(t, loggp(t, s.Ranks, c.L, c.o, c.g, c.G, c.O, c.S), s, AnalyzeOptions{})
 			if res.Deadlock != nil {
 				t.Fatalf("deadlock: %+v", res.Deadlock)
 			}
-			if got := fmt.Sprint(endsNS(res)); got != "["+want+"]" {
-				t.Errorf("end times (ns)\n got  %s\n want [%s]", got, want)
+			want := make([]int64, len(c.ends))
+			for i, e := range c.ends {
+				want[i] = int64(e)
+			}
+			if got := fmt.Sprint(endsNS(res)); got != fmt.Sprint(want) {
+				t.Errorf("end times (ns)\n got  %s\n want %v", got, want)
 			}
 		})
 	}
 	if n < 50 {
 		t.Errorf("only %d cases in loggopsim.txt", n)
 	}
+}
+
+// logGOPSimCase is a line of testdata/goal/loggopsim.txt: a schedule,
+// LogGOPSim's parameters (ns, ns/B, B) and the end times it printed (ns).
+type logGOPSimCase struct {
+	name, file, text string
+	L, o, g, G, O, S int64
+	ends             []float64
+}
+
+func logGOPSimCases(t *testing.T) []logGOPSimCase {
+	t.Helper()
+	f, err := os.Open("testdata/goal/loggopsim.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []logGOPSimCase
+	texts := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		head, want, _ := strings.Cut(line, " | ")
+		var c logGOPSimCase
+		if _, err := fmt.Sscan(head, &c.file, &c.L, &c.o, &c.g, &c.G, &c.O, &c.S); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		c.name = strings.ReplaceAll(head, " ", "_")
+		for _, w := range strings.Fields(want) {
+			v, err := strconv.ParseFloat(w, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			c.ends = append(c.ends, v)
+		}
+		if _, ok := texts[c.file]; !ok {
+			text, err := os.ReadFile(filepath.Join("testdata/goal", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts[c.file] = string(text)
+		}
+		c.text = texts[c.file]
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // LogGP costs of an n-byte message, in ns, as the closed forms use them.

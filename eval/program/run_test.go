@@ -11,40 +11,78 @@ import (
 )
 
 // Run takes the machine's eager_limit: on std:loggp (S = 65535 B) a 4 KB
-// message is eager, o + L + n·G + o; with S = 100 B it is a rendezvous, a
-// request and a clear-to-send of no payload going first; with S = 0 B
-// every message is.
+// message is eager, o + L + (n-1)·G + o (the receiving CPU has it once its
+// NIC has all of it); with S = 100 B it is a LogGOPS rendezvous, the same
+// data at once and the send completing when it is matched, on arrival at
+// o + L; with the handshake instead, a request and a clear-to-send of no
+// payload go first, 2o + L each.
 func TestRunTakesTheMachinesEagerLimit(t *testing.T) {
 	const o, L, G, n = 1500e-9, 2500e-9, 6e-9, 4000
 	base, err := eval.Load("std:loggp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	small, err := base.Derive(eval.Set{Path: "S", Value: "100B"})
-	if err != nil {
-		t.Fatal(err)
+	derive := func(sets ...eval.Set) *eval.Machine {
+		m, err := base.Derive(sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
-	none, err := base.Derive(eval.Set{Path: "S", Value: "0B"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	small := derive(eval.Set{Path: "S", Value: "100B"})
+	none := derive(eval.Set{Path: "S", Value: "0B"})
+	handshake := derive(eval.Set{Path: "S", Value: "100B"}, eval.Set{Path: "processor(pe).rendezvous", Value: "handshake"})
 	s := readGOAL(t, "eager.goal", "num_ranks 2\nrank 0 {\nl1: send 4000b to 1 tag 0\n}\nrank 1 {\nl1: recv 4000b from 0 tag 0\n}\n")
 	for _, tc := range []struct {
-		name string
-		m    *eval.Machine
-		want float64
+		name       string
+		m          *eval.Machine
+		send, recv float64
 	}{
-		{"eager", base, 2*o + L + n*G},
-		{"rendezvous", small, 3*(2*o+L) + n*G},
-		{"no message eager", none, 3*(2*o+L) + n*G},
+		{"eager", base, o, 2*o + L + (n-1)*G},
+		{"rendezvous", small, o + L, 2*o + L + (n-1)*G},
+		{"no message eager", none, o + L, 2*o + L + (n-1)*G},
+		{"handshake", handshake, 3*(2*o+L) - o, 3*(2*o+L) + (n-1)*G},
 	} {
 		res, err := Run(context.Background(), tc.m, s, RunOptions{Simulated: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Analytic != nil || !near(res.Simulated.Ranks[1].End, tc.want, 1e-9) {
-			t.Errorf("%s: the receiver ends at %g s, want %g s (analytic %v)", tc.name, res.Simulated.Ranks[1].End, tc.want, res.Analytic)
+		// The wire adds 1 ps per 1,000 bytes (1e15 B/s).
+		if res.Analytic != nil || !near(res.Simulated.Ranks[1].End, tc.recv, 1e-6) || !near(res.Simulated.Ranks[0].End, tc.send, 1e-6) {
+			t.Errorf("%s: the ranks end at %g and %g s, want %g and %g s (analytic %v)", tc.name,
+				res.Simulated.Ranks[0].End, res.Simulated.Ranks[1].End, tc.send, tc.recv, res.Analytic)
 		}
+	}
+}
+
+// TestSimulationGivesLogGOPSimsEndTimes runs the schedules of
+// testdata/goal/loggopsim.txt through the packet-level simulation of
+// std:loggp (its processors' NICs and CPUs, a crossbar of latency L) with
+// the parameters LogGOPSim ran them with, and expects every host's end
+// time that LogGOPSim printed within 0.5% + 1 ns.
+func TestSimulationGivesLogGOPSimsEndTimes(t *testing.T) {
+	n := 0
+	for _, c := range logGOPSimCases(t) {
+		n++
+		t.Run(c.name, func(t *testing.T) {
+			s := readGOAL(t, c.file, c.text)
+			res, err := Run(context.Background(), loggp(t, s.Ranks, c.L, c.o, c.g, c.G, c.O, c.S), s, RunOptions{Simulated: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim := res.Simulated
+			if sim.Deadlock != nil {
+				t.Fatalf("deadlock: %+v", sim.Deadlock)
+			}
+			for r, want := range c.ends {
+				if got := sim.Ranks[r].End * 1e9; math.Abs(got-want) > 0.005*want+1 {
+					t.Errorf("host %d ends at %.3f ns, LogGOPSim at %.0f ns", r, got, want)
+				}
+			}
+		})
+	}
+	if n < 50 {
+		t.Errorf("only %d cases in loggopsim.txt", n)
 	}
 }
 
