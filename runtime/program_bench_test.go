@@ -13,10 +13,14 @@ func BenchmarkRunProgram(b *testing.B) {
 	xmp := loadSpec(b, "std:xmp64")
 	torus := &Spec{Graph: mustGen(b, "torus", 32, 32), DefaultNode: NodeParams{SendOverhead: 1e-6, RecvOverhead: 1e-6},
 		DefaultLink: LinkParams{Latency: 1e-7, Bandwidth: 1e9}, Switching: VCT}
+	// The same torus with LogGOPS's NICs (std:loggp's defaults).
+	nic := *torus
+	nic.DefaultNode.SendGap, nic.DefaultNode.RecvGap = 1e-6, 1e-6
+	nic.DefaultNode.SendGapPerByte, nic.DefaultNode.RecvGapPerByte = 6e-9, 6e-9
 	for _, bc := range []struct {
 		name string
 		spec *Spec
-	}{{"xmp64", xmp}, {"torus32x32", torus}} {
+	}{{"xmp64", xmp}, {"torus32x32", torus}, {"torus32x32-nic", &nic}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var res *ProgramResult
 			var err error

@@ -50,6 +50,7 @@ func TestValidation(t *testing.T) {
 	run("seed001-effective-bandwidth", effectiveBandwidth)
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
+	run("loggopsim", logGOPSimPeer)
 	if !testing.Short() {
 		run("booksim-lanes", bookSimLanes)
 	}

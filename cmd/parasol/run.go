@@ -34,6 +34,9 @@ type runFlags struct {
 	seed                         uint64
 	maxEvents                    int64
 	timeline, plot               string
+	// samePoint: run on the machine given, whatever the rank count (a
+	// sweep's point is the machine it says), not perRank's.
+	samePoint bool
 }
 
 // argList collects --arg NAME=VALUE.
@@ -78,6 +81,8 @@ Two answers:
                occupies the processor's CPU, and a processor that is receiving
                or routing computes slower by its maxrecvdelay/maxroutedelay,
                or loses its router process's route_cpu_fixed/_per_byte.
+               A processor with NIC fields (send_gap, cpus, …; std:loggp)
+               runs LogGOPS as LogGOPSim does, GOAL's cpu N and nic N too.
   --compare    both, and the simulated makespan's difference (the default).
                On a machine whose model section costs no message, the
                simulated answer is given alone, with one line saying why
@@ -99,7 +104,9 @@ kind, start, end, op); --plot FILE draws them (.svg or .png).
 
 Ranks map onto processors linearly unless --map says random, a FILE of one
 processor id per line, or an EXPR in rank and ranks giving a processor
-index; ranks on one processor share its CPU. A deadlock (ranks waiting for
+index; ranks on one processor share its CPU. A machine with a param P
+(std:loggp) gets one processor per rank, P = the rank count, unless --set
+P=… is given. A deadlock (ranks waiting for
 messages that never come) is reported with the waiting ranks, exit status 3.
 
 Examples:
@@ -179,6 +186,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
+		m = prog.m
 		o := rf.options()
 		o.Map = prog.mapping
 		var done func()
@@ -254,6 +262,26 @@ type runProgram struct {
 	results.Program
 	s       *lang.Schedule
 	mapping []int
+	m       *eval.Machine // the machine it runs on (perRank)
+}
+
+// perRank gives a machine that counts its processors in a param P
+// (std:loggp) one processor per rank, as LogGOPSim has one host per rank,
+// unless --set P=… says how many; ranks 0 (one per processor) leaves it.
+func (rf *runFlags) perRank(m *eval.Machine, ranks int) (*eval.Machine, error) {
+	if ranks <= 0 || rf.samePoint {
+		return m, nil
+	}
+	for _, s := range rf.sets {
+		if s.Path == "P" {
+			return m, nil
+		}
+	}
+	v, err := m.Param("P")
+	if err != nil || v.Kind != lang.Number || v.Num == float64(ranks) {
+		return m, nil
+	}
+	return m.Derive(eval.Set{Path: "P", Value: strconv.Itoa(ranks), Source: "one processor per rank"})
 }
 
 // schedule reads PROGRAM and instantiates it on m.
@@ -389,6 +417,11 @@ func (rf *runFlags) fixed(m *eval.Machine, p *runProgram, s *lang.Schedule) (*ru
 	if len(rf.args) > 0 {
 		return nil, usageError("parasol run: --arg sets a program's parameters; %s is a %s, which has none", p.Source, map[string]string{"goal": "GOAL schedule", "trace": "message trace"}[p.Kind])
 	}
+	m, err := rf.perRank(m, s.Ranks)
+	if err != nil {
+		return nil, err
+	}
+	p.m = m
 	mapping, err := mapRanks(m, s.Ranks, rf.mapping, rf.seed)
 	if err != nil {
 		return nil, err
@@ -475,6 +508,11 @@ func (rf *runFlags) options() program.RunOptions {
 // instantiate makes the schedule of a program for --ranks, --map and
 // --arg.
 func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProgram, prog *eval.Program) (*runProgram, error) {
+	m, err := rf.perRank(m, rf.ranks)
+	if err != nil {
+		return nil, err
+	}
+	p.m = m
 	var mapping []int
 	if rf.mapping != "linear" && rf.mapping != "" {
 		var err error

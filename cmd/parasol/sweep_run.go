@@ -21,6 +21,7 @@ func (a *sweepArgs) programFunc() study.ProgramFunc {
 		rf.args = args
 		rf.topology, rf.routing, rf.switching = a.sf.topology, p.Routing, p.Switching
 		rf.seed, rf.maxEvents = seed, a.sf.maxEvents
+		rf.samePoint = true
 		prog, err := rf.schedule(ctx, m, a.program)
 		if err != nil {
 			return nil, err
