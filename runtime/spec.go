@@ -184,7 +184,7 @@ const MaxUnits = 256
 // fields of LogGOPS (see NodeParams).
 func (p *NodeParams) loggops() bool {
 	return p.SendGap != 0 || p.RecvGap != 0 || p.SendGapPerByte != 0 || p.RecvGapPerByte != 0 ||
-		p.SendPerByte != 0 || p.RecvPerByte != 0 || p.CPUs > 1 || p.NICs > 1 || p.MatchRendezvous
+		p.SendPerByte != 0 || p.RecvPerByte != 0 || p.CPUs != 0 || p.NICs != 0 || p.MatchRendezvous
 }
 
 // LinkParams are the per-link (both directions) wire parameters.
