@@ -268,6 +268,10 @@ type sim struct {
 	laneQ  []laneQueue
 	lastIn []int32 // per lane: input link served last (round robin)
 	nodes  []nodeState
+	// nic: when each node's NIC may next send and receive, on a network
+	// whose processors state LogGOPS's NIC (NodeParams.SendGap…); nil
+	// on every other.
+	nic []nodeNIC
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
 
@@ -344,8 +348,14 @@ func newSim(n *network, opt *Options) *sim {
 	if n.routerProcesses() {
 		s.router = make([]float64, g.N())
 	}
+	if usesLogGOPS(n.spec) {
+		s.nic = make([]nodeNIC, g.N())
+	}
 	return s
 }
+
+// nodeNIC is when a node's NIC may next send and receive a message.
+type nodeNIC struct{ send, recv float64 }
 
 func (s *sim) reset(seed uint64) {
 	clear(s.wl.slots)
@@ -361,6 +371,7 @@ func (s *sim) reset(seed uint64) {
 	clear(s.nodes)
 	clear(s.router)
 	clear(s.bufUsed)
+	clear(s.nic)
 	s.q.reset()
 	for i := range s.hopMemo {
 		s.hopMemo[i].id = -1
@@ -544,6 +555,10 @@ func (s *sim) msgReady(m int32) {
 	np := s.net.nodeP(msg.src)
 	for j := msg.part0; j < msg.part0+msg.parts; j++ {
 		start := max(s.now, s.nodes[msg.src].cpu)
+		if s.nic != nil {
+			s.nicSend(msg, np, start, j)
+			continue
+		}
 		s.nodes[msg.src].cpu = start + np.SendOverhead
 		if s.nodes[msg.src].cpu == s.now {
 			s.launch(j)
@@ -1283,6 +1298,9 @@ func (s *sim) deliver(id int32) {
 	}
 	cs := max(s.now, s.nodes[msg.dst].cpu)
 	done := cs + s.net.nodeP(msg.dst).RecvOverhead
+	if s.nic != nil {
+		done = s.nicRecv(msg, cs)
+	}
 	s.nodes[msg.dst].cpu = done
 	s.last = max(s.last, done)
 	msg.done = true

@@ -914,18 +914,25 @@ func usesLogGOPS(spec *Spec) bool {
 	return false
 }
 
-// kernelSpec is spec with no send or receive overheads: on LogGOPS
-// processors the program run charges them itself, with the NICs.
+// kernelSpec is spec with no send or receive overheads and no NICs: on
+// LogGOPS processors the program run charges them itself.
 func kernelSpec(spec *Spec) *Spec {
 	ks := *spec
-	ks.DefaultNode.SendOverhead, ks.DefaultNode.RecvOverhead = 0, 0
+	ks.DefaultNode = withoutNIC(ks.DefaultNode)
 	if len(spec.Nodes) != 0 {
 		ks.Nodes = slices.Clone(spec.Nodes)
 		for i := range ks.Nodes {
-			ks.Nodes[i].SendOverhead, ks.Nodes[i].RecvOverhead = 0, 0
+			ks.Nodes[i] = withoutNIC(ks.Nodes[i])
 		}
 	}
 	return &ks
+}
+
+func withoutNIC(np NodeParams) NodeParams {
+	np.SendOverhead, np.RecvOverhead = 0, 0
+	np.SendGap, np.RecvGap, np.SendGapPerByte, np.RecvGapPerByte, np.SendPerByte, np.RecvPerByte = 0, 0, 0, 0, 0, 0
+	np.CPUs, np.NICs, np.MatchRendezvous = 0, 0, false
+	return np
 }
 
 // unitsOf checks that every operation of x names a CPU and a NIC its
