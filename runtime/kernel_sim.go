@@ -268,10 +268,6 @@ type sim struct {
 	laneQ  []laneQueue
 	lastIn []int32 // per lane: input link served last (round robin)
 	nodes  []nodeState
-	// nic: when each node's NIC may next send and receive, on a network
-	// whose processors state LogGOPS's NIC (NodeParams.SendGap…); nil
-	// on every other.
-	nic []nodeNIC
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
 
@@ -326,6 +322,10 @@ type sim struct {
 	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
 	// when no node has one.
 	router []float64
+	// nic: when each node's NIC may next send and receive, on a network
+	// whose processors state LogGOPS's NIC (NodeParams.SendGap…); nil
+	// on every other (kernel_nic.go).
+	nic []nodeNIC
 }
 
 func newSim(n *network, opt *Options) *sim {
