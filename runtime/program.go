@@ -25,6 +25,9 @@ type ProgramOptions struct {
 	MaxEvents int64 // stop after this many events (0: no limit); the result is Partial
 	MaxMemory int64 // bytes (0: limits.Default())
 	Timeline  bool  // fill ProgramResult.Timeline
+	// Flows fills ProgramResult.Flows and Regions (a trace's arrows and
+	// collectives); it costs a Flow per message, and nothing when off.
+	Flows bool
 	// EagerLimit: a message of more bytes than this goes by rendezvous
 	// (a request to send, a clear to send, then the data; or, on a
 	// processor with NodeParams.MatchRendezvous, the data at once, the
@@ -235,6 +238,10 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 	if o.Timeline {
 		f.Op += 2 * spanBytes
 	}
+	if o.Flows {
+		f.Op += regionBytes
+		f.Send += flowBytes + 8
+	}
 	return f
 }
 
@@ -319,6 +326,10 @@ const (
 var (
 	spanBytes = int64(unsafe.Sizeof(Span{}))
 	stepBytes = int64(unsafe.Sizeof(PathStep{}))
+	// With ProgramOptions.Flows: per message its Flow (and, beside it,
+	// when it was sent), per operation at most one Region.
+	flowBytes   = int64(unsafe.Sizeof(Flow{}))
+	regionBytes = int64(unsafe.Sizeof(Region{}))
 )
 
 // rendezvousAbove is the size above which a message goes by rendezvous
@@ -492,7 +503,12 @@ type progRun struct {
 	ranks       []rankState
 	spare       []*fifo // emptied queues, for enqueue
 	spans       []Span
-	clk         *progClock // clocks and run-time values (program_clock.go); nil when none
+	// With o.Flows: when each program message's send span began (by
+	// message), and the messages taken in, with the message of each.
+	sendStart []float64
+	flows     []Flow
+	flowMsg   []int32
+	clk       *progClock // clocks and run-time values (program_clock.go); nil when none
 
 	// LogGOPS processors (usesLogGOPS): units holds, for each node that
 	// runs ranks from unitAt[v] on, when its CPUs 1.. and its NICs' send
@@ -1088,6 +1104,10 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		p.startAt(i, c0)
 		p.span(r, "send", c0, c1, i)
 		p.span(dst, "recv", c1, c2, -1)
+		if p.o.Flows {
+			p.noteSent(pm, c0)
+			p.took(pm, c1)
+		}
 		p.sentAt(i, c1)
 		p.s.push(c2, evDriver, pm, wArrive)
 		return
@@ -1104,6 +1124,9 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 	p.start[i] = c0
 	p.startAt(i, c0)
 	p.span(r, "send", c0, c1, i)
+	if p.o.Flows {
+		p.noteSent(pm, c0)
+	}
 	switch {
 	case kind != pmEager:
 	case p.nic:
@@ -1111,6 +1134,23 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 	default:
 		p.sentAt(i, c1)
 	}
+}
+
+// noteSent records, for a trace, that the send span of program message
+// pm's data began at t.
+func (p *progRun) noteSent(pm int32, t float64) {
+	for int(pm) >= len(p.sendStart) {
+		p.sendStart = append(p.sendStart, 0)
+	}
+	p.sendStart[pm] = t
+}
+
+// took records, for a trace, that program message pm's data began to be
+// taken in by its receiver's CPU at t.
+func (p *progRun) took(pm int32, t float64) {
+	m := &p.msgs[pm]
+	p.flows = append(p.flows, Flow{From: int(m.src), FromOp: p.origOp(m.send), To: int(m.dst), ToOp: -1, Bytes: m.bytes, Sent: p.sendStart[pm], Received: t})
+	p.flowMsg = append(p.flowMsg, pm)
 }
 
 // sentAt completes send i when its CPU part ends at t.
@@ -1183,6 +1223,9 @@ func (p *progRun) delivered(m int32) {
 	}
 	ready := msg.ready + msg.lat
 	p.span(at, "recv", ready-p.nodeP(msg.dst).RecvOverhead, ready, p.opFor(pm))
+	if p.o.Flows && (pk.kind == pmEager || pk.kind == pmData) {
+		p.took(pm, ready-p.nodeP(msg.dst).RecvOverhead)
+	}
 	if ready > s.now {
 		s.push(ready, evDriver, pm, wArrive)
 		return
@@ -1333,6 +1376,9 @@ func (p *progRun) arrive(pm int32) {
 		m.kind = pmData
 		c0, c1 := p.inject(pm, m.src, m.dst, m.bytes, &p.x.Ops[m.send])
 		p.span(m.src, "send", c0, c1, m.send)
+		if p.o.Flows {
+			p.noteSent(pm, c0)
+		}
 	case pmData:
 		p.complete(m.recv, now, m.send)
 		p.complete(m.send, now, p.readyBy[m.send])
@@ -1498,6 +1544,9 @@ func (p *progRun) result(partial bool) (*ProgramResult, error) {
 	if p.o.Timeline {
 		res.Timeline = WithWaits(p.spans, res.Ranks)
 	}
+	if p.o.Flows {
+		p.fillFlows(res)
+	}
 	if !partial {
 		res.Deadlock = p.deadlock()
 	}
@@ -1596,4 +1645,38 @@ func (p *progRun) deadlock() *ProgramDeadlock {
 			Line: int(op.Line), Peer: peer})
 	}
 	return d
+}
+
+// fillFlows gives res its messages, each with the receive it matched, and
+// each rank's time in each collective: from the first start to the last
+// end of the operations it was expanded into.
+func (p *progRun) fillFlows(res *ProgramResult) {
+	for k := range p.flows {
+		p.flows[k].ToOp = p.origOp(p.msgs[p.flowMsg[k]].recv)
+	}
+	res.Flows = p.flows
+	if p.origin == nil {
+		return
+	}
+	at := map[int32]int{} // original collective op -> index in Regions
+	for i, g := range p.origin {
+		o := &p.orig.Ops[g]
+		if o.Kind != lang.OpColl || p.state[i] < 2 {
+			continue
+		}
+		end := p.end[i]
+		if p.state[i] < 3 {
+			end = p.start[i]
+		}
+		k, ok := at[g]
+		if !ok {
+			k = len(res.Regions)
+			at[g] = k
+			r := p.orig.RankOf(int(g))
+			res.Regions = append(res.Regions, Region{Rank: r, Op: int(g - p.orig.RankStart[r]), Name: p.orig.Colls[o.Peer].Name, Start: p.start[i], End: end})
+			continue
+		}
+		rg := &res.Regions[k]
+		rg.Start, rg.End = min(rg.Start, p.start[i]), max(rg.End, end)
+	}
 }

@@ -27,6 +27,11 @@ type ProgramResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Timeline holds what each rank did when, if it was asked for.
 	Timeline []Span `json:"timeline,omitempty"`
+	// Flows are the run's messages, sender to receiver, and Regions
+	// each rank's time in each collective, if they were asked for (for
+	// a trace; they are not part of the JSON).
+	Flows   []Flow   `json:"-"`
+	Regions []Region `json:"-"`
 	// Values are a program's named run-time values (from now(), received
 	// times and lets of them) when it ended, by name, one per rank.
 	Values map[string][]float64 `json:"values,omitempty"`
@@ -80,6 +85,28 @@ type Span struct {
 	Start float64 `json:"start"`
 	End   float64 `json:"end"`
 	Op    int     `json:"op"`
+}
+
+// Flow is one message of a program's run: rank From's operation FromOp
+// (an index among the rank's operations, as Span.Op) sent Bytes to rank
+// To, whose operation ToOp received it (-1: none did). Sent is when the
+// sender's CPU began sending it, Received when the receiver's CPU began
+// taking it in: the starts of its send and recv spans on the timeline
+// (an operation of no cost has no span there).
+type Flow struct {
+	From, FromOp   int
+	To, ToOp       int
+	Bytes          int64
+	Sent, Received float64
+}
+
+// Region is the time rank Rank spent in its operation Op, a collective
+// (Name: barrier, allreduce, …), from its first span to its last: the
+// spans of the messages it was carried out with nest in it.
+type Region struct {
+	Rank, Op   int
+	Name       string
+	Start, End float64
 }
 
 // ProgramDeadlock lists the ranks that can never finish and what each

@@ -16,6 +16,7 @@ import (
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/eval/results"
+	"github.com/parasol-lang/parasol/eval/trace"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
@@ -33,7 +34,7 @@ type runFlags struct {
 	program                      string
 	seed                         uint64
 	maxEvents                    int64
-	timeline, plot               string
+	timeline, plot, trace        string
 	// samePoint: run on the machine given, whatever the rank count (a
 	// sweep's point is the machine it says), not perRank's.
 	samePoint bool
@@ -100,7 +101,13 @@ critical path. --format json prints {"program", "makespan", "ranks":
 "critical_path": [...], "run"}, with --compare {"analytic": {...},
 "simulated": {...}, "difference"}; --format csv prints one row per rank and
 answer. --timeline FILE writes every rank's spans as CSV (method, rank,
-kind, start, end, op); --plot FILE draws them (.svg or .png).
+kind, start, end, op); --plot FILE draws them (.svg or .png). --trace
+FILE.json writes the run as a Chrome/Perfetto trace ({"traceEvents": [...]};
+open it at https://ui.perfetto.dev): each answer a process, each rank a
+track of compute, send, recv and wait spans ("ph": "X") named by statement
+and line, collectives as spans around their messages' spans, each message
+an arrow ("ph": "s" to "f") from its send to its receive. A trace
+estimated above ` + traceLimitText + ` is refused, not written.
 
 Ranks map onto processors linearly unless --map says random, a FILE of one
 processor id per line, or an EXPR in rank and ranks giving a processor
@@ -201,7 +208,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		interrupted := err
-		if err := rf.writeFiles(res); err != nil {
+		if err := rf.writeFiles(res, prog.s); err != nil {
 			return err
 		}
 		run := newRunInfo("run", pos[0], m, &rf.machineFlags)
@@ -254,8 +261,12 @@ func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&rf.routing, "routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
 	fs.StringVar(&rf.switching, "switching", "", "switching, overriding the machine: saf, vct, wormhole, circuit")
 	fs.StringVar(&rf.timeline, "timeline", "", "write every rank's spans (compute, send, recv, wait) as CSV to `FILE`")
+	fs.StringVar(&rf.trace, "trace", "", "write the run as a Chrome/Perfetto trace (JSON) to `FILE`: a track per rank, messages as arrows, the analytic and simulated answers side by side; refused above "+traceLimitText)
 	fs.StringVar(&rf.plot, "plot", "", "draw the per-rank timeline to `FILE` (.svg, or .png at 200 dpi, 1200 pixels wide or more)")
 }
+
+// traceLimitText is the --trace size limit as the help states it.
+var traceLimitText = fmt.Sprintf("%d MiB", trace.DefaultMaxBytes>>20)
 
 // runProgram is the schedule run runs and what it came from.
 type runProgram struct {
@@ -502,7 +513,7 @@ var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-
 func (rf *runFlags) options() program.RunOptions {
 	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology, Model: rf.model,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
-			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "", Routing: rf.routing, Switching: rf.switching}}
+			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "" || rf.trace != "", Flows: rf.trace != "", Routing: rf.routing, Switching: rf.switching}}
 }
 
 // instantiate makes the schedule of a program for --ranks, --map and
@@ -533,7 +544,7 @@ func (rf *runFlags) instantiate(ctx context.Context, m *eval.Machine, p *runProg
 
 // writeFiles writes --timeline and --plot from the answer that has a
 // timeline: the simulated one, else the analytic one.
-func (rf *runFlags) writeFiles(res *program.RunResult) error {
+func (rf *runFlags) writeFiles(res *program.RunResult, sched *lang.Schedule) error {
 	pr := res.Simulated
 	if pr == nil {
 		pr = res.Analytic
@@ -555,7 +566,18 @@ func (rf *runFlags) writeFiles(res *program.RunResult) error {
 		}
 	}
 	if rf.plot != "" {
-		return writeTimelinePlot(rf.plot, pr)
+		if err := writeTimelinePlot(rf.plot, pr); err != nil {
+			return err
+		}
+	}
+	if rf.trace != "" {
+		o := trace.Options{Schedule: sched}
+		if err := trace.Check(o, res.Analytic, res.Simulated); err != nil {
+			return fmt.Errorf("parasol run: --trace %s: not written: %v", rf.trace, err)
+		}
+		if err := writeOutputStream(rf.trace, func(w io.Writer) error { return trace.Write(w, o, res.Analytic, res.Simulated) }); err != nil {
+			return fmt.Errorf("parasol run: --trace: %v", err)
+		}
 	}
 	return nil
 }

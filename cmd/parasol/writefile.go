@@ -60,6 +60,20 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 func (fsys fileSystem) writeFileAtomic(path string, data []byte) (err error) {
+	return fsys.writeStreamAtomic(path, writeData(data))
+}
+
+// writeData is a producer of an output file's content that writes data.
+func writeData(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// writeStreamAtomic is writeFileAtomic with the content written by
+// produce as it is made (a trace), not held whole in memory.
+func (fsys fileSystem) writeStreamAtomic(path string, produce func(io.Writer) error) (err error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s: not written: %s; the file is unchanged", path, fmt.Sprintf(format, args...))
 	}
@@ -104,7 +118,7 @@ func (fsys fileSystem) writeFileAtomic(path string, data []byte) (err error) {
 			fsys.remove(tmp.Name())
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
+	if err = produce(tmp); err != nil {
 		return fail("writing %s: %v", tmp.Name(), unwrapPath(err))
 	}
 	if err = tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
@@ -144,8 +158,14 @@ func unwrapPath(err error) error {
 // replaces it; a new one is written to a temporary file in its directory
 // and renamed into place, so that a reader never sees a part of it.
 func writeOutputFile(path string, data []byte) error {
+	return writeOutputStream(path, writeData(data))
+}
+
+// writeOutputStream is writeOutputFile with the content written by produce
+// as it is made.
+func writeOutputStream(path string, produce func(io.Writer) error) error {
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return writeFileAtomic(path, data)
+		return osFileSystem.writeStreamAtomic(path, produce)
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
@@ -157,7 +177,7 @@ func writeOutputFile(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: not written: %s %s: %v", path, step, tmp.Name(), unwrapPath(err))
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := produce(tmp); err != nil {
 		return fail("writing", err)
 	}
 	if err := tmp.Chmod(0o644); err != nil {

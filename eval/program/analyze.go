@@ -28,6 +28,8 @@ type AnalyzeOptions struct {
 	Map []int
 	// Timeline asks for ProgramResult.Timeline.
 	Timeline bool
+	// Flows asks for ProgramResult.Flows and Regions (for a trace).
+	Flows bool
 	// Model names the model section whose functions cost the operations;
 	// "" is the first of ModelSections that costs a message (ModelOf).
 	Model string
@@ -418,6 +420,14 @@ type analysis struct {
 
 	timeline bool
 	spans    []runtime.Span
+	// With AnalyzeOptions.Flows: the messages and collectives, and the
+	// schedule before its collectives were expanded (orig, origin: an
+	// expanded operation's original; nil when none were).
+	flows    bool
+	flowsTo  []runtime.Flow
+	regions  []runtime.Region
+	orig     *lang.Schedule
+	origin   []int32
 	messages int64
 	nEvents  int64
 
@@ -434,7 +444,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{m: m, model: model, timeline: o.Timeline}
+	a := &analysis{m: m, model: model, timeline: o.Timeline, flows: o.Flows, orig: s}
 	t, err := m.Topology("")
 	if err != nil {
 		return nil, err
@@ -452,6 +462,10 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	}
 	n := len(s.Ops)
 	need := limits.Add(analyzeBytes(s), runtime.ScheduleBytes(s))
+	if a.flows {
+		// A flow per send and a region per collective at most.
+		need = limits.Add(need, limits.Mul(int64(n), int64(unsafe.Sizeof(runtime.Flow{})+unsafe.Sizeof(runtime.Region{}))))
+	}
 	a.held = need
 	if err := limits.Check(fmt.Sprintf("analysing %s (%d operations)", s.Name, n), need, m.MaxMemory()); err != nil {
 		return nil, err
@@ -583,9 +597,12 @@ func (a *analysis) collectives(s *lang.Schedule) (*lang.Schedule, error) {
 		return s, nil
 	}
 	g := a.topo.Graph
-	x, err := collective.Expand(s, collective.Options{Hypercube: g.Kind() == topo.Hypercube, MaxMemory: a.m.MaxMemory()})
+	x, origin, err := collective.ExpandOrigin(s, collective.Options{Hypercube: g.Kind() == topo.Hypercube, MaxMemory: a.m.MaxMemory()})
 	if err != nil {
 		return nil, err
+	}
+	if a.flows {
+		a.origin = origin
 	}
 	return x, nil
 }
@@ -893,7 +910,13 @@ func (a *analysis) release(op int32, start bool) {
 // busy records a rank's CPU time for the timeline.
 func (a *analysis) busy(r int, kind string, t0, t1 ps, op int32) {
 	if a.timeline && t1 > t0 {
-		a.spans = append(a.spans, runtime.Span{Rank: r, Kind: kind, Start: seconds(t0), End: seconds(t1), Op: int(op) - int(a.s.RankStart[r])})
+		i := int(op) - int(a.s.RankStart[r])
+		if a.origin != nil {
+			// For a trace: the operation as given, the collective for
+			// the messages it was expanded into, as the simulation has it.
+			i = a.origOp(op)
+		}
+		a.spans = append(a.spans, runtime.Span{Rank: r, Kind: kind, Start: seconds(t0), End: seconds(t1), Op: i})
 	}
 }
 
@@ -1072,6 +1095,10 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 		}
 		a.done(send, now)
 	}
+	if a.flows {
+		a.flowsTo = append(a.flowsTo, runtime.Flow{From: int(a.ops[send].rank), FromOp: a.origOp(send), To: int(a.ops[recv].rank), ToOp: a.origOp(recv),
+			Bytes: a.s.Ops[send].Bytes, Sent: seconds(a.ops[send].start), Received: seconds(from)})
+	}
 	if from > a.ops[recv].start {
 		a.ops[recv].start = from
 		a.ops[recv].why = send
@@ -1122,6 +1149,9 @@ func (a *analysis) leave(e anEvent) error {
 	for _, op := range a.collIn[ci] {
 		r := int(a.ops[op].rank)
 		end := e.t + cost
+		if a.flows {
+			a.regions = append(a.regions, runtime.Region{Rank: r, Op: a.origOp(op), Name: c.Name, Start: seconds(a.ops[op].start), End: seconds(end)})
+		}
 		a.occupy(a.cpu(op), end, op)
 		a.send[r] += cost
 		a.busy(r, "send", e.t, end, op)
@@ -1161,7 +1191,50 @@ func (a *analysis) result() (*runtime.ProgramResult, error) {
 	if a.timeline {
 		res.Timeline = runtime.WithWaits(a.spans, res.Ranks)
 	}
+	if a.flows {
+		res.Flows = a.flowsTo
+		res.Regions = append(a.regions, a.expandedRegions()...)
+	}
 	return res, nil
+}
+
+// origOp is operation op's index among its rank's operations in the
+// schedule as given, before collectives were expanded.
+func (a *analysis) origOp(op int32) int {
+	g := op
+	if a.origin != nil {
+		g = a.origin[op]
+	}
+	return int(g - a.orig.RankStart[a.orig.RankOf(int(g))])
+}
+
+// expandedRegions is each rank's time in each collective that was
+// expanded into messages: from the first start to the last end of the
+// operations it became.
+func (a *analysis) expandedRegions() []runtime.Region {
+	var out []runtime.Region
+	at := map[int32]int{} // original collective op -> index in out
+	for i, g := range a.origin {
+		o := &a.orig.Ops[g]
+		st := &a.ops[i]
+		if o.Kind != lang.OpColl || st.state < stStarted {
+			continue
+		}
+		end := st.start
+		if st.state == stDone {
+			end = max(st.finish, st.start)
+		}
+		k, ok := at[g]
+		if !ok {
+			at[g] = len(out)
+			r := a.orig.RankOf(int(g))
+			out = append(out, runtime.Region{Rank: r, Op: int(g - a.orig.RankStart[r]), Name: a.orig.Colls[o.Peer].Name, Start: seconds(st.start), End: seconds(end)})
+			continue
+		}
+		rg := &out[k]
+		rg.Start, rg.End = min(rg.Start, seconds(st.start)), max(rg.End, seconds(end))
+	}
+	return out
 }
 
 // deadlock lists the ranks with operations that never completed: each

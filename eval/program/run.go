@@ -13,8 +13,8 @@ import (
 
 // RunOptions choose the answers Run gives and how it gets them.
 type RunOptions struct {
-	// ProgramOptions drive the simulation; Map, Timeline and MaxMemory
-	// the analytic answer too. EagerLimit 0 takes the machine's
+	// ProgramOptions drive the simulation; Map, Timeline, Flows and
+	// MaxMemory the analytic answer too. EagerLimit 0 takes the machine's
 	// eager_limit param (bytes) when it has one (runtime.NoEager for 0 B).
 	runtime.ProgramOptions
 	// Analytic and Simulated select the answers; neither means both.
@@ -96,7 +96,7 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 		model, err := ModelOf(m, o.Model)
 		var a *runtime.ProgramResult
 		if err == nil {
-			a, err = Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Model: model})
+			a, err = Analyze(ctx, m, s, AnalyzeOptions{Map: o.Map, Timeline: o.Timeline, Flows: o.Flows, Model: model})
 		}
 		var nm *NoModelError
 		switch {

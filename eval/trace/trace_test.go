@@ -1,0 +1,243 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/eval/program"
+	"github.com/parasol-lang/parasol/eval/trace"
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// TestRingTrace: a ring of 8 ranks, each sending 1 KB to its right-hand
+// neighbour, receiving from its left and computing 3 µs, has 8 messages
+// in each answer: 8 flows from r to r+1 mod 8; each rank's spans add up
+// to its end, 3 µs of it computing; and the trace keeps the format's rules.
+func TestRingTrace(t *testing.T) {
+	const ranks = 8
+	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) compute(3us)", ranks)
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	tr := validate(t, b.Bytes())
+	if got := tr.processes; !equal(got, map[int]string{1: "analytic", 2: "simulated"}) {
+		t.Errorf("processes %v, want 1 analytic and 2 simulated", got)
+	}
+	for pid, a := range map[int]*runtime.ProgramResult{1: res.Analytic, 2: res.Simulated} {
+		var pairs []string
+		for _, f := range tr.flows {
+			if f.pid == pid {
+				pairs = append(pairs, fmt.Sprintf("%d>%d", f.from, f.to))
+			}
+		}
+		sort.Strings(pairs)
+		var want []string
+		for r := range ranks {
+			want = append(want, fmt.Sprintf("%d>%d", r, (r+1)%ranks))
+		}
+		sort.Strings(want)
+		if strings.Join(pairs, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: flows %v, want %v", a.Method, pairs, want)
+		}
+		for r := range ranks {
+			sum := map[string]float64{}
+			n := 0
+			for _, x := range tr.spans {
+				if x.pid == pid && x.rank == r && x.cat != "collective" {
+					sum[x.cat] += x.dur
+					n++
+				}
+			}
+			total := sum["compute"] + sum["send"] + sum["recv"] + sum["wait"]
+			// Each span is written to the picosecond: n of them may be
+			// off by half a picosecond each.
+			if end := a.Ranks[r].End * 1e6; math.Abs(total-end) > float64(n)*0.5e-6+1e-9 {
+				t.Errorf("%s rank %d: spans add up to %.6f µs, the rank ends at %.6f µs", a.Method, r, total, end)
+			}
+			if math.Abs(sum["compute"]-3) > 1e-6 {
+				t.Errorf("%s rank %d: computes %.6f µs, want the program's 3 µs", a.Method, r, sum["compute"])
+			}
+			for _, k := range []string{"send", "recv"} {
+				if sum[k] <= 0 {
+					t.Errorf("%s rank %d: no %s span", a.Method, r, k)
+				}
+			}
+		}
+		if tr.kinds[pid]["wait"] == 0 {
+			t.Errorf("%s: no wait span, though rank 0 waits for rank 7's message", a.Method)
+		}
+	}
+	if !strings.Contains(b.String(), `"name":"compute(3us) line 1"`) {
+		t.Errorf("compute spans are not named by their statement and line:\n%.2000s", b.String())
+	}
+}
+
+// TestCollectiveNests: an allreduce is a span on each rank's track, with
+// the spans of the messages it was carried out with nested in it (one
+// track per rank: nothing had to be moved aside).
+func TestCollectiveNests(t *testing.T) {
+	const ranks = 8
+	s, res := runBoth(t, "compute(1us) allreduce(64B)", ranks)
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	tr := validate(t, b.Bytes())
+	for pid := 1; pid <= 2; pid++ {
+		regions := 0
+		for _, x := range tr.spans {
+			if x.pid == pid && x.cat == "collective" {
+				regions++
+				if !strings.HasPrefix(x.name, "allreduce(64B)") {
+					t.Errorf("collective span named %q, want the statement allreduce(64B)", x.name)
+				}
+			}
+		}
+		if regions != ranks {
+			t.Errorf("process %d: %d collective spans, want one per rank (%d)", pid, regions, ranks)
+		}
+	}
+	// The simulation carries the allreduce out with messages: they nest.
+	inside := 0
+	for _, x := range tr.spans {
+		if x.pid != 2 || x.cat != "send" {
+			continue
+		}
+		for _, c := range tr.spans {
+			if c.pid == 2 && c.tid == x.tid && c.cat == "collective" && c.start <= x.start && x.start+x.dur <= c.start+c.dur {
+				inside++
+				break
+			}
+		}
+	}
+	if inside == 0 || len(tr.flows) == 0 {
+		t.Errorf("no simulated send nests in an allreduce span (%d flows)", len(tr.flows))
+	}
+	if tr.extraTracks > 0 {
+		t.Errorf("%d ranks needed a second track", tr.extraTracks)
+	}
+}
+
+// TestTooLarge: a trace over the limit is refused before a byte is
+// written, with the estimate and the limit.
+func TestTooLarge(t *testing.T) {
+	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks))", 4)
+	var b bytes.Buffer
+	err := trace.Write(&b, trace.Options{Schedule: s, MaxBytes: 1000}, res.Analytic, res.Simulated)
+	var tl *limits.TooLarge
+	if !errors.As(err, &tl) || tl.Limit != 1000 || tl.Need <= 1000 {
+		t.Fatalf("error %v, want a *limits.TooLarge with limit 1000", err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("%d bytes written before the refusal", b.Len())
+	}
+	if need := trace.Estimate(res.Analytic, res.Simulated); need < 1000 {
+		t.Errorf("estimate %d", need)
+	}
+}
+
+// TestEstimateBoundsTheSize: the estimate the limit is checked against is
+// not below what is written.
+func TestEstimateBoundsTheSize(t *testing.T) {
+	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) allreduce(8B)", 16)
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	if est := trace.Estimate(res.Analytic, res.Simulated); est < int64(b.Len()) {
+		t.Errorf("estimate %d bytes, wrote %d", est, b.Len())
+	}
+}
+
+// TestTraceProcessorLoads loads a trace with Perfetto's trace processor
+// (the perfetto Python package) and counts what it read: where the package
+// is not installed, the test says so and skips.
+func TestTraceProcessorLoads(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: the trace processor test needs it and the perfetto package (pip install perfetto)")
+	}
+	if out, err := exec.Command("python3", "-c", "import perfetto.trace_processor").CombinedOutput(); err != nil {
+		t.Skipf("the perfetto Python package is not installed (pip install perfetto): %v: %s", err, bytes.TrimSpace(out))
+	}
+	const ranks = 8
+	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) compute(3us)", ranks)
+	path := filepath.Join(t.TempDir(), "ring.json")
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `
+import sys
+from perfetto.trace_processor import TraceProcessor
+tp = TraceProcessor(trace=sys.argv[1])
+def one(q):
+    return next(iter(tp.query(q))).n
+print(one("select count(*) as n from slice"), one("select count(*) as n from flow"), one("select count(distinct upid) as n from thread where upid is not null and tid != 0"))
+`
+	out, err := exec.Command("python3", "-c", script, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("trace processor: %v\n%s", err, out)
+	}
+	var slices, flows, procs int
+	if _, err := fmt.Sscan(string(out), &slices, &flows, &procs); err != nil {
+		t.Fatalf("trace processor printed %q: %v", out, err)
+	}
+	want := len(res.Analytic.Timeline) + len(res.Simulated.Timeline)
+	if slices != want || flows != 2*ranks || procs != 2 {
+		t.Errorf("trace processor read %d slices, %d flows, %d processes; want %d, %d, 2", slices, flows, procs, want, 2*ranks)
+	}
+}
+
+// runBoth runs program body on std:xmp64 for ranks ranks, both ways, with
+// what a trace needs.
+func runBoth(t *testing.T, body string, ranks int) (*lang.Schedule, *program.RunResult) {
+	t.Helper()
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := eval.ParseProgramBody(m, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := prog.Schedule(m, eval.ScheduleOptions{Ranks: ranks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := program.Run(context.Background(), m, s, program.RunOptions{ProgramOptions: runtime.ProgramOptions{Timeline: true, Flows: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Analytic == nil || res.Simulated == nil {
+		t.Fatalf("want both answers, got %+v", res)
+	}
+	return s, res
+}
+
+func equal(a, b map[int]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
