@@ -291,6 +291,9 @@ type sim struct {
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
 	tick   func()      // called every 65,536 events when set (an open-loop point's progress)
+	// busy logs the wires' busy intervals for a trace; nil, and not
+	// looked at further, unless a trace asks for them.
+	busy *busyLog
 	// fetchAhead: the network's state is large enough for touchAhead to pay.
 	fetchAhead bool
 	hopMemo    [hopMemos]hopMemo
@@ -952,6 +955,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		}
 		wr.free = end
 		wr.busy += dur
+		if s.busy != nil {
+			s.busy.add(w, start, start+dur)
+		}
 	}
 	if p.probe {
 		ln.until = math.Inf(1) // until the circuit is up
@@ -1191,6 +1197,9 @@ func (s *sim) circuitUp(id int32) {
 		dur := float64(p.bytes) / lp.Bandwidth
 		h.end = max(t+dur, prevEnd+prevLat)
 		s.wire(w).busy += dur
+		if s.busy != nil {
+			s.busy.add(w, t, t+dur)
+		}
 		s.wire(w).free = max(s.wire(w).free, h.end)
 		s.reopen(h.ch, h.end)
 		prevEnd, prevLat = h.end, lp.Latency

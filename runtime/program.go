@@ -25,8 +25,9 @@ type ProgramOptions struct {
 	MaxEvents int64 // stop after this many events (0: no limit); the result is Partial
 	MaxMemory int64 // bytes (0: limits.Default())
 	Timeline  bool  // fill ProgramResult.Timeline
-	// Flows fills ProgramResult.Flows and Regions (a trace's arrows and
-	// collectives); it costs a Flow per message, and nothing when off.
+	// Flows fills ProgramResult.Flows, Regions and Links (a trace's
+	// arrows, collectives and links' busy times); it costs a Flow per
+	// message and an interval per wire's busy stretch, nothing when off.
 	Flows bool
 	// EagerLimit: a message of more bytes than this goes by rendezvous
 	// (a request to send, a clear to send, then the data; or, on a
@@ -197,6 +198,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		// The spans are counted as they come, and the waits between them.
 		p.held -= limits.Mul(int64(len(x.Ops)), 2*spanBytes)
 		p.maxSpans = max(p.limit-p.held, 0) / (3 * spanBytes)
+	}
+	if o.Flows {
+		// The links' busy intervals share what the timeline leaves.
+		sm.busy = newBusyLog(sm.numWires(), max(p.limit-p.held, 0)/(4*busyIntervalBytes))
 	}
 	if p.clk, err = newProgClock(p, o.Seed, o.MaxMemory); err != nil {
 		return nil, err
@@ -1546,6 +1551,11 @@ func (p *progRun) result(partial bool) (*ProgramResult, error) {
 	}
 	if p.o.Flows {
 		p.fillFlows(res)
+		links, err := p.s.busy.links(p.n, p.orig.Name, p.limit)
+		if err != nil {
+			return nil, err
+		}
+		res.Links = links
 	}
 	if !partial {
 		res.Deadlock = p.deadlock()

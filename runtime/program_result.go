@@ -27,11 +27,13 @@ type ProgramResult struct {
 	Partial bool `json:"partial,omitempty"`
 	// Timeline holds what each rank did when, if it was asked for.
 	Timeline []Span `json:"timeline,omitempty"`
-	// Flows are the run's messages, sender to receiver, and Regions
-	// each rank's time in each collective, if they were asked for (for
-	// a trace; they are not part of the JSON).
+	// Flows are the run's messages, sender to receiver, Regions each
+	// rank's time in each collective, and Links when each wire was busy,
+	// if they were asked for (for a trace; they are not in the JSON).
 	Flows   []Flow   `json:"-"`
 	Regions []Region `json:"-"`
+	// Links are the wires' busy times of a simulated run, with Flows.
+	Links []LinkBusy `json:"-"`
 	// Values are a program's named run-time values (from now(), received
 	// times and lets of them) when it ended, by name, one per rank.
 	Values map[string][]float64 `json:"values,omitempty"`

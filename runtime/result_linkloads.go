@@ -85,18 +85,11 @@ func (ws *wireSums) loads() []LinkLoad {
 	g := ws.n.g
 	out := make([]LinkLoad, 0, 2*g.NumLinks())
 	for w := range 2 * g.NumLinks() {
-		k := g.Link(int32(w / 2))
-		if w%2 == 1 && (k.Multi || k.B < 0) {
+		from, to, ok := ws.n.wireEnds(w)
+		if !ok {
 			continue
 		}
-		ll := LinkLoad{Link: w / 2, From: g.ID(k.A), To: -1, Load: ws.load[w], Util: ws.util[w], Bytes: ws.bytes[w]}
-		switch {
-		case k.Multi || k.B < 0:
-		case w%2 == 0:
-			ll.To = g.ID(k.B)
-		default:
-			ll.From, ll.To = g.ID(k.B), g.ID(k.A)
-		}
+		ll := LinkLoad{Link: w / 2, From: from, To: to, Load: ws.load[w], Util: ws.util[w], Bytes: ws.bytes[w]}
 		if ws.ran > 0 {
 			ll.Load /= float64(ws.ran)
 			ll.Util /= float64(ws.ran)
@@ -106,6 +99,21 @@ func (ws *wireSums) loads() []LinkLoad {
 		out = append(out, ll)
 	}
 	return out
+}
+
+// wireEnds is where wire w goes, as external node ids (to is -1 on a
+// shared medium); not ok for the unused second wire of a multi-point link.
+func (n *network) wireEnds(w int) (from, to int, ok bool) {
+	g := n.g
+	k := g.Link(int32(w / 2))
+	switch {
+	case k.Multi || k.B < 0:
+		return g.ID(k.A), -1, w%2 == 0
+	case w%2 == 0:
+		return g.ID(k.A), g.ID(k.B), true
+	default:
+		return g.ID(k.B), g.ID(k.A), true
+	}
 }
 
 // linkLoadBytes is what keeping one wire's figures costs per run.

@@ -106,7 +106,8 @@ FILE.json writes the run as a Chrome/Perfetto trace ({"traceEvents": [...]};
 open it at https://ui.perfetto.dev): each answer a process, each rank a
 track of compute, send, recv and wait spans ("ph": "X") named by statement
 and line, collectives as spans around their messages' spans, each message
-an arrow ("ph": "s" to "f") from its send to its receive. A trace
+an arrow ("ph": "s" to "f") from its send to its receive, and the
+simulation's 64 busiest wires a track each with their busy times. A trace
 estimated above ` + traceLimitText + ` is refused, not written.
 
 Ranks map onto processors linearly unless --map says random, a FILE of one

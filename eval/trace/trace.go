@@ -50,7 +50,14 @@ type Options struct {
 	Schedule *lang.Schedule
 	// MaxBytes bounds the trace's estimated size (0: DefaultMaxBytes).
 	MaxBytes int64
+	// MaxLinks is how many of the busiest wires of an answer's Links get
+	// a track (0: DefaultMaxLinks; -1: none).
+	MaxLinks int
 }
+
+// DefaultMaxLinks is how many wires get a track by default: the busiest,
+// which are where contention is; more would bury the ranks' tracks.
+const DefaultMaxLinks = 64
 
 // Bytes an event takes in the file, about: a span with its name and
 // arguments, a flow's two ends, a track's metadata.
@@ -58,6 +65,8 @@ const (
 	spanBytes  = 200
 	flowBytes  = 2 * 120
 	trackBytes = 3 * 110
+	// A link's busy span.
+	linkSpanBytes = 100
 )
 
 // Estimate is about how many bytes Write writes for answers.
@@ -70,6 +79,10 @@ func Estimate(answers ...*runtime.ProgramResult) int64 {
 		n = limits.Add(n, limits.Mul(int64(len(a.Timeline)+len(a.Regions)), spanBytes))
 		n = limits.Add(n, limits.Mul(int64(len(a.Flows)), flowBytes))
 		n = limits.Add(n, limits.Mul(int64(len(a.Ranks)+1), trackBytes))
+		// All the links' intervals: the busiest are written, fewer.
+		for _, l := range a.Links {
+			n = limits.Add(n, limits.Add(trackBytes, limits.Mul(int64(len(l.Intervals)), linkSpanBytes)))
+		}
 	}
 	return n
 }
@@ -113,6 +126,13 @@ func Write(w io.Writer, o Options, answers ...*runtime.ProgramResult) error {
 	for i, a := range answers {
 		if a != nil {
 			tw.answer(i+1, a)
+		}
+	}
+	pid := len(answers)
+	for _, a := range answers {
+		if a != nil && len(a.Links) > 0 && o.MaxLinks >= 0 {
+			pid++
+			tw.links(pid, a, cmp.Or(o.MaxLinks, DefaultMaxLinks))
 		}
 	}
 	tw.raw("\n],\"displayTimeUnit\":\"ns\"}\n")
@@ -301,6 +321,88 @@ func (tw *writer) answer(pid int, a *runtime.ProgramResult) {
 		tw.event(b)
 	}
 	tw.buf = b
+}
+
+// links writes the most busy wires of a's Links as process pid,
+// "METHOD links", a track per wire ("link 3: 0→1", busiest first) with a
+// complete event ("cat": "link") for each time it was busy transmitting.
+func (tw *writer) links(pid int, a *runtime.ProgramResult, most int) {
+	order := make([]int, len(a.Links))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return -cmp.Compare(a.Links[x].Busy, a.Links[y].Busy) })
+	if len(order) > most {
+		order = order[:most]
+	}
+	name := a.Method + " links"
+	if len(order) < len(a.Links) {
+		name += " (the " + strconv.Itoa(len(order)) + " busiest of " + strconv.Itoa(len(a.Links)) + " busy wires)"
+	}
+	b := tw.meta(tw.buf[:0], pid, 0, "process_name", name)
+	b = tw.metaIndex(b, pid, 0, "process_sort_index", pid)
+	for k, i := range order {
+		l := &a.Links[i]
+		wire := "link " + strconv.Itoa(l.Link) + ": " + strconv.Itoa(l.From)
+		if l.To >= 0 {
+			wire += "→" + strconv.Itoa(l.To)
+		} else {
+			wire += " (shared medium)"
+		}
+		b = tw.meta(b, pid, k+1, "thread_name", wire)
+		b = tw.metaIndex(b, pid, k+1, "thread_sort_index", k+1)
+		last := int64(math.MinInt64)
+		for _, iv := range l.Intervals {
+			start, end := ps(iv[0]), ps(iv[1])
+			start = max(start, last) // merged in seconds, apart by less than a picosecond
+			if end <= start {
+				continue
+			}
+			last = end
+			b = append(b[:0], `"ph":"X","pid":`...)
+			b = strconv.AppendInt(b, int64(pid), 10)
+			b = append(b, `,"tid":`...)
+			b = strconv.AppendInt(b, int64(k+1), 10)
+			b = append(b, `,"ts":`...)
+			b = us(b, start)
+			b = append(b, `,"dur":`...)
+			b = us(b, end-start)
+			b = append(b, `,"cat":"link","name":"busy"`...)
+			tw.event(b)
+		}
+		b = b[:0]
+	}
+	tw.buf = b
+}
+
+// meta writes a metadata event naming a process or thread.
+func (tw *writer) meta(b []byte, pid, tid int, kind, name string) []byte {
+	b = append(b[:0], `"ph":"M","pid":`...)
+	b = strconv.AppendInt(b, int64(pid), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"name":"`...)
+	b = append(b, kind...)
+	b = append(b, `","args":{"name":`...)
+	b = strconv.AppendQuote(b, name)
+	b = append(b, "}"...)
+	tw.event(b)
+	return b[:0]
+}
+
+// metaIndex writes a metadata event ordering a process or thread.
+func (tw *writer) metaIndex(b []byte, pid, tid int, kind string, index int) []byte {
+	b = append(b[:0], `"ph":"M","pid":`...)
+	b = strconv.AppendInt(b, int64(pid), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, `,"name":"`...)
+	b = append(b, kind...)
+	b = append(b, `","args":{"sort_index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, "}"...)
+	tw.event(b)
+	return b[:0]
 }
 
 func b2i(b bool) int {

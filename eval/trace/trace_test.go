@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -33,8 +35,11 @@ func TestRingTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := validate(t, b.Bytes())
-	if got := tr.processes; !equal(got, map[int]string{1: "analytic", 2: "simulated"}) {
-		t.Errorf("processes %v, want 1 analytic and 2 simulated", got)
+	if got := tr.processes; !equal(got, map[int]string{1: "analytic", 2: "simulated", 3: "simulated links"}) {
+		t.Errorf("processes %v, want 1 analytic, 2 simulated and 3 simulated links", got)
+	}
+	if tr.kinds[3]["link"] == 0 {
+		t.Errorf("no link busy span")
 	}
 	for pid, a := range map[int]*runtime.ProgramResult{1: res.Analytic, 2: res.Simulated} {
 		var pairs []string
@@ -128,6 +133,41 @@ func TestCollectiveNests(t *testing.T) {
 	}
 	if tr.extraTracks > 0 {
 		t.Errorf("%d ranks needed a second track", tr.extraTracks)
+	}
+}
+
+// TestLinkTracks: with MaxLinks 2 the links' process has two tracks, the
+// two busiest wires, busiest first, and says how many were busy; a track's
+// spans add up to its wire's busy time.
+func TestLinkTracks(t *testing.T) {
+	s, res := runBoth(t, "send(4KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) allreduce(1KB)", 8)
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s, MaxLinks: 2}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	tr := validate(t, b.Bytes())
+	links := res.Simulated.Links
+	if len(links) <= 2 {
+		t.Fatalf("%d busy wires: the test needs more than 2", len(links))
+	}
+	want := fmt.Sprintf("simulated links (the 2 busiest of %d busy wires)", len(links))
+	if tr.processes[3] != want {
+		t.Errorf("process 3 is %q, want %q", tr.processes[3], want)
+	}
+	sum := map[int]float64{}
+	for _, x := range tr.spans {
+		if x.pid == 3 {
+			sum[x.tid] += x.dur
+		}
+	}
+	busiest := slices.SortedFunc(slices.Values(links), func(x, y runtime.LinkBusy) int { return cmp.Compare(y.Busy, x.Busy) })
+	if len(sum) != 2 {
+		t.Fatalf("%d link tracks, want 2", len(sum))
+	}
+	for k := range 2 {
+		if got, want := sum[k+1], busiest[k].Busy*1e6; math.Abs(got-want) > 1e-6*float64(len(busiest[k].Intervals)) {
+			t.Errorf("track %d: busy %.6f µs, the %d-th busiest wire %.6f µs", k+1, got, k+1, want)
+		}
 	}
 }
 
