@@ -267,7 +267,7 @@ func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 }
 
 // traceLimitText is the --trace size limit as the help states it.
-var traceLimitText = fmt.Sprintf("%d MiB", trace.DefaultMaxBytes>>20)
+var traceLimitText = trace.LimitText(trace.DefaultMaxBytes)
 
 // runProgram is the schedule run runs and what it came from.
 type runProgram struct {
@@ -572,7 +572,7 @@ func (rf *runFlags) writeFiles(res *program.RunResult, sched *lang.Schedule) err
 		}
 	}
 	if rf.trace != "" {
-		o := trace.Options{Schedule: sched}
+		o := trace.Options{Schedule: sched, MaxMemory: rf.memory()}
 		if err := trace.Check(o, res.Analytic, res.Simulated); err != nil {
 			return fmt.Errorf("parasol run: --trace %s: not written: %v", rf.trace, err)
 		}

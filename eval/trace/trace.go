@@ -26,10 +26,12 @@ package trace
 import (
 	"bufio"
 	"cmp"
+	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -50,6 +52,9 @@ type Options struct {
 	Schedule *lang.Schedule
 	// MaxBytes bounds the trace's estimated size (0: DefaultMaxBytes).
 	MaxBytes int64
+	// MaxMemory bounds what Write holds while it places an answer's
+	// spans on tracks (0: limits.Default()).
+	MaxMemory int64
 	// MaxLinks is how many of the busiest wires of an answer's Links get
 	// a track (0: DefaultMaxLinks; -1: none).
 	MaxLinks int
@@ -87,7 +92,7 @@ func Estimate(answers ...*runtime.ProgramResult) int64 {
 	return n
 }
 
-// Check is Write's size check alone: a *limits.TooLarge error when the
+// Check is Write's size check alone: a *TooLargeError when the
 // trace of answers would be larger than o.MaxBytes by Estimate.
 func Check(o Options, answers ...*runtime.ProgramResult) error {
 	limit := o.MaxBytes
@@ -95,9 +100,40 @@ func Check(o Options, answers ...*runtime.ProgramResult) error {
 		limit = DefaultMaxBytes
 	}
 	if need := Estimate(answers...); need > limit {
-		return &limits.TooLarge{What: "the trace (" + strconv.Itoa(count(answers)) + " events)", Need: need, Limit: limit}
+		return &TooLargeError{Events: count(answers), Need: need, Limit: limit}
 	}
-	return nil
+	// Placing an answer's spans holds an item and an index entry each.
+	most := 0
+	for _, a := range answers {
+		if a != nil {
+			most = max(most, len(a.Timeline)+len(a.Regions))
+		}
+	}
+	return limits.Check(fmt.Sprintf("placing the trace's %d spans on tracks", most), limits.Mul(int64(most), int64(unsafe.Sizeof(item{}))+indexBytes), o.MaxMemory)
+}
+
+// indexBytes is a span's entry in the index flows find their spans by.
+const indexBytes = 64
+
+// TooLargeError is a trace refused for its size: Need bytes by Estimate,
+// for Events events, above Limit.
+type TooLargeError struct {
+	Events      int
+	Need, Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the trace would take about %s (%d spans and message ends), above the limit of %s for a trace: trace fewer ranks or iterations, or write the spans as CSV with --timeline",
+		limits.FormatSize(e.Need), e.Events, LimitText(e.Limit))
+}
+
+// LimitText says a trace size limit as the help does: in MiB when it is
+// whole MiB (DefaultMaxBytes: "512 MiB").
+func LimitText(n int64) string {
+	if n > 0 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return limits.FormatSize(n)
 }
 
 // count is the number of events of answers' traces but for metadata.
@@ -115,8 +151,7 @@ func count(answers []*runtime.ProgramResult) int {
 // i-th as process i+1 named by its Method. Each answer needs its Timeline,
 // and its Flows and Regions for arrows and collectives
 // (runtime.ProgramOptions Timeline and Flows). A trace larger than
-// o.MaxBytes by Estimate is a *limits.TooLarge error, before anything is
-// written.
+// o.MaxBytes by Estimate is a *TooLargeError, before anything is written.
 func Write(w io.Writer, o Options, answers ...*runtime.ProgramResult) error {
 	if err := Check(o, answers...); err != nil {
 		return err

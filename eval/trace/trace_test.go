@@ -20,6 +20,7 @@ import (
 	"github.com/parasol-lang/parasol/eval/trace"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -171,18 +172,29 @@ func TestLinkTracks(t *testing.T) {
 	}
 }
 
-// TestTooLarge: a trace over the limit is refused before a byte is
-// written, with the estimate and the limit.
+// TestTooLarge: a trace over the limit, or whose tracks would take more
+// than the memory limit, is refused before a byte is written, with the
+// estimate and the limit.
 func TestTooLarge(t *testing.T) {
 	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks))", 4)
 	var b bytes.Buffer
 	err := trace.Write(&b, trace.Options{Schedule: s, MaxBytes: 1000}, res.Analytic, res.Simulated)
-	var tl *limits.TooLarge
+	var tl *trace.TooLargeError
 	if !errors.As(err, &tl) || tl.Limit != 1000 || tl.Need <= 1000 {
-		t.Fatalf("error %v, want a *limits.TooLarge with limit 1000", err)
+		t.Fatalf("error %v, want a *trace.TooLargeError with limit 1000", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "above the limit of 1.0 KB for a trace") || !strings.Contains(msg, "--timeline") {
+		t.Errorf("error %q does not give the limit and what to do", msg)
 	}
 	if b.Len() != 0 {
 		t.Errorf("%d bytes written before the refusal", b.Len())
+	}
+	var tm *limits.TooLarge
+	if err := trace.Write(&b, trace.Options{Schedule: s, MaxMemory: 100}, res.Analytic, res.Simulated); !errors.As(err, &tm) || tm.Limit != 100 || b.Len() != 0 {
+		t.Errorf("under a 100 B memory limit: %v and %d bytes written, want a *limits.TooLarge and nothing", err, b.Len())
+	}
+	if got := trace.LimitText(trace.DefaultMaxBytes); got != "512 MiB" {
+		t.Errorf("the default limit reads %q, want 512 MiB", got)
 	}
 	if need := trace.Estimate(res.Analytic, res.Simulated); need < 1000 {
 		t.Errorf("estimate %d", need)
@@ -280,4 +292,56 @@ func equal(a, b map[int]string) bool {
 		}
 	}
 	return true
+}
+
+// TestGOALTraces: LogGOPSim's GOAL schedules of the analytic tests
+// (collectives as point-to-point messages, several CPUs, irequires),
+// answered both ways on std:loggp, give traces that keep the format's
+// rules, with one flow per send of the schedule in each answer.
+func TestGOALTraces(t *testing.T) {
+	files, err := filepath.Glob("../program/testdata/goal/*.goal")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no GOAL schedules: %v", err)
+	}
+	m, err := eval.Load("std:loggp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			s, err := parser.ReadGOAL(f, file, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sends := 0
+			for _, op := range s.Ops {
+				if op.Kind == lang.OpSend {
+					sends++
+				}
+			}
+			res, err := program.Run(context.Background(), m, s, program.RunOptions{ProgramOptions: runtime.ProgramOptions{Timeline: true, Flows: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+				t.Fatal(err)
+			}
+			tr := validate(t, b.Bytes())
+			per := map[int]int{}
+			for _, f := range tr.flows {
+				per[f.pid]++
+			}
+			for pid, a := range map[int]*runtime.ProgramResult{1: res.Analytic, 2: res.Simulated} {
+				if a.Deadlock == nil && per[pid] != sends {
+					t.Errorf("%s: %d flows, want one per send (%d)", a.Method, per[pid], sends)
+				}
+			}
+		})
+	}
 }
