@@ -38,6 +38,9 @@ type Options struct {
 	// joins into the result of all the runs.
 	Shard, Shards int
 	KeepRuns      bool
+	// Trace fills Result.Trace with the first run's messages and wires'
+	// busy times, for a trace viewer.
+	Trace bool
 }
 
 // Node returns a pointer to id, for Options.Src and Options.Dst.
@@ -84,6 +87,8 @@ type Result struct {
 	Links []LinkLoad `json:"links,omitempty"`
 	// Records holds each run's raw figures when Options.KeepRuns is set.
 	Records []RunRecord `json:"-"`
+	// Trace is the first run as it happened, when Options.Trace asked.
+	Trace *BurstTrace `json:"-"`
 }
 
 // Stats summarise per-message latencies.

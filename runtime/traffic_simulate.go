@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/workers"
@@ -56,6 +57,12 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	if err == nil && opts.LinkLoads {
 		need, err = n.checkLinkLoadBudget(need, runs, heldRuns(runs, workers), opts.MaxMemory)
 	}
+	if err == nil && opts.Trace {
+		// The first run's messages, and its wires' busy intervals in what
+		// is left.
+		need = limits.Add(need, limits.Mul(messagesPerRun(tr.op, int64(n.nprocs)), int64(unsafe.Sizeof(BurstMessage{}))))
+		err = limits.Check("the trace of a run", need, opts.MaxMemory)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +70,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	type finished struct {
 		run   runResult
 		wires wireFigures
+		trace *BurstTrace
 	}
+	var burst *BurstTrace
 	fold := newRunFold(tr.op, limits.Mul(int64(runs), messagesPerRun(tr.op, int64(n.nprocs))))
 	var wires *wireSums
 	if opts.LinkLoads {
@@ -84,6 +93,9 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 			if opts.KeepRuns {
 				records = append(records, x.run.record(index(i)))
 			}
+			if x.trace != nil {
+				burst = x.trace
+			}
 		}
 	})
 	done := 0
@@ -92,7 +104,15 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 		if !order.admit(ctx, i) {
 			return
 		}
+		traced := opts.Trace && index(i) == 0
+		if traced {
+			s.busy = newBusyLog(s.numWires(), max(limits.Or(opts.MaxMemory)-need, 0)/(2*busyIntervalBytes))
+		}
 		x := finished{run: s.once(ctx, tr, runSeed(opts.Seed, index(i)))}
+		if traced {
+			x.trace, x.run.err = s.burstTrace(x.run.err)
+			s.busy = nil
+		}
 		if wires != nil {
 			x.wires = s.wireFigures()
 		}
@@ -112,6 +132,7 @@ func Simulate(ctx context.Context, spec *Spec, opts Options) (*Result, error) {
 	}
 	res := fold.result()
 	res.Records = records
+	res.Trace = burst
 	if wires != nil {
 		res.Links = wires.loads()
 	}

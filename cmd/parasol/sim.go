@@ -14,6 +14,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/results"
+	"github.com/parasol-lang/parasol/eval/trace"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -31,6 +32,7 @@ type simFlags struct {
 	seed                             uint64
 	maxEvents                        int64
 	linkLoads                        bool // sim --link-loads
+	trace                            bool // sim --trace: keep the first run's messages
 	shardI, shardN                   int  // sim --shard: this process's runs, with their records
 }
 
@@ -178,7 +180,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: int(sf.size.bytes()), Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
-		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0}
+		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0, Trace: sf.trace}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -277,6 +279,12 @@ from send start to delivery of the last byte), the makespan, path lengths,
 the worst link and processor loads and a latency histogram. A deadlock is
 reported with the cycle of waiting channels (exit status 3).
 
+--trace FILE.json writes the first run as a Chrome/Perfetto trace (open it at
+https://ui.perfetto.dev): a track per processor, each message a span on its
+sender's and its receiver's track from ready to delivered with an arrow
+between them, and the 64 busiest wires' busy times. Bursts only (not --load
+or --shard); a trace estimated above ` + traceLimitText + ` is refused, not written.
+
 Examples:
   parasol sim std:xmp64 --op transpose --size 32 --runs 1000
   parasol sim std:c104-chain --op send --size 4096 --channels 3
@@ -352,6 +360,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	format := registerFormat(fs, "print the result as one JSON object (times in seconds)")
 	fs.BoolVar(&sf.linkLoads, "link-loads", false, `measure every wire's load and busy share: the busiest are listed, and --json gives all ("links"), for parasol draw --sim-result`)
 	plotFile := fs.String("plot", "", "also draw the latency histogram and the latency by hop count (with --load, the load–latency curve) to `FILE` (.svg, or .png at 200 dpi, 1200 pixels wide or more)")
+	traceFile := fs.String("trace", "", "write the first run as a Chrome/Perfetto trace (JSON) to `FILE`: a track per processor with its messages, arrows from sender to receiver, the busiest wires' busy times; refused above "+traceLimitText)
 	linksFile := fs.String("link-csv", "", "also write every wire's messages, bytes and busy share to `FILE` as CSV (implies --link-loads)")
 	var lf loadFlags
 	lf.register(fs)
@@ -372,11 +381,15 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return argsError("parasol sim: need exactly one MACHINE")
 		}
 		if shard.set || shard.auto {
-			if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads {
-				return usageError("parasol sim: --shard splits --runs; --load, --plot, --link-loads and --link-csv belong to the whole run (merge the shards, then plot with sim)")
+			if lf.load.points != nil || *plotFile != "" || *linksFile != "" || sf.linkLoads || *traceFile != "" {
+				return usageError("parasol sim: --shard splits --runs; --load, --plot, --link-loads, --link-csv and --trace belong to the whole run (merge the shards, then plot with sim)")
 			}
 			return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
 		}
+		if lf.load.points != nil && *traceFile != "" {
+			return usageError("parasol sim: --trace traces a burst (one run of --op); load points are not traced yet: trace one with --op and --size")
+		}
+		sf.trace = *traceFile != ""
 		if lf.load.points != nil {
 			if err := lf.listPattern(fs, &sf); err != nil {
 				return err
@@ -393,6 +406,16 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if *plotFile != "" {
 			if err := writeSimPlot(*plotFile, res); err != nil {
 				return err
+			}
+		}
+		if *traceFile != "" && res.Trace != nil {
+			title := fmt.Sprintf("%s %d B on %s, run 1 of %d (seed %d)", run.Op, *run.Size, pos[0], max(sf.runs, 1), sf.seed)
+			o := trace.Options{MaxMemory: sf.memory()}
+			if err := trace.CheckBurst(o, res.Trace); err != nil {
+				return fmt.Errorf("parasol sim: --trace %s: not written: %v", *traceFile, err)
+			}
+			if err := writeOutputStream(*traceFile, func(w io.Writer) error { return trace.WriteBurst(w, o, title, res.Trace) }); err != nil {
+				return fmt.Errorf("parasol sim: --trace: %v", err)
 			}
 		}
 		if err := printSim(e.stdout, format.value, res, run); err != nil {

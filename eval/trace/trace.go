@@ -109,11 +109,12 @@ func Check(o Options, answers ...*runtime.ProgramResult) error {
 			most = max(most, len(a.Timeline)+len(a.Regions))
 		}
 	}
-	return limits.Check(fmt.Sprintf("placing the trace's %d spans on tracks", most), limits.Mul(int64(most), int64(unsafe.Sizeof(item{}))+indexBytes), o.MaxMemory)
+	return limits.Check(fmt.Sprintf("placing the trace's %d spans on tracks", most), limits.Mul(int64(most), itemBytes), o.MaxMemory)
 }
 
-// indexBytes is a span's entry in the index flows find their spans by.
-const indexBytes = 64
+// itemBytes is what placing a span holds: its item and its entry in the
+// index flows find their spans by.
+const itemBytes = int64(unsafe.Sizeof(item{})) + 64
 
 // TooLargeError is a trace refused for its size: Need bytes by Estimate,
 // for Events events, above Limit.
@@ -167,7 +168,7 @@ func Write(w io.Writer, o Options, answers ...*runtime.ProgramResult) error {
 	for _, a := range answers {
 		if a != nil && len(a.Links) > 0 && o.MaxLinks >= 0 {
 			pid++
-			tw.links(pid, a, cmp.Or(o.MaxLinks, DefaultMaxLinks))
+			tw.linkTracks(pid, a.Method+" links", a.Links, cmp.Or(o.MaxLinks, DefaultMaxLinks))
 		}
 	}
 	tw.raw("\n],\"displayTimeUnit\":\"ns\"}\n")
@@ -246,40 +247,7 @@ func (tw *writer) answer(pid int, a *runtime.ProgramResult) {
 	for i, sp := range a.Timeline {
 		items = append(items, item{start: ps(sp.Start), end: max(ps(sp.End), ps(sp.Start)), rank: sp.Rank, i: i})
 	}
-	// By rank, then start; an enclosing event before what it encloses.
-	slices.SortStableFunc(items, func(x, y item) int {
-		return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.start, y.start), -cmp.Compare(x.end, y.end),
-			-cmp.Compare(b2i(x.region), b2i(y.region)))
-	})
-	lanes := make([]int, len(a.Ranks)) // tracks per rank
-	var stacks [][]int64               // per lane of the rank at hand: the ends of its open events
-	for k := 0; k < len(items); {
-		r := items[k].rank
-		stacks = stacks[:0]
-		for ; k < len(items) && items[k].rank == r; k++ {
-			it := &items[k]
-			placed := false
-			for l := range stacks {
-				st := stacks[l]
-				for len(st) > 0 && st[len(st)-1] <= it.start {
-					st = st[:len(st)-1]
-				}
-				stacks[l] = st
-				if len(st) == 0 || it.end <= st[len(st)-1] {
-					stacks[l] = append(st, it.end)
-					it.track, placed = l, true
-					break
-				}
-			}
-			if !placed {
-				it.track = len(stacks)
-				stacks = append(stacks, []int64{it.end})
-			}
-		}
-		if r >= 0 && r < len(lanes) {
-			lanes[r] = len(stacks)
-		}
-	}
+	lanes := place(items, len(a.Ranks))
 	R := len(a.Ranks)
 	tid := func(rank, lane int) int { return lane*R + rank + 1 }
 
@@ -358,26 +326,25 @@ func (tw *writer) answer(pid int, a *runtime.ProgramResult) {
 	tw.buf = b
 }
 
-// links writes the most busy wires of a's Links as process pid,
-// "METHOD links", a track per wire ("link 3: 0→1", busiest first) with a
+// linkTracks writes the most busy of links as process pid, named name
+// ("simulated links"), a track per wire ("link 3: 0→1", busiest first) with a
 // complete event ("cat": "link") for each time it was busy transmitting.
-func (tw *writer) links(pid int, a *runtime.ProgramResult, most int) {
-	order := make([]int, len(a.Links))
+func (tw *writer) linkTracks(pid int, name string, links []runtime.LinkBusy, most int) {
+	order := make([]int, len(links))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return -cmp.Compare(a.Links[x].Busy, a.Links[y].Busy) })
+	slices.SortStableFunc(order, func(x, y int) int { return -cmp.Compare(links[x].Busy, links[y].Busy) })
 	if len(order) > most {
 		order = order[:most]
 	}
-	name := a.Method + " links"
-	if len(order) < len(a.Links) {
-		name += " (the " + strconv.Itoa(len(order)) + " busiest of " + strconv.Itoa(len(a.Links)) + " busy wires)"
+	if len(order) < len(links) {
+		name += " (the " + strconv.Itoa(len(order)) + " busiest of " + strconv.Itoa(len(links)) + " busy wires)"
 	}
 	b := tw.meta(tw.buf[:0], pid, 0, "process_name", name)
 	b = tw.metaIndex(b, pid, 0, "process_sort_index", pid)
 	for k, i := range order {
-		l := &a.Links[i]
+		l := &links[i]
 		wire := "link " + strconv.Itoa(l.Link) + ": " + strconv.Itoa(l.From)
 		if l.To >= 0 {
 			wire += "→" + strconv.Itoa(l.To)
@@ -438,6 +405,47 @@ func (tw *writer) metaIndex(b []byte, pid, tid int, kind string, index int) []by
 	b = append(b, "}"...)
 	tw.event(b)
 	return b[:0]
+}
+
+// place sorts items by rank and start and puts each on the first of its
+// rank's tracks where it nests (starting after, or inside, what is open
+// there), a new track when none; it returns the tracks of each rank.
+func place(items []item, ranks int) []int {
+	// By rank, then start; an enclosing event before what it encloses.
+	slices.SortStableFunc(items, func(x, y item) int {
+		return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.start, y.start), -cmp.Compare(x.end, y.end),
+			-cmp.Compare(b2i(x.region), b2i(y.region)))
+	})
+	lanes := make([]int, ranks) // tracks per rank
+	var stacks [][]int64        // per lane of the rank at hand: the ends of its open events
+	for k := 0; k < len(items); {
+		r := items[k].rank
+		stacks = stacks[:0]
+		for ; k < len(items) && items[k].rank == r; k++ {
+			it := &items[k]
+			placed := false
+			for l := range stacks {
+				st := stacks[l]
+				for len(st) > 0 && st[len(st)-1] <= it.start {
+					st = st[:len(st)-1]
+				}
+				stacks[l] = st
+				if len(st) == 0 || it.end <= st[len(st)-1] {
+					stacks[l] = append(st, it.end)
+					it.track, placed = l, true
+					break
+				}
+			}
+			if !placed {
+				it.track = len(stacks)
+				stacks = append(stacks, []int64{it.end})
+			}
+		}
+		if r >= 0 && r < len(lanes) {
+			lanes[r] = len(stacks)
+		}
+	}
+	return lanes
 }
 
 func b2i(b bool) int {
