@@ -91,6 +91,32 @@ func TestRingTrace(t *testing.T) {
 	}
 }
 
+// TestRendezvousTrace: messages above std:loggp's eager limit (64 KiB)
+// go by rendezvous (request, clear to send, data): still one flow per
+// message, from the send to the receive, and the trace keeps the format's
+// rules.
+func TestRendezvousTrace(t *testing.T) {
+	const ranks = 6
+	// Even ranks send first, odd ranks receive first: every send by
+	// rendezvous cannot deadlock.
+	s, res := runBothOn(t, "std:loggp", "let right = mod(rank + 1, ranks) let left = mod(rank + ranks - 1, ranks) if mod(rank, 2) == 0 { send(1MB, to: right) recv(from: left) } else { recv(from: left) send(1MB, to: right) }", ranks)
+	if res.Analytic.Deadlock != nil || res.Simulated.Deadlock != nil {
+		t.Fatal("deadlocked")
+	}
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	tr := validate(t, b.Bytes())
+	per := map[int]int{}
+	for _, f := range tr.flows {
+		per[f.pid]++
+	}
+	if per[1] != ranks || per[2] != ranks {
+		t.Errorf("flows per answer %v, want %d in each", per, ranks)
+	}
+}
+
 // TestCollectiveNests: an allreduce is a span on each rank's track, with
 // the spans of the messages it was carried out with nested in it (one
 // track per rank: nothing had to be moved aside).
@@ -260,7 +286,13 @@ print(one("select count(*) as n from slice"), one("select count(*) as n from flo
 // what a trace needs.
 func runBoth(t *testing.T, body string, ranks int) (*lang.Schedule, *program.RunResult) {
 	t.Helper()
-	m, err := eval.Load("std:xmp64")
+	return runBothOn(t, "std:xmp64", body, ranks)
+}
+
+// runBothOn is runBoth on machine.
+func runBothOn(t *testing.T, machine, body string, ranks int) (*lang.Schedule, *program.RunResult) {
+	t.Helper()
+	m, err := eval.Load(machine)
 	if err != nil {
 		t.Fatal(err)
 	}
