@@ -39,7 +39,7 @@ type Options struct {
 	Shard, Shards int
 	KeepRuns      bool
 	// Trace fills Result.Trace with the first run's messages and wires'
-	// busy times, for a trace viewer.
+	// busy times (of each offered-load point, its own), for a trace viewer.
 	Trace bool
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
@@ -266,7 +267,19 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 			s.tick = func() { f(i, s.drv.(*openLoop).progress()) }
 			defer func() { s.tick = nil; f(i, PointProgress{Done: true, Events: s.events}) }()
 		}
+		if opts.Trace {
+			// The wires' busy intervals share what the point leaves.
+			s.busy = newBusyLog(s.numWires(), max(limits.Or(opts.MaxMemory)-need, 0)/(8*busyIntervalBytes))
+			defer func() { s.busy = nil }()
+		}
 		out[i], errs[i] = s.offered(ctx, tr, loads[i], loadSeed(opts.Seed, loads[i]), need)
+		if opts.Trace && errs[i] == nil {
+			// The point's messages are all still held: its trace copies them.
+			if errs[i] = limits.Check(fmt.Sprintf("the trace of an open-loop point (%d messages)", len(s.msgs)),
+				limits.Add(need, limits.Mul(int64(len(s.msgs)), messageBytes+partBytes+int64(unsafe.Sizeof(BurstMessage{})))), opts.MaxMemory); errs[i] == nil {
+				out[i].Trace, errs[i] = s.burstTrace(nil)
+			}
+		}
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parasol-lang/parasol/eval/results"
 	"github.com/parasol-lang/parasol/eval/study"
+	"github.com/parasol-lang/parasol/eval/trace"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/runtime"
@@ -112,7 +113,7 @@ func (lf *loadFlags) listPattern(fs *flag.FlagSet, sf *simFlags) error {
 }
 
 // runLoad runs sim --load: every point, then a table, JSON lines or CSV.
-func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, plotFile, linksFile string) error {
+func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, plotFile, linksFile, traceFile string) error {
 	m, rs, err := sf.network(spec, int(sf.size.bytes()))
 	if err != nil {
 		return err
@@ -159,6 +160,12 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 		ps, perr := loadPlotSpec(done)
 		if werr := writePlot("sim", plotFile, ps, perr); werr != nil {
 			return werr
+		}
+	}
+	if traceFile != "" && len(done) == 1 && done[0].Trace != nil {
+		title := fmt.Sprintf("%s %d B at load %g on %s (seed %d)", sf.op, opts.Size, done[0].Load, spec, sf.seed)
+		if err := writeBurstTrace(traceFile, trace.Options{MaxMemory: sf.memory()}, title, done[0].Trace); err != nil {
+			return err
 		}
 	}
 	run := sf.runInfo(spec, m, rs, opts.Size)

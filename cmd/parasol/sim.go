@@ -282,8 +282,9 @@ reported with the cycle of waiting channels (exit status 3).
 --trace FILE.json writes the first run as a Chrome/Perfetto trace (open it at
 https://ui.perfetto.dev): a track per processor, each message a span on its
 sender's and its receiver's track from ready to delivered with an arrow
-between them, and the 64 busiest wires' busy times. Bursts only (not --load
-or --shard); a trace estimated above ` + traceLimitText + ` is refused, not written.
+between them, and the 64 busiest wires' busy times; with --load (one load)
+every message of the point, warm-up and drain included. Not with --shard; a
+trace estimated above ` + traceLimitText + ` is refused, not written.
 
 Examples:
   parasol sim std:xmp64 --op transpose --size 32 --runs 1000
@@ -386,15 +387,15 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 			}
 			return runSimShard(e, &sf, shard, *shards, pos[0], format.value)
 		}
-		if lf.load.points != nil && *traceFile != "" {
-			return usageError("parasol sim: --trace traces a burst (one run of --op); load points are not traced yet: trace one with --op and --size")
+		if len(lf.load.points) > 1 && *traceFile != "" {
+			return usageError("parasol sim: --trace traces one load point, not a curve of %d: give --load one load", len(lf.load.points))
 		}
 		sf.trace = *traceFile != ""
 		if lf.load.points != nil {
 			if err := lf.listPattern(fs, &sf); err != nil {
 				return err
 			}
-			return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile)
+			return runLoad(e, &sf, &lf, pos[0], format.value, *plotFile, *linksFile, *traceFile)
 		}
 		sf.linkLoads = sf.linkLoads || *linksFile != ""
 		res, run, err := sf.simulate(e, pos[0], e.isTerminal && format.value == outText)
@@ -411,11 +412,8 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if *traceFile != "" && res.Trace != nil {
 			title := fmt.Sprintf("%s %d B on %s, run 1 of %d (seed %d)", run.Op, *run.Size, pos[0], max(sf.runs, 1), sf.seed)
 			o := trace.Options{MaxMemory: sf.memory()}
-			if err := trace.CheckBurst(o, res.Trace); err != nil {
-				return fmt.Errorf("parasol sim: --trace %s: not written: %v", *traceFile, err)
-			}
-			if err := writeOutputStream(*traceFile, func(w io.Writer) error { return trace.WriteBurst(w, o, title, res.Trace) }); err != nil {
-				return fmt.Errorf("parasol sim: --trace: %v", err)
+			if err := writeBurstTrace(*traceFile, o, title, res.Trace); err != nil {
+				return err
 			}
 		}
 		if err := printSim(e.stdout, format.value, res, run); err != nil {
@@ -438,6 +436,17 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		}
 		return nil
 	}
+}
+
+// writeBurstTrace writes sim --trace FILE after its checks.
+func writeBurstTrace(file string, o trace.Options, title string, bt *runtime.BurstTrace) error {
+	if err := trace.CheckBurst(o, bt); err != nil {
+		return fmt.Errorf("parasol sim: --trace %s: not written: %v", file, err)
+	}
+	if err := writeOutputStream(file, func(w io.Writer) error { return trace.WriteBurst(w, o, title, bt) }); err != nil {
+		return fmt.Errorf("parasol sim: --trace: %v", err)
+	}
+	return nil
 }
 
 // printSim prints sim's result in format.

@@ -67,3 +67,38 @@ func TestBurstTrace(t *testing.T) {
 		t.Errorf("over the limit: %v, want a *trace.TooLargeError", err)
 	}
 }
+
+// TestLoadPointTrace: an offered-load point's trace has every message the
+// point generated (at least those it marked for measurement), an arrow per
+// message delivered, and keeps the format's rules.
+func TestLoadPointTrace(t *testing.T) {
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := m.Spec("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.Offered(context.Background(), spec, runtime.Options{Op: "uniform", Size: 32, Trace: true}, runtime.Load{Fraction: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Trace == nil || len(p.Trace.Messages) < p.Marked || p.Marked == 0 {
+		t.Fatalf("trace of %d messages, %d marked", len(p.Trace.Messages), p.Marked)
+	}
+	delivered := 0
+	for _, m := range p.Trace.Messages {
+		if m.Delivered {
+			delivered++
+		}
+	}
+	var b bytes.Buffer
+	if err := trace.WriteBurst(&b, trace.Options{}, "uniform", p.Trace); err != nil {
+		t.Fatal(err)
+	}
+	tr := validate(t, b.Bytes())
+	if len(tr.flows) != delivered {
+		t.Errorf("%d flows, %d messages delivered", len(tr.flows), delivered)
+	}
+}
