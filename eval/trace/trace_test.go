@@ -266,7 +266,7 @@ from perfetto.trace_processor import TraceProcessor
 tp = TraceProcessor(trace=sys.argv[1])
 def one(q):
     return next(iter(tp.query(q))).n
-print(one("select count(*) as n from slice"), one("select count(*) as n from flow"), one("select count(distinct upid) as n from thread where upid is not null and tid != 0"))
+print(one("select count(*) as n from slice"), one("select count(*) as n from flow"), one("select count(distinct pid) as n from process where pid > 0"))
 `
 	out, err := exec.Command("python3", "-c", script, path).CombinedOutput()
 	if err != nil {
@@ -276,9 +276,12 @@ print(one("select count(*) as n from slice"), one("select count(*) as n from flo
 	if _, err := fmt.Sscan(string(out), &slices, &flows, &procs); err != nil {
 		t.Fatalf("trace processor printed %q: %v", out, err)
 	}
-	want := len(res.Analytic.Timeline) + len(res.Simulated.Timeline)
-	if slices != want || flows != 2*ranks || procs != 2 {
-		t.Errorf("trace processor read %d slices, %d flows, %d processes; want %d, %d, 2", slices, flows, procs, want, 2*ranks)
+	// Every complete event written is a slice (none dropped for bad
+	// nesting), every message a flow between two of them, and the
+	// answers and the links are three processes.
+	want := len(validate(t, b.Bytes()).spans)
+	if slices != want || flows != 2*ranks || procs != 3 {
+		t.Errorf("trace processor read %d slices, %d flows, %d processes; want %d, %d, 3", slices, flows, procs, want, 2*ranks)
 	}
 }
 
