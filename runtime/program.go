@@ -1351,6 +1351,9 @@ func (p *progRun) tryTake(m int32) {
 	*cpu = p.now() + np.RecvOverhead + n1*max(np.RecvPerByte, np.RecvGapPerByte)
 	*gap = p.now() + np.RecvGap + n1*np.RecvGapPerByte
 	p.span(at, "recv", p.now(), *cpu, p.opFor(pm))
+	if p.o.Flows && (pk.kind == pmEager || pk.kind == pmData || pk.kind == pmMatch) {
+		p.took(pm, p.now())
+	}
 	p.arrive(pm)
 }
 
