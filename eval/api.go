@@ -100,6 +100,25 @@ func (f *Func) Params() []string {
 	return out
 }
 
+// Mentions reports whether the function's body may read parameter name:
+// false only when no name in the body spells it, so that a caller may
+// cache the results of calls that differ in that argument alone (the
+// analysis keys a latency by size only when it reads neither src nor dst).
+func (f *Func) Mentions(name string) bool {
+	body := f.fn.f.decl.Value
+	if body == nil {
+		return true
+	}
+	found := false
+	lang.Inspect(body, func(e lang.Expr) bool {
+		if id, ok := e.(*lang.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // Arg is v as parameter i takes it: a plain number for a parameter declared
 // with a unit (n: B) is a quantity in that unit, so that callers showing
 // the arguments show what the function was given.

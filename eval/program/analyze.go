@@ -411,7 +411,15 @@ type analysis struct {
 	eager                               float64
 	byN                                 map[int64]sizeCosts
 	lat                                 map[latKey]ps
-	args                                [3]lang.Value
+	// latBySrc, latByDst: the latency (or send) function reads src, dst;
+	// when it reads neither, as on a crossbar, a latency is cached by
+	// size alone rather than once per pair of nodes.
+	latBySrc, latByDst bool
+	// the latency looked up last: schedules repeat one size
+	latLast   latKey
+	latLastV  ps
+	latLastOK bool
+	args      [3]lang.Value
 
 	// collectives costed whole
 	collF     []*eval.Func
@@ -562,6 +570,17 @@ func (a *analysis) lookupCosts() error {
 		a.eager = v.Num
 	}
 	a.byN, a.lat = map[int64]sizeCosts{}, map[latKey]ps{}
+	// A latency depends on the processors through the overheads when
+	// the model leaves them to the processors (no send_cpu, or no
+	// recv_cpu under send), and through src and dst when it reads them.
+	f := a.latF
+	if f == nil {
+		f = a.sendF
+	}
+	perProc := a.sendCPU == nil || a.latF == nil && a.recvCPU == nil
+	params := f.Params()
+	a.latBySrc = perProc || len(params) < 2 || f.Mentions(params[1])
+	a.latByDst = perProc || len(params) < 3 || f.Mentions(params[2])
 	return nil
 }
 
@@ -700,8 +719,18 @@ func (a *analysis) costs(n int64, sp, dp int32) (sizeCosts, error) {
 // latency is the time from the end of the sender's CPU time to the
 // message's arrival.
 func (a *analysis) latency(n int64, src, dst int32, c sizeCosts) (ps, error) {
-	k := latKey{n, int32(a.node[src]), int32(a.node[dst])}
+	k := latKey{n: n}
+	if a.latBySrc {
+		k.src = int32(a.node[src])
+	}
+	if a.latByDst {
+		k.dst = int32(a.node[dst])
+	}
+	if a.latLastOK && a.latLast == k {
+		return a.latLastV, nil
+	}
 	if v, ok := a.lat[k]; ok {
+		a.latLast, a.latLastV, a.latLastOK = k, v, true
 		return v, nil
 	}
 	a.args[0] = lang.Quantity(float64(n), lang.SizeDim)
@@ -730,6 +759,7 @@ func (a *analysis) latency(n int64, src, dst int32, c sizeCosts) (ps, error) {
 	if len(a.lat) < maxCostCache {
 		a.lat[k] = v
 	}
+	a.latLast, a.latLastV, a.latLastOK = k, v, true
 	return v, nil
 }
 
