@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -413,6 +414,17 @@ type ctxReader struct {
 	r   io.Reader
 }
 
+// Size is the size of the file read, or 0 when it is no regular file:
+// the schedule readers size their arrays by it.
+func (c ctxReader) Size() int64 {
+	if f, ok := c.r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return 0
+}
+
 func (c ctxReader) Read(b []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
@@ -750,14 +762,15 @@ func printPath(w io.Writer, path []runtime.PathStep) {
 // for more processors than the machine has (a GOAL schedule on std:loggp's
 // default P) does without anyone asking for it.
 func sharingNote(m *eval.Machine, p *runProgram) string {
-	used := map[int]bool{}
-	for _, n := range p.mapping {
-		used[n] = true
-	}
-	if len(used) == 0 || len(used) >= p.Ranks {
+	// The processors used, counted on a sorted copy: a map of a
+	// 65,536-rank mapping cost more than the analysis of a broadcast.
+	nodes := slices.Clone(p.mapping)
+	slices.Sort(nodes)
+	used := len(slices.Compact(nodes))
+	if used == 0 || used >= p.Ranks {
 		return ""
 	}
-	note := fmt.Sprintf("%d ranks on %d processor%s: ranks on one processor share its CPU", p.Ranks, len(used), plural(len(used)))
+	note := fmt.Sprintf("%d ranks on %d processor%s: ranks on one processor share its CPU", p.Ranks, used, plural(used))
 	if _, err := m.Param("P"); err == nil {
 		note += fmt.Sprintf(" (--set P=%d gives each rank its own)", p.Ranks)
 	}
