@@ -310,11 +310,11 @@ const (
 
 // msgEntry is a message or a posted receive in a rank's matching queue.
 type msgEntry struct {
+	from ps    // unexpected: when the receiver's CPU took it
+	at   ps    // and when it was done with it
 	op   int32 // the send (unexpected queue) or the receive (posted queue)
 	src  int32 // the sending rank, or the source a receive names
 	tag  int32
-	from ps // unexpected: when the receiver's CPU took it
-	at   ps // and when it was done with it
 	dead bool
 }
 
@@ -323,22 +323,34 @@ type msgEntry struct {
 // head or when they are half of it.
 type fifo struct {
 	e    []msgEntry
-	head int
-	dead int
+	head int32
+	dead int32
+	// most is how many entries the queue can ever hold (the rank's
+	// receives, or the messages sent to it): its first storage is that
+	// many, up to maxFirstFifo, rather than grown from one entry by
+	// copying (20 MB of copies for a 16,384-rank dissemination).
+	most int32
 }
 
-func (q *fifo) push(m msgEntry) { q.e = append(q.e, m) }
+const maxFirstFifo = 64
+
+func (q *fifo) push(m msgEntry) {
+	if q.e == nil {
+		q.e = make([]msgEntry, 0, max(1, min(q.most, maxFirstFifo)))
+	}
+	q.e = append(q.e, m)
+}
 
 func (q *fifo) remove(i int) {
 	q.e[i].dead = true
 	q.dead++
-	for q.head < len(q.e) && q.e[q.head].dead {
+	for int(q.head) < len(q.e) && q.e[q.head].dead {
 		q.head++
 		q.dead--
 	}
-	if q.head == len(q.e) {
+	if int(q.head) == len(q.e) {
 		q.e, q.head, q.dead = q.e[:0], 0, 0
-	} else if q.dead > 32 && q.dead > (len(q.e)-q.head)/2 {
+	} else if q.dead > 32 && int(q.dead) > (len(q.e)-int(q.head))/2 {
 		out := q.e[:0]
 		for _, m := range q.e[q.head:] {
 			if !m.dead {
@@ -488,6 +500,18 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 		a.lastOp[i] = -1
 	}
 	a.uq, a.rq = make([]fifo, R), make([]fifo, R)
+	for r := 0; r < R; r++ {
+		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
+			switch o := &s.Ops[i]; o.Kind {
+			case lang.OpRecv:
+				a.rq[r].most++
+			case lang.OpSend:
+				if o.Peer >= 0 && int(o.Peer) < R {
+					a.uq[o.Peer].most++
+				}
+			}
+		}
+	}
 	a.ncpu = 1
 	for i := range s.Ops {
 		a.ncpu = max(a.ncpu, int(s.Ops[i].CPU)+1)
@@ -1024,7 +1048,7 @@ func (a *analysis) startOp(e anEvent) error {
 		a.ops[op].finish = e.t
 		a.started(op)
 		q := &a.uq[r]
-		for i := q.head; i < len(q.e); i++ {
+		for i := int(q.head); i < len(q.e); i++ {
 			m := &q.e[i]
 			if m.dead || !matches(o.Peer, o.Tag, m.src, m.tag) {
 				continue
@@ -1082,7 +1106,7 @@ func (a *analysis) arrive(e anEvent) error {
 		a.end[d] = doneAt
 	}
 	q := &a.rq[d]
-	for i := q.head; i < len(q.e); i++ {
+	for i := int(q.head); i < len(q.e); i++ {
 		m := &q.e[i]
 		// A posted receive's entry holds its source and tag: its
 		// operation need not be read.
