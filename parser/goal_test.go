@@ -1,6 +1,9 @@
 package parser
 
 import (
+	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,5 +261,47 @@ i: recv 8b from 0 tag 2147483648
 			t.Errorf("%s and %s have different GOAL tags but the same Tag %d", o, l, tag[l])
 		}
 		distinct[tag[l]] = l
+	}
+}
+
+// A reader that tells its size (a file, a strings.Reader) has the
+// schedule's arrays sized from it; the schedule is the one read without a
+// size, under the default limit and under one too small for the sized
+// arrays but not for the schedule.
+func TestReadGOALSizedFromItsInputReadsTheSameSchedule(t *testing.T) {
+	var b strings.Builder
+	const ranks, rounds = 2048, 16
+	fmt.Fprintf(&b, "num_ranks %d\n", ranks)
+	for r := 0; r < ranks; r++ {
+		fmt.Fprintf(&b, "rank %d {\n", r)
+		for k := 0; k < rounds; k++ {
+			fmt.Fprintf(&b, "l%d: send 1b to %d tag 0\nl%d: recv 1b from %d tag 0\n", 2*k+1, (r+1<<k)%ranks, 2*k+2, (r-1<<k+ranks*rounds)%ranks)
+			if k > 0 {
+				fmt.Fprintf(&b, "l%d requires l%d\n", 2*k+1, 2*k)
+			}
+		}
+		b.WriteString("}\n")
+	}
+	text := b.String()
+	if ops := int64(len(text)) / goalBytesPerOp; ops < 1<<16 {
+		t.Fatalf("the text gives a hint of %d operations, too few to size by", ops)
+	}
+	read := func(r io.Reader, limit int64) *lang.Schedule {
+		s, err := ReadGOAL(r, "d.goal", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	want := read(struct{ io.Reader }{strings.NewReader(text)}, 0)
+	if len(want.Ops) != ranks*rounds*2 || len(want.Deps) != ranks*(rounds-1) {
+		t.Fatalf("%d operations, %d dependencies; want %d and %d", len(want.Ops), len(want.Deps), ranks*rounds*2, ranks*(rounds-1))
+	}
+	for _, limit := range []int64{0, 8 << 20} {
+		got := read(strings.NewReader(text), limit)
+		if !slices.Equal(got.Ops, want.Ops) || !slices.Equal(got.Deps, want.Deps) || !slices.Equal(got.DepStart, want.DepStart) ||
+			!slices.Equal(got.RankStart, want.RankStart) || !slices.Equal(got.Labels, want.Labels) {
+			t.Errorf("limit %d: the schedule read with a size differs from the one read without", limit)
+		}
 	}
 }
