@@ -267,9 +267,20 @@ func (q *anQueue) push(e anEvent) {
 		}
 		q.buckets[0] = slices.Insert(z, k, e)
 	} else {
-		q.buckets[b] = append(q.buckets[b], e)
+		q.buckets[b] = appendEvent(q.buckets[b], e)
 	}
 	q.n++
+}
+
+// appendEvent appends e to a bucket, doubling a large one when it is
+// full rather than growing it by a quarter as append does: a quarter at a
+// time copied a 16,384-rank dissemination's 245,000 first events over
+// and over, 45 MB of garbage that raised the peak memory.
+func appendEvent(z []anEvent, e anEvent) []anEvent {
+	if len(z) == cap(z) && len(z) >= 1024 {
+		z = slices.Grow(z, len(z))
+	}
+	return append(z, e)
 }
 
 func (q *anQueue) pop() anEvent {
@@ -289,7 +300,7 @@ func (q *anQueue) pop() anEvent {
 		q.last = min
 		for _, e := range from {
 			k := q.bucket(e.t)
-			q.buckets[k] = append(q.buckets[k], e)
+			q.buckets[k] = appendEvent(q.buckets[k], e)
 		}
 		q.buckets[b] = from[:0]
 		// Events reach a bucket in no particular order of seq.
@@ -807,6 +818,8 @@ func (a *analysis) run(ctx context.Context) error {
 			}
 		}
 	}
+	// They are all due at 0: the queue's first bucket takes them at once.
+	a.events.buckets[0] = make([]anEvent, 0, len(a.ready))
 	a.schedule()
 	for a.events.n > 0 {
 		if a.nEvents&0xffff == 0 {
