@@ -55,7 +55,10 @@ const (
 // The input is streamed: only the current line is held, and what the
 // schedule keeps (about 50 bytes per operation) is checked against
 // maxMemory (limits.Or) before it is allocated. Errors are collected (at
-// most MaxErrors) as lang.Diagnostics with the line and a caret.
+// most MaxErrors) as lang.Diagnostics with the line and a caret. When r
+// tells its size (a Size() int64 method, as strings.Reader and
+// bytes.Reader have), the schedule's arrays are sized from it at the
+// start rather than grown by copying.
 func ReadGOAL(r io.Reader, name string, maxMemory int64) (*lang.Schedule, error) {
 	g := &goalReader{
 		name:     name,
