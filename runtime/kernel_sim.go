@@ -646,7 +646,7 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 // node.
 func (s *sim) route(id int32, p *packet) {
 	n := s.net
-	if p.at == p.target && p.target != p.dst { // Valiant: intermediate reached
+	if p.at == p.target && p.target != p.dst && n.rk != rSwitched { // Valiant: intermediate reached
 		p.target = p.dst
 		p.class, p.lastDim = 0, -1
 	}
@@ -677,6 +677,13 @@ func (s *sim) route(id int32, p *packet) {
 			// (once past the tie the rest of the way is shorter its way).
 			a, w, wrap = n.backHop(p.at, d)
 		}
+	} else if n.rk == rSwitched {
+		var ok bool
+		if a, ok = s.switchedHop(p); !ok {
+			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
+			return
+		}
+		w, d = n.wire(a.Link, p.at), n.dim(a.Link)
 	} else {
 		in := p.inLink
 		if n.rk == rAcyclic {
@@ -706,6 +713,9 @@ func (s *sim) route(id int32, p *packet) {
 		}
 	}
 	lc := class
+	if n.rk == rSwitched {
+		lc = min(class, n.classes-1)
+	}
 	if n.phased && p.target == p.dst && !p.ack {
 		lc += n.classes / 2
 	}
@@ -862,7 +872,7 @@ func (s *sim) choose(p *packet) int {
 			score = float64(s.wire(w).load)
 		case rQuiet:
 			score = s.wire(w).free
-		case rShortQueue, rFirstReady:
+		case rShortQueue, rFirstReady, rSwitched:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
 				l := s.queued(c)

@@ -25,6 +25,7 @@ const (
 	rTree
 	rCustom
 	rAcyclic
+	rSwitched // by rule on a switched graph (route_switched.go)
 )
 
 // network is the read-only compiled form of a Spec, shared by all workers.
@@ -36,6 +37,7 @@ type network struct {
 	rk     routeKind
 	custom RouteFunc
 	acyc   *acyclicTables // acyclic routing (route_acyclic.go)
+	swr    *switchedRoute // switched routing (route_switched.go)
 	// core is the regular network routed by rule (topo.Graph.Core), of
 	// sides dims; attached is set when processors hang off its switches.
 	core     topo.Core
@@ -211,6 +213,12 @@ func (n *network) setRouting(name string) error {
 	}
 	g := n.g
 	kind := n.core.Kind
+	if ok, err := n.setSwitched(name); ok {
+		if err != nil && given != "" {
+			return &OptionError{"Routing", given, strings.TrimPrefix(err.Error(), "routing "+name+" ")}
+		}
+		return err
+	}
 	grid := kind == topo.Mesh || kind == topo.Torus
 	switch name {
 	case "shortest":
@@ -414,6 +422,8 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 		}
 	}
 	switch {
+	case n.rk == rSwitched:
+		return n.switchedCandidates(at, dst, dst, n.swr.alg, buf), lbuf
 	case n.rk == rAcyclic: // inLink is the lane the packet arrived on
 		return n.acyclicCandidates(at, dst, inLink, buf, lbuf)
 	case n.rk == rCustom:

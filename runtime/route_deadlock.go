@@ -161,6 +161,8 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 			}
 			return buf
 		}
+	} else if n.rk == rSwitched {
+		r.Next = n.switchedNext
 	} else {
 		r.Next = n.checkNext(0)
 	}

@@ -1,0 +1,572 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
+)
+
+// Routing by rule on the switched generators' graphs (fat trees and XGFTs,
+// dragonflies, flattened butterflies and HyperX), as BookSim 2 and the
+// literature route them, without tables: each hop is worked out from the
+// switch's node index, which encodes its place, and the port order of its
+// adjacency (see package topo's gen_switched.go). Deadlock freedom comes
+// from lane classes, as in BookSim: a packet moves to the next class at
+// each phase change, so that the channel dependencies within a class are
+// acyclic and between classes only go upward.
+//
+//   - fat tree (nca, nca-adaptive): up to the nearest common ancestor of
+//     source and destination, then down; the up port is the destination's
+//     digit (D-mod-k) or, adaptive, the up port whose lanes hold the
+//     fewest packets when the head arrives. Up*/down* needs one class.
+//   - dragonfly (min, valiant, ugal-l, ugal-g): minimal is local, global,
+//     local; Valiant goes minimally to a random intermediate group other
+//     than the source's and the destination's, then minimally on; UGAL
+//     chooses at the source between the two by queue × hops. The class is
+//     the number of global links taken (2 classes minimal, 3 otherwise).
+//   - flattened butterfly and HyperX (dor, min, valiant, ugal): dimension
+//     order; minimal adaptive (any unresolved dimension, the emptiest
+//     port, the class the number of hops taken); Valiant through a random
+//     router in dimension order each phase (2 classes); UGAL choosing
+//     between them at the source.
+
+// swAlg is a routing by rule on a switched graph.
+type swAlg uint8
+
+const (
+	swNCA swAlg = iota
+	swNCAAdaptive
+	swMin
+	swDOR
+	swValiant
+	swUGALL
+	swUGALG
+)
+
+// ugalThreshold is added to the nonminimal side of UGAL's comparison
+// (queue × hops, in packets), as BookSim's adaptive_threshold: ties go
+// minimal.
+const ugalThreshold = 0
+
+// switchedRoute is the shape a switched routing works from.
+type switchedRoute struct {
+	alg  swAlg
+	kind topo.Kind
+	S    int32 // switches (processor rank r is node S+r)
+	// fat tree / XGFT, by level (0: processors): first node index, radices
+	// m (children) and w (parents) 0-based, and their prefix products.
+	h        int32
+	first    []int32
+	m, w     []int32
+	pm, pw   []int32 // pm[i] = m[0]·…·m[i-1], likewise pw
+	levelEnd []int32
+	// dragonfly: p, a, h, g and gate[G·g+G2], the first global port of
+	// group G (router j/h's port j mod h) leading to group G2.
+	p, a, dh, g int32
+	gate        []int32
+	// flattened butterfly / HyperX: concentration, sides, strides, and
+	// the adjacency index of each dimension's first port.
+	c       int32
+	sides   []int32
+	strides []int32
+	port0   []int32
+}
+
+// setSwitched sets a routing by rule on a switched graph; it reports
+// false when name is not one of them (or not for this family).
+func (n *network) setSwitched(name string) (bool, error) {
+	kind := n.core.Kind
+	var alg swAlg
+	var fam []string
+	switch kind {
+	case topo.FatTree, topo.XGFT:
+		fam = []string{"nca", "nca-adaptive"}
+	case topo.Dragonfly:
+		fam = []string{"min", "valiant", "ugal-l", "ugal-g"}
+	case topo.FlatFly, topo.HyperX:
+		fam = []string{"dor", "min", "valiant", "ugal"}
+	default:
+		return false, nil
+	}
+	found := false
+	for _, f := range fam {
+		found = found || f == name
+	}
+	if !found {
+		switch name {
+		case "nca", "nca-adaptive", "min", "ugal-l", "ugal-g", "ugal":
+			return true, fmt.Errorf("routing %s is not for %s; its routings by rule are %v", name, topo.KindCall(kind, n.core.Dims), fam)
+		}
+		if name == "dor" {
+			return true, fmt.Errorf("routing dor needs a mesh, torus, hypercube, flattened butterfly or HyperX; this topology is %s", topo.KindCall(kind, n.core.Dims))
+		}
+		return false, nil
+	}
+	switch name {
+	case "nca":
+		alg = swNCA
+	case "nca-adaptive":
+		alg = swNCAAdaptive
+	case "min":
+		alg = swMin
+	case "dor":
+		alg = swDOR
+	case "valiant":
+		alg = swValiant
+	case "ugal-l", "ugal":
+		alg = swUGALL
+	case "ugal-g":
+		alg = swUGALG
+	}
+	r := &switchedRoute{alg: alg, kind: kind, S: int32(n.core.Nodes)}
+	d := n.core.Dims
+	need := int32(1)
+	switch kind {
+	case topo.FatTree, topo.XGFT:
+		h := d[1]
+		m, w := make([]int32, 0, h), make([]int32, 0, h)
+		if kind == topo.FatTree {
+			for j := range h {
+				m = append(m, int32(d[0]))
+				w = append(w, int32(min(j, 1)*d[0]+(1-min(j, 1))))
+			}
+		} else {
+			h = d[0]
+			for j := range h {
+				m = append(m, int32(d[1+j]))
+				w = append(w, int32(d[1+h+j]))
+			}
+		}
+		r.h, r.m, r.w = int32(h), m, w
+		r.pm, r.pw = make([]int32, h+1), make([]int32, h+1)
+		r.pm[0], r.pw[0] = 1, 1
+		for j := range h {
+			r.pm[j+1], r.pw[j+1] = r.pm[j]*m[j], r.pw[j]*w[j]
+		}
+		// Level i holds pw[i]·(m[i]·…·m[h-1]) nodes; switches from the top.
+		r.first, r.levelEnd = make([]int32, h+1), make([]int32, h+1)
+		next := int32(0)
+		for i := h; i >= 0; i-- {
+			cnt := r.pw[i] * (r.pm[h] / r.pm[i])
+			r.first[i], r.levelEnd[i] = next, next+cnt
+			next += cnt
+		}
+	case topo.Dragonfly:
+		r.p, r.a, r.dh, r.g = int32(d[0]), int32(d[1]), int32(d[2]), int32(d[3])
+		arr := 0
+		if len(d) > 4 {
+			arr = d[4]
+		}
+		if r.g > 1 {
+			used := int(r.a*r.dh) / int(r.g-1) * int(r.g-1)
+			r.gate = make([]int32, int(r.g)*int(r.g))
+			for i := range r.gate {
+				r.gate[i] = -1
+			}
+			for G := range int(r.g) {
+				for j := used - 1; j >= 0; j-- {
+					G2, _ := topo.DragonflyGlobal(arr, int(r.g), G, j)
+					r.gate[G*int(r.g)+G2] = int32(j)
+				}
+			}
+		}
+		need = 2
+		if alg != swMin {
+			need = 3
+		}
+	case topo.FlatFly, topo.HyperX:
+		var sides []int
+		if kind == topo.FlatFly {
+			r.c = 1
+			if len(d) > 2 {
+				r.c = int32(d[2])
+			}
+			for range d[1] {
+				sides = append(sides, d[0])
+			}
+		} else {
+			r.c, sides = int32(d[0]), d[1:]
+		}
+		stride, port := int32(1), r.c
+		for _, k := range sides {
+			r.sides = append(r.sides, int32(k))
+			r.strides = append(r.strides, stride)
+			r.port0 = append(r.port0, port)
+			stride *= int32(k)
+			port += int32(k) - 1
+		}
+		switch alg {
+		case swMin:
+			need = int32(len(sides))
+		case swValiant, swUGALL:
+			need = 2
+		}
+	}
+	n.rk, n.swr = rSwitched, r
+	// Without lanes enough for its classes a routing uses all lanes alike
+	// (route --check then shows the cycles the classes would break).
+	n.classes = 1
+	if need <= 4 && n.lanes >= need {
+		n.classes = need
+	}
+	for c := range n.classes + 1 {
+		n.classLo[c] = c * n.lanes / n.classes
+	}
+	return true, nil
+}
+
+// level is the fat-tree level of node v and its label there.
+func (r *switchedRoute) level(v int32) (int32, int32) {
+	for i := int32(0); i <= r.h; i++ {
+		if v >= r.first[i] && v < r.levelEnd[i] {
+			return i, v - r.first[i]
+		}
+	}
+	return -1, -1
+}
+
+// ejectPort appends the adjacency entry from router at to processor dst
+// (none when dst does not hang off at).
+func (n *network) ejectPort(at, dst int32, buf []topo.Adj) []topo.Adj {
+	for _, a := range n.g.Adj(at) {
+		if a.Node == dst {
+			return append(buf, a)
+		}
+	}
+	return buf
+}
+
+// switchedCandidates appends the hops the routing may take from at toward
+// p's target (for the sim) or toward dst (target = dst). Deterministic
+// routings give one hop; adaptive ones every hop they choose among.
+func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []topo.Adj) []topo.Adj {
+	g, r := n.g, n.swr
+	buf = buf[:0]
+	if at >= r.S { // a processor: its first port
+		adj := g.Adj(at)
+		if r.kind == topo.FatTree || r.kind == topo.XGFT {
+			t := dst - r.S
+			if alg == swNCAAdaptive {
+				return append(buf, adj[:r.w[0]]...)
+			}
+			return append(buf, adj[t%r.w[0]])
+		}
+		return append(buf, adj[0])
+	}
+	adj := g.Adj(at)
+	switch r.kind {
+	case topo.FatTree, topo.XGFT:
+		t := dst - r.S
+		i, x := r.level(at)
+		if x/r.pw[i] == t/r.pm[i] { // an ancestor of dst: down
+			return append(buf, adj[(t/r.pm[i-1])%r.m[i-1]])
+		}
+		up := adj[r.m[i-1] : r.m[i-1]+r.w[i]]
+		if alg == swNCAAdaptive {
+			return append(buf, up...)
+		}
+		return append(buf, up[(t/r.pw[i])%r.w[i]])
+	case topo.Dragonfly:
+		to := target
+		if target >= r.S {
+			to = g.Attached(target)
+		}
+		if to == at {
+			return n.ejectPort(at, target, buf)
+		}
+		return append(buf, adj[r.dfNext(at, to)])
+	}
+	// Flattened butterfly / HyperX.
+	to := target
+	if target >= r.S {
+		to = g.Attached(target)
+	}
+	if to == at {
+		return n.ejectPort(at, target, buf)
+	}
+	for d := range r.sides {
+		k, st := r.sides[d], r.strides[d]
+		a, b := (at/st)%k, (to/st)%k
+		if a == b {
+			continue
+		}
+		buf = append(buf, adj[r.ffPort(int32(d), a, b)])
+		if alg != swMin || target != dst {
+			break // dimension order
+		}
+	}
+	return buf
+}
+
+// ffPort is the adjacency index of the port along dimension d from
+// coordinate a to b.
+func (r *switchedRoute) ffPort(d, a, b int32) int32 {
+	if b > a {
+		b--
+	}
+	return r.port0[d] + b
+}
+
+// dfNext is the adjacency index of the minimal hop from router at toward
+// router to (≠ at): local to the router of at's group with a global link
+// to to's group, that link, or local to `to` in its group.
+func (r *switchedRoute) dfNext(at, to int32) int32 {
+	G, G2 := at/r.a, to/r.a
+	dest := to
+	if G != G2 {
+		j := r.gate[G*r.g+G2]
+		gw := G*r.a + j/r.dh
+		if gw == at {
+			return r.p + r.a - 1 + j%r.dh
+		}
+		dest = gw
+	}
+	q, x := at%r.a, dest%r.a
+	if x > q {
+		x--
+	}
+	return r.p + x
+}
+
+// dfHops is the number of router hops from router at to router to,
+// minimally: local, global, local, each where needed.
+func (n *network) dfHops(at, to int32) int32 {
+	r := n.swr
+	hops := int32(0)
+	for at != to {
+		a := n.g.Adj(at)[r.dfNext(at, to)]
+		at = a.Node
+		hops++
+	}
+	return hops
+}
+
+// occupancy is how many packets hold or wait for the lanes of wire w.
+func (s *sim) occupancy(w int32) int32 {
+	q := int32(0)
+	for c := w * s.net.lanes; c < (w+1)*s.net.lanes; c++ {
+		q += s.queued(c)
+		if !s.lane(c).free(s.now) {
+			q++
+		}
+	}
+	return q
+}
+
+// switchedHop makes the routing decision of a switched routing for packet
+// p at its node: the phase (Valiant's intermediate, UGAL's choice at the
+// source), the lane class, and the hop. ci is the candidate chosen.
+func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
+	n := s.net
+	r := n.swr
+	switch r.kind {
+	case topo.Dragonfly:
+		if p.lastDim == 2 {
+			p.class++
+		}
+		if p.nhops == 0 && !p.ack && r.alg != swMin && r.g > 2 {
+			s.dfChoose(p)
+		}
+		if p.target != p.dst && p.at < r.S && p.at/r.a == p.target/r.a {
+			p.target = p.dst
+		}
+	case topo.FlatFly, topo.HyperX:
+		if r.alg == swMin && p.lastDim > 0 {
+			p.class++
+		}
+		if p.nhops == 0 && !p.ack && (r.alg == swValiant || r.alg == swUGALL) {
+			s.ffChoose(p)
+		}
+		if p.target != p.dst && p.at == p.target {
+			p.target, p.class = p.dst, 1
+		}
+	}
+	s.cand = n.switchedCandidates(p.at, p.target, p.dst, r.alg, s.cand)
+	if len(s.cand) == 0 {
+		return topo.Adj{}, false
+	}
+	ci := 0
+	if len(s.cand) > 1 {
+		ci = s.choose(p)
+	}
+	return s.cand[ci], true
+}
+
+// dfChoose picks a Valiant intermediate group for p at its source (other
+// than the source's and the destination's groups) and, for UGAL, keeps it
+// only if queue × hops says the nonminimal path is the better.
+func (s *sim) dfChoose(p *packet) {
+	r := s.net.swr
+	src, dst := s.net.g.Attached(p.at), s.net.g.Attached(p.dst)
+	Gs, Gd := src/r.a, dst/r.a
+	if Gs == Gd {
+		return
+	}
+	I := int32(s.rng.Intn(int(r.g) - 2))
+	if I >= min(Gs, Gd) {
+		I++
+	}
+	if I >= max(Gs, Gd) {
+		I++
+	}
+	mid := I*r.a + int32(s.rng.Intn(int(r.a)))
+	if r.alg == swValiant {
+		p.target = mid
+		return
+	}
+	minHops := s.net.dfHops(src, dst)
+	nonHops := s.net.dfHops(src, mid) + s.net.dfHops(mid, dst)
+	var qMin, qNon int32
+	if r.alg == swUGALG {
+		qMin, qNon = s.dfGlobalQueue(Gs, Gd), s.dfGlobalQueue(Gs, I)
+	} else {
+		adj := s.net.g.Adj(src)
+		wm := adj[r.dfNext(src, dst)]
+		wn := adj[r.dfNext(src, mid)]
+		qMin, qNon = s.occupancy(s.net.wire(wm.Link, src)), s.occupancy(s.net.wire(wn.Link, src))
+	}
+	if qMin*minHops > qNon*nonHops+ugalThreshold {
+		p.target = mid
+	}
+}
+
+// dfGlobalQueue is the occupancy of group G's global link toward group G2
+// (the one minimal routing takes), wherever in G it leaves: UGAL-G's
+// global view of the queues.
+func (s *sim) dfGlobalQueue(G, G2 int32) int32 {
+	r := s.net.swr
+	j := r.gate[G*r.g+G2]
+	gw := G*r.a + j/r.dh
+	a := s.net.g.Adj(gw)[r.p+r.a-1+j%r.dh]
+	return s.occupancy(s.net.wire(a.Link, gw))
+}
+
+// ffChoose picks a random intermediate router for p at its source and,
+// for UGAL, keeps it only if queue × hops says the detour is the better.
+func (s *sim) ffChoose(p *packet) {
+	r := s.net.swr
+	src, dst := s.net.g.Attached(p.at), s.net.g.Attached(p.dst)
+	mid := int32(s.rng.Intn(int(r.S)))
+	if r.alg == swValiant {
+		p.target = mid
+		return
+	}
+	hops := func(u, v int32) (h int32) {
+		for d := range r.sides {
+			if (u/r.strides[d])%r.sides[d] != (v/r.strides[d])%r.sides[d] {
+				h++
+			}
+		}
+		return h
+	}
+	first := func(to int32) int32 {
+		for d := range r.sides {
+			k, st := r.sides[d], r.strides[d]
+			if a, b := (src/st)%k, (to/st)%k; a != b {
+				l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
+				return s.occupancy(s.net.wire(l, src))
+			}
+		}
+		return 0
+	}
+	if src == dst || mid == src || mid == dst {
+		return
+	}
+	if first(dst)*hops(src, dst) > first(mid)*(hops(src, mid)+hops(mid, dst))+ugalThreshold {
+		p.target = mid
+	}
+}
+
+// switchedNext is route --check's view of a switched routing: from node at
+// toward dst, having arrived on lane in, every lane the routing may
+// request, whatever intermediate or adaptive choice it makes (a superset
+// of what one packet may do, so acyclic means deadlock-free).
+func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
+	r, g, V := n.swr, n.g, n.lanes
+	cl, dimIn := int32(0), int32(-1)
+	if in >= 0 {
+		k := int32(in) % V
+		for c := range n.classes {
+			if n.classLo[c] <= k && k < n.classLo[c+1] {
+				cl = c
+			}
+		}
+		dimIn = g.Link(int32(in) / V / 2).Dim
+	}
+	add := func(a topo.Adj, c int32) {
+		c = min(c, n.classes-1)
+		w := n.wire(a.Link, int32(at))
+		for ch := w*V + n.classLo[c]; ch < w*V+n.classLo[c+1]; ch++ {
+			buf = append(buf, int(ch))
+		}
+	}
+	v, d := int32(at), int32(dst)
+	var cand []topo.Adj
+	switch r.kind {
+	case topo.FatTree, topo.XGFT:
+		for _, a := range n.switchedCandidates(v, d, d, r.alg, nil) {
+			add(a, 0)
+		}
+		return buf
+	case topo.Dragonfly:
+		if dimIn == 2 && n.classes > 1 {
+			cl++
+		}
+		for _, a := range n.switchedCandidates(v, d, d, r.alg, nil) {
+			// A local hop never follows a local hop: a packet that came
+			// by one is at the router whose global link it takes.
+			if dimIn != 1 || g.Link(a.Link).Dim != 1 {
+				add(a, cl)
+			}
+		}
+		if r.alg != swMin && v < r.S && cl == 0 && v/r.a != g.Attached(d)/r.a {
+			// Phase one toward any other group: a local hop from the
+			// source router, then the global link.
+			adj := g.Adj(v)
+			lo := r.p + r.a - 1
+			if dimIn == 0 {
+				lo = r.p
+			}
+			for _, a := range adj[lo:] {
+				add(a, 0)
+			}
+		}
+		return buf
+	}
+	// Flattened butterfly / HyperX.
+	switch r.alg {
+	case swDOR:
+		cand = n.switchedCandidates(v, d, d, r.alg, nil)
+	case swMin:
+		if dimIn > 0 {
+			cl++
+		}
+		cand = n.switchedCandidates(v, d, d, r.alg, nil)
+		for _, a := range cand {
+			add(a, cl)
+		}
+		return buf
+	default:
+		// Phase two (class 1) in dimension order toward dst, from here or
+		// from any intermediate; phase one (class 0) along any dimension
+		// after the one it came by.
+		for _, a := range n.switchedCandidates(v, d, d, swDOR, nil) {
+			add(a, 1)
+		}
+		if cl == 0 && v < r.S {
+			adj := g.Adj(v)
+			lo := r.c
+			if dimIn > 0 {
+				lo = r.port0[dimIn-1] + r.sides[dimIn-1] - 1
+			}
+			for _, a := range adj[lo:] {
+				add(a, 0)
+			}
+		}
+		return buf
+	}
+	for _, a := range cand {
+		add(a, cl)
+	}
+	return buf
+}
