@@ -19,12 +19,19 @@ import (
 func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
 	for _, name := range registry.Routing.Names() {
 		// Each on a topology it applies to: xy needs a 2-D grid.
-		gen := "hypercube(3)"
-		if name == "xy" {
+		gen, src, dst := "hypercube(3)", 0, 5
+		switch name {
+		case "xy":
 			gen = "mesh(4, 4)"
+		case "nca", "nca-adaptive": // switches 0..3, processors 4..7
+			gen, src, dst = "fattree(2, 2)", 4, 7
+		case "min", "ugal-l", "ugal-g": // routers 0..5, processors 6..11
+			gen, src, dst = "dragonfly(1, 2, 1, 3)", 6, 11
+		case "ugal": // routers 0..3, processors 4..7
+			gen, src, dst = "flatfly(2, 2)", 4, 7
 		}
 		spec := load(t, fmt.Sprintf("routing = %s", name), gen)
-		if _, err := runtime.Route(spec, 0, 5, runtime.RouteOptions{}); err != nil {
+		if _, err := runtime.Route(spec, src, dst, runtime.RouteOptions{}); err != nil {
 			t.Errorf("routing %s on %s: %v", name, gen, err)
 		}
 	}

@@ -213,10 +213,7 @@ func (n *network) setRouting(name string) error {
 	}
 	g := n.g
 	kind := n.core.Kind
-	if ok, err := n.setSwitched(name); ok {
-		if err != nil && given != "" {
-			return &OptionError{"Routing", given, strings.TrimPrefix(err.Error(), "routing "+name+" ")}
-		}
+	if ok, err := n.setSwitched(given, name); ok {
 		return err
 	}
 	grid := kind == topo.Mesh || kind == topo.Torus

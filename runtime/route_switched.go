@@ -1,7 +1,7 @@
 package runtime
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -74,31 +74,27 @@ type switchedRoute struct {
 
 // setSwitched sets a routing by rule on a switched graph; it reports
 // false when name is not one of them (or not for this family).
-func (n *network) setSwitched(name string) (bool, error) {
+func (n *network) setSwitched(given, name string) (bool, error) {
 	kind := n.core.Kind
 	var alg swAlg
+	needs := map[string]string{
+		"nca": "a fat tree or XGFT", "nca-adaptive": "a fat tree or XGFT",
+		"min": "a dragonfly, flattened butterfly or HyperX", "ugal-l": "a dragonfly", "ugal-g": "a dragonfly",
+		"ugal": "a flattened butterfly or HyperX",
+	}
 	var fam []string
 	switch kind {
 	case topo.FatTree, topo.XGFT:
 		fam = []string{"nca", "nca-adaptive"}
 	case topo.Dragonfly:
 		fam = []string{"min", "valiant", "ugal-l", "ugal-g"}
+		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
 	case topo.FlatFly, topo.HyperX:
 		fam = []string{"dor", "min", "valiant", "ugal"}
-	default:
-		return false, nil
 	}
-	found := false
-	for _, f := range fam {
-		found = found || f == name
-	}
-	if !found {
-		switch name {
-		case "nca", "nca-adaptive", "min", "ugal-l", "ugal-g", "ugal":
-			return true, fmt.Errorf("routing %s is not for %s; its routings by rule are %v", name, topo.KindCall(kind, n.core.Dims), fam)
-		}
-		if name == "dor" {
-			return true, fmt.Errorf("routing dor needs a mesh, torus, hypercube, flattened butterfly or HyperX; this topology is %s", topo.KindCall(kind, n.core.Dims))
+	if !slices.Contains(fam, name) {
+		if need, ok := needs[name]; ok {
+			return true, n.notRegular(given, name, need)
 		}
 		return false, nil
 	}

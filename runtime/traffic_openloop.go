@@ -87,7 +87,7 @@ const (
 
 // patternOps are the operations Offered takes: those in which every
 // processor picks a destination for each message by itself.
-var patternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot"}
+var patternOps = []string{"uniform", "randperm", "shuffle", "transpose", "xmp-transpose", "bitcomp", "bitrev", "neighbor", "tornado", "hotspot", advOp}
 
 // ListOp is the Op of a user's traffic pattern, Load.List.
 const ListOp = "list"
@@ -486,6 +486,11 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 			o.dest[r] = -1
 		case tr.op == "hotspot":
 			o.dest[r] = tr.dst
+		case tr.op == advOp:
+			if err := s.net.checkAdversarial(); err != nil {
+				return nil, err
+			}
+			o.dest[r] = advDest
 		default:
 			o.dest[r] = g.Proc(s.pattern(tr.op, r))
 		}
@@ -609,6 +614,8 @@ func (o *openLoop) generate(r int32) {
 		m := o.list[r][o.next[r]]
 		o.next[r] = (o.next[r] + 1) % int32(len(o.list[r]))
 		d, size = s.net.g.Proc(m.Dst), m.Bytes
+	} else if d == advDest {
+		d = s.net.g.Proc(s.adversarial(int(r)))
 	} else if d < 0 && o.load.Self { // uniform, itself included
 		d = o.procs[s.rng.Intn(len(o.procs))]
 	} else if d < 0 { // uniform: any other processor

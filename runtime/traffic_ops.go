@@ -30,6 +30,7 @@ var ops = map[string]string{
 	"neighbor":      "every processor to its next neighbour (+1 along dimension 0; r xor 1 on a hypercube)",
 	"tornado":       "every processor to (x + ceil(k/2) - 1) mod k in every dimension (rank + ceil(P/2) - 1 off grids)",
 	"hotspot":       "every processor to Dst",
+	advOp:           "dragonflies: every processor to a random processor of the next group (BookSim's bad_dragon)",
 	"alltoall":      "every processor to every other, each sender's messages in random order (seed 003 §3.4.3)",
 	"barrier":       "dimension exchange on a hypercube (seed 004 Algorithm 1); else binomial-tree reduce to rank 0 then broadcast",
 	"treebarrier":   "binomial-tree fan-in to rank 0, then fan-out from it, on any topology",
@@ -273,6 +274,13 @@ func (s *sim) build(tr *traffic) error {
 	case "hotspot":
 		for r := range P {
 			s.addMsg(tr, proc(r), tr.dst, size)
+		}
+	case advOp:
+		if err := s.net.checkAdversarial(); err != nil {
+			return err
+		}
+		for r := range P {
+			s.addMsg(tr, proc(r), proc(s.adversarial(r)), size)
 		}
 	case "alltoall":
 		order := s.perm[:0]
