@@ -48,6 +48,7 @@ func TestValidation(t *testing.T) {
 	run("tables3.1-3.3", cyclicTables)
 	run("tables3.1-3.3 acyclic", acyclicTables)
 	run("seed001-effective-bandwidth", effectiveBandwidth)
+	run("booksim-dragonfly", dragonflyBookSim)
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
 	run("loggopsim", logGOPSimPeer)
