@@ -86,6 +86,7 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 	switch kind {
 	case topo.FatTree, topo.XGFT:
 		fam = []string{"nca", "nca-adaptive"}
+		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
 	case topo.Dragonfly:
 		fam = []string{"min", "valiant", "ugal-l", "ugal-g"}
 		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
