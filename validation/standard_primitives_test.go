@@ -20,6 +20,9 @@ var freePrimitives = map[string]string{
 	"booksim-mesh PVM.receive":     "no host software in BookSim",
 	"booksim-mesh Express.receive": "no host software in BookSim",
 	"booksim-mesh MPI.recv":        "no host software in BookSim",
+	"booksim PVM.receive":          "no host software in BookSim",
+	"booksim Express.receive":      "no host software in BookSim",
+	"booksim MPI.recv":             "no host software in BookSim",
 }
 
 // primitiveSizes are the message sizes every primitive is evaluated at, in
