@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"testing"
 )
 
@@ -34,17 +33,7 @@ func TestCreditsBoundLanes(t *testing.T) {
 		spec.DefaultNode.HopDelay = 4
 		spec.Credits, spec.CreditDelay = tc.credits, 1
 		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: tc.buf}
-		n, err := compile(spec, "", "", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := &traffic{op: "custom", channels: 1, links: 1}
-		s := newSim(n, &Options{})
-		s.reset(1)
-		s.addMsg(tr, 0, 2, 8)
-		s.addMsg(tr, 0, 1, 1)
-		s.linkDeps()
-		s.run(context.Background())
+		s := runMessages(t, spec, 1, testMsg{0, 2, 8}, testMsg{0, 1, 1})
 		if s.nDone != 2 {
 			t.Fatalf("credits %v, buffer %d: %d of 2 delivered", tc.credits, tc.buf, s.nDone)
 		}

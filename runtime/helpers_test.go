@@ -252,3 +252,29 @@ func runOnce(t *testing.T, spec *Spec, opts Options) (*sim, runResult) {
 	}
 	return s, r
 }
+
+// testMsg is one message of runMessages: from node src to node dst.
+type testMsg struct {
+	src, dst int32
+	bytes    int64
+}
+
+// runMessages simulates msgs, all issued at time 0 in the order given, on
+// spec as it is compiled, and returns the simulator after them, for a test
+// to read the messages' latencies and the wires' state.
+func runMessages(t testing.TB, spec *Spec, seed uint64, msgs ...testMsg) *sim {
+	t.Helper()
+	n, err := compile(spec, "", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &traffic{op: "custom", channels: 1, links: 1}
+	s := newSim(n, &Options{})
+	s.reset(seed)
+	for _, m := range msgs {
+		s.addMsg(tr, m.src, m.dst, m.bytes)
+	}
+	s.linkDeps()
+	s.run(context.Background())
+	return s
+}

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"slices"
 	"testing"
 )
@@ -28,18 +27,7 @@ func TestLanesShareAWire(t *testing.T) {
 		spec := basic(mustGen(t, "chain", 2), 0, 1)
 		spec.Switching = Wormhole
 		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 1000, VirtualChannels: tc.vcs}
-		n, err := compile(spec, "", "", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := &traffic{op: "custom", channels: 1, links: 1}
-		s := newSim(n, &Options{})
-		s.reset(1)
-		s.addMsg(tr, 0, 1, 100)
-		s.addMsg(tr, 0, 1, 10)
-		s.addMsg(tr, 0, 1, 1)
-		s.linkDeps()
-		s.run(context.Background())
+		s := runMessages(t, spec, 1, testMsg{0, 1, 100}, testMsg{0, 1, 10}, testMsg{0, 1, 1})
 		got := slices.Sorted(slices.Values(s.lat))
 		want := slices.Sorted(slices.Values(tc.want))
 		if !slices.Equal(got, want) {

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"testing"
 )
 
@@ -26,18 +25,7 @@ func TestWormHoldsLanes(t *testing.T) {
 		spec := basic(mustGen(t, "chain", 4), 0, 1)
 		spec.Switching = tc.sw
 		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: tc.buf}
-		n, err := compile(spec, "", "", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := &traffic{op: "custom", channels: 1, links: 1}
-		s := newSim(n, &Options{})
-		s.reset(1)
-		s.addMsg(tr, 2, 3, 100)
-		s.addMsg(tr, 0, 3, 10)
-		s.addMsg(tr, 0, 1, 1)
-		s.linkDeps()
-		s.run(context.Background())
+		s := runMessages(t, spec, 1, testMsg{2, 3, 100}, testMsg{0, 3, 10}, testMsg{0, 1, 1})
 		if s.nDone != 3 {
 			t.Fatalf("%v buf=%d: %d delivered", tc.sw, tc.buf, s.nDone)
 		}
