@@ -86,6 +86,10 @@ type network struct {
 	// rule, when set, numbers links by rule (net_rule.go); ruleN is N.
 	rule  linkRule
 	ruleN int32
+	// star: the graph is a star around switch hub (topo.Graph.Hub),
+	// routed by rule, processor to hub to processor, with no tables.
+	star bool
+	hub  int32
 }
 
 // tableLimit bounds the routing tables of graphs without a rule
@@ -195,6 +199,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 		n.bufFlits = 16
 	}
 	n.recogniseLinkRule()
+	n.hub, n.star = g.Hub()
 	if err := n.setRouting(routing); err != nil {
 		return nil, err
 	}
@@ -288,7 +293,7 @@ func (n *network) setRouting(name string) error {
 	}
 	if n.rk == rTree {
 		n.buildTree(n.g.Proc(0))
-	} else if _, ok := g.RuleDist(0, 0); !ok && n.rk != rCustom && n.rk != rAcyclic {
+	} else if _, ok := g.RuleDist(0, 0); !ok && !n.star && n.rk != rCustom && n.rk != rAcyclic {
 		return n.buildTables()
 	}
 	return nil
@@ -468,6 +473,19 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 			return buf, lbuf
 		}
 		dst = a
+	}
+	if n.star {
+		// A star: a processor's links all lead to the hub, and the hub's
+		// to dst are dst's own (in link order, as the hub lists them), so
+		// the hop is found without reading the hub's adjacency, as long
+		// as the star is wide.
+		if at != n.hub {
+			return append(buf, g.Adj(at)...), lbuf
+		}
+		for _, a := range g.Adj(dst) {
+			buf = append(buf, topo.Adj{Node: dst, Link: a.Link})
+		}
+		return buf, lbuf
 	}
 	switch n.core.Kind {
 	case topo.Hypercube:

@@ -510,3 +510,30 @@ func permute(links []Link, order []int32) {
 		}
 	}
 }
+
+// Hub is the switch at the centre of a star (a crossbar): the graph's only
+// switch, when every link joins it to a processor (point to point, no I/O
+// links) and every processor has a link. Such a graph routes by rule —
+// processor, hub, processor, over the links that join each to the hub —
+// and needs no routing tables however many processors it has. ok is false
+// for any other graph, a generated one included.
+func (g *Graph) Hub() (hub int32, ok bool) {
+	if g.kind != Explicit || g.core != 0 || g.N() != g.nprocs+1 {
+		return -1, false
+	}
+	hub = -1
+	for v := range int32(g.N()) {
+		switch {
+		case g.NodeKind(v) != Processor:
+			hub = v
+		case g.Degree(v) == 0:
+			return -1, false
+		}
+	}
+	for _, k := range g.links {
+		if k.Multi || k.IO || k.B < 0 || k.A == k.B || k.A != hub && k.B != hub {
+			return -1, false
+		}
+	}
+	return hub, true
+}

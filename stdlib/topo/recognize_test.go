@@ -312,3 +312,51 @@ func TestRecognizeSwitchCoreWithAttachedProcessors(t *testing.T) {
 		})
 	}
 }
+
+// Hub finds the switch of a star however its nodes are numbered, and
+// nothing in a graph that is not one.
+func TestHubFindsTheStarsSwitch(t *testing.T) {
+	build := func(f func(b *Builder)) *Graph {
+		b := NewBuilder()
+		f(b)
+		g, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	starAt := func(hubID int) func(b *Builder) {
+		return func(b *Builder) {
+			b.Switch(hubID)
+			for i := range 5 {
+				b.Processor(10+i).Connect(10+i, hubID)
+			}
+			b.Connect(12, hubID) // a processor on two links
+		}
+	}
+	full, err := Generate("full", []int{4}, GenerateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		g    *Graph
+		hub  int // id, or -1
+	}{
+		{"star, hub first", build(starAt(3)), 3},
+		{"star, hub last", build(starAt(99)), 99},
+		{"a processor with no link", build(func(b *Builder) { starAt(3)(b); b.Processor(50) }), -1},
+		{"two switches", build(func(b *Builder) { starAt(3)(b); b.Switch(4).Connect(4, 10) }), -1},
+		{"processors linked directly", build(func(b *Builder) { starAt(3)(b); b.Connect(10, 11) }), -1},
+		{"no switch", full, -1},
+	}
+	for _, c := range cases {
+		h, ok := c.g.Hub()
+		switch {
+		case ok != (c.hub >= 0):
+			t.Errorf("%s: Hub() ok = %v", c.name, ok)
+		case ok && c.g.ID(h) != c.hub:
+			t.Errorf("%s: hub id %d, want %d", c.name, c.g.ID(h), c.hub)
+		}
+	}
+}
