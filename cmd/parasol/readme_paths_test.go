@@ -13,7 +13,7 @@ import (
 var repoPath = regexp.MustCompile(`(?:^|[\s'"(])((?:examples|eval|docs|stdlib|editors)/[\w./-]+\.\w+)`)
 
 func TestCommandsInTheUserDocsNameFilesTheRepositoryHas(t *testing.T) {
-	for _, doc := range []string{"README.md", "docs/CALIBRATION.md", "docs/PROGRAMS.md", "docs/RUNTIME.md", "docs/PERFORMANCE.md", "docs/PERFORMANCE-HISTORY.md", "docs/VALIDATION.md"} {
+	for _, doc := range []string{"README.md", "docs/CALIBRATION.md", "docs/PROGRAMS.md", "docs/RUNTIME.md", "docs/PERFORMANCE.md", "docs/PERFORMANCE-HISTORY.md", "docs/VALIDATION.md", "examples/dragonfly/README.md"} {
 		text, err := os.ReadFile(filepath.Join("..", "..", doc))
 		if err != nil {
 			t.Fatal(err)
