@@ -1,45 +1,11 @@
 package programs
 
 import (
-	"context"
 	"math"
 	"testing"
 
-	"github.com/parasol-lang/parasol/eval"
-	"github.com/parasol-lang/parasol/eval/program"
 	"github.com/parasol-lang/parasol/runtime"
 )
-
-// runSet is run with the machine's params set (eval.WithSet).
-func runSet(t *testing.T, file, machine string, sets map[string]string) (*program.RunResult, int) {
-	t.Helper()
-	var opts []eval.Option
-	for k, v := range sets {
-		opts = append(opts, eval.WithSet(k, v))
-	}
-	m, err := eval.Load(machine, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.LoadProgram(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Schedule(m, eval.ScheduleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := program.Run(context.Background(), m, s, program.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pr := range []*runtime.ProgramResult{res.Analytic, res.Simulated} {
-		if pr.Deadlock != nil || pr.Partial {
-			t.Fatalf("%s on %s: %s answer deadlocked or stopped: %+v", file, machine, pr.Method, pr.Deadlock)
-		}
-	}
-	return res, s.Ranks
-}
 
 // The ring allreduce on the InfiniBand fat tree, as
 // examples/dragonfly/README.md runs it (one leaf here, 128 ranks, to be
@@ -56,7 +22,7 @@ func TestRingAllreduceOnFatTree(t *testing.T) {
 		mpi    = 100e-9 // std:models' mpi_overhead, as std:ib-ndr sets it
 		rate   = 25e9   // mem_rate, the slower of the memory and the port
 	)
-	res, P := runSet(t, "ring_allreduce.machine", "std:ib-ndr", map[string]string{"leaves": "1"})
+	res, P := runWith(t, "ring_allreduce.machine", "std:ib-ndr", map[string]string{"leaves": "1"}, nil)
 	if P != 128 {
 		t.Fatalf("%d ranks, want 128 (4 cores on each of 32 nodes)", P)
 	}
@@ -84,7 +50,7 @@ func TestRingAllreduceOnFatTree(t *testing.T) {
 	}
 	// With the MPI layer's overhead 0 and the memory system as slow as a
 	// switch, the analytic model charges what the network does: within 1%.
-	eq, _ := runSet(t, "ring_allreduce.machine", "std:ib-ndr", map[string]string{"leaves": "1", "mpi_overhead": "0s", "mem_delay": "130ns"})
+	eq, _ := runWith(t, "ring_allreduce.machine", "std:ib-ndr", map[string]string{"leaves": "1", "mpi_overhead": "0s", "mem_delay": "130ns"}, nil)
 	if d, _ := eq.Difference(); math.Abs(d) > 0.01 {
 		t.Errorf("with mpi_overhead=0s and mem_delay=130ns: analytic %g s, simulated %g s, %+.2f%% apart, want within 1%%", eq.Analytic.Makespan, eq.Simulated.Makespan, 100*d)
 	}

@@ -26,7 +26,17 @@ const (
 // run instantiates a program file on a machine and answers both ways.
 func run(t *testing.T, file, machine string, args map[string]string) (*program.RunResult, int) {
 	t.Helper()
-	m, err := eval.Load(machine)
+	return runWith(t, file, machine, nil, args)
+}
+
+// runWith is run on the machine with its params set as --set sets them.
+func runWith(t *testing.T, file, machine string, sets, args map[string]string) (*program.RunResult, int) {
+	t.Helper()
+	var opts []eval.Option
+	for k, v := range sets {
+		opts = append(opts, eval.WithSet(k, v))
+	}
+	m, err := eval.Load(machine, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
