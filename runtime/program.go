@@ -393,8 +393,8 @@ const (
 	wSent                 // id = op: the send is done with the CPU
 	wArrive               // id = program message: usable at its receiver
 	wInject               // id = simulator message: it leaves its NIC now
-	wRetry                // id = op: its CPU or NIC may be free now (LogGOPS processors)
-	wTake                 // id = simulator message: its receiver's CPU and NIC may be free now
+	wRetry                // id = op: a receive's CPU has been free (LogGOPS processors)
+	wWake                 // id = CPU or NIC (resource): it may be free now for those waiting on it
 	wSettle               // id unused: the contenders of this time go in order
 )
 
@@ -427,12 +427,59 @@ type pmsg struct {
 // message) waiting for a CPU and a NIC on a LogGOPS processor. LogGOPSim
 // takes the events due at one time in the order they were first
 // scheduled: an operation when it became ready, a message when its send
-// started (ts, then seq).
+// started (ts, then seq). from is the resource (see resource) on whose
+// wait list it waits, -1 when none.
 type contender struct {
-	ts  float64
-	seq int64
-	id  int32
-	msg bool
+	ts   float64
+	seq  int64
+	id   int32
+	msg  bool
+	from int32
+}
+
+func (a contender) before(b contender) bool {
+	return a.ts < b.ts || a.ts == b.ts && a.seq < b.seq
+}
+
+// waitList is a resource's waiters, a heap in LogGOPSim's order
+// (contender.before); woken says a wWake is pending for it.
+type waitList struct {
+	h     []contender
+	woken bool
+}
+
+func (w *waitList) push(c contender) {
+	w.h = append(w.h, c)
+	for i := len(w.h) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !w.h[i].before(w.h[up]) {
+			break
+		}
+		w.h[i], w.h[up] = w.h[up], w.h[i]
+		i = up
+	}
+}
+
+func (w *waitList) pop() contender {
+	c := w.h[0]
+	last := len(w.h) - 1
+	w.h[0] = w.h[last]
+	w.h = w.h[:last]
+	for i := 0; ; {
+		m, l, r := i, 2*i+1, 2*i+2
+		if l < last && w.h[l].before(w.h[m]) {
+			m = l
+		}
+		if r < last && w.h[r].before(w.h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		w.h[i], w.h[m] = w.h[m], w.h[i]
+		i = m
+	}
+	return c
 }
 
 // fifo is a queue of operation or message ids.
@@ -526,10 +573,15 @@ type progRun struct {
 	used   [2]int
 	// opTS and opSeq order each operation among contenders (contender);
 	// batch holds those of the present time, tsSeq counts.
-	opTS     []float64
-	opSeq    []int64
-	batch    []contender
-	batchT   float64
+	opTS   []float64
+	opSeq  []int64
+	batch  []contender
+	batchT float64
+	// waits holds the waiters of each busy resource, woken in order
+	// when it may be free (wait); early holds the waiters let into the
+	// present time's contenders while it settles.
+	waits    map[int32]*waitList
+	early    waitList
 	tsSeq    int64
 	settling bool
 
@@ -625,10 +677,9 @@ func (p *progRun) wake(id, aux int32) {
 	case wInject:
 		p.leave(id)
 	case wRetry:
-		p.contend(contender{ts: p.opTS[id], seq: p.opSeq[id], id: id})
-	case wTake:
-		pm := &p.msgs[p.simMsg[id]]
-		p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: id, msg: true})
+		p.contend(contender{ts: p.opTS[id], seq: p.opSeq[id], id: id, from: -1})
+	case wWake:
+		p.woken(id)
 	case wSettle:
 		p.settle()
 	}
@@ -680,7 +731,7 @@ func (p *progRun) issue(i int32) {
 	}
 	if p.nic && (op.Kind == lang.OpCalc || op.Kind == lang.OpSend || op.Kind == lang.OpRecv) {
 		p.opTS[i], p.opSeq[i] = now, p.nextSeq()
-		p.contend(contender{ts: now, seq: p.opSeq[i], id: i})
+		p.contend(contender{ts: now, seq: p.opSeq[i], id: i, from: -1})
 		return
 	}
 	p.run(i, r, op)
@@ -895,22 +946,38 @@ func paramsOf(spec *Spec, v int32) *NodeParams {
 
 // cpuOf is when CPU c of rank r's processor is free, on LogGOPS
 // processors (unitsOf has checked that it has one of that number).
-func (p *progRun) cpuOf(r int32, c uint8) *float64 {
-	v := p.node[r]
-	if c == 0 {
-		return &p.s.nodes[v].cpu
-	}
-	return &p.units[p.unitAt[v]+int32(c)-1]
-}
+func (p *progRun) cpuOf(r int32, c uint8) *float64 { return p.res(p.cpuRes(r, c)) }
 
 // sendGap and recvGap are when NIC k of node v may next send and receive.
-func (p *progRun) sendGap(v int32, k uint8) *float64 {
-	return &p.units[p.unitAt[v]+int32(or(p.nodeP(v).CPUs, p.used[0])-1)+int32(k)]
+func (p *progRun) sendGap(v int32, k uint8) *float64 { return p.res(p.sendGapRes(v, k)) }
+
+func (p *progRun) recvGap(v int32, k uint8) *float64 { return p.res(p.recvGapRes(v, k)) }
+
+// A resource is a CPU or a NIC's send or receive gap, numbered for its
+// wait list: an index of units, or len(units) + v for node v's CPU 0.
+func (p *progRun) cpuRes(r int32, c uint8) int32 {
+	v := p.node[r]
+	if c == 0 {
+		return int32(len(p.units)) + v
+	}
+	return p.unitAt[v] + int32(c) - 1
 }
 
-func (p *progRun) recvGap(v int32, k uint8) *float64 {
+func (p *progRun) sendGapRes(v int32, k uint8) int32 {
+	return p.unitAt[v] + int32(or(p.nodeP(v).CPUs, p.used[0])-1) + int32(k)
+}
+
+func (p *progRun) recvGapRes(v int32, k uint8) int32 {
 	np := p.nodeP(v)
-	return &p.units[p.unitAt[v]+int32(or(np.CPUs, p.used[0])-1+or(np.NICs, p.used[1]))+int32(k)]
+	return p.unitAt[v] + int32(or(np.CPUs, p.used[0])-1+or(np.NICs, p.used[1])) + int32(k)
+}
+
+// res is when resource x is next free.
+func (p *progRun) res(x int32) *float64 {
+	if n := int32(len(p.units)); x >= n {
+		return &p.s.nodes[x-n].cpu
+	}
+	return &p.units[x]
 }
 
 // or is n, or def when n is 0 (a count the processor does not state).
@@ -1246,7 +1313,7 @@ func (p *progRun) delivered(m int32) {
 // whenever they may be.
 func (p *progRun) take(m int32) {
 	pm := &p.msgs[p.simMsg[m]]
-	p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: m, msg: true})
+	p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: m, msg: true, from: -1})
 }
 
 // contend adds c to the contenders of the present time. Times are
@@ -1291,29 +1358,116 @@ func (p *progRun) settle() {
 		return cmp.Compare(a.seq, b.seq)
 	})
 	p.settling = true
-	for k := 0; k < len(p.batch); k++ {
-		c := p.batch[k]
-		if c.msg {
-			p.tryTake(c.id)
-		} else {
-			p.attempt(c.id)
+	n0 := len(p.batch)
+	for k := 0; ; {
+		var c contender
+		switch {
+		case len(p.early.h) > 0 && (k >= n0 || p.early.h[0].before(p.batch[k])):
+			c = p.early.pop()
+		case k < len(p.batch):
+			c = p.batch[k]
+			k++
+		default:
+			p.batch = p.batch[:0]
+			p.settling = false
+			return
 		}
+		p.turn(c)
 		p.drain()
 	}
-	p.batch = p.batch[:0]
-	p.settling = false
 }
 
-// attempt starts operation i if its CPU (and a send's NIC) is free, as
-// LogGOPSim does, and else tries again when they may be; a receive is
+// turn lets contender c try. One that waited on a resource's wait list
+// is its head: if the resource has been taken meanwhile, it waits on;
+// else it tries, and while the resource stays free the next waiter
+// joins the contenders in its place in LogGOPSim's order (early). The
+// waiters behind one that finds the resource busy are not looked at: as
+// LogGOPSim's would, they could only find it busy too.
+func (p *progRun) turn(c contender) {
+	x := c.from
+	if x < 0 {
+		p.try(c)
+		return
+	}
+	w := p.waits[x]
+	if toPS(*p.res(x)) > p.now() {
+		p.wakeAt(x, w)
+		return
+	}
+	w.pop()
+	p.try(c)
+	if len(w.h) == 0 {
+		return
+	}
+	if toPS(*p.res(x)) > p.now() {
+		p.wakeAt(x, w)
+		return
+	}
+	p.early.push(w.h[0])
+}
+
+func (p *progRun) try(c contender) {
+	if c.msg {
+		p.tryTake(c)
+	} else {
+		p.attempt(c)
+	}
+}
+
+// wait puts contender c on the wait list of resource x, which is busy
+// after the present time: it contends again when x may be free, where
+// LogGOPSim would try it again at that time (and every waiter with it).
+func (p *progRun) wait(c contender, x int32) {
+	if p.waits == nil {
+		p.waits = map[int32]*waitList{}
+	}
+	w := p.waits[x]
+	if w == nil {
+		w = &waitList{}
+		p.waits[x] = w
+	}
+	c.from = x
+	w.push(c)
+	p.wakeAt(x, w)
+}
+
+// wakeAt has resource x woken when it is next free, if not already.
+func (p *progRun) wakeAt(x int32, w *waitList) {
+	if !w.woken {
+		w.woken = true
+		p.s.push(max(*p.res(x), p.s.now), evDriver, x, wWake)
+	}
+}
+
+// woken: resource x may be free now. Its first waiter contends, or if
+// it has been taken meanwhile, the list waits on.
+func (p *progRun) woken(x int32) {
+	w := p.waits[x]
+	w.woken = false
+	if len(w.h) == 0 {
+		return
+	}
+	if toPS(*p.res(x)) > toPS(p.s.now) {
+		p.wakeAt(x, w)
+		return
+	}
+	p.contend(w.h[0])
+}
+
+// attempt starts operation c.id if its CPU (and a send's NIC) is free,
+// as LogGOPSim does, and else waits for the later of them; a receive is
 // posted once its CPU has been free, without looking again.
-func (p *progRun) attempt(i int32) {
+func (p *progRun) attempt(c contender) {
+	i := c.id
 	now := p.now()
 	op := &p.x.Ops[i]
 	r := int32(p.rankOf(i))
-	t := *p.cpuOf(r, op.CPU)
+	x := p.cpuRes(r, op.CPU)
+	t := *p.res(x)
 	if op.Kind == lang.OpSend && op.Peer >= 0 && int(op.Peer) < len(p.node) && p.node[op.Peer] != p.node[r] {
-		t = max(t, *p.sendGap(p.node[r], op.NIC))
+		if g := p.sendGapRes(p.node[r], op.NIC); *p.res(g) > t {
+			x, t = g, *p.res(g)
+		}
 	}
 	if op.Kind == lang.OpRecv && p.start[i] < 0 {
 		t = now
@@ -1321,16 +1475,19 @@ func (p *progRun) attempt(i int32) {
 	if toPS(t) > now {
 		if op.Kind == lang.OpRecv {
 			p.start[i] = -1
+			p.s.push(max(t, p.s.now), evDriver, i, wRetry)
+			return
 		}
-		p.s.push(max(t, p.s.now), evDriver, i, wRetry)
+		p.wait(c, x)
 		return
 	}
 	p.run(i, r, op)
 }
 
-// tryTake charges simulator message m to its receiver's CPU and NIC, or
-// tries again when they may be free.
-func (p *progRun) tryTake(m int32) {
+// tryTake charges simulator message c.id to its receiver's CPU and NIC,
+// or waits for the later of them.
+func (p *progRun) tryTake(c contender) {
+	m := c.id
 	s := p.s
 	pm := p.simMsg[m]
 	msg := &s.msgs[m]
@@ -1341,10 +1498,14 @@ func (p *progRun) tryTake(m int32) {
 	}
 	np := p.nodeP(msg.dst)
 	op := &p.x.Ops[pk.send]
-	cpu := p.cpuOf(at, uint8(int(op.CPU)%or(np.CPUs, p.used[0])))
-	gap := p.recvGap(msg.dst, uint8(int(op.NIC)%or(np.NICs, p.used[1])))
+	xc := p.cpuRes(at, uint8(int(op.CPU)%or(np.CPUs, p.used[0])))
+	xg := p.recvGapRes(msg.dst, uint8(int(op.NIC)%or(np.NICs, p.used[1])))
+	cpu, gap := p.res(xc), p.res(xg)
 	if t := max(*cpu, *gap); toPS(t) > p.now() {
-		s.push(max(t, s.now), evDriver, m, wTake)
+		if *gap > *cpu {
+			xc = xg
+		}
+		p.wait(c, xc)
 		return
 	}
 	n1 := float64(max(msg.size-1, 0))
