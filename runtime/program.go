@@ -948,10 +948,8 @@ func paramsOf(spec *Spec, v int32) *NodeParams {
 // processors (unitsOf has checked that it has one of that number).
 func (p *progRun) cpuOf(r int32, c uint8) *float64 { return p.res(p.cpuRes(r, c)) }
 
-// sendGap and recvGap are when NIC k of node v may next send and receive.
+// sendGap is when NIC k of node v may next send.
 func (p *progRun) sendGap(v int32, k uint8) *float64 { return p.res(p.sendGapRes(v, k)) }
-
-func (p *progRun) recvGap(v int32, k uint8) *float64 { return p.res(p.recvGapRes(v, k)) }
 
 // A resource is a CPU or a NIC's send or receive gap, numbered for its
 // wait list: an index of units, or len(units) + v for node v's CPU 0.
