@@ -252,7 +252,7 @@ func TestServeLimits(t *testing.T) {
 	o = testServeOptions()
 	o.timeout = time.Microsecond
 	_, url = newTestServer(t, o)
-	status, got = post(t, url, "/v1/sim", `{"machine": "std:xmp64", "op": "uniform", "load": 0.5, "runs": 50}`)
+	status, got = post(t, url, "/v1/sim", `{"machine": "std:xmp64", "op": "randperm", "runs": 500}`)
 	if status != http.StatusRequestTimeout || !strings.Contains(string(got), "longer than its time limit, 1µs (serve --timeout)") {
 		t.Errorf("a simulation under --timeout 1us: %d %s", status, got)
 	}
