@@ -1287,10 +1287,7 @@ func (p *progRun) delivered(m int32) {
 	pm := p.simMsg[m]
 	msg := &s.msgs[m]
 	pk := &p.msgs[pm]
-	at := pk.dst
-	if pk.kind == pmCTS {
-		at = pk.src
-	}
+	at := pk.chargedTo()
 	ready := msg.ready + msg.lat
 	p.span(at, "recv", ready-p.nodeP(msg.dst).RecvOverhead, ready, p.opFor(pm))
 	if p.o.Flows && (pk.kind == pmEager || pk.kind == pmData) {
@@ -1490,10 +1487,7 @@ func (p *progRun) tryTake(c contender) {
 	pm := p.simMsg[m]
 	msg := &s.msgs[m]
 	pk := &p.msgs[pm]
-	at := pk.dst
-	if pk.kind == pmCTS {
-		at = pk.src
-	}
+	at := pk.chargedTo()
 	np := p.nodeP(msg.dst)
 	op := &p.x.Ops[pk.send]
 	xc := p.cpuRes(at, uint8(int(op.CPU)%or(np.CPUs, p.used[0])))
@@ -1514,6 +1508,15 @@ func (p *progRun) tryTake(c contender) {
 		p.took(pm, p.now())
 	}
 	p.arrive(pm)
+}
+
+// chargedTo is the rank whose CPU takes m in: the sender, for the
+// clear-to-send of its rendezvous, else the receiver.
+func (m *pmsg) chargedTo() int32 {
+	if m.kind == pmCTS {
+		return m.src
+	}
+	return m.dst
 }
 
 // opFor is the operation of the rank it arrives at that a message's

@@ -379,32 +379,28 @@ func (tw *writer) linkTracks(pid int, name string, links []runtime.LinkBusy, mos
 
 // meta writes a metadata event naming a process or thread.
 func (tw *writer) meta(b []byte, pid, tid int, kind, name string) []byte {
-	b = append(b[:0], `"ph":"M","pid":`...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	b = append(b, `,"tid":`...)
-	b = strconv.AppendInt(b, int64(tid), 10)
-	b = append(b, `,"name":"`...)
-	b = append(b, kind...)
-	b = append(b, `","args":{"name":`...)
-	b = strconv.AppendQuote(b, name)
-	b = append(b, "}"...)
-	tw.event(b)
+	b = strconv.AppendQuote(append(metaHead(b, pid, tid, kind), `"name":`...), name)
+	tw.event(append(b, "}"...))
 	return b[:0]
 }
 
 // metaIndex writes a metadata event ordering a process or thread.
 func (tw *writer) metaIndex(b []byte, pid, tid int, kind string, index int) []byte {
+	b = strconv.AppendInt(append(metaHead(b, pid, tid, kind), `"sort_index":`...), int64(index), 10)
+	tw.event(append(b, "}"...))
+	return b[:0]
+}
+
+// metaHead starts a metadata event of kind for a process or thread in b,
+// up to the opening of its args.
+func metaHead(b []byte, pid, tid int, kind string) []byte {
 	b = append(b[:0], `"ph":"M","pid":`...)
 	b = strconv.AppendInt(b, int64(pid), 10)
 	b = append(b, `,"tid":`...)
 	b = strconv.AppendInt(b, int64(tid), 10)
 	b = append(b, `,"name":"`...)
 	b = append(b, kind...)
-	b = append(b, `","args":{"sort_index":`...)
-	b = strconv.AppendInt(b, int64(index), 10)
-	b = append(b, "}"...)
-	tw.event(b)
-	return b[:0]
+	return append(b, `","args":{`...)
 }
 
 // place sorts items by rank and start and puts each on the first of its
