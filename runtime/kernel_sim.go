@@ -947,7 +947,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	var end float64
 	if p.probe {
 		end = start // the probe is only a header; data timing is set when the circuit is up
-	} else if n.shareWire || n.credits {
+	} else if n.credits || n.shareWire && wr.free > start {
+		// Only a wire still busy at start can be shared; an idle one
+		// times the packet as a wire of one lane does.
 		start, end = s.transmit(id, p, w, ch, start, lp, next)
 	} else {
 		start = later(start, wr.free)
@@ -1062,6 +1064,9 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 		wr.free = end
 	}
 	wr.busy += dur
+	if s.busy != nil {
+		s.busy.add(w, start, start+dur)
+	}
 	return start, end
 }
 
@@ -1158,7 +1163,7 @@ func (s *sim) arrive(id int32) {
 	}
 	np := n.nodeP(p.at)
 	ready := s.now + np.HopDelay
-	if (np.RouteFixed > 0 || np.RoutePerByte > 0 || np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
+	if n.softRoute && (np.RouteFixed > 0 || np.RoutePerByte > 0 || np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
 		whole := max(s.now, p.lastEnd+p.lastLat)
 		if np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0 {

@@ -50,6 +50,9 @@ type network struct {
 	// shareWire: a wire has more than one lane, and lanes busy at once
 	// share its bandwidth (kernel_sim.go's shareWire).
 	shareWire bool
+	// softRoute: some node routes in software (NodeParams.RouteFixed and
+	// the rest), which arrive asks of a node only then.
+	softRoute bool
 	// credits: wormhole lanes under credit flow control (Spec.Credits),
 	// with buffers of bufFlits flits of flitBytes.
 	credits            bool
@@ -166,6 +169,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 				return nil, fmt.Errorf("%s.%s = %g s must be a finite time ≥ 0", which, f.name, f.v)
 			}
 		}
+		n.softRoute = n.softRoute || p.RouteFixed > 0 || p.RoutePerByte > 0 || routesOnCPU(&p)
 	}
 	pk := spec.Packet
 	if err := checkPacket(pk); err != nil {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -12,8 +13,16 @@ import (
 // 100 µs, in that order, and nothing else (cut through, the next starting
 // a hop's 1 µs after the one before); the message is one flow from
 // rank 0's send to rank 3's receive. Without Flows there is none of it.
+// Wires of two lanes, whose lanes could share them, record the same.
 func TestTraceRecordsMessagesAndLinks(t *testing.T) {
-	spec := basic(mustGen(t, "chain", 4), 1e-6, 1e6)
+	for _, lanes := range []int{1, 2} {
+		spec := basic(mustGen(t, "chain", 4), 1e-6, 1e6)
+		spec.Packet.VirtualChannels = lanes
+		t.Run(fmt.Sprintf("lanes=%d", lanes), func(t *testing.T) { checkTraceOfChain(t, spec) })
+	}
+}
+
+func checkTraceOfChain(t *testing.T, spec *Spec) {
 	s := chainSchedule(nil, []lang.SchedOp{send(3, 100, 0)}, nil, nil, []lang.SchedOp{recv(0, 100, 0)})
 	res := runProg(t, spec, s, ProgramOptions{Flows: true})
 	if len(res.Links) != 3 {
