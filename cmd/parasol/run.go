@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -36,6 +37,7 @@ type runFlags struct {
 	seed                         uint64
 	maxEvents                    int64
 	timeline, plot, trace        string
+	workers                      int // cores the two answers may use (0: all)
 	// samePoint: run on the machine given, whatever the rank count (a
 	// sweep's point is the machine it says), not perRank's.
 	samePoint bool
@@ -135,7 +137,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err := checkPlotFile("run", rf.plot); err != nil {
 			return err
 		}
-		if err := checkCounts("run", fs, []countFlag{{"ranks", int64(rf.ranks), 1, eval.MaxRanks}, {"max-events", rf.maxEvents, 0, 1<<63 - 1}}); err != nil {
+		if err := checkCounts("run", fs, []countFlag{{"ranks", int64(rf.ranks), 1, eval.MaxRanks}, {"max-events", rf.maxEvents, 0, 1<<63 - 1}, {"workers", int64(rf.workers), 1, math.MaxInt32}}); err != nil {
 			return err
 		}
 		n := 0
@@ -250,6 +252,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 	rf.machineFlags.register(fs, e)
 	fs.StringVar(&rf.topology, "topology", "", "which topology of the machine to simulate (default: the first)")
+	fs.IntVar(&rf.workers, "workers", 0, "cores to use (default: all): with two or more, the analytic answer is worked out beside the simulation when the memory limit holds both; each answer uses one, and the output is the same for any number")
 	fs.StringVar(&rf.model, "model", "", "the model section that costs the analytic answer: MPI, PVM, Express or another the machine has (default: the first of "+strings.Join(program.ModelSections, ", ")+" that costs a message)")
 	fs.BoolVar(&rf.analytic, "analytic", false, "give the analytic answer only: the critical path costed by the machine's model section")
 	fs.BoolVar(&rf.simulate, "simulate", false, "give the simulated answer only: ranks on the packet-level network")
@@ -524,7 +527,7 @@ var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
 func (rf *runFlags) options() program.RunOptions {
-	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology, Model: rf.model,
+	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology, Model: rf.model, Workers: rf.workers,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "" || rf.trace != "", Flows: rf.trace != "", Routing: rf.routing, Switching: rf.switching}}
 }

@@ -34,6 +34,7 @@ type simFlags struct {
 	linkLoads                        bool // sim --link-loads
 	trace                            bool // sim --trace: keep the first run's messages
 	shardI, shardN                   int  // sim --shard: this process's runs, with their records
+	workers                          int  // sim --workers: cores the simulation may use (0: all)
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet, e *env) {
@@ -180,7 +181,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: int(sf.size.bytes()), Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
-		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0, Trace: sf.trace}
+		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0, Trace: sf.trace, Workers: sf.workers}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -354,6 +355,12 @@ func opsHelp() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// workersUsage is sim's and run's --workers: the cores one invocation
+// may use. Runs and load points are spread over them; one run's events are
+// simulated on one core (docs/PERFORMANCE.md, "One run on both cores", says
+// why), so the answer is the same bytes for any number.
+const workersUsage = "cores to use (default: all): --runs and --load points are spread over them, one run uses one; the output is the same for any number"
+
 // declareSim declares sim's flags on fs and returns the function that runs it.
 func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
@@ -368,6 +375,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
+	fs.IntVar(&sf.workers, "workers", 0, workersUsage)
 	return func(pos []string) error {
 		if err := lf.check(fs); err != nil {
 			return err
@@ -375,7 +383,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err := checkPlotFile("sim", *plotFile); err != nil {
 			return err
 		}
-		if err := checkCounts("sim", fs, sf.countFlags()); err != nil {
+		if err := checkCounts("sim", fs, append(sf.countFlags(), countFlag{"workers", int64(sf.workers), 1, math.MaxInt32})); err != nil {
 			return err
 		}
 		if len(pos) != 1 {

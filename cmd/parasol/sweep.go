@@ -559,7 +559,9 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 	}
 	if a.program != "" {
 		s.Program = a.programFunc()
-		s.ProgramOptions = program.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology,
+		// Points are spread over the workers already: each works out
+		// its answers one after the other (Workers 1).
+		s.ProgramOptions = program.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology, Workers: 1,
 			ProgramOptions: prt.ProgramOptions{MaxEvents: sf.maxEvents, MaxMemory: sf.memory()}}
 	}
 	s.Check = func(rs *prt.Spec, p study.Point) error {

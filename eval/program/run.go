@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/internal/limits"
+	"github.com/parasol-lang/parasol/internal/workers"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
@@ -24,6 +26,11 @@ type RunOptions struct {
 	// Model is the model section that costs the analytic answer's
 	// operations ("": Analyze's default).
 	Model string
+	// Workers is how many cores Run may use (0: GOMAXPROCS). With two or
+	// more, both answers asked, and room for both in MaxMemory, the
+	// analytic answer is worked out beside the simulation; the answers
+	// are the same either way.
+	Workers int
 }
 
 // RunResult holds the answers Run was asked for: the analytic critical
@@ -92,7 +99,10 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 		}
 	}
 	out := &RunResult{}
-	if both || o.Analytic {
+	if o.MaxMemory == 0 {
+		o.MaxMemory = m.MaxMemory()
+	}
+	analytic := func(ctx context.Context) error {
 		model, err := ModelOf(m, o.Model)
 		var a *runtime.ProgramResult
 		if err == nil {
@@ -103,30 +113,78 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 		case both && errors.As(err, &nm):
 			out.NoAnalytic = nm.Error()
 		case err != nil:
-			return nil, err
+			return err
 		default:
 			out.Model = model
 		}
 		out.Analytic = a
+		return nil
 	}
-	if both || o.Simulated {
-		spec, err := m.Spec(o.Topology)
+	var (
+		sr   *runtime.ProgramResult
+		serr error
+	)
+	simulated := func(ctx context.Context) {
+		var spec *runtime.Spec
+		if spec, serr = m.Spec(o.Topology); serr == nil {
+			sr, serr = runtime.RunProgram(ctx, spec, s, o.ProgramOptions)
+		}
+	}
+	if both && together(s, o) {
+		// The two answers share nothing but the schedule, which both only
+		// read: worked out at once they are what they are one after the
+		// other. The analytic answer's error stops the simulation, whose
+		// answer would not be given.
+		err := workers.For(ctx, 2, 2, nil, func(ctx context.Context, _ struct{}, i int) error {
+			if i == 0 {
+				return analytic(ctx)
+			}
+			simulated(ctx)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		if o.MaxMemory == 0 {
-			o.MaxMemory = m.MaxMemory()
+	} else {
+		if both || o.Analytic {
+			if err := analytic(ctx); err != nil {
+				return nil, err
+			}
 		}
-		sr, err := runtime.RunProgram(ctx, spec, s, o.ProgramOptions)
+		if both || o.Simulated {
+			simulated(ctx)
+		}
+	}
+	if both || o.Simulated {
 		out.Simulated = sr
-		if err != nil {
+		if serr != nil {
 			// Cancelled while setting up, the simulation has nothing
 			// to show, but the analytic answer may be done.
 			if ctx.Err() != nil && (sr != nil || out.Analytic != nil) {
-				return out, err
+				return out, serr
 			}
-			return nil, err
+			return nil, serr
 		}
 	}
 	return out, nil
+}
+
+// together tells whether Run may work out both answers of s at once: o
+// allows two workers, and the memory limit holds both answers' working
+// memory beside the schedule (one after the other, it need hold only the
+// larger: RunFootprint).
+func together(s *lang.Schedule, o RunOptions) bool {
+	if workers.Count(o.Workers, 2) < 2 {
+		return false
+	}
+	p := runtime.ProgramFootprint(o.ProgramOptions)
+	sends := int64(0)
+	for i := range s.Ops {
+		if s.Ops[i].Kind == lang.OpSend {
+			sends++
+		}
+	}
+	ops, deps, ranks := int64(len(s.Ops)), int64(len(s.Deps)), int64(s.Ranks)
+	need := limits.Add(runtime.ScheduleBytes(s), analyzeBytes(s), p.Bytes(ops, sends, deps, ranks))
+	return need <= limits.Or(o.MaxMemory)
 }

@@ -1,12 +1,16 @@
 package program
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/parasol-lang/parasol/eval"
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -134,10 +138,69 @@ func TestRunKeepsTheAnalyticAnswerWhenCancelledWhileSimulating(t *testing.T) {
 	if _, err := Analyze(count, m, s, AnalyzeOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// One worker: the answers one after the other, as the count assumes.
 	ctx := &cancelAfter{Context: context.Background(), polls: count.calls}
-	res, err := Run(ctx, m, s, RunOptions{})
+	res, err := Run(ctx, m, s, RunOptions{Workers: 1})
 	if !errors.Is(err, context.Canceled) || res == nil || res.Analytic == nil || res.Analytic.Makespan == 0 {
 		t.Fatalf("Run: %+v, %v; want the analytic answer and context.Canceled", res, err)
+	}
+}
+
+// With two workers Run works out the analytic answer beside the
+// simulation; the answers, timelines included, are the same bytes as one
+// after the other. A shifted exchange on a 4 × 4 mesh (std:booksim-mesh) with adaptive routing
+// (its random choices make the simulation's seed matter), and schedgen's
+// dissemination of 16 ranks on std:loggp. Run it with -race: the two answers share the
+// machine and the schedule.
+func TestRunGivesTheSameAnswersOnOneWorkerAsOnTwo(t *testing.T) {
+	torus, err := eval.Load("std:booksim-mesh", eval.WithSet("k", "4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := eval.ParseProgramBody(torus, "for i in 1 .. 4 { send(2KB, to: mod(rank + 5, ranks), tag: i) recv(from: mod(rank + ranks - 5, ranks), tag: i) compute(1us) } barrier()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, err := p.Schedule(torus, eval.ScheduleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile("testdata/goal/dissemination_16_1.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goal := readGOAL(t, "dissemination_16_1.goal", string(text))
+	for _, tc := range []struct {
+		name string
+		m    *eval.Machine
+		s    *lang.Schedule
+		o    runtime.ProgramOptions
+	}{
+		{"torus", torus, ring, runtime.ProgramOptions{Seed: 7, Routing: "least-used", Timeline: true, Flows: true}},
+		{"goal", loggp(t, goal.Ranks, 2500, 1500, 1000, 6, 0, 65535), goal, runtime.ProgramOptions{Timeline: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out [2][]byte
+			for w := 1; w <= 2; w++ {
+				o := RunOptions{ProgramOptions: tc.o, Workers: w}
+				if got := together(tc.s, o); got != (w == 2) {
+					t.Fatalf("%d workers: together = %v", w, got)
+				}
+				res, err := Run(context.Background(), tc.m, tc.s, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Analytic == nil || res.Simulated == nil || len(res.Simulated.Timeline) == 0 {
+					t.Fatalf("%d workers: want both answers with timelines, got %+v", w, res)
+				}
+				if out[w-1], err = json.Marshal(res); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(out[0], out[1]) {
+				t.Errorf("one worker:\n%s\ntwo:\n%s", out[0], out[1])
+			}
+		})
 	}
 }
 
