@@ -91,6 +91,9 @@ Two answers:
                On a machine whose model section costs no message, the
                simulated answer is given alone, with one line saying why
                ("no_analytic" in JSON); --analytic is then that error.
+With --compare and two cores (--workers, default: all) the analytic answer
+is worked out beside the simulation when the memory limit holds both at
+once; the output is the same bytes for any --workers.
 
 The analytic answer is costed by the model section --model names, by
 default MPI, or on a machine without an MPI section that costs a message

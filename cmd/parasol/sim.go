@@ -311,14 +311,19 @@ point is saturated when the load accepted during measurement falls more
 than 5% short of the load offered, or marked messages do not drain; its
 latencies are then lower bounds (≥ in the table, "latency_bound": "lower"
 in JSON, hollow triangles apart from the curve in --plot). A list or a
-range of loads draws a load–latency curve, its points spread over all
-cores, each seeded from --seed and its load; the table ends with the
+range of loads draws a load–latency curve, its points spread over the
+cores (--workers), each seeded from --seed and its load; the table ends with the
 saturation throughput, the largest accepted load (when no point
 saturated, only a lower bound of it, and so said).
 --format json prints one line per point ("load", "offered", "accepted",
 "accepted_error" — the most by which accepted may exceed what the network
 carried —, "saturated", "latency", …, "run"; what a point does not
 measure is null); csv one row per point.
+
+--workers N uses at most N cores (default: all): --runs and the points of
+a curve are spread over them, and one run's events are simulated on one
+core (docs/PERFORMANCE.md, "One run on both cores", says why); the output
+is the same bytes for any N.
 
 --shard I/N runs only the runs i with i % N == I of --runs (each with the
 seed it has among all of them) and prints their records; 'parasol merge'
@@ -355,12 +360,6 @@ func opsHelp() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// workersUsage is sim's and run's --workers: the cores one invocation
-// may use. Runs and load points are spread over them; one run's events are
-// simulated on one core (docs/PERFORMANCE.md, "One run on both cores", says
-// why), so the answer is the same bytes for any number.
-const workersUsage = "cores to use (default: all): --runs and --load points are spread over them, one run uses one; the output is the same for any number"
-
 // declareSim declares sim's flags on fs and returns the function that runs it.
 func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var sf simFlags
@@ -375,7 +374,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
-	fs.IntVar(&sf.workers, "workers", 0, workersUsage)
+	fs.IntVar(&sf.workers, "workers", 0, "cores to use (default: all): --runs and --load points are spread over them, one run uses one; the output is the same for any number")
 	return func(pos []string) error {
 		if err := lf.check(fs); err != nil {
 			return err
