@@ -69,7 +69,7 @@ func checkBound(kind, name string, t fieldType, v lang.Value, e lang.Expr) error
 
 // boundMessage says why a field's value is out of its bound, or "".
 func boundMessage(kind, name string, t fieldType, v lang.Value) string {
-	if kind == "processor" && (name == "cpus" || name == "nics") && v.Kind == lang.Number && v.Num > runtime.MaxUnits {
+	if (kind == "processor" || kind == "nic") && (name == "cpus" || name == "nics") && v.Kind == lang.Number && v.Num > runtime.MaxUnits {
 		return fmt.Sprintf("%s = %s: a processor has at most %d (an operation names its CPU and NIC in a byte)", quoteField(name), lang.FormatNumber(v.Num), runtime.MaxUnits)
 	}
 	b, ok := boundOf(kind, name, t)

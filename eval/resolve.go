@@ -322,7 +322,10 @@ func (r *resolver) value(e lang.Expr, sc *rscope, spec fieldSpec, fname string, 
 		r.fail(e, errAt(e, "no processor or switch %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.nodeTypeLabels())))
 		return
 	case fname == "switch" && sc.obj.kind == "topology" && r.m.root.child("switch", w) == nil:
-		r.fail(e, errAt(e, "no switch %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.switchLabels())))
+		r.fail(e, errAt(e, "no switch %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.labelsOf("switch"))))
+		return
+	case fname == "nic" && sc.obj.kind == "processor" && r.m.root.child("nic", w) == nil:
+		r.fail(e, errAt(e, "no nic %s%s", lang.Excerpt(quoteLabel(w)), lang.DidYouMean(w, r.m.labelsOf("nic"))))
 		return
 	}
 	r.bind(e, &binding{kind: bWord, name: w})
@@ -571,6 +574,9 @@ func (r *resolver) member(e *lang.Select, o *object) {
 	switch {
 	case o.field(name) != nil:
 		r.bind(e, &binding{kind: bField, fld: o.field(name)})
+	case o.kind == "processor" && isNICField(name) && o.nicBlock() != nil && o.nicBlock().field(name) != nil:
+		// processor(pe).send_gap where pe's nic block states it
+		r.bind(e, &binding{kind: bField, fld: o.nicBlock().field(name)})
 	case o.child(name, "") != nil:
 		r.bind(e, &binding{kind: bBlock, obj: o.child(name, "")})
 	case len(o.childrenOf(name)) > 0 || knownKind(name) && parentKind(name) == o.kind:

@@ -102,7 +102,7 @@ var timingBlock = &blockSpec{doc: "average operation times (Parasol I); every fi
 
 var blocks = map[string]*blockSpec{
 	"machine": {doc: "params and functions of the user's own", funcs: true, params: true},
-	"processor": {doc: "a processor type", fields: map[string]fieldSpec{
+	"processor": {doc: "a processor type", fields: withFields(map[string]fieldSpec{
 		"name":            {typ: tString, doc: "a readable name"},
 		"fp type":         {typ: tSymbol, doc: "floating-point type (Parasol I), a word"},
 		"mantissa":        {typ: tCount, doc: "bits in the mantissa"},
@@ -130,17 +130,14 @@ var blocks = map[string]*blockSpec{
 		"route_cpu_fixed":    {typ: tTime, doc: "CPU time a router process of high priority takes from computation per packet routed through (simulated; seed 003 Table 3.7's a')"},
 		"route_cpu_per_byte": {typ: tTimePerByte, doc: "CPU time the router process takes per byte routed through (simulated; seed 003 Table 3.7's b')"},
 
-		// LogGOPS's NIC and CPUs (program.go and kernel_nic.go in the runtime).
-		"send_gap":               {typ: tTime, doc: "the NIC's time per message sent, before it sends the next (LogGP g; simulated programs)"},
-		"recv_gap":               {typ: tTime, doc: "the NIC's time per message received (LogGP g; simulated programs)"},
-		"send_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte sent beyond the first (LogGP G; simulated programs)"},
-		"recv_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte received beyond the first (LogGP G; simulated programs)"},
-		"send_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte sent beyond the first (LogGOPS O; simulated programs)"},
-		"recv_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte received beyond the first (LogGOPS O; simulated programs)"},
-		"cpus":                   {typ: tCount, doc: "CPUs per processor, which GOAL's cpu N names (simulated programs; 1 to 256)"},
-		"nics":                   {typ: tCount, doc: "NICs per processor, which GOAL's nic N names (simulated programs; 1 to 256)"},
-		"rendezvous":             {typ: tSymbol, enum: registry.Rendezvous, doc: "how a message above the eager limit goes (simulated programs)"},
-	}},
+		// LogGOPS's CPUs (program.go in the runtime); the NIC's fields
+		// are nicFields, which a nic block may give instead.
+		"cpus": {typ: tCount, doc: "CPUs per processor, which GOAL's cpu N names (simulated programs; 1 to 256)"},
+		"nic":  {typ: tSymbol, doc: "the nic block whose fields (send_gap, nics, …) this processor takes where it does not set them itself"},
+	}, nicFields)},
+	"nic": {doc: "a network interface: its gaps, per-byte overheads, count and rendezvous protocol, which a processor names with nic = NAME", fields: withFields(map[string]fieldSpec{
+		"name": {typ: tString, doc: "a readable name"},
+	}, nicFields)},
 	"switch": {doc: "a routing chip, a node type like a processor", fields: map[string]fieldSpec{
 		"name":           {typ: tString, doc: "a readable name"},
 		"delay":          {typ: tTime, doc: "switch delay when a packet passes through (simulated)"},
@@ -207,6 +204,35 @@ var blocks = map[string]*blockSpec{
 		"maxtotalspeed": {typ: tRate, doc: "maximum total transfer rate (Parasol I: bytes per second)"},
 	}},
 	"modelsection": {doc: "a programming model's primitives, all the user's own", own: true, funcs: true, params: true},
+}
+
+// nicFields are LogGOPS's NIC fields (program.go and kernel_nic.go in the
+// runtime): a processor states them, or a nic block it names (nic = NAME)
+// does, the processor's own overriding the block's (NodeType.Value).
+var nicFields = map[string]fieldSpec{
+	"send_gap":               {typ: tTime, doc: "the NIC's time per message sent, before it sends the next (LogGP g; simulated programs)"},
+	"recv_gap":               {typ: tTime, doc: "the NIC's time per message received (LogGP g; simulated programs)"},
+	"send_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte sent beyond the first (LogGP G; simulated programs)"},
+	"recv_gap_per_byte":      {typ: tTimePerByte, doc: "the NIC's time per byte received beyond the first (LogGP G; simulated programs)"},
+	"send_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte sent beyond the first (LogGOPS O; simulated programs)"},
+	"recv_overhead_per_byte": {typ: tTimePerByte, doc: "CPU time per byte received beyond the first (LogGOPS O; simulated programs)"},
+	"nics":                   {typ: tCount, doc: "NICs per processor, which GOAL's nic N names (simulated programs; 1 to 256)"},
+	"rendezvous":             {typ: tSymbol, enum: registry.Rendezvous, doc: "how a message above the eager limit goes (simulated programs)"},
+}
+
+// isNICField reports whether a processor's field may come from its nic
+// block.
+func isNICField(name string) bool {
+	_, ok := nicFields[name]
+	return ok
+}
+
+// withFields is fields with more added.
+func withFields(fields, more map[string]fieldSpec) map[string]fieldSpec {
+	for n, f := range more {
+		fields[n] = f
+	}
+	return fields
 }
 
 // fieldSpecOf returns what the schema says of a field in a block kind, and
@@ -331,7 +357,7 @@ func linkAlias(name string) string {
 
 // blockKinds are the block kinds the language knows, for suggestions.
 var blockKinds = []string{
-	"processor", "switch", "topology", "link", "modelsection", "machinecombinations",
+	"processor", "nic", "switch", "topology", "link", "modelsection", "machinecombinations",
 	"integer_timings", "long_integer_timings", "float_timings", "double_timings",
 	"processorcache", "combinations",
 }

@@ -60,16 +60,50 @@ type NodeType struct {
 	obj   *object
 }
 
-// Value returns a field of the node type, if it is set.
+// Value returns a field of the node type, if it is set: a processor's
+// own, or for a NIC field one of the nic block it names (nic = NAME).
 func (n *NodeType) Value(name string) (lang.Value, bool) {
 	if n == nil {
 		return lang.Value{}, false
 	}
 	f := n.obj.field(name)
+	if f == nil && n.Kind == "processor" && isNICField(name) {
+		f = n.nicField(name)
+	}
 	if f == nil || f.decl.IsFunc() {
 		return lang.Value{}, false
 	}
 	return f.val, true
+}
+
+// nicField is a field of the nic block the processor names, or nil.
+func (n *NodeType) nicField(name string) *field {
+	if nic := n.obj.nicBlock(); nic != nil {
+		return nic.field(name)
+	}
+	return nil
+}
+
+// nicBlock is the nic block a processor names (nic = NAME), or nil: for
+// none, or for a name the resolver reported as naming no nic block.
+func (o *object) nicBlock() *object {
+	ref := o.field("nic")
+	if ref == nil || o.parent == nil {
+		return nil
+	}
+	var label string
+	switch e := ref.decl.Value.(type) {
+	case *lang.Ident:
+		label = e.Name
+	case *lang.StringLit:
+		label = e.Value
+	default: // a computed name, read once evaluated
+		if ref.state != evaluated || ref.failure() != nil {
+			return nil
+		}
+		label = ref.val.Text()
+	}
+	return o.parent.child("nic", label)
 }
 
 // Value returns a field of the topology (switching, routing, packet, …).
@@ -369,9 +403,10 @@ func (m *Machine) nodeType(label string) *NodeType {
 	return nil
 }
 
-func (m *Machine) switchLabels() []string {
+// labelsOf lists the labels of the machine's blocks of a kind.
+func (m *Machine) labelsOf(kind string) []string {
 	var out []string
-	for _, c := range m.root.childrenOf("switch") {
+	for _, c := range m.root.childrenOf(kind) {
 		out = append(out, c.label)
 	}
 	return out

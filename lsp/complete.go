@@ -29,7 +29,7 @@ var (
 	afterField    = regexp.MustCompile(`^\s*(\w+)\s*=\s*(\w*)$`)
 	afterSelect   = regexp.MustCompile(`([A-Za-z_]\w*(?:\([^()]*\))?)\.(\w*)$`)
 	statementHead = regexp.MustCompile(`^\s*(\w*)$`)
-	blockRef      = regexp.MustCompile(`\b(processor|switch|topology)\(\s*(\w*)$`)
+	blockRef      = regexp.MustCompile(`\b(processor|nic|switch|topology)\(\s*(\w*)$`)
 )
 
 // complete lists what may be written at off.
@@ -83,6 +83,10 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 	case field(pre) == "node":
 		for _, t := range labels(d, "processor", "switch") {
 			add(t, protocol.CompletionItemKindClass, "node type")
+		}
+	case field(pre) == "nic" && kind == "processor":
+		for _, t := range labels(d, "nic") {
+			add(t, protocol.CompletionItemKindClass, "nic")
 		}
 	case blockRef.MatchString(pre):
 		kind := blockRef.FindStringSubmatch(pre)[1]

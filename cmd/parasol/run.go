@@ -85,8 +85,9 @@ Two answers:
                occupies the processor's CPU, and a processor that is receiving
                or routing computes slower by its maxrecvdelay/maxroutedelay,
                or loses its router process's route_cpu_fixed/_per_byte.
-               A processor with NIC fields (send_gap, cpus, …; std:loggp)
-               runs LogGOPS as LogGOPSim does, GOAL's cpu N and nic N too.
+               A processor with NIC fields (send_gap, cpus, …, itself or in
+               a nic block it names; std:loggp) runs LogGOPS as LogGOPSim
+               does, GOAL's cpu N and nic N too.
   --compare    both, and the simulated makespan's difference (the default).
                On a machine whose model section costs no message, the
                simulated answer is given alone, with one line saying why
