@@ -400,8 +400,9 @@ type analysis struct {
 	lastOp  []int32 // the operation that ended last on the rank
 	uq, rq  []fifo
 
-	// per processor (× CPUs for the CPU clocks)
-	ncpu         int
+	// per processor (× CPUs for the CPU clocks, × NICs for the NICs':
+	// GOAL's cpu N and nic N, as many as the schedule names)
+	ncpu, nnic   int
 	nexto        []ps
 	cpuOp        []int32 // the operation that last occupied the CPU
 	nextgs       []ps
@@ -523,13 +524,14 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 			}
 		}
 	}
-	a.ncpu = 1
+	a.ncpu, a.nnic = 1, 1
 	for i := range s.Ops {
 		a.ncpu = max(a.ncpu, int(s.Ops[i].CPU)+1)
+		a.nnic = max(a.nnic, int(s.Ops[i].NIC)+1)
 	}
 	P := a.topo.Graph.NumProcs()
 	a.nexto, a.cpuOp = make([]ps, P*a.ncpu), make([]int32, P*a.ncpu)
-	a.nextgs, a.nextgr, a.nicOp = make([]ps, P), make([]ps, P), make([]int32, P)
+	a.nextgs, a.nextgr, a.nicOp = make([]ps, P*a.nnic), make([]ps, P*a.nnic), make([]int32, P*a.nnic)
 	for i := range a.cpuOp {
 		a.cpuOp[i] = -1
 	}
@@ -808,6 +810,12 @@ func (a *analysis) cpu(op int32) int {
 	return int(a.proc[r])*a.ncpu + int(a.s.Ops[op].CPU)
 }
 
+// nic is the NIC a send uses: GOAL's nic N of its rank's processor.
+func (a *analysis) nic(op int32) int {
+	r := int(a.ops[op].rank)
+	return int(a.proc[r])*a.nnic + int(a.s.Ops[op].NIC)
+}
+
 func (a *analysis) run(ctx context.Context) error {
 	s := a.s
 	// The first operations, rank by rank.
@@ -929,7 +937,7 @@ func (a *analysis) schedule() {
 		// free), but a calc on another CPU can ready it.
 		t := max(a.nexto[c], a.now, a.ops[op].start)
 		if s.Ops[op].Kind == lang.OpSend {
-			t = max(t, a.nextgs[a.proc[int(a.ops[op].rank)]])
+			t = max(t, a.nextgs[a.nic(op)])
 		}
 		if s.Ops[op].Kind == lang.OpUntil {
 			a.occupiers++
@@ -1005,8 +1013,8 @@ func (a *analysis) startOp(e anEvent) error {
 	}
 	switch o.Kind {
 	case lang.OpCalc:
-		if free, blocker := a.free(c, waitCPU); free > e.t {
-			a.wait(e, c, waitCPU, free, blocker)
+		if free, blocker := a.free(c, -1, waitCPU); free > e.t {
+			a.wait(e, c, -1, waitCPU, free, blocker)
 			return nil
 		}
 		d, ok := toPS(o.Time)
@@ -1022,9 +1030,9 @@ func (a *analysis) startOp(e anEvent) error {
 		a.started(op)
 		a.done(op, e.t+d)
 	case lang.OpSend:
-		p := a.proc[r]
-		if free, blocker := a.free(c, waitSend); free > e.t {
-			a.wait(e, c, waitSend, free, blocker)
+		p, g := a.proc[r], a.nic(op)
+		if free, blocker := a.free(c, g, waitSend); free > e.t {
+			a.wait(e, c, g, waitSend, free, blocker)
 			return nil
 		}
 		if o.Peer < 0 || int(o.Peer) >= s.Ranks {
@@ -1040,7 +1048,7 @@ func (a *analysis) startOp(e anEvent) error {
 		}
 		a.begin(op, e.t)
 		a.occupy(c, e.t+cost.sendCPU, op)
-		a.nextgs[p], a.nicOp[p] = e.t+cost.gap, op
+		a.nextgs[g], a.nicOp[g] = e.t+cost.gap, op
 		if o.CPU == 0 {
 			a.send[r] += cost.sendCPU
 			a.busy(r, "send", e.t, e.t+cost.sendCPU, op)
@@ -1099,10 +1107,11 @@ func (a *analysis) arrive(e anEvent) error {
 	src := int32(int(a.ops[send].rank))
 	d := int(o.Peer)
 	p := a.proc[d]
-	// The message uses the CPU its send named, as LogGOPSim has it.
-	c := int(p)*a.ncpu + int(o.CPU)
-	if free, _ := a.free(c, waitArrive); free > e.t {
-		a.wait(e, c, waitArrive, free, -1)
+	// The message uses the CPU and NIC its send named, as LogGOPSim has
+	// it.
+	c, g := int(p)*a.ncpu+int(o.CPU), int(p)*a.nnic+int(o.NIC)
+	if free, _ := a.free(c, g, waitArrive); free > e.t {
+		a.wait(e, c, g, waitArrive, free, -1)
 		return nil
 	}
 	cost, err := a.costs(o.Bytes, a.proc[src], p)
@@ -1111,7 +1120,7 @@ func (a *analysis) arrive(e anEvent) error {
 	}
 	doneAt := e.t + cost.recvCPU
 	a.occupy(c, doneAt, send)
-	a.nextgr[p] = e.t + cost.gap
+	a.nextgr[g] = e.t + cost.gap
 	if o.CPU == 0 {
 		a.recv[d] += cost.recvCPU
 	}
@@ -1151,14 +1160,12 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 		a.clk.received(a, recv, send)
 	}
 	if a.ops[send].state != stDone {
-		r := int(a.ops[send].rank)
-		c := a.cpu(send)
-		p := a.proc[r]
+		c, g := a.cpu(send), a.nic(send)
 		if a.nexto[c] < now {
 			a.occupy(c, now, send)
 		}
-		if a.nextgs[p] < now {
-			a.nextgs[p] = now
+		if a.nextgs[g] < now {
+			a.nextgs[g] = now
 		}
 		a.done(send, now)
 	}

@@ -67,11 +67,6 @@ func TestAnalyzeGivesLogGOPSimsEndTimes(t *testing.T) {
 		n++
 		t.Run(c.name, func(t *testing.T) {
 			s := readGOAL(t, c.file, c.text)
-			for i := range s.Ops {
-				if s.Ops[i].NIC != 0 {
-					t.Skip("the analytic answer gives a processor one NIC: GOAL's nic N is the simulation's (issue 27)")
-				}
-			}
 			res := analyze(t, loggp(t, s.Ranks, c.L, c.o, c.g, c.G, c.O, c.S), s, AnalyzeOptions{})
 			if res.Deadlock != nil {
 				t.Fatalf("deadlock: %+v", res.Deadlock)

@@ -31,6 +31,7 @@ const (
 type waitKey struct {
 	due   ps
 	c     int32 // CPU: processor × CPUs + CPU
+	g     int32 // NIC: processor × NICs + NIC; -1 for waitCPU
 	class uint8
 }
 
@@ -59,31 +60,30 @@ type waitList struct {
 	woken bool
 }
 
-// free says when class's resources of CPU c are free, and which
+// free says when class's resources of CPU c and NIC g are free, and which
 // operation holds them (-1: no one the critical path follows).
-func (a *analysis) free(c int, class uint8) (ps, int32) {
-	p := c / a.ncpu
+func (a *analysis) free(c, g int, class uint8) (ps, int32) {
 	switch class {
 	case waitCPU:
 		return a.nexto[c], a.cpuOp[c]
 	case waitSend:
-		if a.nextgs[p] > a.nexto[c] {
-			return a.nextgs[p], a.nicOp[p]
+		if a.nextgs[g] > a.nexto[c] {
+			return a.nextgs[g], a.nicOp[g]
 		}
 		return a.nexto[c], a.cpuOp[c]
 	}
-	return max(a.nexto[c], a.nextgr[p]), -1
+	return max(a.nexto[c], a.nextgr[g]), -1
 }
 
-// wait parks event e, which found class's resources of CPU c busy until
-// due, held by blocker.
-func (a *analysis) wait(e anEvent, c int, class uint8, due ps, blocker int32) {
+// wait parks event e, which found class's resources of CPU c and NIC g
+// busy until due, held by blocker.
+func (a *analysis) wait(e anEvent, c, g int, class uint8, due ps, blocker int32) {
 	if class != waitArrive && blocker >= 0 {
 		a.ops[e.op].why = blocker
 	}
 	a.epoch++
 	w := waiter{seq: e.seq, epoch: a.epoch, op: e.op, kind: e.kind}
-	i := a.waitList(waitKey{due, int32(c), class})
+	i := a.waitList(waitKey{due, int32(c), int32(g), class})
 	l := &a.waits[i]
 	k := len(l.members)
 	if k > 0 && l.members[k-1].seq > w.seq {
@@ -177,7 +177,7 @@ func (a *analysis) wakeList(i int32) error {
 		}
 		head := l.members[0]
 		due, c := l.key.due, int(l.key.c)
-		free, blocker := a.free(c, l.key.class)
+		free, blocker := a.free(c, int(l.key.g), l.key.class)
 		if free > due && a.heldPast(c, l.key.class, due) {
 			a.move(i, len(l.members), free, blocker)
 			return nil
@@ -236,7 +236,7 @@ func (a *analysis) heldPast(c int, class uint8, t ps) bool {
 func (a *analysis) move(i int32, j int, due ps, blocker int32) bool {
 	a.epoch++
 	l := &a.waits[i]
-	key := waitKey{due, l.key.c, l.key.class}
+	key := waitKey{due, l.key.c, l.key.g, l.key.class}
 	t, exists := a.waitAt[key]
 	if j == len(l.members) && !exists {
 		// The whole list moves: their whys are brought up to date when
