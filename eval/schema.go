@@ -115,6 +115,7 @@ var blocks = map[string]*blockSpec{
 		"jobswitch":       {typ: tTime, doc: "switching between jobs (Parasol I: ns)"},
 		"clock":           {typ: tFreq, doc: "clock frequency"},
 		"send_overhead":   {typ: tTime, doc: "sender software cost per message channel (simulated)"},
+		"channel_setup":   {typ: tSymbol, enum: registry.ChannelSetup, doc: "whether a message's channels transmit while later ones are set up, or only once all are (simulated; seed 000 §4)"},
 		"recv_overhead":   {typ: tTime, doc: "receiver software cost per message (simulated)"},
 		"packet_overhead": {typ: tTime, doc: "packet initialisation at the sender and before an acknowledgement (simulated)"},
 		"route_fixed":     {typ: tTime, doc: "software through-routing per packet (simulated)"},

@@ -15,7 +15,7 @@ import (
 // topologies; "" means the first. This is the one place where a machine
 // becomes something the runtime simulates.
 //
-// Processor fields read: send_overhead, recv_overhead, packet_overhead,
+// Processor fields read: send_overhead, channel_setup, recv_overhead, packet_overhead,
 // route_fixed, route_per_byte, route_cpu_fixed, route_cpu_per_byte,
 // hop_delay, maxrecvdelay, maxroutedelay, alloc_delay, the clock fields
 // and the NIC's (send_gap, recv_gap, send_gap_per_byte, recv_gap_per_byte,
@@ -150,6 +150,9 @@ func nodeParams(nt *NodeType) runtime.NodeParams {
 	np.NICs = int(min(get("nics"), 1<<30))
 	if v, ok := nt.Value("rendezvous"); ok && v.Text() == "match" {
 		np.MatchRendezvous = true
+	}
+	if v, ok := nt.Value("channel_setup"); ok && v.Text() == "serial" {
+		np.SerialSetup = true
 	}
 	return np
 }

@@ -133,12 +133,19 @@ var Rendezvous = &Enum{What: "rendezvous", Entries: []Entry{
 	{Name: "match", Doc: "the data at once, as an eager message; the send completes when the receiver matches it (LogGOPS)"},
 }}
 
+// ChannelSetup is how a processor opens the channels of a message sent on
+// several (seed 000 §4).
+var ChannelSetup = &Enum{What: "channel_setup", Entries: []Entry{
+	{Name: "overlapped", Doc: "a channel transmits once its own set-up is done, while the next is set up (the H1's integer unit beside its VCP; the default)"},
+	{Name: "serial", Doc: "every channel is set up before the first packet leaves, as seed 000's Eq. 5 charges cγ"},
+}}
+
 // enums are the enumerations, each known by the field it is written in
 // (Enum.What).
-var enums = []*Enum{Switching, Routing, Arbitration, Buffering, Rendezvous}
+var enums = []*Enum{Switching, Routing, Arbitration, Buffering, Rendezvous, ChannelSetup}
 
 // Enums returns the enumerations: switching, routing, arbitration,
-// buffering and rendezvous, in that order.
+// buffering, rendezvous and channel_setup, in that order.
 func Enums() []*Enum { return slices.Clone(enums) }
 
 // EnumOf returns the enumeration a field is written with ("routing"), if the

@@ -102,6 +102,34 @@ func TestC104Eq5(t *testing.T) {
 	}
 }
 
+// With SerialSetup the sender sets up all c channels before the first
+// transmits, as Eq. 5 charges them: on a saturated link its time to the
+// last transmission (send_time less the final acknowledgement) is Eq. 5's
+// saturated branch cγ + (n/b)(β + (h+b+1)α) exactly. By default the first
+// channel transmits while the others are set up, (c−1)γ sooner.
+func TestC104SerialSetUpIsEq5(t *testing.T) {
+	for _, sc := range [][2]int{{2, 2}, {6, 4}, {10, 6}} {
+		s, c := sc[0], sc[1]
+		serial := c104Chain(t, s)
+		for v := range serial.Nodes {
+			if serial.Graph.NodeKind(int32(v)) != topo.Switch {
+				serial.Nodes[v].SerialSetup = true
+			}
+		}
+		for _, n := range []int{1024, 4096, 16384} {
+			want := eq5(n, s, c)
+			r := sim1(t, serial, Options{Op: "send", Size: n, Channels: c, Src: Node(0), Dst: Node(1)})
+			if got := r.SendTime.Mean - r.SendTime.FinalAck; !near(got, want, 1e-9) {
+				t.Errorf("serial set-up, s=%d c=%d n=%d: time to the last transmission %.6g, Eq. 5 %.6g", s, c, n, got, want)
+			}
+			r = sim1(t, c104Chain(t, s), Options{Op: "send", Size: n, Channels: c, Src: Node(0), Dst: Node(1)})
+			if got, w := r.SendTime.Mean-r.SendTime.FinalAck, want-float64(c-1)*gamma; !near(got, w, 1e-9) {
+				t.Errorf("overlapped set-up, s=%d c=%d n=%d: time to the last transmission %.6g, Eq. 5 less (c-1)γ %.6g", s, c, n, got, w)
+			}
+		}
+	}
+}
+
 // pumaChain is c104Chain with every hop made of `width` parallel links, as
 // a PUMA H1 has four links into its switch.
 func pumaChain(t testing.TB, s, width int) *Spec {

@@ -556,6 +556,10 @@ func (s *sim) msgReady(m int32) {
 	msg := &s.msgs[m]
 	msg.ready = s.now
 	np := s.net.nodeP(msg.src)
+	if np.SerialSetup && s.nic == nil {
+		s.setUpSerially(msg, np)
+		return
+	}
 	for j := msg.part0; j < msg.part0+msg.parts; j++ {
 		start := max(s.now, s.nodes[msg.src].cpu)
 		if s.nic != nil {
@@ -567,6 +571,24 @@ func (s *sim) msgReady(m int32) {
 			s.launch(j)
 		} else {
 			s.push(s.nodes[msg.src].cpu, evPartStart, j, 0)
+		}
+	}
+}
+
+// setUpSerially sets up every part (channel) of a message, SendOverhead
+// each on the sender's CPU, and then launches them all (NodeParams.
+// SerialSetup).
+func (s *sim) setUpSerially(msg *message, np *NodeParams) {
+	cpu := max(s.now, s.nodes[msg.src].cpu)
+	for range msg.parts {
+		cpu += np.SendOverhead
+	}
+	s.nodes[msg.src].cpu = cpu
+	for j := msg.part0; j < msg.part0+msg.parts; j++ {
+		if cpu == s.now {
+			s.launch(j)
+		} else {
+			s.push(cpu, evPartStart, j, 0)
 		}
 	}
 }

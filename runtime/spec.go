@@ -30,7 +30,8 @@
 //
 // A message of n bytes from s to d: the sender's CPU pays SendOverhead per
 // channel used (Options.Channels × Options.Links parts, serialized, so c
-// channels cost cγ as in seed 000); each part is cut into packets of
+// channels cost cγ as in seed 000; a part transmits once its set-up is
+// done, or with NodeParams.SerialSetup once every part's is); each part is cut into packets of
 // Payload bytes plus Header and Trailer; before a packet leaves its source
 // the node's packet engine (the C104 VCP) spends PacketOverhead with the
 // output lane already held, so packet initialisation and transmission do
@@ -169,6 +170,14 @@ type NodeParams struct {
 	SendPerByte, RecvPerByte       float64
 	CPUs, NICs                     int
 	MatchRendezvous                bool
+	// SerialSetup: a message on several channels (Options.Channels ×
+	// Options.Links parts) has every channel set up, SendOverhead each,
+	// before any transmits, as seed 000's Eq. 5 charges cγ; otherwise a
+	// channel transmits once its own set-up is done, beside the set-up
+	// of the next (§4: "communication may take place on the first
+	// channels while the remaining channels are still being
+	// initialised").
+	SerialSetup bool
 	// Clock is the processor's local clock, which programs read with
 	// now() and wait on with until(t); each run draws its offset and
 	// drift per node from the run's seed (program_clock.go). The zero
