@@ -529,6 +529,9 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 		a.ncpu = max(a.ncpu, int(s.Ops[i].CPU)+1)
 		a.nnic = max(a.nnic, int(s.Ops[i].NIC)+1)
 	}
+	if err := a.checkUnits(); err != nil {
+		return nil, err
+	}
 	P := a.topo.Graph.NumProcs()
 	a.nexto, a.cpuOp = make([]ps, P*a.ncpu), make([]int32, P*a.ncpu)
 	a.nextgs, a.nextgr, a.nicOp = make([]ps, P*a.nnic), make([]ps, P*a.nnic), make([]int32, P*a.nnic)
@@ -695,6 +698,37 @@ func (a *analysis) mapRanks(m []int) error {
 		}{{"send_overhead", &a.sendOverhead[i]}, {"recv_overhead", &a.recvOverhead[i]}} {
 			if v, ok := nt.Value(f.name); ok && v.Kind == lang.Number && v.Dim == lang.TimeDim {
 				*f.to, _ = toPS(v.Num)
+			}
+		}
+	}
+	return nil
+}
+
+// checkUnits refuses an operation on a CPU or NIC its rank's processor
+// does not have, as the simulation does: a processor that states cpus or
+// nics (itself or in its nic block) has that many, one that states
+// neither as many as the schedule names (LogGOPSim's count).
+func (a *analysis) checkUnits() error {
+	g := a.topo.Graph
+	count := func(nt *eval.NodeType, field string, used int) int {
+		if v, ok := nt.Value(field); ok && v.Kind == lang.Number && v.Num >= 1 {
+			return int(min(v.Num, float64(runtime.MaxUnits)))
+		}
+		return used
+	}
+	for r := 0; r < a.s.Ranks; r++ {
+		nt := a.topo.NodeTypes[g.Proc(int(a.proc[r]))]
+		cpus, nics := count(nt, "cpus", a.ncpu), count(nt, "nics", a.nnic)
+		if cpus == a.ncpu && nics == a.nnic {
+			continue
+		}
+		for i := a.s.RankStart[r]; i < a.s.RankStart[r+1]; i++ {
+			op := &a.s.Ops[i]
+			if int(op.CPU) >= cpus {
+				return fmt.Errorf("operation %s of rank %d runs on CPU %d, but its processor has %d (its cpus)", a.s.LabelOf(int(i)), r, op.CPU, cpus)
+			}
+			if op.Kind == lang.OpSend && int(op.NIC) >= nics {
+				return fmt.Errorf("operation %s of rank %d sends on NIC %d, but its processor has %d (its nics)", a.s.LabelOf(int(i)), r, op.NIC, nics)
 			}
 		}
 	}

@@ -85,6 +85,43 @@ func TestAnalyzeGivesLogGOPSimsEndTimes(t *testing.T) {
 	}
 }
 
+// The analytic answer gives a processor the CPUs and NICs the schedule
+// names (nics_2 uses cpu 1 and nic 1: LogGOPSim's 34988 19494 31488 ns
+// above), unless the processor states fewer: then it refuses the schedule
+// as the simulation does, naming the operation.
+func TestAnalyzeRefusesCPUsAndNICsTheProcessorLacks(t *testing.T) {
+	text, err := os.ReadFile("testdata/goal/nics_2.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := readGOAL(t, "nics_2.goal", string(text))
+	for _, c := range []struct {
+		set, value, want string
+	}{
+		{"processor(pe).cpus", "1", "operation l2 of rank 0 runs on CPU 1, but its processor has 1 (its cpus)"},
+		{"nic(loggops).nics", "1", "operation l2 of rank 0 sends on NIC 1, but its processor has 1 (its nics)"},
+		{"processor(pe).nics", "1", "operation l2 of rank 0 sends on NIC 1, but its processor has 1 (its nics)"},
+		{"nic(loggops).nics", "2", ""},
+	} {
+		m, err := eval.Load("std:loggp", eval.WithSet("P", "3"), eval.WithSet(c.set, c.value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s = %s: %v", c.set, c.value, err)
+			} else if got := fmt.Sprint(endsNS(res)); got != "[34988 19494 31488]" {
+				t.Errorf("%s = %s: end times %s ns, want LogGOPSim's [34988 19494 31488]", c.set, c.value, got)
+			}
+			continue
+		}
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s = %s: %v, want %q", c.set, c.value, err, c.want)
+		}
+	}
+}
+
 // logGOPSimCase is a line of testdata/goal/loggopsim.txt: a schedule,
 // LogGOPSim's parameters (ns, ns/B, B) and the end times it printed (ns).
 type logGOPSimCase struct {
