@@ -7,9 +7,10 @@ import (
 
 // A nic block is a block like a processor: completion offers the nic
 // blocks after a processor's nic =, a nic block's fields at the start of
-// a line in it and its labels in nic( … ); hover on a nic field gives the
-// schema's line for it and its value.
-func TestNICBlocksCompleteAndHover(t *testing.T) {
+// a line in it and its labels in nic( … ); the name after nic = leads to
+// its block; hover on a nic field gives the schema's line for it and its
+// value.
+func TestNICBlocksCompleteDefineAndHover(t *testing.T) {
 	c := start(t)
 	c.initialize()
 	uri, text := fixture(t, "nic.machine")
@@ -44,6 +45,11 @@ func TestNICBlocksCompleteAndHover(t *testing.T) {
 		}
 	}
 	c.change(uri, text, 3)
+	var def []location
+	c.call("textDocument/definition", at(uri, find(t, text, "nic = fast", 0, 7)), &def)
+	if want := find(t, text, "fast {", 0, 0); len(def) != 1 || def[0].Range.Start != want {
+		t.Errorf("definition of the nic a processor names = %+v, want the nic block's label at %+v", def, want)
+	}
 	if h := c.hover(uri, find(t, text, "send_gap = gap", 0, 1)); !strings.Contains(h, "`1us`") || !strings.Contains(h, "the NIC's time per message sent") {
 		t.Errorf("hover on a nic block's send_gap = %q, want its value 1us and the schema's line", h)
 	}
