@@ -232,6 +232,10 @@ func (m *Machine) check(f *field, spec fieldSpec, v lang.Value) (lang.Value, err
 			}
 			return lang.StringValue(en.Name), nil
 		}
+		if f.name == "nic" && f.obj.kind == "processor" && f.obj.parent != nil && f.obj.parent.child("nic", v.Text()) == nil {
+			// a computed name (a word is checked where it is written)
+			return v, errAt(f.decl.Value, "no nic %s%s", lang.Excerpt(quoteLabel(v.Text())), lang.DidYouMean(v.Text(), m.labelsOf("nic")))
+		}
 		return v, nil
 	}
 	want, _ := t.dim()

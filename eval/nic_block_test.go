@@ -141,6 +141,7 @@ func TestNICBlockErrors(t *testing.T) {
 		want       string
 	}{
 		{"a misspelt nic", m, nil, `nic.machine:6:9: no nic fsat (did you mean "fast"?)`},
+		{"a param naming no nic", strings.Replace(m, "nic = fsat", "nic = which", 1) + "\nparam which = \"fsat\"", nil, `nic.machine:6:9: no nic fsat (did you mean "fast"?)`},
 		{"a misspelt nic in --set", strings.Replace(m, "fsat", "fast", 1), []Option{WithSet("nic(fsat).send_gap", "2us")}, `no nic fsat in machine "m" (did you mean "fast"?)`},
 		{"too many nics", strings.Replace(strings.Replace(m, "fsat", "fast", 1), "send_gap = 1us", "nics = 1000", 1), nil, `nic.machine:3:10: nics = 1000: a processor has at most 256`},
 		{"a field no nic has", strings.Replace(strings.Replace(m, "fsat", "fast", 1), "send_gap = 1us", "send_gapp = 1us", 1), nil, `nic.machine:3:3: unknown field send_gapp in nic fast (did you mean "send_gap"?)`},
@@ -148,6 +149,56 @@ func TestNICBlockErrors(t *testing.T) {
 		_, err := LoadSource("nic.machine", c.text, c.opts...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.what, err, c.want)
+		}
+	}
+}
+
+// A processor may name its nic block by a param holding the name (or by
+// a string), as node = may name a processor type: --set which=fast
+// changes every processor that names its NIC by it.
+func TestProcessorNamesItsNICBlockByAParam(t *testing.T) {
+	const text = `machine "m" {
+	param which = "slow"
+	nic fast {
+		send_gap = 1us
+	}
+	nic slow {
+		send_gap = 5us
+	}
+	processor pe {
+		nic = which
+	}
+	processor pq {
+		nic = "fast"
+	}
+	topology t {
+		node 0 = pe
+		node 1 = pq
+		link 0 -- 1
+		latency = 1us
+		speed = 1GB/s
+	}
+}`
+	for _, c := range []struct {
+		sets   []Option
+		pe, pq float64
+	}{
+		{nil, 5e-6, 1e-6},
+		{[]Option{WithSet("which", `"fast"`)}, 1e-6, 1e-6},
+	} {
+		m, err := LoadSource("nic.machine", text, c.sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := m.Spec("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := spec.Nodes[0].SendGap; !near(got, c.pe, 1e-12) {
+			t.Errorf("%d sets: pe's send_gap %g, want %g", len(c.sets), got, c.pe)
+		}
+		if got := spec.Nodes[1].SendGap; !near(got, c.pq, 1e-12) {
+			t.Errorf("%d sets: pq's send_gap %g, want %g", len(c.sets), got, c.pq)
 		}
 	}
 }

@@ -92,16 +92,22 @@ func (o *object) nicBlock() *object {
 		return nil
 	}
 	var label string
-	switch e := ref.decl.Value.(type) {
-	case *lang.Ident:
-		label = e.Name
-	case *lang.StringLit:
-		label = e.Value
-	default: // a computed name, read once evaluated
-		if ref.state != evaluated || ref.failure() != nil {
+	if ref.state == evaluated {
+		if ref.failure() != nil {
 			return nil
 		}
 		label = ref.val.Text()
+	} else {
+		// Not yet evaluated (the resolver asks): a word or a string
+		// names the block; a computed name is known once evaluated.
+		switch e := ref.decl.Value.(type) {
+		case *lang.Ident:
+			label = e.Name
+		case *lang.StringLit:
+			label = e.Value
+		default:
+			return nil
+		}
 	}
 	return o.parent.child("nic", label)
 }
