@@ -496,13 +496,15 @@ func (tw *writer) complete(b []byte, pid, tid int, it item, a *runtime.ProgramRe
 
 // flowEnd appends the fields of one end of flow f: at the middle of the
 // span it binds to (k into items, if ok), where Perfetto finds that span
-// enclosing it, else at time t of rank's first track.
+// enclosing it, else at time t of rank's first track (inside).
 func (tw *writer) flowEnd(b []byte, ph string, pid int, f runtime.Flow, ok bool, items []item, k, rank int, t int64, R int) []byte {
 	tid := rank + 1
 	if ok {
 		it := items[k]
 		tid = it.track*R + it.rank + 1
 		t = it.start + (it.end-it.start)/2
+	} else {
+		t = inside(items, rank, t)
 	}
 	b = append(b, `"ph":"`...)
 	b = append(b, ph...)
@@ -525,6 +527,28 @@ func (tw *writer) flowEnd(b []byte, ph string, pid int, f runtime.Flow, ok bool,
 	b = append(b, `,"to":`...)
 	b = strconv.AppendInt(b, int64(f.To), 10)
 	return append(b, '}')
+}
+
+// inside is time t on rank's first track moved, where it falls on the
+// start of a span there, a picosecond into it, so that Perfetto finds the
+// span enclosing it: an end with no span of its own (a message the
+// analytic answer sends or takes in on a CPU other than the first, which
+// its timeline does not draw) would bind to no slice. items are in track
+// order, each track in time order.
+func inside(items []item, rank int, t int64) int64 {
+	lo, _ := slices.BinarySearchFunc(items, rank, func(it item, r int) int {
+		return cmp.Or(cmp.Compare(it.rank, r), cmp.Compare(it.track, 0))
+	})
+	hi := lo
+	for hi < len(items) && items[hi].rank == rank && items[hi].track == 0 {
+		hi++
+	}
+	// the span of the first track that starts at t, if any
+	j, found := slices.BinarySearchFunc(items[lo:hi], t, func(it item, t int64) int { return cmp.Compare(it.start, t) })
+	if found && items[lo+j].end-t > 1 {
+		return t + 1
+	}
+	return t
 }
 
 // label is rank's operation op's label with its line ("send(8B, to: 3)
