@@ -120,13 +120,17 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
-	sends := int64(0)
+	sends, rendezvous := int64(0), int64(0)
+	above := rendezvousAbove(o.EagerLimit)
 	for i := range x.Ops {
 		// The readers refuse such operations; a schedule built by hand
 		// would otherwise end at NaN.
 		switch op := &x.Ops[i]; op.Kind {
 		case lang.OpSend:
 			sends++
+			if op.Bytes > above {
+				rendezvous++
+			}
 			if op.Bytes < 0 {
 				return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), x.RankOf(i), op.Bytes)
 			}
@@ -178,12 +182,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	sm := newSim(n, sopt)
 	sm.reset(o.Seed)
 	sm.guard = programGuard(x, need, o.MaxMemory)
-	// Every send is one message of one part (a rendezvous adds two
-	// more): reserving them up front saves copying them as they grow.
-	reserve := int(sends)
-	if o.EagerLimit != 0 {
-		reserve *= 3
-	}
+	// Every send is one message of one part, and a rendezvous two more
+	// (its request and clear-to-send): reserving them up front saves
+	// copying them as they grow. Only the sends above the eager limit
+	// are counted twice more, where every send was (the schedules of
+	// std:loggp, whose eager limit is 64 KiB, held three times the
+	// messages they sent).
+	reserve := int(sends + 2*rendezvous)
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
 	p.spec = orig
@@ -520,6 +525,7 @@ type progRun struct {
 	spec   *Spec          // as given: the network's may have lost its overheads to the NICs (kernelSpec)
 	x      *lang.Schedule // collectives expanded
 	orig   *lang.Schedule
+	perOp  float64 // ranks per operation of x (rankOf)
 	origin []int32 // x op -> orig op (nil: the same)
 	node   []int32 // rank -> node index
 	tr     *traffic
@@ -603,6 +609,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 		tr: &traffic{op: "program", channels: 1, links: 1, payload: int64(n.spec.Packet.Payload),
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
+	p.perOp = float64(x.Ranks) / float64(max(N, 1))
 	p.need = make([]int32, N)
 	p.state = make([]uint8, N)
 	p.start = make([]float64, N)
@@ -655,7 +662,18 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	return p
 }
 
-func (p *progRun) rankOf(op int32) int { return p.x.RankOf(int(op)) }
+// rankOf is the rank of operation op. Most schedules give every rank
+// as many operations (a program's loop, a schedgen collective), so op's
+// place in the schedule tells its rank and one look confirms it; other
+// schedules search (lang.Schedule.RankOf's binary search, which was a
+// sixth of a 1,024-rank ring's simulation).
+func (p *progRun) rankOf(op int32) int {
+	rs := p.x.RankStart
+	if r := int(float64(op) * p.perOp); r < p.x.Ranks && rs[r] <= op && op < rs[r+1] {
+		return r
+	}
+	return p.x.RankOf(int(op))
+}
 
 func (p *progRun) wake(id, aux int32) {
 	now := p.now()
