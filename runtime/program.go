@@ -189,7 +189,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	// std:loggp, whose eager limit is 64 KiB, held three times the
 	// messages they sent).
 	reserve := int(sends + 2*rendezvous)
+	// The kernel's latency of each message delivered likewise (grown
+	// as it went, it made 4.7 times its size in garbage).
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
+	sm.lat = slices.Grow(sm.lat[:0], reserve)
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
 	p.spec = orig
 	if nic {
@@ -516,6 +519,26 @@ type rankState struct {
 	end        float64
 }
 
+// opState is an operation's state in a program's run, in one record
+// (32 bytes) where it was in eight arrays (42 bytes): handling an
+// operation touches one cache line rather than eight.
+type opState struct {
+	start, end float64
+	// need is how many prerequisites are unmet until the operation is
+	// issued; then, for a posted receive, its posting order (the count
+	// of postings and arrivals, at most one per operation, so it fits).
+	need    int32
+	readyBy int32 // what released it last
+	cause   int32 // what it waited for last (-1: nothing)
+	state   uint8 // 0 waiting, 1 issued, 2 started, 3 done
+	// byStart: readyBy released it by starting (irequires), not by
+	// completing. The critical path then goes on from what held
+	// readyBy's start back: its completion may come later than this
+	// operation's, and through its own messages (a halo exchange's waits
+	// form a ring).
+	byStart bool
+}
+
 // interval is a time a node was receiving or passing packets on.
 type interval struct{ a, b float64 }
 
@@ -532,22 +555,10 @@ type progRun struct {
 	eager  int64 // a message of more bytes goes by rendezvous
 	o      ProgramOptions
 
-	need      []int32 // unmet prerequisites per op
-	dependent []int32 // CSR of dependents: op<<1 | start
+	ops       []opState // per operation of x
+	dependent []int32   // CSR of dependents: op<<1 | start
 	depAt     []int32
-	state     []uint8 // 0 waiting, 1 issued, 2 started, 3 done
-	start     []float64
-	end       []float64
-	cause     []int32 // what op i waited for last (-1: nothing)
-	// byStart: readyBy[i] released op i by starting (irequires), not
-	// by completing. The critical path then goes on from what held
-	// readyBy[i]'s start back: its completion may come later than op
-	// i's, and through i's own messages (a halo exchange's waits form a
-	// ring).
-	byStart []bool
-	postSeq []int64 // receive posting order
-	ready   []int32 // worklist
-	readyBy []int32
+	ready     []int32 // worklist
 
 	msgs   []pmsg
 	simMsg []int32 // sim message -> program message
@@ -610,22 +621,15 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
 	p.perOp = float64(x.Ranks) / float64(max(N, 1))
-	p.need = make([]int32, N)
-	p.state = make([]uint8, N)
-	p.start = make([]float64, N)
-	p.end = make([]float64, N)
-	p.cause = make([]int32, N)
-	p.readyBy = make([]int32, N)
-	p.byStart = make([]bool, N)
-	p.postSeq = make([]int64, N)
+	p.ops = make([]opState, N)
 	p.depAt = make([]int32, N+1)
 	for i := range N {
 		deps := x.DepsOf(i)
-		p.need[i] = int32(len(deps))
+		p.ops[i].need = int32(len(deps))
 		for _, d := range deps {
 			p.depAt[d.Op+1]++
 		}
-		p.cause[i], p.readyBy[i] = -1, -1
+		p.ops[i].cause, p.ops[i].readyBy = -1, -1
 	}
 	for i := range N {
 		p.depAt[i+1] += p.depAt[i]
@@ -679,8 +683,8 @@ func (p *progRun) wake(id, aux int32) {
 	now := p.now()
 	switch aux {
 	case wStart:
-		for i := range p.need {
-			if p.need[i] == 0 {
+		for i := range p.ops {
+			if p.ops[i].need == 0 {
 				p.ready = append(p.ready, int32(i))
 			}
 		}
@@ -689,7 +693,7 @@ func (p *progRun) wake(id, aux int32) {
 	case wCalcEnd:
 		p.calcEnd(id)
 	case wSent:
-		p.complete(id, now, p.readyBy[id])
+		p.complete(id, now, p.ops[id].readyBy)
 	case wArrive:
 		p.arrive(id)
 	case wInject:
@@ -743,7 +747,7 @@ func (p *progRun) issue(i int32) {
 	now := p.now()
 	op := &p.x.Ops[i]
 	r := int32(p.rankOf(i))
-	p.state[i] = 1
+	p.ops[i].state = 1
 	if p.clk != nil && p.clk.issue(p, i, r, op) {
 		return
 	}
@@ -768,10 +772,10 @@ func (p *progRun) run(i, r int32, op *lang.SchedOp) {
 		}
 		st := max(now, *c)
 		*c = st + op.Time
-		p.start[i] = st
+		p.ops[i].start = st
 		if op.Time == 0 && st == now {
 			p.started(i)
-			p.complete(i, now, p.readyBy[i])
+			p.complete(i, now, p.ops[i].readyBy)
 			return
 		}
 		p.startAt(i, st)
@@ -779,7 +783,7 @@ func (p *progRun) run(i, r int32, op *lang.SchedOp) {
 	case lang.OpSend:
 		p.send(i, r, op)
 	case lang.OpRecv:
-		p.start[i] = now
+		p.ops[i].start = now
 		p.started(i)
 		p.post(i, r, op)
 	default:
@@ -797,10 +801,10 @@ func (p *progRun) startAt(i int32, t float64) {
 }
 
 func (p *progRun) started(i int32) {
-	if p.state[i] >= 2 {
+	if p.ops[i].state >= 2 {
 		return
 	}
-	p.state[i] = 2
+	p.ops[i].state = 2
 	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
 		if d&1 == 1 {
 			p.release(d>>1, i, true)
@@ -809,20 +813,20 @@ func (p *progRun) started(i int32) {
 }
 
 func (p *progRun) release(j, by int32, start bool) {
-	p.readyBy[j], p.byStart[j] = by, start
-	if p.need[j]--; p.need[j] == 0 {
+	p.ops[j].readyBy, p.ops[j].byStart = by, start
+	if p.ops[j].need--; p.ops[j].need == 0 {
 		p.ready = append(p.ready, j)
 	}
 }
 
 // complete ends op i at t; cause is what it waited for last.
 func (p *progRun) complete(i int32, t float64, cause int32) {
-	if p.state[i] < 2 {
+	if p.ops[i].state < 2 {
 		p.started(i)
 	}
-	p.state[i] = 3
-	p.end[i] = t
-	p.cause[i] = cause
+	p.ops[i].state = 3
+	p.ops[i].end = t
+	p.ops[i].cause = cause
 	rs := &p.ranks[p.rankOf(i)]
 	rs.end = max(rs.end, t)
 	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
@@ -880,14 +884,14 @@ func (p *progRun) origOp(op int32) int {
 func (p *progRun) calcEnd(i int32) {
 	now := p.now()
 	r := int32(p.rankOf(i))
-	from := p.start[i]
+	from := p.ops[i].start
 	if p.pieceFrom != nil {
 		if f, ok := p.pieceFrom[i]; ok {
 			from = f
 		}
 	}
 	if p.x.Ops[i].CPU != 0 {
-		p.complete(i, now, p.readyBy[i])
+		p.complete(i, now, p.ops[i].readyBy)
 		return
 	}
 	p.span(r, "compute", from, now, i)
@@ -905,7 +909,7 @@ func (p *progRun) calcEnd(i int32) {
 		}
 		delete(p.pieceFrom, i)
 	}
-	p.complete(i, now, p.readyBy[i])
+	p.complete(i, now, p.ops[i].readyBy)
 }
 
 // Seed 002 §1.1 gives each processor a maxrecvdelay and a maxroutedelay, a
@@ -1188,7 +1192,7 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		c1 += c0
 		c2 += c1
 		*c = c2
-		p.start[i] = c0
+		p.ops[i].start = c0
 		p.startAt(i, c0)
 		p.span(r, "send", c0, c1, i)
 		p.span(dst, "recv", c1, c2, -1)
@@ -1209,7 +1213,7 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 	}
 	p.msgs[pm].kind = kind
 	c0, c1 := p.inject(pm, r, dst, bytes, op)
-	p.start[i] = c0
+	p.ops[i].start = c0
 	p.startAt(i, c0)
 	p.span(r, "send", c0, c1, i)
 	if p.o.Flows {
@@ -1247,7 +1251,7 @@ func (p *progRun) sentAt(i int32, t float64) {
 		p.s.push(t, evDriver, i, wSent)
 		return
 	}
-	p.complete(i, t, p.readyBy[i])
+	p.complete(i, t, p.ops[i].readyBy)
 }
 
 // inject sends bytes for program message pm from rank a to rank b through
@@ -1482,12 +1486,12 @@ func (p *progRun) attempt(c contender) {
 			x, t = g, *p.res(g)
 		}
 	}
-	if op.Kind == lang.OpRecv && p.start[i] < 0 {
+	if op.Kind == lang.OpRecv && p.ops[i].start < 0 {
 		t = now
 	}
 	if toPS(t) > now {
 		if op.Kind == lang.OpRecv {
-			p.start[i] = -1
+			p.ops[i].start = -1
 			p.s.push(max(t, p.s.now), evDriver, i, wRetry)
 			return
 		}
@@ -1569,7 +1573,7 @@ func (p *progRun) arrive(pm int32) {
 		}
 	case pmData:
 		p.complete(m.recv, now, m.send)
-		p.complete(m.send, now, p.readyBy[m.send])
+		p.complete(m.send, now, p.ops[m.send].readyBy)
 	}
 }
 
@@ -1582,8 +1586,8 @@ func (p *progRun) matched(pm, rc int32) {
 		p.clk.received(p, rc, m.send)
 	}
 	if m.kind != pmRTS {
-		cause := p.readyBy[rc]
-		if m.at > p.start[rc] || cause < 0 {
+		cause := p.ops[rc].readyBy
+		if m.at > p.ops[rc].start || cause < 0 {
 			cause = m.send
 		}
 		p.complete(rc, now, cause)
@@ -1593,7 +1597,7 @@ func (p *progRun) matched(pm, rc int32) {
 			op := &p.x.Ops[m.send]
 			cpu, gap := p.cpuOf(m.src, op.CPU), p.sendGap(p.node[m.src], op.NIC)
 			*cpu, *gap = max(*cpu, now), max(*gap, now)
-			p.complete(m.send, now, p.readyBy[m.send])
+			p.complete(m.send, now, p.ops[m.send].readyBy)
 		}
 		return
 	}
@@ -1614,7 +1618,7 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	var bestKey int64
 	try := func(src, tag int32) {
 		k := matchKey(src, tag)
-		if q := rs.posted[k]; q != nil && !q.empty() && (best == nil || p.postSeq[q.front()] < p.postSeq[best.front()]) {
+		if q := rs.posted[k]; q != nil && !q.empty() && (best == nil || p.ops[q.front()].need < p.ops[best.front()].need) {
 			best, bestKey = q, k
 		}
 	}
@@ -1659,7 +1663,7 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 		return
 	}
 	p.seq++
-	p.postSeq[i] = p.seq
+	p.ops[i].need = int32(p.seq) // see opState.need
 	p.enqueue(rs.posted, matchKey(op.Peer, op.Tag), i)
 }
 
@@ -1698,10 +1702,10 @@ func (p *progRun) result(partial bool) (*ProgramResult, error) {
 	res := &ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
 	res.Ranks = make([]RankTimes, len(p.ranks))
 	last := int32(-1)
-	for i := range p.end {
+	for i := range p.ops {
 		// On a tie the later rank's operation: a rendezvous send ends
 		// with its receive, which then leads the path back to it.
-		if p.state[i] == 3 && (last < 0 || p.end[i] >= p.end[last]) {
+		if p.ops[i].state == 3 && (last < 0 || p.ops[i].end >= p.ops[last].end) {
 			last = int32(i)
 		}
 	}
@@ -1752,7 +1756,7 @@ func (p *progRun) criticalPath(last int32, steps int) []PathStep {
 	rev := make([]PathStep, 0, steps)
 	p.walkPath(last, func(i int32, r, op int, merge bool) {
 		if merge {
-			rev[len(rev)-1].Start = p.start[i]
+			rev[len(rev)-1].Start = p.ops[i].start
 			return
 		}
 		g := i
@@ -1761,7 +1765,7 @@ func (p *progRun) criticalPath(last int32, steps int) []PathStep {
 		}
 		o := &p.orig.Ops[g]
 		rev = append(rev, PathStep{Rank: r, Op: op, Kind: o.Kind.String(), Label: p.orig.LabelOf(int(g)), Line: int(o.Line),
-			Start: p.start[i], End: p.end[i]})
+			Start: p.ops[i].start, End: p.ops[i].end})
 	})
 	slices.Reverse(rev)
 	return rev
@@ -1777,9 +1781,9 @@ func (p *progRun) criticalPath(last int32, steps int) []PathStep {
 func (p *progRun) walkPath(last int32, visit func(i int32, r, op int, merge bool)) {
 	started := false // reached i through its start, not its completion
 	steps, prevR, prevOp := 0, -1, -1
-	seen := make([]bool, len(p.end))
+	seen := make([]bool, len(p.ops))
 	for n, i := 0, last; i >= 0; n++ {
-		if n > 2*len(p.end) { // a cycle of causes cannot happen; guard anyway
+		if n > 2*len(p.ops) { // a cycle of causes cannot happen; guard anyway
 			break
 		}
 		if !seen[i] {
@@ -1792,11 +1796,11 @@ func (p *progRun) walkPath(last int32, visit func(i int32, r, op int, merge bool
 			prevR, prevOp = r, op
 			visit(i, r, op, merge)
 		}
-		next := p.cause[i]
+		next := p.ops[i].cause
 		if started {
-			next = p.readyBy[i]
+			next = p.ops[i].readyBy
 		}
-		i, started = next, next == p.readyBy[i] && p.byStart[i]
+		i, started = next, next == p.ops[i].readyBy && p.ops[i].byStart
 	}
 }
 
@@ -1808,13 +1812,13 @@ func (p *progRun) deadlock() *ProgramDeadlock {
 		lo, hi := int(p.x.RankStart[r]), int(p.x.RankStart[r+1])
 		stuck := -1
 		for i := lo; i < hi; i++ {
-			if p.state[i] == 3 {
+			if p.ops[i].state == 3 {
 				continue
 			}
 			if stuck < 0 {
 				stuck = i
 			}
-			if p.state[i] > 0 {
+			if p.ops[i].state > 0 {
 				stuck = i
 				break
 			}
@@ -1854,22 +1858,22 @@ func (p *progRun) fillFlows(res *ProgramResult) {
 	at := map[int32]int{} // original collective op -> index in Regions
 	for i, g := range p.origin {
 		o := &p.orig.Ops[g]
-		if o.Kind != lang.OpColl || p.state[i] < 2 {
+		if o.Kind != lang.OpColl || p.ops[i].state < 2 {
 			continue
 		}
-		end := p.end[i]
-		if p.state[i] < 3 {
-			end = p.start[i]
+		end := p.ops[i].end
+		if p.ops[i].state < 3 {
+			end = p.ops[i].start
 		}
 		k, ok := at[g]
 		if !ok {
 			k = len(res.Regions)
 			at[g] = k
 			r := p.orig.RankOf(int(g))
-			res.Regions = append(res.Regions, Region{Rank: r, Op: int(g - p.orig.RankStart[r]), Name: p.orig.Colls[o.Peer].Name, Start: p.start[i], End: end})
+			res.Regions = append(res.Regions, Region{Rank: r, Op: int(g - p.orig.RankStart[r]), Name: p.orig.Colls[o.Peer].Name, Start: p.ops[i].start, End: end})
 			continue
 		}
 		rg := &res.Regions[k]
-		rg.Start, rg.End = min(rg.Start, p.start[i]), max(rg.End, end)
+		rg.Start, rg.End = min(rg.Start, p.ops[i].start), max(rg.End, end)
 	}
 }

@@ -115,12 +115,12 @@ func (c *progClock) issue(p *progRun, i, r int32, op *lang.SchedOp) bool {
 		if math.IsInf(at, 1) || math.IsNaN(at) {
 			// A time that never comes: the rank waits for ever, which
 			// the run reports as a deadlock.
-			p.start[i] = now
+			p.ops[i].start = now
 			p.started(i)
 			return true
 		}
 		if at > now {
-			p.start[i] = now
+			p.ops[i].start = now
 			p.started(i)
 			p.sentAt(i, at) // completes op i at its time
 			return true
@@ -128,9 +128,9 @@ func (c *progClock) issue(p *progRun, i, r int32, op *lang.SchedOp) bool {
 	default:
 		return false
 	}
-	p.start[i] = now
+	p.ops[i].start = now
 	p.started(i)
-	p.complete(i, now, p.readyBy[i])
+	p.complete(i, now, p.ops[i].readyBy)
 	return true
 }
 
