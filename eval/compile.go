@@ -64,6 +64,9 @@ func constant(v lang.Value) cexpr {
 // nested function calls, and the first runtime error.
 type frame struct {
 	stack []lang.Value
+	// args holds the arguments of the builtin calls under way, each
+	// call's above its caller's (compiler.builtin).
+	args  []lang.Value
 	base  int
 	depth int
 	steps int
