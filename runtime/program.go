@@ -120,9 +120,12 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
-	sends, rendezvous := int64(0), int64(0)
+	sends, rendezvous, free := int64(0), int64(0), int64(0)
 	above := rendezvousAbove(o.EagerLimit)
 	for i := range x.Ops {
+		if x.DepStart[i+1] == x.DepStart[i] {
+			free++ // ready at the start: LogGOPS processors' first contenders
+		}
 		// The readers refuse such operations; a schedule built by hand
 		// would otherwise end at NaN.
 		switch op := &x.Ops[i]; op.Kind {
@@ -172,7 +175,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			}
 		}
 		need = limits.Add(need, limits.Add(limits.Mul(ln, 8), limits.Mul(int64(len(units)), 4)))
-		need = limits.Add(need, limits.Mul(int64(len(x.Ops)), 16))
+		need = limits.Add(need, limits.Mul(free, int64(unsafe.Sizeof(contender{}))))
 		if err := limits.Check(fmt.Sprintf("simulating %d operations of %d ranks", len(x.Ops), x.Ranks), need, o.MaxMemory); err != nil {
 			return nil, err
 		}
@@ -198,7 +201,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if nic {
 		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
 		p.units = make([]float64, units[len(units)-1])
-		p.opTS, p.opSeq = make([]float64, len(x.Ops)), make([]int64, len(x.Ops))
+		p.batch = make([]contender, 0, free)
 	}
 	p.limit = limits.Or(o.MaxMemory)
 	p.held = need
@@ -431,8 +434,9 @@ type pmsg struct {
 	tsSeq int64
 }
 
-// contender is an operation (id = op) or a message in (msg: id = simulator
-// message) waiting for a CPU and a NIC on a LogGOPS processor. LogGOPSim
+// contender is an operation or a message in (a simulator message, its id
+// complemented) waiting for a CPU and a NIC on a LogGOPS processor, in
+// 24 bytes. LogGOPSim
 // takes the events due at one time in the order they were first
 // scheduled: an operation when it became ready, a message when its send
 // started (ts, then seq). from is the resource (see resource) on whose
@@ -440,8 +444,7 @@ type pmsg struct {
 type contender struct {
 	ts   float64
 	seq  int64
-	id   int32
-	msg  bool
+	id   int32 // an operation, or ^m for simulator message m
 	from int32
 }
 
@@ -523,6 +526,10 @@ type rankState struct {
 // (32 bytes) where it was in eight arrays (42 bytes): handling an
 // operation touches one cache line rather than eight.
 type opState struct {
+	// Until an operation that contends on a LogGOPS processor runs,
+	// start and end hold its order among contenders (contender's ts and
+	// seq, a count exact in a float64), where two arrays of their own
+	// took 16 bytes an operation.
 	start, end float64
 	// need is how many prerequisites are unmet until the operation is
 	// issued; then, for a posted receive, its posting order (the count
@@ -537,6 +544,9 @@ type opState struct {
 	// operation's, and through its own messages (a halo exchange's waits
 	// form a ring).
 	byStart bool
+	// retried: a receive on a LogGOPS processor found its CPU busy and
+	// is posted when it tries again (attempt).
+	retried bool
 }
 
 // interval is a time a node was receiving or passing packets on.
@@ -588,10 +598,9 @@ type progRun struct {
 	unitAt []int32
 	units  []float64
 	used   [2]int
-	// opTS and opSeq order each operation among contenders (contender);
-	// batch holds those of the present time, tsSeq counts.
-	opTS   []float64
-	opSeq  []int64
+	// An operation's order among contenders (contender) is kept in its
+	// start and end until it runs (opState); batch holds the contenders
+	// of the present time, tsSeq counts.
 	batch  []contender
 	batchT float64
 	// waits holds the waiters of each busy resource, woken in order
@@ -699,7 +708,8 @@ func (p *progRun) wake(id, aux int32) {
 	case wInject:
 		p.leave(id)
 	case wRetry:
-		p.contend(contender{ts: p.opTS[id], seq: p.opSeq[id], id: id, from: -1})
+		o := &p.ops[id]
+		p.contend(contender{ts: o.start, seq: int64(o.end), id: id, from: -1})
 	case wWake:
 		p.woken(id)
 	case wSettle:
@@ -752,8 +762,9 @@ func (p *progRun) issue(i int32) {
 		return
 	}
 	if p.nic && (op.Kind == lang.OpCalc || op.Kind == lang.OpSend || op.Kind == lang.OpRecv) {
-		p.opTS[i], p.opSeq[i] = now, p.nextSeq()
-		p.contend(contender{ts: now, seq: p.opSeq[i], id: i, from: -1})
+		seq := p.nextSeq()
+		p.ops[i].start, p.ops[i].end = now, float64(seq)
+		p.contend(contender{ts: now, seq: seq, id: i, from: -1})
 		return
 	}
 	p.run(i, r, op)
@@ -762,6 +773,7 @@ func (p *progRun) issue(i int32) {
 // run starts operation i of rank r now.
 func (p *progRun) run(i, r int32, op *lang.SchedOp) {
 	now := p.now()
+	p.ops[i].end = 0 // it held the operation's order among contenders
 	switch op.Kind {
 	case lang.OpCalc:
 		c := p.cpu(r)
@@ -1330,7 +1342,7 @@ func (p *progRun) delivered(m int32) {
 // whenever they may be.
 func (p *progRun) take(m int32) {
 	pm := &p.msgs[p.simMsg[m]]
-	p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: m, msg: true, from: -1})
+	p.contend(contender{ts: pm.ts, seq: pm.tsSeq, id: ^m, from: -1})
 }
 
 // contend adds c to the contenders of the present time. Times are
@@ -1424,7 +1436,7 @@ func (p *progRun) turn(c contender) {
 }
 
 func (p *progRun) try(c contender) {
-	if c.msg {
+	if c.id < 0 {
 		p.tryTake(c)
 	} else {
 		p.attempt(c)
@@ -1486,12 +1498,12 @@ func (p *progRun) attempt(c contender) {
 			x, t = g, *p.res(g)
 		}
 	}
-	if op.Kind == lang.OpRecv && p.ops[i].start < 0 {
+	if op.Kind == lang.OpRecv && p.ops[i].retried {
 		t = now
 	}
 	if toPS(t) > now {
 		if op.Kind == lang.OpRecv {
-			p.ops[i].start = -1
+			p.ops[i].retried = true
 			p.s.push(max(t, p.s.now), evDriver, i, wRetry)
 			return
 		}
@@ -1504,7 +1516,7 @@ func (p *progRun) attempt(c contender) {
 // tryTake charges simulator message c.id to its receiver's CPU and NIC,
 // or waits for the later of them.
 func (p *progRun) tryTake(c contender) {
-	m := c.id
+	m := ^c.id
 	s := p.s
 	pm := p.simMsg[m]
 	msg := &s.msgs[m]
