@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/parasol-lang/parasol/internal/hugepages"
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/collective"
@@ -120,10 +121,11 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
-	sends, rendezvous, free := int64(0), int64(0), int64(0)
+	var sends, freeSends, rendezvous, free int64
 	above := rendezvousAbove(o.EagerLimit)
 	for i := range x.Ops {
-		if x.DepStart[i+1] == x.DepStart[i] {
+		ready := x.DepStart[i+1] == x.DepStart[i]
+		if ready {
 			free++ // ready at the start: LogGOPS processors' first contenders
 		}
 		// The readers refuse such operations; a schedule built by hand
@@ -131,6 +133,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		switch op := &x.Ops[i]; op.Kind {
 		case lang.OpSend:
 			sends++
+			if ready {
+				freeSends++
+			}
 			if op.Bytes > above {
 				rendezvous++
 			}
@@ -196,6 +201,14 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	// as it went, it made 4.7 times its size in garbage).
 	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	sm.lat = slices.Grow(sm.lat[:0], reserve)
+	// The sends that wait for nothing go at once (the kernel reserves
+	// packets for its own bursts of parts when it starts, which a
+	// program's messages are not yet): room for a packet each spares
+	// growing them by copies, which made 21 MB of garbage for a
+	// dissemination of 16,384 ranks.
+	if cap(sm.pkts) < int(freeSends) {
+		sm.pkts = hugepages.Make[packet](0, int(freeSends))
+	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
 	p.spec = orig
 	if nic {
