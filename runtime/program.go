@@ -276,16 +276,20 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 
 // ProgramBytes is what RunProgram takes for the schedule x beyond the
 // schedule: ProgramFootprint per operation, send and rank, and for each
-// send that waits for no operation (a trace's messages at time 0, a GOAL
-// rank's independent sends) what a message in flight with the others
-// takes, since they may all be at once, and for each such receive its
-// place among those posted. Messages that
+// operation that waits for no other its event and place among the ready,
+// for each such send (a trace's messages at time 0, a GOAL rank's
+// independent sends) what a message in flight with the others takes,
+// since they may all be at once, and for each such receive its place
+// among those posted. Messages that
 // come to be in flight together later (a trace's at one later time) are
 // not foreseen; programGuard bounds them as they come.
 func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
-	var sends, freeSends, freeRecvs int64
+	var sends, freeOps, freeSends, freeRecvs int64
 	for i := range x.Ops {
 		free := x.DepStart[i+1] == x.DepStart[i]
+		if free {
+			freeOps++
+		}
 		switch {
 		case x.Ops[i].Kind == lang.OpSend:
 			sends++
@@ -297,7 +301,7 @@ func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
 		}
 	}
 	return limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)),
-		limits.Mul(freeSends, progFreeSendBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
+		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
 }
 
 // programGuard bounds the packets and pending events of a program's run,
@@ -333,22 +337,26 @@ const NoEager = -1
 // They are fitted to the heap measured (eval/program's
 // TestEstimatesAreWithinOneAndAHalfTimesThePeak, with spaced messages,
 // messages all at once, GOAL schedules and a program): an operation's
-// state, about 50 B; a message's records in the simulator (message, part,
-// its program record), about 200 B; and for a message that may be in
-// flight with all the others, its packet, events and place in the
-// receiver's queue, about 700 B, and a receive posted at the start, 50 B.
+// state and dependents, about 40 B (opState); a message's records in the
+// simulator (message, part, latency, its program record), about 220 B;
+// an operation ready at the start, its event and place in the ready list
+// and among the contenders, about 40 B; and beyond that, for a message
+// that may be in flight with all the others, its packet and events,
+// about 300 B, and a receive posted at the start, its place in a queue.
 // (A flat 96 B an operation and 320 B a message was 1.5 times what spaced
 // messages take, and 2.5 times under what a burst takes.)
 const (
-	progOpBytes  = 64
+	progOpBytes  = 56
 	progMsgBytes = 200
-	// progFreeSendBytes and progFreeRecvBytes are a send and a receive
-	// that wait for no operation (ProgramBytes).
-	progFreeSendBytes = 700
-	progFreeRecvBytes = 50
+	// progFreeOpBytes is an operation that waits for no other, and
+	// progFreeSendBytes and progFreeRecvBytes more for a send and a
+	// receive (ProgramBytes).
+	progFreeOpBytes   = 40
+	progFreeSendBytes = 300
+	progFreeRecvBytes = 16
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
-	progRankBytes    = 256
+	progRankBytes    = 160
 )
 
 // Memory per timeline span and critical path step of the answer.
@@ -441,6 +449,7 @@ type pmsg struct {
 	// seq is the arrival order at the receiver (a count of postings and
 	// arrivals, at most one per operation: see opState.need).
 	seq  int32
+	next int32 // the message after it in its receiver's queue of messages in
 	kind uint8
 	at   float64
 	// On LogGOPS processors: when the send started and its order then,
@@ -508,30 +517,19 @@ func (w *waitList) pop() contender {
 	return c
 }
 
-// fifo is a queue of operation or message ids.
-type fifo struct {
-	items []int32
-	head  int
-}
-
-func (q *fifo) empty() bool  { return q.head == len(q.items) }
-func (q *fifo) front() int32 { return q.items[q.head] }
-func (q *fifo) push(x int32) { q.items = append(q.items, x) }
-func (q *fifo) pop() (x int32) {
-	x = q.items[q.head]
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	}
-	return x
-}
+// queue is a matching queue, first and last: of posted receives, linked
+// through their opState.cause (unused until they complete), or of
+// messages in, linked through pmsg.next. A queue of its own per key took
+// 40 bytes more a posted receive (5 million of them at once in a
+// dissemination of 270,000 ranks).
+type queue struct{ head, tail int32 }
 
 func matchKey(src, tag int32) int64 { return int64(src)<<32 | int64(uint32(tag)) }
 
 // rankState is one rank's matching queues and accounts.
 type rankState struct {
-	posted     map[int64]*fifo // (source, tag), wildcards included -> receive ops
-	unexpected map[int64]*fifo // (source, tag) -> messages in, not yet received
+	posted     map[int64]queue // (source, tag), wildcards included -> receive ops; nil until one is
+	unexpected map[int64]queue // (source, tag) -> messages in, not yet received; nil until one is
 	compute    float64
 	send, recv float64
 	end        float64
@@ -551,7 +549,7 @@ type opState struct {
 	// of postings and arrivals, at most one per operation, so it fits).
 	need    int32
 	readyBy int32 // what released it last
-	cause   int32 // what it waited for last (-1: nothing)
+	cause   int32 // what it waited for last (-1: nothing); while a receive is posted, the next of its queue
 	state   uint8 // 0 waiting, 1 issued, 2 started, 3 done
 	// byStart: readyBy released it by starting (irequires), not by
 	// completing. The critical path then goes on from what held
@@ -595,7 +593,6 @@ type progRun struct {
 	maxSpans    int64
 	seq         int64
 	ranks       []rankState
-	spare       []*fifo // emptied queues, for enqueue
 	spans       []Span
 	// With o.Flows: when each program message's send span began (by
 	// message), and the messages taken in, with the message of each.
@@ -671,10 +668,6 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 		}
 	}
 	p.ranks = make([]rankState, x.Ranks)
-	for r := range p.ranks {
-		p.ranks[r].posted = map[int64]*fifo{}
-		p.ranks[r].unexpected = map[int64]*fifo{}
-	}
 	p.hosts = make([]bool, n.g.N())
 	for _, v := range nodes {
 		p.hosts[v] = true
@@ -1601,7 +1594,7 @@ func (p *progRun) arrive(pm int32) {
 			p.matched(pm, rc)
 			return
 		}
-		p.enqueue(p.ranks[m.dst].unexpected, matchKey(m.src, m.tag), pm)
+		p.enqueue(&p.ranks[m.dst].unexpected, false, matchKey(m.src, m.tag), pm)
 	case pmCTS:
 		m.kind = pmData
 		op := &p.x.Ops[m.send]
@@ -1653,12 +1646,11 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	if len(rs.posted) == 0 {
 		return -1
 	}
-	var best *fifo
-	var bestKey int64
+	best, bestKey := int32(-1), int64(0)
 	try := func(src, tag int32) {
 		k := matchKey(src, tag)
-		if q := rs.posted[k]; q != nil && !q.empty() && (best == nil || p.ops[q.front()].need < p.ops[best.front()].need) {
-			best, bestKey = q, k
+		if q, ok := rs.posted[k]; ok && (best < 0 || p.ops[q.head].need < p.ops[best].need) {
+			best, bestKey = q.head, k
 		}
 	}
 	try(m.src, m.tag)
@@ -1667,10 +1659,10 @@ func (p *progRun) matchPosted(pm int32) int32 {
 		try(m.src, lang.AnyTag)
 		try(lang.AnyRank, lang.AnyTag)
 	}
-	if best == nil {
+	if best < 0 {
 		return -1
 	}
-	return p.dequeue(rs.posted, bestKey)
+	return p.dequeue(rs.posted, true, bestKey)
 }
 
 // post posts receive op i of rank r: it takes the earliest message in that
@@ -1681,55 +1673,70 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 		return
 	}
 	rs := &p.ranks[r]
-	var best *fifo
-	var bestKey int64
+	best, bestKey := int32(-1), int64(0)
 	if op.Peer != lang.AnyRank && op.Tag != lang.AnyTag {
 		k := matchKey(op.Peer, op.Tag)
-		if q := rs.unexpected[k]; q != nil {
-			best, bestKey = q, k
+		if q, ok := rs.unexpected[k]; ok {
+			best, bestKey = q.head, k
 		}
 	} else {
 		for k, q := range rs.unexpected {
 			src, tag := int32(k>>32), int32(uint32(k))
 			if (op.Peer == lang.AnyRank || op.Peer == src) && collective.TagMatches(op.Tag, tag) &&
-				(best == nil || p.msgs[q.front()].seq < p.msgs[best.front()].seq) {
-				best, bestKey = q, k
+				(best < 0 || p.msgs[q.head].seq < p.msgs[best].seq) {
+				best, bestKey = q.head, k
 			}
 		}
 	}
-	if best != nil {
-		p.matched(p.dequeue(rs.unexpected, bestKey), i)
+	if best >= 0 {
+		p.matched(p.dequeue(rs.unexpected, false, bestKey), i)
 		return
 	}
 	p.seq++
 	p.ops[i].need = int32(p.seq) // see opState.need
-	p.enqueue(rs.posted, matchKey(op.Peer, op.Tag), i)
+	p.enqueue(&rs.posted, true, matchKey(op.Peer, op.Tag), i)
 }
 
-// enqueue appends x to queue k of qs. Emptied queues are reused: most
-// keys (a source and a tag) see one message, so queues come and go all
-// the time.
-func (p *progRun) enqueue(qs map[int64]*fifo, k int64, x int32) {
+// next is where item x of a queue of posted receives (posted) or of
+// messages in keeps the item after it.
+func (p *progRun) next(posted bool, x int32) *int32 {
+	if posted {
+		return &p.ops[x].cause
+	}
+	return &p.msgs[x].next
+}
+
+// enqueue appends x to queue k of *qs (of posted receives, or of
+// messages in), making the map if there is none.
+func (p *progRun) enqueue(qs *map[int64]queue, posted bool, k int64, x int32) {
+	if *qs == nil {
+		*qs = map[int64]queue{}
+	}
+	*p.next(posted, x) = -1
+	q, ok := (*qs)[k]
+	if !ok {
+		(*qs)[k] = queue{x, x}
+		return
+	}
+	*p.next(posted, q.tail) = x
+	q.tail = x
+	(*qs)[k] = q
+}
+
+// dequeue takes the front of queue k of qs, which is not empty. A
+// receive's link goes back to -1, the cause of an operation that has
+// not completed.
+func (p *progRun) dequeue(qs map[int64]queue, posted bool, k int64) int32 {
 	q := qs[k]
-	if q == nil {
-		if n := len(p.spare); n > 0 {
-			q, p.spare = p.spare[n-1], p.spare[:n-1]
-		} else {
-			q = &fifo{}
-		}
+	x := q.head
+	link := p.next(posted, x)
+	if q.head == q.tail {
+		delete(qs, k)
+	} else {
+		q.head = *link
 		qs[k] = q
 	}
-	q.push(x)
-}
-
-// dequeue takes the front of queue k of qs, which is not empty.
-func (p *progRun) dequeue(qs map[int64]*fifo, k int64) int32 {
-	q := qs[k]
-	x := q.pop()
-	if q.empty() {
-		delete(qs, k)
-		p.spare = append(p.spare, q)
-	}
+	*link = -1
 	return x
 }
 

@@ -35,7 +35,7 @@ func TestProgramCountsItsCriticalPathAndTimelineAgainstTheLimit(t *testing.T) {
 	steps := int64(len(free.CriticalPath))
 	// What RunProgram holds besides them: its estimate of the run.
 	held := func(o ProgramOptions) int64 {
-		return ProgramFootprint(o).Bytes(int64(len(s.Ops)), int64(len(s.Ops)/3), 0, int64(s.Ranks)) + ScheduleBytes(s)
+		return ProgramBytes(s, o) + ScheduleBytes(s)
 	}
 	run := held(ProgramOptions{})
 	for _, tc := range []struct {
@@ -81,7 +81,7 @@ func TestProgramStopsWhenItsTimelinePassesTheLimit(t *testing.T) {
 	s := chainSchedule(nil, ranks...)
 	s.Name = "computing"
 	o := ProgramOptions{Timeline: true}
-	o.MaxMemory = ProgramFootprint(o).Bytes(int64(len(s.Ops)), 0, 0, int64(s.Ranks)) + ScheduleBytes(s)
+	o.MaxMemory = ProgramBytes(s, o) + ScheduleBytes(s)
 	_, err := RunProgram(context.Background(), spec, s, o)
 	if want := "the timeline of computing ("; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %s…", err, want)
