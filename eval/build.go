@@ -39,6 +39,11 @@ func assemble(l *loader, name string) (*Machine, error) {
 		b.overrides(l.opts.sets, b.layer+1)
 	}
 	if len(m.errs) == 0 {
+		if err := m.checkTopologyChosen(); err != nil {
+			return m, err
+		}
+	}
+	if len(m.errs) == 0 {
 		m.resolveAll()
 		// Fields whose names resolved are evaluated even when others did
 		// not, so that every error is reported at once.

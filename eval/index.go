@@ -10,7 +10,8 @@ import (
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
-// Derived indexes are names every machine answers from its first topology
+// Derived indexes are names every machine answers from its topology (the
+// first, or the one WithTopology chose)
 // (seed 002 §1: combinations at machine level; seed 001/003: distances).
 type indexFn struct {
 	doc string
@@ -81,7 +82,7 @@ func (t *Topology) MaxTotalSpeed() float64 {
 }
 
 func (c *compiler) index(id *lang.Ident, ix indexFn) (cexpr, error) {
-	t, err := c.m.firstTopology(id.Pos)
+	t, err := c.m.mainTopology(id.Pos)
 	if err != nil {
 		return cexpr{}, err
 	}
@@ -92,19 +93,21 @@ func (c *compiler) index(id *lang.Ident, ix indexFn) (cexpr, error) {
 	return constant(v), nil
 }
 
-// firstTopology realizes the topologies if that has not happened yet (an
-// index used while loading) and returns the first.
-func (m *Machine) firstTopology(pos lang.Pos) (*Topology, error) {
+// mainTopology realizes the topologies if that has not happened yet (an
+// index used while loading) and returns the machine's topology: the one
+// WithTopology chose, else the first.
+func (m *Machine) mainTopology(pos lang.Pos) (*Topology, error) {
 	switch m.topoState {
 	case 0:
 		m.realizeTopologies()
 	case 1:
 		return nil, lang.Errorf(pos, "a topology cannot depend on a derived index of itself")
 	}
-	if len(m.topos) == 0 {
-		return nil, depOr(lang.Errorf(pos, "machine %q has no topology to measure", m.name), len(m.root.childrenOf("topology")) > 0)
+	if t, err := m.Topology(""); err == nil {
+		return t, nil
 	}
-	return m.topos[0], nil
+	// The topology failed to build (reported) or the machine has none.
+	return nil, depOr(lang.Errorf(pos, "machine %q has no topology to measure", m.name), len(m.root.childrenOf("topology")) > 0)
 }
 
 // depOr marks err as already reported when the cause was (a topology that
@@ -158,12 +161,12 @@ func init() {
 	builtins["hops"] = builtinFn{arity: 2} // compiled specially: needs the machine
 }
 
-// hopsCall compiles hops(a, b) against the first topology.
+// hopsCall compiles hops(a, b) against the machine's topology.
 func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
 	if len(e.Args) != 2 {
 		return cexpr{}, lang.Errorf(e.Pos, "hops takes two node ids, got %d arguments", len(e.Args))
 	}
-	t, err := c.m.firstTopology(e.Pos)
+	t, err := c.m.mainTopology(e.Pos)
 	if err != nil {
 		return cexpr{}, err
 	}
@@ -201,7 +204,7 @@ func (c *compiler) hopsCall(e *lang.Call, sc *scope) (cexpr, error) {
 // "ratios between arithmetic performance and communication speed"): the
 // floating-point operations it completes while its links, all busy at once,
 // move one byte — its float multiply rate (or add, or integer multiply)
-// over its maximum transfer rate in the first topology. Written
+// over its maximum transfer rate in the machine's topology. Written
 // processor(P).compcomm; its unit is operations per byte (1/B).
 func (c *compiler) compComm(sel *lang.Select, proc *object) (cexpr, error) {
 	var op lang.Value
@@ -221,7 +224,7 @@ func (c *compiler) compComm(sel *lang.Select, proc *object) (cexpr, error) {
 	if !found || op.Kind != lang.Number || op.Dim != lang.TimeDim || op.Num <= 0 {
 		return cexpr{}, lang.Errorf(sel.Pos, "%s.compcomm needs an operation time: float_timings { mul = … } (or add, or integer_timings)", proc.path())
 	}
-	t, err := c.m.firstTopology(sel.Pos)
+	t, err := c.m.mainTopology(sel.Pos)
 	if err != nil {
 		return cexpr{}, err
 	}

@@ -48,7 +48,7 @@ func InspectFile(spec string, opts ...Option) (Inspection, lang.Diagnostics) {
 	for _, n := range names {
 		m, err := assemble(l, n)
 		if err != nil {
-			ds.Append(err)
+			ds.Append(diagnosticOf(err))
 			continue
 		}
 		ds = append(ds, m.warns...)

@@ -27,6 +27,7 @@ type Option func(*options)
 type options struct {
 	machine  string
 	program  string // LoadProgram's choice (WithProgram)
+	topology string // the machine's topology (WithTopology); "": the first
 	sets     []Set
 	readFile func(path string) ([]byte, error)
 	// ownReads: readFile is ReadInput, whose bytes no one else holds.
@@ -55,6 +56,13 @@ func WithMaxMemory(bytes int64) Option { return func(o *options) { o.maxMemory =
 // WithMachine selects a machine of a file with several; the default is the
 // first.
 func WithMachine(name string) Option { return func(o *options) { o.machine = name } }
+
+// WithTopology makes the topology labelled label the machine's topology,
+// in place of its first: derived indexes (diameter, avgdist, nodes, …),
+// hops, compcomm, the processors ranks run on, the analytic answer's
+// distances and Spec("") are all the chosen topology's. A label the
+// machine does not have is a NoTopologyError.
+func WithTopology(label string) Option { return func(o *options) { o.topology = label } }
 
 // WithSet overrides a field or param, making a virtual machine: the path is a
 // reference such as "delta" or "topology(100).link(0).linkspeed", the value
@@ -154,7 +162,7 @@ func (l *loader) checkAll(f *lang.File) ([]string, error) {
 	var errs lang.Diagnostics
 	for _, n := range names {
 		m, err := build(l, n)
-		errs.Append(err)
+		errs.Append(diagnosticOf(err))
 		if err == nil {
 			errs.Append(m.checkPrograms(l.programsOf(f)))
 		}

@@ -491,6 +491,17 @@ func (m *Machine) Names() []string {
 	return out
 }
 
+// OnTopology is the machine with the topology labelled label as its
+// topology, as loaded WithTopology(label); "" is its first.
+func (m *Machine) OnTopology(label string) (*Machine, error) {
+	if label == m.loader.opts.topology {
+		return m, nil
+	}
+	l := *m.loader
+	l.opts.topology = label
+	return build(&l, m.name)
+}
+
 // Derive makes a virtual machine: the same description with some values
 // overridden. Everything that depends on an overridden value changes.
 func (m *Machine) Derive(sets ...Set) (*Machine, error) {

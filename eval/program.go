@@ -211,7 +211,7 @@ func (p *Program) Check(m *Machine) error {
 // ScheduleOptions say how to instantiate a program.
 type ScheduleOptions struct {
 	// Ranks is the number of ranks; 0 means one per processor of the
-	// machine's first topology.
+	// machine's topology (WithTopology's, else the first).
 	Ranks int
 	// Map gives each rank's processor as an external node id (MapRanks);
 	// nil maps linearly.
@@ -268,7 +268,7 @@ func short(s string) string {
 
 // checkPrograms checks programs on m, all errors at once, as run does:
 // each is compiled and, when that succeeds, instantiated with its
-// defaults for one rank per processor of m's first topology (run's
+// defaults for one rank per processor of m's topology (run's
 // default), which matches sends to receives and runs the static deadlock
 // check.
 func (m *Machine) checkPrograms(ps []*lang.Program) error {

@@ -12,7 +12,7 @@ import (
 	"github.com/parasol-lang/parasol/parser"
 )
 
-// MapRanks places ranks on the processors of the machine's first topology
+// MapRanks places ranks on the processors of the machine's topology
 // and returns each rank's processor as an external node id, for
 // ScheduleOptions.Map. ranks 0 means one rank per processor. how is
 //
@@ -147,10 +147,10 @@ func mapExpr(m *Machine, text string, out []int, P int, proc func(int) int) ([]i
 }
 
 // programTopology is the topology whose processors ranks run on: the
-// machine's first.
+// machine's (WithTopology's, else the first).
 func (m *Machine) programTopology(pos lang.Pos) (*Topology, error) {
 	if len(m.topos) == 0 && len(m.root.childrenOf("topology")) == 0 {
 		return nil, lang.Errorf(pos, "machine %q has no topology, so no processors to run ranks on", m.name)
 	}
-	return m.firstTopology(pos)
+	return m.mainTopology(pos)
 }

@@ -132,6 +132,11 @@ bcast(2KB, root: 0)`
 // runRing runs ringBody on topology top of m, analytically and
 // simulated, with ranks ranks: an answer with finite times or an error.
 func runRing(t *testing.T, m *eval.Machine, top string, opts runtime.Options, ranks int) {
+	m, err := m.OnTopology(top)
+	if err != nil {
+		t.Errorf("%s: %v", top, err)
+		return
+	}
 	p, err := eval.ParseProgramBody(m, ringBody)
 	if err != nil {
 		t.Fatalf("the ring program: %v", err)
@@ -143,7 +148,7 @@ func runRing(t *testing.T, m *eval.Machine, top string, opts runtime.Options, ra
 	// Simulated alone, and both: a machine without a model section has no
 	// analytic answer (an error), but is simulated all the same.
 	for _, simulatedOnly := range []bool{true, false} {
-		res, err := program.Run(context.Background(), m, s, program.RunOptions{Topology: top, Simulated: simulatedOnly, ProgramOptions: runtime.ProgramOptions{
+		res, err := program.Run(context.Background(), m, s, program.RunOptions{Simulated: simulatedOnly, ProgramOptions: runtime.ProgramOptions{
 			MaxEvents: opts.MaxEvents, MaxMemory: opts.MaxMemory, Routing: opts.Routing, Switching: opts.Switching}})
 		if err != nil {
 			if strings.Contains(err.Error(), "runtime error") {

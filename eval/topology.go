@@ -2,10 +2,12 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/internal/slab"
@@ -137,10 +139,14 @@ func (t *Topology) Metrics() topo.Metrics {
 // Topologies returns the machine's topologies in declaration order.
 func (m *Machine) Topologies() []*Topology { return m.topos }
 
-// Topology returns a topology by label, or the first when label is "".
+// Topology returns a topology by label, or the machine's topology when
+// label is "": the one WithTopology chose, else the first.
 func (m *Machine) Topology(label string) (*Topology, error) {
 	if len(m.topos) == 0 {
 		return nil, fmt.Errorf("machine %q has no topology", m.name)
+	}
+	if label == "" {
+		label = m.loader.opts.topology
 	}
 	if label == "" {
 		return m.topos[0], nil
@@ -152,7 +158,68 @@ func (m *Machine) Topology(label string) (*Topology, error) {
 		}
 		labels = append(labels, t.Label)
 	}
-	return nil, fmt.Errorf("machine %q has no topology %q%s", m.name, label, lang.DidYouMean(label, labels))
+	return nil, errors.New(noTopology(m.name, label, labels))
+}
+
+// NoTopologyError is a WithTopology label that names none of the
+// machine's topologies, positioned at the machine's declaration.
+type NoTopologyError struct {
+	Pos     lang.Pos
+	Machine string
+	Label   string
+	Labels  []string // the machine's topologies, in declaration order
+}
+
+// Message is the error without its position: what the command line says
+// of its --topology flag.
+func (e *NoTopologyError) Message() string { return noTopology(e.Machine, e.Label, e.Labels) }
+
+func (e *NoTopologyError) Error() string { return e.Diagnostic().Error() }
+
+// Diagnostic is the error as check reports it, at the machine.
+func (e *NoTopologyError) Diagnostic() *lang.Diagnostic { return lang.Errorf(e.Pos, "%s", e.Message()) }
+
+// noTopology says that machine has no topology label, with the closest
+// of labels or, when none is close, all of them.
+func noTopology(machine, label string, labels []string) string {
+	msg := fmt.Sprintf("machine %q has no topology %s", machine, strconv.Quote(lang.Excerpt(label)))
+	switch s := lang.DidYouMean(label, labels); {
+	case s != "":
+		msg += s
+	case len(labels) == 0:
+		msg += "; it has none"
+	default:
+		msg += "; it has " + strings.Join(labels, ", ")
+	}
+	return msg
+}
+
+// checkTopologyChosen is the NoTopologyError of a WithTopology label that
+// none of the machine's topology blocks has, found before anything is
+// evaluated; nil when the label is one of them or none was given.
+func (m *Machine) checkTopologyChosen() error {
+	label := m.loader.opts.topology
+	if label == "" {
+		return nil
+	}
+	var labels []string
+	for _, o := range m.root.childrenOf("topology") {
+		if o.label == label {
+			return nil
+		}
+		labels = append(labels, o.label)
+	}
+	return &NoTopologyError{Pos: m.Pos(), Machine: m.name, Label: label, Labels: labels}
+}
+
+// diagnosticOf is err as check lists it: a NoTopologyError at its
+// position.
+func diagnosticOf(err error) error {
+	var nt *NoTopologyError
+	if errors.As(err, &nt) {
+		return nt.Diagnostic()
+	}
+	return err
 }
 
 func (m *Machine) realizeTopologies() {

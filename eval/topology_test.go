@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -174,5 +175,80 @@ func TestLongDistanceMeasurementReportsProgress(t *testing.T) {
 	}
 	if len(whats) < 2 || whats[0] != "distances of topology t" || last != 3000 {
 		t.Errorf("progress reports %q ending at %d", whats, last)
+	}
+}
+
+// twoTopologies is a machine whose indexes differ between its topologies:
+// a ring of 6 (diameter 3, hops(0, 2) = 2) and a complete graph of 4
+// (diameter 1, hops(0, 2) = 1).
+const twoTopologies = `machine "two" {
+	processor p { name = "P" }
+	param d = diameter
+	param n = nodes
+	h(a, b) = hops(a, b)
+	topology ring = ring(6) { speed = 1MB/s }
+	topology full = full(4) { speed = 1MB/s }
+}
+`
+
+func TestWithTopologyMakesItTheMachinesTopology(t *testing.T) {
+	for _, tc := range []struct {
+		label         string
+		d, n, h, last float64 // diameter, nodes, hops(0, 2), the last rank's processor
+	}{
+		{"", 3, 6, 2, 5},
+		{"ring", 3, 6, 2, 5},
+		{"full", 1, 4, 1, 3},
+	} {
+		m, err := LoadSource("two.machine", twoTopologies, WithTopology(tc.label))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.label, err)
+		}
+		for expr, want := range map[string]float64{"d": tc.d, "n": tc.n, "h(0, 2)": tc.h, "diameter": tc.d} {
+			if v, err := m.Eval(expr); err != nil || v.Num != want {
+				t.Errorf("%q: %s = %v, %v; want %v", tc.label, expr, v, err, want)
+			}
+		}
+		spec, err := m.Spec("")
+		if err != nil || spec.Graph.NumProcs() != int(tc.n) {
+			t.Errorf("%q: Spec(\"\") has %v processors (%v); want %v", tc.label, spec.Graph.NumProcs(), err, tc.n)
+		}
+		ranks, err := MapRanks(m, 0, "linear", 0)
+		if err != nil || len(ranks) != int(tc.n) || float64(ranks[len(ranks)-1]) != tc.last {
+			t.Errorf("%q: ranks on %v (%v); want %v of them, the last on %v", tc.label, ranks, err, tc.n, tc.last)
+		}
+		// The same machine on the other topology, and back.
+		other := map[string]string{"": "full", "ring": "full", "full": "ring"}[tc.label]
+		o, err := m.OnTopology(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := o.Eval("nodes"); v.Num == tc.n {
+			t.Errorf("%q: OnTopology(%q) still has %v nodes", tc.label, other, v.Num)
+		}
+	}
+}
+
+func TestAnUnknownTopologyIsAnErrorAtTheMachine(t *testing.T) {
+	for label, want := range map[string]string{
+		"rnig": `machine "two" has no topology "rnig" (did you mean "ring"?)`,
+		"xyz":  `machine "two" has no topology "xyz"; it has ring, full`,
+	} {
+		_, err := LoadSource("two.machine", twoTopologies, WithTopology(label))
+		var nt *NoTopologyError
+		if !errors.As(err, &nt) {
+			t.Fatalf("%s: %v; want a NoTopologyError", label, err)
+		}
+		if nt.Message() != want || nt.Pos.Line != 1 || nt.Pos.Col != 1 {
+			t.Errorf("%s: %s at %d:%d; want %s at 1:1", label, nt.Message(), nt.Pos.Line, nt.Pos.Col, want)
+		}
+		if !strings.HasPrefix(err.Error(), "two.machine:1:1: "+want) {
+			t.Errorf("%s: %q; want it positioned at the machine", label, err)
+		}
+	}
+	// check lists it as a diagnostic at the machine.
+	if _, err := Check("std:booksim", WithTopology("fatree")); err == nil || !strings.HasPrefix(err.Error(), `std:booksim:`) ||
+		!strings.Contains(err.Error(), `has no topology "fatree" (did you mean "fattree"?)`) {
+		t.Errorf("Check: %v", err)
 	}
 }

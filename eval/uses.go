@@ -24,7 +24,7 @@ import (
 // may be a bound (see Uses).
 type IndexUse struct {
 	Name  string  // "bisection"
-	Value float64 // its figure on the first topology
+	Value float64 // its figure on the machine's topology
 	Exact bool    // false: Value is an upper bound
 }
 
@@ -79,7 +79,7 @@ func (m *Machine) UsesExpr(e lang.Expr) ([]IndexUse, error) {
 		if ix.exact == nil {
 			continue
 		}
-		t, err := m.firstTopology(lang.Pos{})
+		t, err := m.mainTopology(lang.Pos{})
 		if err != nil {
 			return nil, unwrapDep(err)
 		}

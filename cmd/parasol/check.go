@@ -40,6 +40,7 @@ counts machines and programs: ok (1 machine, 2 programs).`,
 func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 	maxMemory := memoryFlag()
 	fs.Var(&maxMemory, "max-memory", maxMemoryUsage)
+	topology := fs.String("topology", "", topologyUsage+"; a machine without it is an error at its declaration")
 	asJSON := fs.Bool("json", false, `print each diagnostic as a JSON line, {"error": {…}} or {"warning": {…}}, and per file {"file", "ok", "machines", "programs", "errors", "warnings"}`)
 	return func(files []string) error {
 		if len(files) == 0 {
@@ -47,7 +48,7 @@ func declareCheck(e *env, fs *flag.FlagSet) func(files []string) error {
 		}
 		failed := false
 		for _, f := range files {
-			in, ds := eval.InspectFile(f, eval.WithMaxMemory(maxMemory.bytes()))
+			in, ds := eval.InspectFile(f, eval.WithMaxMemory(maxMemory.bytes()), eval.WithTopology(*topology))
 			names, progs := in.Machines, in.Programs
 			errs, warns := ds.Split()
 			ok := len(errs) == 0

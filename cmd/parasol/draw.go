@@ -53,7 +53,6 @@ Examples:
 func declareDraw(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
 	mf.register(fs, e)
-	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	format := newChoiceFlag("dot", "dot", "svg")
 	fs.Var(format, "format", "output format: dot (Graphviz's text) or svg (drawn by Graphviz's dot program)")
 	simResult := fs.String("sim-result", "", "colour links by load from a `FILE` written by parasol sim --json --link-loads (- for standard input)")
@@ -76,10 +75,7 @@ func declareDraw(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
-		if err := checkTopology("draw", m, *topology); err != nil {
-			return err
-		}
-		t, err := m.Topology(*topology)
+		t, err := m.Topology("")
 		if err != nil {
 			return err
 		}

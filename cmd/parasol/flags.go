@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -48,7 +49,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // machineFlags are the flags every command that loads a machine shares.
 type machineFlags struct {
+	cmd       string // the command, for messages
 	machine   string
+	topology  string // the machine's topology (eval.WithTopology)
 	sets      setList
 	maxMemory memoryLimit
 	env       *env
@@ -57,12 +60,15 @@ type machineFlags struct {
 // register declares the flags on fs; e is where the command reads and
 // writes, for the REPL's machine and progress on a terminal.
 func (mf *machineFlags) register(fs *flag.FlagSet, e *env) {
-	mf.env = e
+	mf.env, mf.cmd = e, fs.Name()
 	mf.maxMemory = memoryFlag()
 	fs.StringVar(&mf.machine, "machine", "", "select a machine of a file with several (default: the first)")
+	fs.StringVar(&mf.topology, "topology", "", topologyUsage)
 	fs.Var(&mf.sets, "set", "override a field or param, PATH=VALUE (repeatable), e.g. --set 'topology(100).link(0).linkspeed=5MB/s'")
 	fs.Var(&mf.maxMemory, "max-memory", maxMemoryUsage)
 }
+
+const topologyUsage = "make the topology labelled `NAME` the machine's topology for every answer: the network simulated, the processors ranks run on, and the derived indexes (diameter, avgdist, nodes, …) and hops the analytic answer reads (default: the first)"
 
 const maxMemoryUsage = "bound the memory loading and simulating may use, a `SIZE` such as 512MB or 4GB: a topology, a simulation or a check whose estimate exceeds it is refused with the figure, and Go's garbage collector works harder as the process nears it (a soft limit on all the Go runtime's memory, not a cap the kernel enforces) (default: $" + limits.EnvVar + ", else the smallest of a quarter of physical memory, what ulimit -v leaves and the cgroup's memory limit, checked by the estimates only; a limit above what the process may allocate is refused)"
 
@@ -73,7 +79,7 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 	if e := mf.env; e != nil && e.session != nil && spec == sessionMachine {
 		return mf.fromSession(e.session)
 	}
-	opts := []eval.Option{eval.WithMachine(mf.machine), eval.WithMaxMemory(mf.memory())}
+	opts := []eval.Option{eval.WithMachine(mf.machine), eval.WithTopology(mf.topology), eval.WithMaxMemory(mf.memory())}
 	for _, s := range mf.sets {
 		opts = append(opts, eval.WithSet(s.Path, s.Value))
 	}
@@ -90,12 +96,21 @@ func (mf *machineFlags) load(spec string) (*eval.Machine, error) {
 			}
 		}))
 	}
+	load := func() (*eval.Machine, error) { return mf.topologyUsage(eval.Load(spec, opts...)) }
 	if e := mf.env; e != nil && e.machines != nil {
-		return e.machines.load(cacheKey(spec, mf.machine, mf.sets, mf.memory()), func() (*eval.Machine, error) {
-			return eval.Load(spec, opts...)
-		})
+		return e.machines.load(cacheKey(spec, mf.machine, mf.topology, mf.sets, mf.memory()), load)
 	}
-	return eval.Load(spec, opts...)
+	return load()
+}
+
+// topologyUsage makes a --topology the machine does not have a usage
+// error naming the flag, with the closest label or the machine's labels.
+func (mf *machineFlags) topologyUsage(m *eval.Machine, err error) (*eval.Machine, error) {
+	var nt *eval.NoTopologyError
+	if errors.As(err, &nt) {
+		return nil, usageError("parasol %s: --topology %s: %s", mf.cmd, mf.topology, nt.Message())
+	}
+	return m, err
 }
 
 type setList []eval.Set

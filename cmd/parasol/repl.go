@@ -460,10 +460,16 @@ func (r *repl) plot(arg string) {
 const sessionMachine = "\x00session"
 
 // fromSession is machineFlags.load in the REPL: the session's machine
-// with the command's --set overrides.
+// with the command's --topology and --set overrides.
 func (mf *machineFlags) fromSession(m *eval.Machine) (*eval.Machine, error) {
 	if mf.machine != "" {
 		return nil, usageError("--machine has no file to choose from in the REPL; load one with :load FILE NAME")
+	}
+	if mf.topology != "" {
+		var err error
+		if m, err = mf.topologyUsage(m.OnTopology(mf.topology)); err != nil {
+			return nil, err
+		}
 	}
 	if len(mf.sets) == 0 {
 		return m, nil

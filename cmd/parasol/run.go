@@ -27,17 +27,17 @@ import (
 // runFlags are run's flags.
 type runFlags struct {
 	machineFlags
-	topology, routing, switching string
-	model                        string
-	analytic, simulate, compare  bool
-	ranks                        int
-	mapping                      string
-	args                         argList
-	program                      string
-	seed                         uint64
-	maxEvents                    int64
-	timeline, plot, trace        string
-	workers                      int // cores the two answers may use (0: all)
+	routing, switching          string
+	model                       string
+	analytic, simulate, compare bool
+	ranks                       int
+	mapping                     string
+	args                        argList
+	program                     string
+	seed                        uint64
+	maxEvents                   int64
+	timeline, plot, trace       string
+	workers                     int // cores the two answers may use (0: all)
 	// samePoint: run on the machine given, whatever the rank count (a
 	// sweep's point is the machine it says), not perRank's.
 	samePoint bool
@@ -175,9 +175,6 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err != nil {
 			return err
 		}
-		if err := checkTopology("run", m, rf.topology); err != nil {
-			return err
-		}
 		// A model section the machine does not have is a mistake on the
 		// command line; one that costs no message is the answer's note.
 		var nm *program.NoModelError
@@ -185,7 +182,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return usageError("parasol run: --model %s: %v", rf.model, err)
 		}
 		if rf.routing != "" {
-			rs, err := m.Spec(rf.topology)
+			rs, err := m.Spec("")
 			if err != nil {
 				return err
 			}
@@ -220,7 +217,7 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		run := newRunInfo("run", pos[0], m, &rf.machineFlags)
-		run.Topology, run.Routing, run.Switching = rf.topology, rf.routing, rf.switching
+		run.Routing, run.Switching = rf.routing, rf.switching
 		if res.Simulated != nil {
 			seed := rf.seed
 			run.Seed = &seed
@@ -255,7 +252,6 @@ func declareRun(e *env, fs *flag.FlagSet) func(pos []string) error {
 
 func (rf *runFlags) register(fs *flag.FlagSet, e *env) {
 	rf.machineFlags.register(fs, e)
-	fs.StringVar(&rf.topology, "topology", "", "which topology of the machine to simulate (default: the first)")
 	fs.IntVar(&rf.workers, "workers", 0, "cores to use (default: all): with two or more, the analytic answer is worked out beside the simulation when the memory limit holds both; each answer uses one, and the output is the same for any number")
 	fs.StringVar(&rf.model, "model", "", "the model section that costs the analytic answer: MPI, PVM, Express or another the machine has (default: the first of "+strings.Join(program.ModelSections, ", ")+" that costs a message)")
 	fs.BoolVar(&rf.analytic, "analytic", false, "give the analytic answer only: the critical path costed by the machine's model section")
@@ -531,7 +527,7 @@ var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-
 // options are the run's options but for the mapping, which is known once
 // the schedule is.
 func (rf *runFlags) options() program.RunOptions {
-	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Topology: rf.topology, Model: rf.model, Workers: rf.workers,
+	return program.RunOptions{Analytic: rf.analytic, Simulated: rf.simulate, Model: rf.model, Workers: rf.workers,
 		ProgramOptions: runtime.ProgramOptions{Seed: rf.seed, MaxEvents: rf.maxEvents,
 			MaxMemory: rf.memory(), Timeline: rf.timeline != "" || rf.plot != "" || rf.trace != "", Flows: rf.trace != "", Routing: rf.routing, Switching: rf.switching}}
 }

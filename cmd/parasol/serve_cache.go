@@ -30,11 +30,11 @@ func newMachineCache(max int) *machineCache {
 	return &machineCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-// cacheKey is what names a machine: its spec, --machine and --set, each
-// ended by a NUL (which none of them holds).
-func cacheKey(spec, machine string, sets []eval.Set, maxMemory int64) string {
+// cacheKey is what names a machine: its spec, --machine, --topology and
+// --set, each ended by a NUL (which none of them holds).
+func cacheKey(spec, machine, topology string, sets []eval.Set, maxMemory int64) string {
 	var b strings.Builder
-	b.WriteString(spec + "\x00" + machine + "\x00")
+	b.WriteString(spec + "\x00" + machine + "\x00" + topology + "\x00")
 	for _, s := range sets {
 		b.WriteString(s.Path + "=" + s.Value + "\x00" + s.Source + "\x00")
 	}

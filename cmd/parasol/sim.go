@@ -23,24 +23,23 @@ import (
 // simFlags are the experiment flags shared by sim and compare.
 type simFlags struct {
 	machineFlags
-	cmd                              string // sim or compare, for messages
-	topology, op, routing, switching string
-	channels, links                  int
-	size, packet                     quantityFlag // bytes
-	src, dst                         optInt
-	runs                             int
-	seed                             uint64
-	maxEvents                        int64
-	linkLoads                        bool // sim --link-loads
-	trace                            bool // sim --trace: keep the first run's messages
-	shardI, shardN                   int  // sim --shard: this process's runs, with their records
-	workers                          int  // sim --workers: cores the simulation may use (0: all)
+	cmd                    string // sim or compare, for messages
+	op, routing, switching string
+	channels, links        int
+	size, packet           quantityFlag // bytes
+	src, dst               optInt
+	runs                   int
+	seed                   uint64
+	maxEvents              int64
+	linkLoads              bool // sim --link-loads
+	trace                  bool // sim --trace: keep the first run's messages
+	shardI, shardN         int  // sim --shard: this process's runs, with their records
+	workers                int  // sim --workers: cores the simulation may use (0: all)
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet, e *env) {
 	sf.cmd = fs.Name()
 	sf.machineFlags.register(fs, e)
-	fs.StringVar(&sf.topology, "topology", "", "which topology of the machine (default: the first)")
 	fs.StringVar(&sf.op, "op", "send", "operation: "+strings.Join(runtime.Ops(), ", "))
 	sf.size, sf.packet = sizeFlag(32, 0), sizeFlag(0, 0)
 	fs.Var(&sf.size, "size", "message `SIZE`, e.g. 32 (bytes), 4KB, 1MiB")
@@ -121,9 +120,6 @@ func (sf *simFlags) network(spec string, size int) (*eval.Machine, *runtime.Spec
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkTopology(sf.cmd, m, sf.topology); err != nil {
-		return nil, nil, err
-	}
 	return sf.sized(m, size)
 }
 
@@ -135,7 +131,7 @@ func (sf *simFlags) sized(m *eval.Machine, size int) (*eval.Machine, *runtime.Sp
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := m.Spec(sf.topology)
+	rs, err := m.Spec("")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,7 +193,7 @@ func (sf *simFlags) options() runtime.Options {
 // bytes.
 func (sf *simFlags) runInfo(spec string, m *eval.Machine, rs *runtime.Spec, size int) *results.Run {
 	r := newRunInfo(sf.cmd, spec, m, &sf.machineFlags)
-	r.Topology, r.Op, r.Size, r.Runs = sf.topology, sf.op, &size, sf.runs
+	r.Op, r.Size, r.Runs = sf.op, &size, sf.runs
 	seed := sf.seed
 	r.Seed = &seed
 	r.Routing, r.Switching = sf.routing, sf.switching
@@ -238,18 +234,6 @@ func (sf *simFlags) simulate(e *env, spec string, progress bool) (*runtime.Resul
 		return nil, nil, optionUsage(sf.cmd, err)
 	}
 	return res, sf.runInfo(spec, m, rs, opts.Size), err
-}
-
-// checkTopology makes a --topology the machine does not have a usage
-// error.
-func checkTopology(cmd string, m *eval.Machine, label string) error {
-	if label == "" {
-		return nil
-	}
-	if _, err := m.Topology(label); err != nil {
-		return usageError("parasol %s: --topology %s: %v", cmd, label, err)
-	}
-	return nil
 }
 
 // optionUsage turns an option the machine cannot honour
@@ -667,7 +651,6 @@ routing, acyclic, connected, pairs_without_route, cycle.`,
 func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
 	mf.register(fs, e)
-	topology := fs.String("topology", "", "which topology of the machine (default: the first)")
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
 	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
@@ -680,15 +663,12 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			if err != nil {
 				return nil, err
 			}
-			if err := checkTopology("route", m, *topology); err != nil {
-				return nil, err
-			}
-			rs, err := m.Spec(*topology)
+			rs, err := m.Spec("")
 			if err != nil {
 				return nil, err
 			}
 			run = newRunInfo("route", spec, m, &mf)
-			run.Topology, run.Routing = *topology, *routing
+			run.Routing = *routing
 			if run.Routing == "" {
 				run.Routing = rs.Routing
 			}

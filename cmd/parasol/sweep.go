@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -547,7 +546,7 @@ func (a *sweepArgs) check() error {
 // them), and every point derives its own from it.
 func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 	sf := &a.sf
-	s := &study.Sweep{Topology: sf.topology, Options: sf.options(), Compare: a.compare, Axes: a.axes,
+	s := &study.Sweep{Options: sf.options(), Compare: a.compare, Axes: a.axes,
 		Routings: a.routings, Switchings: a.switchings, Sizes: a.sizes, Workers: a.workers,
 		Record: *newRunInfo("sweep", a.spec, nil, &sf.machineFlags)}
 	if sf.packet.set {
@@ -561,7 +560,7 @@ func (a *sweepArgs) sweep() (*study.Sweep, []study.Point, error) {
 		s.Program = a.programFunc()
 		// Points are spread over the workers already: each works out
 		// its answers one after the other (Workers 1).
-		s.ProgramOptions = program.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Topology: sf.topology, Workers: 1,
+		s.ProgramOptions = program.RunOptions{Analytic: a.rf.analytic, Simulated: a.rf.simulate, Workers: 1,
 			ProgramOptions: prt.ProgramOptions{MaxEvents: sf.maxEvents, MaxMemory: sf.memory()}}
 	}
 	s.Check = func(rs *prt.Spec, p study.Point) error {
@@ -728,10 +727,6 @@ func checkArgAxes(m *eval.Machine, prog *eval.Program, axes []study.Axis) error 
 // line reports it: a --topology the machine cannot give, or a simulation
 // option it cannot honour, is a usage error naming the flag.
 func (a *sweepArgs) pointError(err error) error {
-	var te *study.TopologyError
-	if errors.As(err, &te) {
-		return usageError("parasol sweep: --topology %s: %v", te.Label, te.Err)
-	}
 	if a.program != "" {
 		return err
 	}

@@ -19,7 +19,7 @@ func (a *sweepArgs) programFunc() study.ProgramFunc {
 		rf := a.rf
 		rf.machineFlags = a.sf.machineFlags
 		rf.args = args
-		rf.topology, rf.routing, rf.switching = a.sf.topology, p.Routing, p.Switching
+		rf.routing, rf.switching = p.Routing, p.Switching
 		rf.seed, rf.maxEvents = seed, a.sf.maxEvents
 		rf.samePoint = true
 		prog, err := rf.schedule(ctx, m, a.program)

@@ -22,9 +22,9 @@ import (
 // AnalyzeOptions choose how Analyze maps and costs a schedule.
 type AnalyzeOptions struct {
 	// Map gives each rank's processor as an external node id of the
-	// machine's first topology; nil maps rank r to the r-th processor
-	// (modulo the number of processors). Ranks on one processor share its
-	// CPU and NIC.
+	// machine's topology (its first, or eval.WithTopology's); nil maps
+	// rank r to the r-th processor (modulo the number of processors).
+	// Ranks on one processor share its CPU and NIC.
 	Map []int
 	// Timeline asks for ProgramResult.Timeline.
 	Timeline bool

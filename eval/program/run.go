@@ -21,8 +21,6 @@ type RunOptions struct {
 	runtime.ProgramOptions
 	// Analytic and Simulated select the answers; neither means both.
 	Analytic, Simulated bool
-	// Topology names the machine's topology to simulate ("": the first).
-	Topology string
 	// Model is the model section that costs the analytic answer's
 	// operations ("": Analyze's default).
 	Model string
@@ -126,7 +124,7 @@ func Run(ctx context.Context, m *eval.Machine, s *lang.Schedule, o RunOptions) (
 	)
 	simulated := func(ctx context.Context) {
 		var spec *runtime.Spec
-		if spec, serr = m.Spec(o.Topology); serr == nil {
+		if spec, serr = m.Spec(""); serr == nil {
 			sr, serr = runtime.RunProgram(ctx, spec, s, o.ProgramOptions)
 		}
 	}

@@ -2,7 +2,6 @@ package study
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/program"
@@ -19,10 +18,9 @@ import (
 type Sweep struct {
 	// Machine is the machine every point derives from, with the point's
 	// values of the machine's axes (eval.Machine.Derive): it is loaded
-	// once, not at every point.
+	// once, not at every point. Its topology (eval.WithTopology) is the
+	// one every point simulates and runs programs on.
 	Machine *eval.Machine
-	// Topology is the machine's topology to simulate ("": the first).
-	Topology string
 	// Packet, when not nil, overrides the machine's packet payload (bytes).
 	Packet *int
 	// Options is the experiment at every point; its Seed is the sweep's,
@@ -34,7 +32,7 @@ type Sweep struct {
 	// operation that simulates it).
 	Compare string
 	// Program, when not nil, makes the program run at every point, and
-	// ProgramOptions says how (Analytic, Simulated, Topology, MaxEvents,
+	// ProgramOptions says how (Analytic, Simulated, MaxEvents,
 	// MaxMemory); the point's mapping, seed, routing and switching are
 	// set at each point.
 	Program        ProgramFunc
@@ -88,34 +86,19 @@ type Result struct {
 	Err error
 }
 
-// TopologyError is a Topology the machine, with a point's values, does
-// not have or cannot build.
-type TopologyError struct {
-	Label string
-	Err   error
-}
-
-func (e *TopologyError) Error() string { return fmt.Sprintf("topology %s: %v", e.Label, e.Err) }
-func (e *TopologyError) Unwrap() error { return e.Err }
-
 // Points are the sweep's points, the whole cross product.
 func (s *Sweep) Points() ([]Point, error) {
 	return CrossProduct(s.Axes, s.Routings, s.Switchings, s.Sizes, s.Loads)
 }
 
-// Network derives the machine with sets and compiles the sweep's
-// topology, with the packet size override applied.
+// Network derives the machine with sets and compiles its topology,
+// with the packet size override applied.
 func (s *Sweep) Network(sets []eval.Set) (*eval.Machine, *runtime.Spec, error) {
 	m, err := s.Machine.Derive(sets...)
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.Topology != "" {
-		if _, err := m.Topology(s.Topology); err != nil {
-			return nil, nil, &TopologyError{s.Topology, err}
-		}
-	}
-	rs, err := m.Spec(s.Topology)
+	rs, err := m.Spec("")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -141,7 +124,7 @@ func (s *Sweep) sized(m *eval.Machine, rs *runtime.Spec, size int) (*eval.Machin
 	if err != nil || !changed {
 		return m, rs, err
 	}
-	if rs, err = d.Spec(s.Topology); err != nil {
+	if rs, err = d.Spec(""); err != nil {
 		return nil, nil, err
 	}
 	if s.Packet != nil {
@@ -182,7 +165,6 @@ func (s *Sweep) Run(ctx context.Context, points []Point, emit func(*Result) erro
 func (s *Sweep) run(m *eval.Machine, rs *runtime.Spec, p Point, seed uint64) *results.Run {
 	run := s.Record
 	run.Machine = m.Name()
-	run.Topology = s.Topology
 	sets, _ := p.MachineSets(s.Axes)
 	run.Sets = []string{}
 	for _, st := range sets {
@@ -275,7 +257,7 @@ func (s *Sweep) runProgram(ctx context.Context, p Point) *Result {
 	var rs *runtime.Spec
 	if p.Routing == "" || p.Switching == "" {
 		// The point's record names what ran, as a simulated point's does.
-		rs, _ = m.Spec(s.Topology)
+		rs, _ = m.Spec("")
 	}
 	run := s.run(m, rs, p, seed)
 	return &Result{Point: p, Machine: m, Run: run, Program: prog, Answers: res}
