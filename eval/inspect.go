@@ -33,6 +33,7 @@ type Inspection struct {
 // names, processors and rank count, is left for run).
 func InspectFile(spec string, opts ...Option) (Inspection, lang.Diagnostics) {
 	l := newLoader(opts)
+	l.opts.everyTopology = true
 	f := l.readSpec(spec, lang.Pos{})
 	if f == nil || len(l.errs) > 0 {
 		return Inspection{}, sorted(l.errs)

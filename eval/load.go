@@ -28,8 +28,11 @@ type options struct {
 	machine  string
 	program  string // LoadProgram's choice (WithProgram)
 	topology string // the machine's topology (WithTopology); "": the first
-	sets     []Set
-	readFile func(path string) ([]byte, error)
+	// everyTopology: build every topology even when one is chosen
+	// (InspectFile: check builds all, as the simulator would).
+	everyTopology bool
+	sets          []Set
+	readFile      func(path string) ([]byte, error)
 	// ownReads: readFile is ReadInput, whose bytes no one else holds.
 	ownReads bool
 	extra    *defLayer // definitions added by Extend (the REPL), one layer each
@@ -60,8 +63,10 @@ func WithMachine(name string) Option { return func(o *options) { o.machine = nam
 // WithTopology makes the topology labelled label the machine's topology,
 // in place of its first: derived indexes (diameter, avgdist, nodes, …),
 // hops, compcomm, the processors ranks run on, the analytic answer's
-// distances and Spec("") are all the chosen topology's. A label the
-// machine does not have is a NoTopologyError.
+// distances and Spec("") are all the chosen topology's. Only that one is
+// built (the machine's other topologies cost neither time nor memory);
+// OnTopology gives the machine on another. A label the machine does not
+// have is a NoTopologyError.
 func WithTopology(label string) Option { return func(o *options) { o.topology = label } }
 
 // WithSet overrides a field or param, making a virtual machine: the path is a

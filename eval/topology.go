@@ -136,7 +136,8 @@ func (t *Topology) Metrics() topo.Metrics {
 	return t.Graph.Metrics(context.Background(), o)
 }
 
-// Topologies returns the machine's topologies in declaration order.
+// Topologies returns the machine's topologies in declaration order: with
+// WithTopology, the chosen one alone.
 func (m *Machine) Topologies() []*Topology { return m.topos }
 
 // Topology returns a topology by label, or the machine's topology when
@@ -151,12 +152,17 @@ func (m *Machine) Topology(label string) (*Topology, error) {
 	if label == "" {
 		return m.topos[0], nil
 	}
-	var labels []string
 	for _, t := range m.topos {
 		if t.Label == label {
 			return t, nil
 		}
-		labels = append(labels, t.Label)
+	}
+	var labels []string
+	for _, o := range m.root.childrenOf("topology") {
+		if o.label == label {
+			return nil, fmt.Errorf("machine %q was loaded on its topology %s, and its others were not built; OnTopology(%q) gives it on %s", m.name, m.loader.opts.topology, label, label)
+		}
+		labels = append(labels, o.label)
 	}
 	return nil, errors.New(noTopology(m.name, label, labels))
 }
@@ -228,6 +234,9 @@ func (m *Machine) realizeTopologies() {
 	}
 	m.topoState = 1
 	for _, o := range m.root.childrenOf("topology") {
+		if l := m.loader.opts.topology; l != "" && o.label != l && !m.loader.opts.everyTopology {
+			continue // not the machine's topology: not built (WithTopology)
+		}
 		r := &realizer{m: m, obj: o, links: topo.NewBuilder()}
 		t := r.realize()
 		if len(r.errs) > 0 {

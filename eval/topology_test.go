@@ -3,6 +3,8 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -250,5 +252,32 @@ func TestAnUnknownTopologyIsAnErrorAtTheMachine(t *testing.T) {
 	if _, err := Check("std:booksim", WithTopology("fatree")); err == nil || !strings.HasPrefix(err.Error(), `std:booksim:`) ||
 		!strings.Contains(err.Error(), `has no topology "fatree" (did you mean "fattree"?)`) {
 		t.Errorf("Check: %v", err)
+	}
+}
+
+func TestOnlyTheChosenTopologyIsBuilt(t *testing.T) {
+	// full(100000) needs about 280 GB: the machine loads only when it is
+	// not its topology.
+	src := strings.Replace(twoTopologies, "topology full", "topology big = full(100000) { speed = 1MB/s }\n\ttopology full", 1)
+	if _, err := LoadSource("two.machine", src, WithMaxMemory(64<<20)); err == nil || !strings.Contains(err.Error(), "full(100000) needs about 280 GB") {
+		t.Fatalf("on its first topology: %v; want the big one refused", err)
+	}
+	m, err := LoadSource("two.machine", src, WithMaxMemory(64<<20), WithTopology("full"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := m.Topologies(); len(ts) != 1 || ts[0].Label != "full" {
+		t.Errorf("Topologies() = %d of them; want full alone", len(ts))
+	}
+	if _, err := m.Topology("ring"); err == nil || !strings.Contains(err.Error(), `OnTopology("ring")`) {
+		t.Errorf("Topology(ring) = %v; want the way to it", err)
+	}
+	// check builds every topology, whichever is the machine's.
+	path := filepath.Join(t.TempDir(), "two.machine")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := InspectFile(path, WithMaxMemory(64<<20), WithTopology("full")); !strings.Contains(ds.Error(), "full(100000) needs about 280 GB") {
+		t.Errorf("check --topology full: %v; want the big one refused", ds)
 	}
 }
