@@ -1,14 +1,18 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	rt "github.com/parasol-lang/parasol/runtime"
 )
 
 // topologyMachine wraps topology statements in a machine with one
@@ -279,5 +283,36 @@ func TestOnlyTheChosenTopologyIsBuilt(t *testing.T) {
 	}
 	if _, ds := InspectFile(path, WithMaxMemory(64<<20), WithTopology("full")); !strings.Contains(ds.Error(), "full(100000) needs about 280 GB") {
 		t.Errorf("check --topology full: %v; want the big one refused", ds)
+	}
+}
+
+// TestBookSimsAnalyticSendIsItsSimulationOnEveryTopology compares
+// std:booksim's analytic MPI.send of one 8-flit packet with the same
+// message simulated on a quiet network, from the first terminal to every
+// other, on each topology --topology picks: the analytic model reads the
+// chosen topology's hops (and, on the torus and the dragonfly, its longer
+// channels), so the two agree exactly at zero load.
+func TestBookSimsAnalyticSendIsItsSimulationOnEveryTopology(t *testing.T) {
+	for _, label := range []string{"mesh", "torus", "fattree", "flatfly", "dragonfly"} {
+		m, err := Load("std:booksim", WithTopology(label))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := m.Spec("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := spec.Graph
+		src := g.ID(g.Proc(0))
+		for i := 1; i < g.NumProcs(); i++ {
+			dst := g.ID(g.Proc(i))
+			c, err := Compare(context.Background(), m, spec, "MPI.send", rt.Options{Size: 32, Src: rt.Node(src), Dst: rt.Node(dst), Runs: 1, Seed: 1})
+			if err != nil {
+				t.Fatalf("%s: %d → %d: %v", label, src, dst, err)
+			}
+			if math.Abs(c.Analytic-c.Simulated) > 1e-6*c.Simulated {
+				t.Errorf("%s: %d → %d: analytic %v, simulated %v", label, src, dst, c.Analytic, c.Simulated)
+			}
+		}
 	}
 }
