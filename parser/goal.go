@@ -135,7 +135,11 @@ type goalReader struct {
 	skipBlock bool
 	rankFirst int32 // global index of the open rank's first operation
 
-	labelIDs   map[string]int32
+	labelIDs map[string]int32
+	// labelByNum[n] is 1 + the id of label l<n> (schedgen's labels: l1,
+	// l2, …; see labelNum), 0 for one not seen: found by number, not
+	// hashed, where labelIDs holds the others.
+	labelByNum []int32
 	labelBytes int64
 	// labelOp[id] is the global index of the operation labelled id in
 	// rank labelRank[id]: stamping with the rank avoids clearing the table
@@ -624,7 +628,12 @@ func (g *goalReader) inRank(t gtok) bool {
 
 // labelID interns a label's text.
 func (g *goalReader) labelID(t gtok) int32 {
-	if id, ok := g.labelIDs[string(g.line[t.s:t.e])]; ok {
+	n, byNum := labelNum(g.line[t.s:t.e])
+	if byNum {
+		if n < len(g.labelByNum) && g.labelByNum[n] > 0 {
+			return g.labelByNum[n] - 1
+		}
+	} else if id, ok := g.labelIDs[string(g.line[t.s:t.e])]; ok {
 		return id
 	}
 	if len(g.s.Labels) >= math.MaxInt32 {
@@ -638,7 +647,14 @@ func (g *goalReader) labelID(t gtok) int32 {
 		return -1
 	}
 	id := int32(len(g.s.Labels))
-	g.labelIDs[text] = id
+	if byNum {
+		if n >= len(g.labelByNum) {
+			g.labelByNum = append(g.labelByNum, make([]int32, n+1-len(g.labelByNum))...)
+		}
+		g.labelByNum[n] = id + 1
+	} else {
+		g.labelIDs[text] = id
+	}
 	g.s.Labels = append(g.s.Labels, text)
 	g.labelOp = append(g.labelOp, -1)
 	g.labelRank = append(g.labelRank, -1)
@@ -819,11 +835,40 @@ func (g *goalReader) depStmt(label gtok, start bool) {
 
 // lookup finds the operation a label names in the open rank.
 func (g *goalReader) lookup(t gtok) (int32, bool) {
-	id, ok := g.labelIDs[string(g.line[t.s:t.e])]
+	var id int32
+	var ok bool
+	if n, byNum := labelNum(g.line[t.s:t.e]); byNum {
+		ok = n < len(g.labelByNum) && g.labelByNum[n] > 0
+		if ok {
+			id = g.labelByNum[n] - 1
+		}
+	} else {
+		id, ok = g.labelIDs[string(g.line[t.s:t.e])]
+	}
 	if !ok || g.labelRank[id] != int32(g.rank) {
 		return 0, false
 	}
 	return g.labelOp[id], true
+}
+
+// maxLabelNum bounds the labels found by number: labelByNum holds at most
+// 4 × maxLabelNum bytes.
+const maxLabelNum = 1 << 16
+
+// labelNum is the number of a label written l<digits> with no leading
+// zero and below maxLabelNum (as schedgen writes every label), which
+// labelByNum finds; ok is false for any other label.
+func labelNum(b []byte) (n int, ok bool) {
+	if len(b) < 2 || len(b) > 6 || b[0] != 'l' || b[1] == '0' && len(b) > 2 {
+		return 0, false
+	}
+	for _, c := range b[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n < maxLabelNum
 }
 
 // bytes estimates what the reader holds: the schedule's slices at their
@@ -835,7 +880,7 @@ func (g *goalReader) bytes() int64 {
 		limits.Mul(int64(cap(s.Deps)), schedDepBytes),
 		limits.Mul(int64(cap(s.RankStart)), 4),
 		limits.Mul(int64(cap(g.deps)), int64(unsafe.Sizeof(goalDep{}))),
-		limits.Mul(int64(cap(g.count)+cap(g.stack)+cap(g.edge)), 4),
+		limits.Mul(int64(cap(g.count)+cap(g.stack)+cap(g.edge)+cap(g.labelByNum)), 4),
 		int64(cap(g.color)),
 		g.labelBytes, g.keptBytes,
 		limits.Mul(int64(len(g.bigTags)), bigTagBytes),

@@ -305,3 +305,60 @@ func TestReadGOALSizedFromItsInputReadsTheSameSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestReadGOALNumberedLabelsAreLabelsAsAnyOther reads a schedule whose
+// labels are schedgen's l<n> (found by number) and the same schedule with
+// every label renamed to a word (found by text): the schedules are the
+// same apart from the labels' names. l01 and l1, L1 and l1, l65536 and
+// l6553 are different labels of either kind.
+func TestReadGOALNumberedLabelsAreLabelsAsAnyOther(t *testing.T) {
+	const text = `num_ranks 2
+rank 0 {
+l1: send 8b to 1 tag 0
+l01: calc 5
+L1: recv 8b from 1 tag 1
+l65536: calc 7
+l6553: calc 9
+l0: calc 1
+l01 requires l1
+L1 irequires l01
+l65536 requires L1
+l6553 requires l65536
+l0 requires l6553
+}
+rank 1 {
+l1: recv 8b from 0 tag 0
+l2: send 8b to 0 tag 1
+l2 requires l1
+}
+`
+	renamed := text
+	for _, r := range []struct{ from, to string }{
+		{"l65536", "sixtyfive"}, {"l6553", "sixtyfour"}, {"l01", "zeroone"}, {"L1", "capital"},
+		{"l1", "one"}, {"l2", "two"}, {"l0", "zero"},
+	} {
+		renamed = strings.ReplaceAll(renamed, r.from, r.to)
+	}
+	a, err := ReadGOAL(strings.NewReader(text), "n.goal", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadGOAL(strings.NewReader(renamed), "w.goal", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Ops) != 8 || len(a.Deps) != 6 || len(a.Labels) != 7 {
+		t.Fatalf("%d operations, %d dependencies, %d labels; want 8, 6 and 7", len(a.Ops), len(a.Deps), len(a.Labels))
+	}
+	if !slices.Equal(a.Ops, b.Ops) || !slices.Equal(a.Deps, b.Deps) || !slices.Equal(a.DepStart, b.DepStart) || !slices.Equal(a.RankStart, b.RankStart) {
+		t.Errorf("numbered labels:\n%+v\n%+v\nwords:\n%+v\n%+v", a.Ops, a.Deps, b.Ops, b.Deps)
+	}
+	// A dependency on a label of the rank's that is not defined is still
+	// reported, whichever kind it is.
+	for _, label := range []string{"l7", "l07"} {
+		_, err := ReadGOAL(strings.NewReader("num_ranks 1\nrank 0 {\nl1: calc 1\nl1 requires "+label+"\n}\n"), "u.goal", 0)
+		if err == nil || !strings.Contains(err.Error(), label) {
+			t.Errorf("requires %s: %v; want it named as undefined", label, err)
+		}
+	}
+}
