@@ -309,6 +309,29 @@ func (g *goalReader) is(t gtok, word string) bool {
 	return t.kind == goalIdent && string(g.line[t.s:t.e]) == word
 }
 
+// goalByte classes the bytes next scans: blanks between tokens, and
+// digits and letters (with '_'), which continue a word.
+var goalByte = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\r") {
+		t[c] = goalSpaceByte
+	}
+	for c := range 256 {
+		switch {
+		case isDigit(byte(c)):
+			t[c] = goalDigitByte
+		case isLetter(byte(c)):
+			t[c] = goalLetterByte
+		}
+	}
+	return t
+}()
+
+const (
+	goalSpaceByte = 1 + iota
+	goalDigitByte
+	goalLetterByte
+)
+
 func (g *goalReader) next() gtok {
 	b := g.line
 	for {
@@ -323,7 +346,7 @@ func (g *goalReader) next() gtok {
 			}
 			g.pos, g.inCommnt = i+2, false
 		}
-		for g.pos < len(b) && (b[g.pos] == ' ' || b[g.pos] == '\t' || b[g.pos] == '\r') {
+		for g.pos < len(b) && goalByte[b[g.pos]] == goalSpaceByte {
 			g.pos++
 		}
 		if g.pos+1 < len(b) && b[g.pos] == '/' && b[g.pos+1] == '/' {
@@ -344,7 +367,7 @@ func (g *goalReader) next() gtok {
 	switch {
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		e := s + 1
-		for e < len(b) && (isLetter(b[e]) || isDigit(b[e])) {
+		for e < len(b) && goalByte[b[e]] >= goalDigitByte {
 			e++
 		}
 		g.pos = e
@@ -512,6 +535,12 @@ func (g *goalReader) integer(what string, allowAny bool) (int64, gtok, bool) {
 		return 0, t, false
 	}
 	var n uint64
+	if t.e-t.s <= 18 { // below 10^18: no overflow to check
+		for _, c := range g.line[t.s:t.e] {
+			n = n*10 + uint64(c-'0')
+		}
+		return int64(n), t, true
+	}
 	for _, c := range g.line[t.s:t.e] {
 		d := uint64(c - '0')
 		if n > (math.MaxInt64-d)/10 {
