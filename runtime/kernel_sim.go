@@ -20,6 +20,7 @@ const (
 	evGrant                  // id = lane: its holder's tail is due to leave it; hand it to the first waiter
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
+	evCredit                 // id = wire, aux = flits: their credits are back at its sender (route_switched.go's usedCredits)
 )
 
 // A driver generates traffic while a run goes on (open-loop sources,
@@ -321,6 +322,10 @@ type sim struct {
 	bufPkts int32
 	bufUsed []int32
 	bufEnd  []float64
+	// used is, per wire, the flits sent over it whose credits have not
+	// come back (BookSim's used credits, which its UGAL reads); kept
+	// only for the routings that read it (route_switched.go).
+	used []int32
 	// router is, per node, when a router process of high priority
 	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
 	// when no node has one.
@@ -348,6 +353,9 @@ func newSim(n *network, opt *Options) *sim {
 		s.bufPkts = b
 		s.bufUsed, s.bufEnd = make([]int32, lanes), make([]float64, lanes)
 	}
+	if n.rk == rSwitched && n.swr.readsCredits() {
+		s.used = make([]int32, wires)
+	}
 	if n.routerProcesses() {
 		s.router = make([]float64, g.N())
 	}
@@ -374,6 +382,7 @@ func (s *sim) reset(seed uint64) {
 	clear(s.nodes)
 	clear(s.router)
 	clear(s.bufUsed)
+	clear(s.used)
 	clear(s.nic)
 	s.q.reset()
 	for i := range s.hopMemo {
@@ -547,6 +556,8 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.route(p, &s.pkts[p])
 		case evDriver:
 			s.drv.wake(e.id, e.aux)
+		case evCredit:
+			s.used[e.id] -= e.aux
 		}
 	}
 	return false
@@ -1020,6 +1031,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// leaves.
 			s.push(end, evGrant, ch, 0)
 		}
+	}
+	if s.used != nil {
+		s.countCredits(p, w, start, end, next)
 	}
 	p.addHop(hop{end: end, ch: ch})
 	p.lastEnd, p.lastLat = end, lp.Latency

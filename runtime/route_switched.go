@@ -15,20 +15,39 @@ import (
 // each phase change, so that the channel dependencies within a class are
 // acyclic and between classes only go upward.
 //
-//   - fat tree (nca, nca-adaptive): up to the nearest common ancestor of
-//     source and destination, then down; the up port is the destination's
-//     digit (D-mod-k) or, adaptive, the up port whose lanes hold the
-//     fewest packets when the head arrives. Up*/down* needs one class.
+//   - fat tree (nca, nca-adaptive, nca-random): up to the nearest common
+//     ancestor of source and destination, then down; the up port is the
+//     destination's digit (D-mod-k), or, adaptive, the up port whose lanes
+//     hold the fewest packets when the head arrives, or one at random for
+//     each packet at each level (BookSim's nca, fattree_nca's RandomInt).
+//     Up*/down* needs one class.
 //   - dragonfly (min, valiant, ugal-l, ugal-g): minimal is local, global,
 //     local; Valiant goes minimally to a random intermediate group other
-//     than the source's and the destination's, then minimally on; UGAL
+//     than the source's and the destination's, then minimally on; UGAL-G
 //     chooses at the source between the two by queue × hops. The class is
 //     the number of global links taken (2 classes minimal, 3 otherwise).
+//     UGAL-L is BookSim's ugal_dragonflynew: at the source router a random
+//     intermediate router anywhere (one in the source's group means
+//     minimal), taken if the used credits of the minimal port exceed twice
+//     those of the port toward it plus 30 flits. Its phase ends on
+//     reaching the intermediate group, as Valiant's does: BookSim's goes
+//     on to the intermediate router, whose extra local hop there would
+//     make the classes cyclic (BookSim's VC 0 is: a local channel is the
+//     first hop of some packets and the last of phase one of others).
 //   - flattened butterfly and HyperX (dor, min, valiant, ugal): dimension
 //     order; minimal adaptive (any unresolved dimension, the emptiest
 //     port, the class the number of hops taken); Valiant through a random
-//     router in dimension order each phase (2 classes); UGAL choosing
-//     between them at the source.
+//     router in dimension order each phase (2 classes), phase two from the
+//     intermediate or the destination's router, whichever comes first;
+//     UGAL is BookSim's ugal_flatfly: an intermediate random in the
+//     dimensions source and destination differ in, taken if minimal's
+//     used credits × hops exceed the detour's plus 2 flits, a packet that
+//     goes minimally in class 1, as BookSim's second half of the VCs.
+//
+// Adaptive choices are made at the source router, when the head is there,
+// as BookSim's routing functions make them; UGAL-L and the flattened
+// butterfly's UGAL read BookSim's used credits (sim.used: the flits sent
+// on a wire into a router whose credits have not come back).
 
 // swAlg is a routing by rule on a switched graph.
 type swAlg uint8
@@ -36,6 +55,7 @@ type swAlg uint8
 const (
 	swNCA swAlg = iota
 	swNCAAdaptive
+	swNCARandom
 	swMin
 	swDOR
 	swValiant
@@ -43,10 +63,18 @@ const (
 	swUGALG
 )
 
-// ugalThreshold is added to the nonminimal side of UGAL's comparison
-// (queue × hops, in packets), as BookSim's adaptive_threshold: ties go
-// minimal.
+// ugalThreshold is added to the nonminimal side of UGAL-G's comparison
+// (queue × hops, in packets): ties go minimal.
 const ugalThreshold = 0
+
+// BookSim's UGAL compares used credits (flits) at the source router: its
+// dragonfly's ugal_dragonflynew goes minimally while min ≤ 2·nonmin + 30
+// (adaptive_threshold), its flattened butterfly's ugal_flatfly while
+// min·hops ≤ nonmin·hops + 2.
+const (
+	dfUGALThreshold = 30
+	ffUGALThreshold = 2
+)
 
 // switchedRoute is the shape a switched routing works from.
 type switchedRoute struct {
@@ -78,14 +106,14 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 	kind := n.core.Kind
 	var alg swAlg
 	needs := map[string]string{
-		"nca": "a fat tree or XGFT", "nca-adaptive": "a fat tree or XGFT",
+		"nca": "a fat tree or XGFT", "nca-adaptive": "a fat tree or XGFT", "nca-random": "a fat tree or XGFT",
 		"min": "a dragonfly, flattened butterfly or HyperX", "ugal-l": "a dragonfly", "ugal-g": "a dragonfly",
 		"ugal": "a flattened butterfly or HyperX",
 	}
 	var fam []string
 	switch kind {
 	case topo.FatTree, topo.XGFT:
-		fam = []string{"nca", "nca-adaptive"}
+		fam = []string{"nca", "nca-adaptive", "nca-random"}
 		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
 	case topo.Dragonfly:
 		fam = []string{"min", "valiant", "ugal-l", "ugal-g"}
@@ -104,6 +132,8 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		alg = swNCA
 	case "nca-adaptive":
 		alg = swNCAAdaptive
+	case "nca-random":
+		alg = swNCARandom
 	case "min":
 		alg = swMin
 	case "dor":
@@ -243,7 +273,7 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 		adj := g.Adj(at)
 		if r.kind == topo.FatTree || r.kind == topo.XGFT {
 			t := dst - r.S
-			if alg == swNCAAdaptive {
+			if alg == swNCAAdaptive || alg == swNCARandom {
 				return append(buf, adj[:r.w[0]]...)
 			}
 			return append(buf, adj[t%r.w[0]])
@@ -259,7 +289,7 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 			return append(buf, adj[(t/r.pm[i-1])%r.m[i-1]])
 		}
 		up := adj[r.m[i-1] : r.m[i-1]+r.w[i]]
-		if alg == swNCAAdaptive {
+		if alg == swNCAAdaptive || alg == swNCARandom {
 			return append(buf, up...)
 		}
 		return append(buf, up[(t/r.pw[i])%r.w[i]])
@@ -350,6 +380,29 @@ func (s *sim) occupancy(w int32) int32 {
 	return q
 }
 
+// readsCredits tells whether the routing reads BookSim's used credits.
+func (r *switchedRoute) readsCredits() bool {
+	return r.alg == swUGALL && (r.kind == topo.Dragonfly || r.kind == topo.FlatFly || r.kind == topo.HyperX)
+}
+
+// countCredits keeps the used credits (sim.used) as packet p takes wire w
+// from start to end toward node next: its flits are owed on a wire into a
+// router until they leave that router's input buffer, here when the
+// packet moves on, and their credits have come back, CreditDelay and the
+// wire's latency later (a packet's flits counted together, as its middle
+// flit's).
+func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
+	n := s.net
+	flits := int32((p.bytes + n.flitSize - 1) / n.flitSize)
+	if p.nhops > 0 && p.at < n.swr.S {
+		in := p.hop(p.nhops-1).ch / n.lanes
+		s.push((start+end)/2+n.spec.CreditDelay+n.linkP(in>>1).Latency, evCredit, in, flits)
+	}
+	if next < n.swr.S {
+		s.used[w] += flits
+	}
+}
+
 // switchedHop makes the routing decision of a switched routing for packet
 // p at its node: the phase (Valiant's intermediate, UGAL's choice at the
 // source), the lane class, and the hop. ci is the candidate chosen.
@@ -361,20 +414,20 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 		if p.lastDim == 2 {
 			p.class++
 		}
-		if p.nhops == 0 && !p.ack && r.alg != swMin && r.g > 2 {
+		if p.nhops == 1 && !p.ack && r.alg != swMin && r.g > 2 {
 			s.dfChoose(p)
 		}
-		if p.target != p.dst && p.at < r.S && p.at/r.a == p.target/r.a {
+		if p.target != p.dst && p.at/r.a == p.target/r.a {
 			p.target = p.dst
 		}
 	case topo.FlatFly, topo.HyperX:
 		if r.alg == swMin && p.lastDim > 0 {
 			p.class++
 		}
-		if p.nhops == 0 && !p.ack && (r.alg == swValiant || r.alg == swUGALL) {
+		if p.nhops == 1 && !p.ack && (r.alg == swValiant || r.alg == swUGALL) {
 			s.ffChoose(p)
 		}
-		if p.target != p.dst && p.at == p.target {
+		if p.target != p.dst && (p.at == p.target || p.at == n.g.Attached(p.dst)) {
 			p.target, p.class = p.dst, 1
 		}
 	}
@@ -383,7 +436,11 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 		return topo.Adj{}, false
 	}
 	ci := 0
-	if len(s.cand) > 1 {
+	switch {
+	case len(s.cand) == 1:
+	case r.alg == swNCARandom:
+		ci = s.rng.Intn(len(s.cand))
+	default:
 		ci = s.choose(p)
 	}
 	return s.cand[ci], true
@@ -394,9 +451,23 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 // only if queue × hops says the nonminimal path is the better.
 func (s *sim) dfChoose(p *packet) {
 	r := s.net.swr
-	src, dst := s.net.g.Attached(p.at), s.net.g.Attached(p.dst)
+	src, dst := p.at, s.net.g.Attached(p.dst)
 	Gs, Gd := src/r.a, dst/r.a
 	if Gs == Gd {
+		return
+	}
+	if r.alg == swUGALL {
+		// BookSim's ugal_dragonflynew: a random terminal's router.
+		mid := int32(s.rng.Intn(int(r.S)))
+		if mid/r.a == Gs {
+			return
+		}
+		adj := s.net.g.Adj(src)
+		qMin := s.used[s.net.wire(adj[r.dfNext(src, dst)].Link, src)]
+		qNon := s.used[s.net.wire(adj[r.dfNext(src, mid)].Link, src)]
+		if qMin > 2*qNon+dfUGALThreshold {
+			p.target = mid
+		}
 		return
 	}
 	I := int32(s.rng.Intn(int(r.g) - 2))
@@ -413,15 +484,7 @@ func (s *sim) dfChoose(p *packet) {
 	}
 	minHops := s.net.dfHops(src, dst)
 	nonHops := s.net.dfHops(src, mid) + s.net.dfHops(mid, dst)
-	var qMin, qNon int32
-	if r.alg == swUGALG {
-		qMin, qNon = s.dfGlobalQueue(Gs, Gd), s.dfGlobalQueue(Gs, I)
-	} else {
-		adj := s.net.g.Adj(src)
-		wm := adj[r.dfNext(src, dst)]
-		wn := adj[r.dfNext(src, mid)]
-		qMin, qNon = s.occupancy(s.net.wire(wm.Link, src)), s.occupancy(s.net.wire(wn.Link, src))
-	}
+	qMin, qNon := s.dfGlobalQueue(Gs, Gd), s.dfGlobalQueue(Gs, I)
 	if qMin*minHops > qNon*nonHops+ugalThreshold {
 		p.target = mid
 	}
@@ -442,11 +505,24 @@ func (s *sim) dfGlobalQueue(G, G2 int32) int32 {
 // for UGAL, keeps it only if queue × hops says the detour is the better.
 func (s *sim) ffChoose(p *packet) {
 	r := s.net.swr
-	src, dst := s.net.g.Attached(p.at), s.net.g.Attached(p.dst)
-	mid := int32(s.rng.Intn(int(r.S)))
+	src, dst := p.at, s.net.g.Attached(p.dst)
 	if r.alg == swValiant {
-		p.target = mid
+		p.target = int32(s.rng.Intn(int(r.S)))
 		return
+	}
+	if src == dst {
+		return
+	}
+	// BookSim's find_ran_intm: random along the dimensions source and
+	// destination differ in, the source's coordinate along the others.
+	mid := int32(0)
+	for d := range r.sides {
+		k, st := r.sides[d], r.strides[d]
+		x := (src / st) % k
+		if x != (dst/st)%k {
+			x = int32(s.rng.Intn(int(k)))
+		}
+		mid += x * st
 	}
 	hops := func(u, v int32) (h int32) {
 		for d := range r.sides {
@@ -461,17 +537,16 @@ func (s *sim) ffChoose(p *packet) {
 			k, st := r.sides[d], r.strides[d]
 			if a, b := (src/st)%k, (to/st)%k; a != b {
 				l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
-				return s.occupancy(s.net.wire(l, src))
+				return s.used[s.net.wire(l, src)]
 			}
 		}
 		return 0
 	}
-	if src == dst || mid == src || mid == dst {
+	if mid != src && mid != dst && first(dst)*hops(src, dst) > first(mid)*(hops(src, mid)+hops(mid, dst))+ffUGALThreshold {
+		p.target = mid
 		return
 	}
-	if first(dst)*hops(src, dst) > first(mid)*(hops(src, mid)+hops(mid, dst))+ugalThreshold {
-		p.target = mid
-	}
+	p.class = 1 // minimally, in BookSim's second half of the VCs
 }
 
 // switchedNext is route --check's view of a switched routing: from node at

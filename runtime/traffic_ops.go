@@ -28,7 +28,7 @@ var ops = map[string]string{
 	"randperm":      "a random permutation, new each run",
 	"uniform":       "every processor to a uniformly random other processor",
 	"neighbor":      "every processor to its next neighbour (+1 along dimension 0; r xor 1 on a hypercube)",
-	"tornado":       "every processor to (x + ceil(k/2) - 1) mod k in every dimension (rank + ceil(P/2) - 1 off grids)",
+	"tornado":       "every processor to (x + ceil(k/2) - 1) mod k in every dimension (a 2-D flattened butterfly: its terminals' grid, as BookSim's; rank + ceil(P/2) - 1 off grids)",
 	"hotspot":       "every processor to Dst",
 	advOp:           "dragonflies: every processor to a random processor of the next group (BookSim's bad_dragon)",
 	"alltoall":      "every processor to every other, each sender's messages in random order (seed 003 §3.4.3)",
@@ -410,6 +410,13 @@ func (s *sim) pattern(op string, r int) int {
 		}
 		return out
 	}
+	if side := flatFlyGrid(s.net); op == "tornado" && side > 0 {
+		// BookSim's tornado on its flatfly: the terminals' 2-D grid
+		// (k·xr a side, xr² = c terminals a router), ceil(side/2) - 1 on
+		// along each axis.
+		sh := (side+1)/2 - 1
+		return (r%side+sh)%side + (r/side+sh)%side*side
+	}
 	if op == "neighbor" {
 		v := g.Proc(r)
 		for _, a := range g.Adj(v) {
@@ -420,6 +427,24 @@ func (s *sim) pattern(op string, r int) int {
 		return (r + 1) % P
 	}
 	return (r + (P+1)/2 - 1) % P
+}
+
+// flatFlyGrid is the side of the terminals' grid of a 2-D flattened
+// butterfly laid out as BookSim's flatfly (k routers a row, xr × xr
+// terminals under each: topo.FlatFlyTerminal), 0 for any other network.
+func flatFlyGrid(n *network) int {
+	d := n.core.Dims
+	if n.core.Kind != topo.FlatFly || len(d) < 3 || d[1] != 2 {
+		return 0
+	}
+	xr := 1
+	for xr*xr < d[2] {
+		xr++
+	}
+	if xr*xr != d[2] || n.nprocs != d[0]*xr*d[0]*xr {
+		return 0
+	}
+	return d[0] * xr
 }
 
 // broadcast sends down a binomial tree rooted at rank root; every message

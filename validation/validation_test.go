@@ -49,6 +49,7 @@ func TestValidation(t *testing.T) {
 	run("tables3.1-3.3 acyclic", acyclicTables)
 	run("seed001-effective-bandwidth", effectiveBandwidth)
 	run("booksim-dragonfly", dragonflyBookSim)
+	run("booksim-switched", switchedBookSim)
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
 	run("loggopsim", logGOPSimPeer)

@@ -1,0 +1,259 @@
+package validation
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parasol-lang/parasol/runtime"
+)
+
+// bookSimFigures is where BookSim 2's load–latency figures for the fat
+// tree, the flattened butterfly and the 1,056-terminal dragonfly are kept
+// (measured once with the configs beside it; tests never run BookSim).
+const bookSimFigures = "testdata/booksim/figures.txt"
+
+// bsPoint is BookSim's figure at one offered load, over the seeds run:
+// the mean packet latency (cycles) and accepted flits per terminal per
+// cycle of the seeds that ran stably, and whether all of them did.
+type bsPoint struct {
+	load, latency, accepted float64
+	seeds                   int
+	stable                  bool
+}
+
+// bsCurve is one BookSim curve: a config, its routing function and
+// traffic pattern.
+type bsCurve struct{ config, routing, traffic string }
+
+// readBookSim reads bookSimFigures: lines of config, routing, traffic,
+// seed, load, then the mean packet latency and accepted flit rate of the
+// run, or "unstable" where BookSim ended it so. Points are by load,
+// ascending.
+func readBookSim(t *testing.T) map[bsCurve][]bsPoint {
+	t.Helper()
+	f, err := os.Open(bookSimFigures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type acc struct {
+		lat, acc float64
+		n, bad   int
+	}
+	runs := map[bsCurve]map[float64]*acc{}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		fs := strings.Fields(text)
+		if len(fs) == 0 {
+			continue
+		}
+		if len(fs) != 6 && len(fs) != 7 {
+			t.Fatalf("%s:%d: want config routing traffic seed load (latency accepted | unstable), have %q", bookSimFigures, line, sc.Text())
+		}
+		c := bsCurve{fs[0], fs[1], fs[2]}
+		ld, err := strconv.ParseFloat(fs[4], 64)
+		if err != nil {
+			t.Fatalf("%s:%d: load: %v", bookSimFigures, line, err)
+		}
+		if runs[c] == nil {
+			runs[c] = map[float64]*acc{}
+		}
+		a := runs[c][ld]
+		if a == nil {
+			a = &acc{}
+			runs[c][ld] = a
+		}
+		if fs[5] == "unstable" {
+			a.bad++
+			continue
+		}
+		lat, err1 := strconv.ParseFloat(fs[5], 64)
+		ac, err2 := strconv.ParseFloat(fs[6], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s:%d: latency or accepted not a number: %q", bookSimFigures, line, sc.Text())
+		}
+		a.lat += lat
+		a.acc += ac
+		a.n++
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	out := map[bsCurve][]bsPoint{}
+	for c, byLoad := range runs {
+		for ld, a := range byLoad {
+			p := bsPoint{load: ld, seeds: a.n + a.bad, stable: a.bad == 0}
+			if a.n > 0 {
+				p.latency, p.accepted = a.lat/float64(a.n), a.acc/float64(a.n)
+			}
+			out[c] = append(out[c], p)
+		}
+		slices.SortFunc(out[c], func(a, b bsPoint) int { return cmpFloat(a.load, b.load) })
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// bookSimSaturation is BookSim's saturation on a curve: the highest load
+// of its grid every seed ran stably below the first load one did not, and
+// the flits accepted there; ok is false when the grid never saturated.
+func bookSimSaturation(pts []bsPoint) (sat bsPoint, ok bool) {
+	for _, p := range pts {
+		if !p.stable {
+			return sat, sat.seeds > 0
+		}
+		sat = p
+	}
+	return sat, false
+}
+
+// switchedCase is one Parasol curve set beside one BookSim curve.
+type switchedCase struct {
+	name             string   // how rows name the network
+	topology         string   // std:booksim's --topology
+	sets             []string // --set values
+	routing, op      string   // Parasol's
+	bs               bsCurve  // BookSim's
+	noSatTol, noLatT string   // why the saturation or latency rows are not asserted, if they are not
+	// From this load up the latency rows are shown, not asserted, for
+	// the reason loose gives.
+	looseFrom float64
+	loose     string
+}
+
+// lonePacer is why some latencies near saturation are shown, not
+// asserted: with every packet of a channel on one VC, BookSim's next head
+// waits for VC and then switch allocation after a tail (two idle cycles a
+// packet), Parasol's alloc_delay one, so Parasol queues less as the load
+// nears saturation (the mesh's single-VC rows show it too). nearSat is
+// the mesh's own reason, issue 27's open kernel gap.
+const nearSat = "not asserted: Parasol optimistic near saturation, as on the 8×8 mesh (issue 27)"
+
+const lonePacer = "not asserted: one VC a channel near saturation, Parasol optimistic (BookSim idles 2 cycles a packet, Parasol 1)"
+
+// switchedCurve runs the open-loop points loads of op on std:booksim's
+// topology under a routing.
+func switchedCurve(t *testing.T, topology string, sets []string, routing, op string, loads []float64) []*runtime.LoadResult {
+	t.Helper()
+	spec, err := load(t, "std:booksim", sets...).Spec(topology)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := make([]runtime.Load, len(loads))
+	for i, f := range loads {
+		ls[i] = runtime.Load{Fraction: f}
+	}
+	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: 1, Routing: routing}, ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pts
+}
+
+// switchedRows compares one case: the mean latency at each of BookSim's
+// loads up to 80% of its saturation, and the saturation throughput, each
+// within 10%. Parasol's saturation is the last load of those and BookSim's
+// grid at and past its saturation it runs without saturating.
+func switchedRows(t *testing.T, c switchedCase, pts []bsPoint) []row {
+	t.Helper()
+	sat, ok := bookSimSaturation(pts)
+	if !ok {
+		t.Fatalf("%s %s %s: BookSim's figures never saturate or never run stably", c.bs.config, c.bs.routing, c.bs.traffic)
+	}
+	var lat []bsPoint
+	var loads []float64
+	for _, p := range pts {
+		if p.stable && p.load <= 0.8*sat.load+1e-9 {
+			lat = append(lat, p)
+			loads = append(loads, p.load)
+		}
+	}
+	var grid []float64
+	for _, p := range pts {
+		if p.load >= sat.load && len(grid) < 4 {
+			grid = append(grid, p.load)
+		}
+	}
+	res := switchedCurve(t, c.topology, c.sets, c.routing, c.op, append(loads, grid...))
+	set := ""
+	for _, s := range c.sets {
+		set += " --set " + s
+	}
+	cmd := fmt.Sprintf("sim std:booksim --topology %s%s --routing %s --op %s --size 32 --load L --seed 1", c.topology, set, c.routing, c.op)
+	var rows []row
+	for i, p := range lat {
+		r := row{Quantity: fmt.Sprintf("%s, %s, %s, load %g: mean latency (BookSim's %s, %d seeds)", c.name, c.routing, c.op, p.load, c.bs.routing, p.seeds),
+			Seed: num(p.latency), SeedVal: p.latency, Value: res[i].Latency.Mean / res[i].Cycle, Unit: "cycles", Tol: 0.10, Cmd: cmd}
+		if c.noLatT != "" {
+			r.Tol, r.Note = 0, c.noLatT
+		} else if c.looseFrom > 0 && p.load >= c.looseFrom {
+			r.Tol, r.Note = 0, c.loose
+		}
+		rows = append(rows, check(t, r))
+	}
+	pl, pa := saturationLoad(res)
+	r := row{Quantity: fmt.Sprintf("%s, %s, %s: saturation throughput (Parasol's last stable load %g, BookSim's %g)", c.name, c.routing, c.op, pl, sat.load),
+		Seed: num(sat.accepted), SeedVal: sat.accepted, Value: pa, Tol: 0.10, Cmd: cmd}
+	if c.noSatTol != "" {
+		r.Tol, r.Note = 0, c.noSatTol
+	}
+	return append(rows, check(t, r))
+}
+
+// switchedBookSim sets std:booksim's fat tree and flattened butterfly
+// beside BookSim 2's, each routing under uniform and its adversarial
+// pattern.
+func switchedBookSim(t *testing.T) section {
+	figs := readBookSim(t)
+	s := section{
+		Title: "Fat tree and flattened butterfly beside BookSim 2",
+		Intro: "std:booksim's fat tree (BookSim's `fattree`, k = 4, n = 3: 64 terminals, 48 routers; 1 VC of 8 flits) " +
+			"and flattened butterfly (BookSim's `flatfly`, k = 4, n = 2, c = 4: 64 terminals on 16 routers; 2 VCs of 8 flits), " +
+			"the router of std:booksim-mesh, beside BookSim 2 with the same configuration, run with three seeds per load " +
+			"(`booksim CONFIG routing_function=R traffic=T seed=S injection_rate=L`; the configs and every figure are in " +
+			"validation/testdata/booksim/, one-cycle channels: `use_noc_latency = 0` on the flatfly). The **seed** column is " +
+			"BookSim's mean over the seeds: the mean packet latency in cycles at its loads up to 80% of its saturation, and " +
+			"at saturation the flits accepted at the highest load of its grid all three seeds ran stably (Parasol's: the last " +
+			"load of that grid not saturated, accepted within 5% of offered). BookSim's `nca` takes an up port at random for " +
+			"each packet (fattree_nca's RandomInt), Parasol's `nca-random`; Parasol's `nca` is D-mod-k, which spreads " +
+			"bit-complement over distinct up links and so saturates far later: shown, not asserted. BookSim's flatfly " +
+			"`ran_min` is dimension order (flatfly_outport), Parasol's `dor`; `valiant` and `ugal` are BookSim's " +
+			"valiant_flatfly and ugal_flatfly (its UGAL reads used credits at the source router, threshold 2 flits).",
+	}
+	cases := []switchedCase{
+		{name: "fattree(4,3)", topology: "fattree", routing: "nca-random", op: "uniform", bs: bsCurve{"fattree", "nca", "uniform"}},
+		{name: "fattree(4,3)", topology: "fattree", routing: "nca-random", op: "bitcomp", bs: bsCurve{"fattree", "nca", "bitcomp"}, looseFrom: 0.3, loose: lonePacer},
+		{name: "fattree(4,3)", topology: "fattree", routing: "nca", op: "bitcomp", bs: bsCurve{"fattree", "nca", "bitcomp"},
+			noLatT: "not asserted: D-mod-k, BookSim's nca is nca-random", noSatTol: "not asserted: D-mod-k, BookSim's nca is nca-random"},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "dor", op: "uniform", bs: bsCurve{"flatfly", "ran_min", "uniform"}},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "dor", op: "tornado", bs: bsCurve{"flatfly", "ran_min", "tornado"}, looseFrom: 0.3, loose: nearSat},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "valiant", op: "uniform", bs: bsCurve{"flatfly", "valiant", "uniform"}},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "valiant", op: "tornado", bs: bsCurve{"flatfly", "valiant", "tornado"}},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "ugal", op: "uniform", bs: bsCurve{"flatfly", "ugal", "uniform"}},
+		{name: "flatfly(4,2,4)", topology: "flatfly", routing: "ugal", op: "tornado", bs: bsCurve{"flatfly", "ugal", "tornado"}},
+	}
+	for _, c := range cases {
+		pts := figs[c.bs]
+		if len(pts) == 0 {
+			t.Fatalf("no BookSim figures for %v in %s", c.bs, bookSimFigures)
+		}
+		s.Rows = append(s.Rows, switchedRows(t, c, pts)...)
+	}
+	return s
+}
