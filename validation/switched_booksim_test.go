@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -170,7 +171,7 @@ func switchedCurve(t *testing.T, topology string, sets []string, routing, op str
 // loads up to 80% of its saturation, and the saturation throughput, each
 // within 10%. Parasol's saturation is the last load of those and BookSim's
 // grid at and past its saturation it runs without saturating.
-func switchedRows(t *testing.T, c switchedCase, pts []bsPoint) []row {
+func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(loads []float64) []*runtime.LoadResult) []row {
 	t.Helper()
 	sat, ok := bookSimSaturation(pts)
 	if !ok {
@@ -190,7 +191,7 @@ func switchedRows(t *testing.T, c switchedCase, pts []bsPoint) []row {
 			grid = append(grid, p.load)
 		}
 	}
-	res := switchedCurve(t, c.topology, c.sets, c.routing, c.op, append(loads, grid...))
+	res := curve(append(loads, grid...))
 	set := ""
 	for _, s := range c.sets {
 		set += " --set " + s
@@ -253,7 +254,101 @@ func switchedBookSim(t *testing.T) section {
 		if len(pts) == 0 {
 			t.Fatalf("no BookSim figures for %v in %s", c.bs, bookSimFigures)
 		}
-		s.Rows = append(s.Rows, switchedRows(t, c, pts)...)
+		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(loads []float64) []*runtime.LoadResult {
+			return switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads)
+		})...)
+	}
+	return s
+}
+
+// parasolDragonfly4 keeps Parasol's own points on the 1,056-terminal
+// dragonfly, measured with -update (half a second each: the whole curve
+// on every run would cost ten), beside BookSim's; an ordinary run re-runs
+// the cheap ones, each curve's lowest load, and wants them unchanged.
+const parasolDragonfly4 = "testdata/booksim/parasol-dragonfly4.txt"
+
+// dragonfly4BookSim sets std:booksim's dragonfly with --set k=4 (BookSim's
+// dragonflynew k = 4: 1,056 terminals) beside BookSim 2, min and UGAL-L
+// under uniform and adversarial traffic.
+func dragonfly4BookSim(t *testing.T) section {
+	figs := readBookSim(t)
+	s := section{
+		Title: "The 1,056-terminal dragonfly beside BookSim 2",
+		Intro: "std:booksim's dragonfly with `--set k=4`: BookSim's dragonflynew with k = 4, p = h = 4, a = 8 routers a " +
+			"group, 33 groups, 1,056 terminals on 264 routers; otherwise as the 72-terminal one above. BookSim ran once a " +
+			"load (seed 1; validation/testdata/booksim/dragonfly4.cfg, the command and figures in figures.txt there). " +
+			"Parasol's points are measured with `-update` and kept in " + parasolDragonfly4 + "; an ordinary test run " +
+			"re-runs each curve's lowest load and wants it unchanged. Under the adversarial pattern a group's 32 terminals " +
+			"share one global link: minimal routing saturates near 1/32 of their bandwidth.",
+	}
+	rec := map[string]*runtime.LoadResult{}
+	var out strings.Builder
+	if !*update {
+		f, err := os.ReadFile(parasolDragonfly4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(f), "\n") {
+			text, _, _ := strings.Cut(line, "#")
+			fs := strings.Fields(text)
+			if len(fs) == 0 {
+				continue
+			}
+			if len(fs) != 6 {
+				t.Fatalf("%s:%d: want routing op load latency accepted saturated, have %q", parasolDragonfly4, i+1, line)
+			}
+			var v [3]float64
+			for j := range v {
+				if v[j], err = strconv.ParseFloat(fs[2+j], 64); err != nil {
+					t.Fatalf("%s:%d: %v", parasolDragonfly4, i+1, err)
+				}
+			}
+			rec[fs[0]+" "+fs[1]+" "+fs[2]] = &runtime.LoadResult{Load: v[0], Accepted: v[2], Saturated: fs[5] == "true", Cycle: 1e-9,
+				Result: &runtime.Result{Latency: runtime.Stats{Mean: v[1] * 1e-9}}}
+		}
+	} else {
+		out.WriteString("# Parasol's points on std:booksim --topology dragonfly --set k=4, written by\n" +
+			"# go test ./validation -run TestValidation -update (switched_booksim_test.go):\n" +
+			"# routing, op, load, mean latency (cycles), accepted, saturated;\n" +
+			"# parasol sim std:booksim --topology dragonfly --set k=4 --routing R --op OP --size 32 --load L --seed 1\n")
+	}
+	for _, c := range []switchedCase{
+		{routing: "min", op: "uniform", bs: bsCurve{"dragonfly4", "min", "uniform"}},
+		{routing: "ugal-l", op: "uniform", bs: bsCurve{"dragonfly4", "ugal", "uniform"}},
+		{routing: "min", op: advOp, bs: bsCurve{"dragonfly4", "min", "bad_dragon"}},
+		{routing: "ugal-l", op: advOp, bs: bsCurve{"dragonfly4", "ugal", "bad_dragon"}},
+	} {
+		c.name, c.topology, c.sets = "dragonfly k=4", "dragonfly", []string{"k=4"}
+		pts := figs[c.bs]
+		if len(pts) == 0 {
+			t.Fatalf("no BookSim figures for %v in %s", c.bs, bookSimFigures)
+		}
+		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(loads []float64) []*runtime.LoadResult {
+			if *update {
+				res := switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads)
+				for _, r := range res {
+					fmt.Fprintf(&out, "%s %s %g %.6g %.6g %v\n", c.routing, c.op, r.Load, r.Latency.Mean/r.Cycle, r.Accepted, r.Saturated)
+				}
+				return res
+			}
+			res := make([]*runtime.LoadResult, len(loads))
+			for i, l := range loads {
+				if res[i] = rec[fmt.Sprintf("%s %s %g", c.routing, c.op, l)]; res[i] == nil {
+					t.Fatalf("%s: no point %s %s %g: run go test ./validation -run TestValidation -update", parasolDragonfly4, c.routing, c.op, l)
+				}
+			}
+			live := switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads[:1])[0]
+			if lat := live.Latency.Mean / live.Cycle; math.Abs(lat-res[0].Latency.Mean/res[0].Cycle) > 1e-4*lat || math.Abs(live.Accepted-res[0].Accepted) > 1e-4*live.Accepted {
+				t.Errorf("%s %s load %g: Parasol gives latency %.6g, accepted %.6g; %s has %.6g, %.6g: run -update", c.routing, c.op, loads[0], lat, live.Accepted,
+					parasolDragonfly4, res[0].Latency.Mean/res[0].Cycle, res[0].Accepted)
+			}
+			return res
+		})...)
+	}
+	if *update {
+		if err := os.WriteFile(parasolDragonfly4, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return s
 }

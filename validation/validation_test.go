@@ -50,6 +50,7 @@ func TestValidation(t *testing.T) {
 	run("seed001-effective-bandwidth", effectiveBandwidth)
 	run("booksim-dragonfly", dragonflyBookSim)
 	run("booksim-switched", switchedBookSim)
+	run("booksim-dragonfly4", dragonfly4BookSim)
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
 	run("loggopsim", logGOPSimPeer)
