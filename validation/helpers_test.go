@@ -81,6 +81,8 @@ func (r row) tolText() string {
 // num prints a value with four significant digits, without exponent noise.
 func num(x float64) string {
 	switch {
+	case math.IsNaN(x):
+		return "—"
 	case math.Abs(x) < 1e-9:
 		return "0"
 	case math.Abs(x) >= 1000:
