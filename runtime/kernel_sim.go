@@ -863,6 +863,28 @@ func (s *sim) pickLane(w, class int32) int32 {
 	return best
 }
 
+// parallel is how many of the candidates lead, over parallel links, to
+// the node of the first.
+func parallel(cand []topo.Adj) int {
+	par := 0
+	for _, a := range cand {
+		if a.Node == cand[0].Node {
+			par++
+		}
+	}
+	return par
+}
+
+// otherWay is, half way round a ring of a torus with an even side, the
+// index among the candidates of the backward hop, as short as the first
+// and listed after its par parallel links; else -1.
+func (n *network) otherWay(cand []topo.Adj, par int) int {
+	if n.splitTies && par < len(cand) && n.dim(cand[par].Link) == n.dim(cand[0].Link) {
+		return par
+	}
+	return -1
+}
+
 // choose applies the adaptive policy among the minimal candidates; the
 // score-based policies pick at random among equally good candidates.
 func (s *sim) choose(p *packet) int {
@@ -871,19 +893,11 @@ func (s *sim) choose(p *packet) int {
 	case rStatic, rValiant, rTree, rCustom, rAcyclic:
 		// Rule order is kept, but a message split over l links spreads its
 		// parts over parallel links to the chosen neighbour (seed 000 Eq. 6).
-		par := 0
-		for _, a := range s.cand {
-			if a.Node == s.cand[0].Node {
-				par++
-			}
-		}
-		if n.splitTies && par < len(s.cand) && n.dim(s.cand[par].Link) == n.dim(s.cand[0].Link) {
-			// Half way round an even torus ring: the backward hop, listed
-			// next, is as short; each packet takes one way at random,
-			// as BookSim's dim_order_torus.
-			if s.rng.Intn(2) == 1 {
-				return par
-			}
+		par := parallel(s.cand)
+		if n.otherWay(s.cand, par) >= 0 && s.rng.Intn(2) == 1 {
+			// Half way round an even torus ring: each packet takes one
+			// way at random, as BookSim's dim_order_torus.
+			return par
 		}
 		if p.ack {
 			return 0

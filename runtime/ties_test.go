@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"reflect"
 	"testing"
 )
 
@@ -66,5 +67,51 @@ func TestTorusTiesSplit(t *testing.T) {
 		if q := plus(1); q != p {
 			t.Errorf("%s: seed 1 gave %d then %d the + way", name, p, q)
 		}
+	}
+}
+
+// Routes lists both ways of a half-way tie (issue 27): on an 8-ring 0 → 4
+// goes 0 1 2 3 4 or 0 7 6 5 4, the + way first (Route's); on an 8 × 8
+// torus 0 → (4, 4) = 36 has a tie in each dimension, 2² paths; 0 → 3 and
+// a 7-ring's 0 → 3 have none; max bounds the paths listed, not the count.
+func TestRoutesListBothWaysOfATie(t *testing.T) {
+	ring := basic(mustGen(t, "torus", 8), 1e-9, 1e9)
+	paths, n, err := Routes(ring, 0, 4, RouteOptions{}, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int{{0, 1, 2, 3, 4}, {0, 7, 6, 5, 4}}; n != 2 || !reflect.DeepEqual(paths, want) {
+		t.Errorf("8-ring 0 → 4: %v (%d), want %v (2)", paths, n, want)
+	}
+	if p, err := Route(ring, 0, 4, RouteOptions{}); err != nil || !reflect.DeepEqual(p, []int{0, 1, 2, 3, 4}) {
+		t.Errorf("Route 0 → 4 = %v, %v; want the + way", p, err)
+	}
+	if paths, n, _ := Routes(ring, 0, 4, RouteOptions{}, 1); n != 2 || len(paths) != 1 {
+		t.Errorf("max 1: %d paths listed of %d, want 1 of 2", len(paths), n)
+	}
+	if paths, n, _ := Routes(ring, 0, 3, RouteOptions{}, 16); n != 1 || len(paths) != 1 || len(paths[0]) != 4 {
+		t.Errorf("8-ring 0 → 3: %v (%d), want one path of 3 hops", paths, n)
+	}
+	odd := basic(mustGen(t, "torus", 7), 1e-9, 1e9)
+	if paths, n, _ := Routes(odd, 0, 3, RouteOptions{}, 16); n != 1 || len(paths) != 1 {
+		t.Errorf("7-ring 0 → 3: %v (%d), want one path", paths, n)
+	}
+	torus := basic(mustGen(t, "torus", 8, 8), 1e-9, 1e9)
+	paths, n, err = Routes(torus, 0, 36, RouteOptions{}, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 4 || len(paths) != 4 {
+		t.Fatalf("8×8 torus 0 → 36: %d paths (%d listed), want 4", n, len(paths))
+	}
+	seen := map[[2]int]bool{}
+	for _, p := range paths {
+		if len(p) != 9 || p[4] != 4 {
+			t.Errorf("path %v: want 8 hops through node 4 (x first)", p)
+		}
+		seen[[2]int{p[1], p[5]}] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("paths %v: want each way in each dimension", paths)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -459,15 +460,38 @@ type RouteOptions struct {
 
 // Route returns the path (external node ids, source first) that o.Routing
 // would give a packet from src to dst on an idle network; adaptive
-// routings take their first choice, Valiant its minimal path.
+// routings take their first choice, Valiant its minimal path, and a
+// half-way tie on a torus ring of even side the + way (Routes lists
+// both).
 func Route(spec *Spec, src, dst int, o RouteOptions) ([]int, error) {
-	n, err := compile(spec, o.Routing, "", o.MaxMemory)
+	paths, _, err := routes(spec, src, dst, o, 1)
 	if err != nil {
 		return nil, err
 	}
+	return paths[0], nil
+}
+
+// Routes returns, as Route, the paths a packet from src to dst may take
+// on an idle network, with their number: one, except where dimension
+// order on a torus with an even side reaches a node half way round a
+// ring from the destination's coordinate, where both ways are as short
+// and each packet takes one at random (as BookSim's dim_order_torus), so
+// t such ties give 2^t paths, the + way of each first. At most max paths
+// are listed (max ≥ 1); the number counts them all.
+func Routes(spec *Spec, src, dst int, o RouteOptions, max int) ([][]int, int, error) {
+	return routes(spec, src, dst, o, max)
+}
+
+// routes walks the routing from src to dst, both ways at each tie, and
+// returns at most max of the paths and how many there are.
+func routes(spec *Spec, src, dst int, o RouteOptions, max int) ([][]int, int, error) {
+	n, err := compile(spec, o.Routing, "", o.MaxMemory)
+	if err != nil {
+		return nil, 0, err
+	}
 	tr, err := n.traffic(&Options{Op: "send", Src: &src, Dst: &dst})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if n.rk == rValiant {
 		n.rk = rStatic
@@ -475,28 +499,58 @@ func Route(spec *Spec, src, dst int, o RouteOptions) ([]int, error) {
 	g := n.g
 	var cand []topo.Adj
 	var lbuf []int32
-	path := []int{g.ID(tr.src)}
-	in := int32(-1)
-	// The decision at a node depends only on the node and the link (lane,
-	// for acyclic routing) the packet arrived on, so a path loops exactly
-	// when such a state repeats. A legitimate non-minimal path may visit
-	// a node several times, over different links.
-	seen := map[int64]bool{}
-	for at := tr.src; at != tr.dst; {
-		key := int64(at)<<32 | int64(uint32(in))
-		if seen[key] {
-			return nil, fmt.Errorf("routing %q loops between %d and %d (node %d is reached twice the same way)", o.Routing, src, dst, g.ID(at))
-		}
-		seen[key] = true
-		cand, lbuf = n.candidates(at, tr.dst, in, cand, lbuf)
-		if len(cand) == 0 {
-			return nil, fmt.Errorf("no route from node %d to node %d", g.ID(at), dst)
-		}
-		at, in = cand[0].Node, cand[0].Link
-		if n.rk == rAcyclic {
-			in = lbuf[0]
-		}
-		path = append(path, g.ID(at))
+	// A way still to walk: its path so far, where it is and the link it
+	// came in by.
+	type way struct {
+		path []int
+		at   int32
+		in   int32
+		seen map[int64]bool
+		ties int
 	}
-	return path, nil
+	ways := []way{{path: []int{g.ID(tr.src)}, at: tr.src, in: -1, seen: map[int64]bool{}}}
+	var paths [][]int
+	count := 1
+	for len(ways) > 0 {
+		w := ways[len(ways)-1]
+		ways = ways[:len(ways)-1]
+		for w.at != tr.dst {
+			// The decision at a node depends only on the node and the
+			// link (lane, for acyclic routing) the packet arrived on, so
+			// a path loops exactly when such a state repeats. A
+			// legitimate non-minimal path may visit a node several
+			// times, over different links.
+			key := int64(w.at)<<32 | int64(uint32(w.in))
+			if w.seen[key] {
+				return nil, 0, fmt.Errorf("routing %q loops between %d and %d (node %d is reached twice the same way)", o.Routing, src, dst, g.ID(w.at))
+			}
+			w.seen[key] = true
+			cand, lbuf = n.candidates(w.at, tr.dst, w.in, cand, lbuf)
+			if len(cand) == 0 {
+				return nil, 0, fmt.Errorf("no route from node %d to node %d", g.ID(w.at), dst)
+			}
+			if other := n.otherWay(cand, parallel(cand)); other >= 0 {
+				w.ties++
+				if len(paths)+len(ways)+1 < max {
+					// The − way, walked after this one: its own copy of
+					// the path and of the states seen (the two ways may
+					// meet again over the same link in a later dimension).
+					o := cand[other]
+					ways = append(ways, way{path: append(slices.Clone(w.path), g.ID(o.Node)), at: o.Node, in: o.Link, seen: maps.Clone(w.seen), ties: w.ties})
+				}
+			}
+			w.at, w.in = cand[0].Node, cand[0].Link
+			if n.rk == rAcyclic {
+				w.in = lbuf[0]
+			}
+			w.path = append(w.path, g.ID(w.at))
+		}
+		if len(paths) == 0 {
+			// Every path meets the same ties (one a dimension whose
+			// distance is half the side), so the first counts them all.
+			count = 1 << min(w.ties, 62)
+		}
+		paths = append(paths, w.path)
+	}
+	return paths, count, nil
 }

@@ -626,7 +626,10 @@ var routeCmd = &command{
 	args:    "[flags] MACHINE SRC DST | --check [flags] MACHINE",
 	doc: `
 Route prints the path a packet takes from node SRC to node DST on an idle
-network, as node ids.
+network, as node ids. Where dimension order on a torus with an even side
+meets a tie (half way round a ring both ways are as short) each packet
+takes one way at random, so every such path is printed (up to 16) with
+their number; --json adds them as "paths" and "path_count".
 
 With --check it checks the routing function statically instead: it builds
 the channel dependency graph (an edge from each channel to every channel a
@@ -637,12 +640,14 @@ status is 3 when a cycle is found or a pair has no route.
 
 Examples:
   parasol route std:xmp64 2 7
+  parasol route std:booksim-mesh --topology torus 0 4
   parasol route --check --routing shortest examples/ring.machine
   parasol route --check --routing acyclic --json examples/ring.machine
 
 --format json adds "run", saying what produced the result (machine,
 source, routing, every --set, Parasol's version). --format csv prints a
-header row and one row per hop (hop, from, to), or with --check one row:
+header row and one row per hop (hop, from, to; with ties path, hop, from,
+to), or with --check one row:
 routing, acyclic, connected, pairs_without_route, cycle.`,
 	flags: declareRoute,
 }
@@ -753,38 +758,70 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			return err
 		}
 		ro := runtime.RouteOptions{Routing: *routing, MaxMemory: mf.memory()}
-		var path []int
+		paths, count := [][]int{{src}}, 1
 		if src == dst {
 			if _, ok := rs.Graph.Index(src); !ok {
 				_, err := runtime.Route(rs, src, -1, ro)
 				return optionUsage("route", err)
 			}
-			path = []int{src}
-		} else if path, err = runtime.Route(rs, src, dst, ro); err != nil {
+		} else if paths, count, err = runtime.Routes(rs, src, dst, ro, maxRoutesShown); err != nil {
 			return optionUsage("route", err)
+		}
+		path := paths[0]
+		// Half-way ties on an even torus ring give more than one path:
+		// all are listed (up to maxRoutesShown), as each packet may take any.
+		var ways [][]int
+		nways := 0 // omitted from JSON when there is one path
+		if count > 1 {
+			ways, nways = paths, count
 		}
 		switch format.value {
 		case outJSON:
 			return results.NewEncoder(e.stdout).Encode(struct {
-				Path []int        `json:"path"`
-				Hops int          `json:"hops"`
-				Run  *results.Run `json:"run"`
-			}{path, len(path) - 1, run})
+				Path  []int        `json:"path"`
+				Hops  int          `json:"hops"`
+				Paths [][]int      `json:"paths,omitempty"`
+				Ways  int          `json:"path_count,omitempty"`
+				Run   *results.Run `json:"run"`
+			}{path, len(path) - 1, ways, nways, run})
 		case outCSV:
-			var rows [][]string
-			for i := 1; i < len(path); i++ {
-				rows = append(rows, []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])})
+			header := []string{"hop", "from", "to"}
+			if ways != nil {
+				header = append([]string{"path"}, header...)
 			}
-			return results.WriteTable(e.stdout, []string{"hop", "from", "to"}, rows)
+			var rows [][]string
+			for k, path := range paths {
+				for i := 1; i < len(path); i++ {
+					row := []string{strconv.Itoa(i), strconv.Itoa(path[i-1]), strconv.Itoa(path[i])}
+					if ways != nil {
+						row = append([]string{strconv.Itoa(k + 1)}, row...)
+					}
+					rows = append(rows, row)
+				}
+			}
+			return results.WriteTable(e.stdout, header, rows)
 		}
-		parts := make([]string, len(path))
-		for i, p := range path {
-			parts[i] = fmt.Sprint(p)
+		for _, path := range paths {
+			parts := make([]string, len(path))
+			for i, p := range path {
+				parts[i] = fmt.Sprint(p)
+			}
+			fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
 		}
-		fmt.Fprintf(e.stdout, "%s  (%d hop%s)\n", strings.Join(parts, " → "), len(path)-1, plural(len(path)-1))
+		if count > 1 {
+			more := ""
+			if count > len(paths) {
+				more = fmt.Sprintf(" (%d listed)", len(paths))
+			}
+			fmt.Fprintf(e.stdout, "%d paths%s: half way round a ring of even side both ways are as short, and each packet takes one at random (as BookSim's dim_order_torus)\n", count, more)
+		}
 		return nil
 	}
 }
+
+// maxRoutesShown is how many of a route's equally short paths (half-way
+// ties on an even torus) route lists.
+const maxRoutesShown = 16
 
 // nodeID reads route's SRC or DST: the whole of s is a whole number, where
 // fmt.Sscan read 0.5 as node 0 and ignored the rest.
