@@ -42,3 +42,46 @@ func TestCreditsBoundLanes(t *testing.T) {
 		}
 	}
 }
+
+// Under credits a router's input buffer is served in order (issue 27): the
+// head of a packet behind another on the same lane starts the router's
+// pipeline only once the packet ahead has had its tail through switch
+// allocation, as BookSim 2's IQRouter routes the flit at the front of a
+// buffer. Chain 0-1-2 as above, buffers of 8 flits; P1 and P2, 8 B each,
+// both from 0 to 2. Worked by hand: P1 crosses 0→1 from 0 to 8, its head
+// leaves node 1 at 5, its tail at 13 (delivered at 14). P2 takes 0→1 at 8,
+// its head is at node 1 at 9. Without credits it is routed at 9 + 4 = 13,
+// when P1's tail has just left, and is delivered at 13 + 8 + 1 = 22. With
+// them its pipeline starts when P1's last flit is switch-allocated, two
+// flit times before that tail has left (13 − 2 = 11), so it leaves at
+// 11 + 4 = 15, delivered at 24: two packets one behind the other leave a
+// router 2 flit times apart (BookSim's RC, VA, SA after the tail's SA).
+// With packets of 2 B P2's head reaches node 1 (at 3) before P1 is routed
+// there (at 5) and waits for it: P1 leaves node 1 from 5 to 7 (delivered
+// at 8), P2's pipeline starts at 7 − 2 = 5, so it leaves at 9 and is
+// delivered at 12 (without credits: routed at 3 + 4 = 7, delivered at 10).
+func TestInputBufferServedInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		credits bool
+		size    int64
+		p1, p2  float64
+	}{
+		{false, 8, 14, 22},
+		{true, 8, 14, 24},
+		{false, 2, 8, 10},
+		{true, 2, 8, 12},
+	} {
+		spec := basic(mustGen(t, "chain", 3), 1, 1)
+		spec.Switching = Wormhole
+		spec.DefaultNode.HopDelay = 4
+		spec.Credits, spec.CreditDelay = tc.credits, 1
+		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 8}
+		s := runMessages(t, spec, 1, testMsg{0, 2, tc.size}, testMsg{0, 2, tc.size})
+		if s.nDone != 2 {
+			t.Fatalf("credits %v, %d B: %d of 2 delivered", tc.credits, tc.size, s.nDone)
+		}
+		if p1, p2 := s.msgs[0].lat, s.msgs[1].lat; p1 != tc.p1 || p2 != tc.p2 {
+			t.Errorf("credits %v, %d B: P1 at %v, P2 at %v; want %v, %v", tc.credits, tc.size, p1, p2, tc.p1, tc.p2)
+		}
+	}
+}

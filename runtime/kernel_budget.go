@@ -125,6 +125,7 @@ func (tr *traffic) parts(size int64) int64 {
 var (
 	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
 	wireBytes    = int64(unsafe.Sizeof(wireState{}))
+	inLaneBytes  = int64(unsafe.Sizeof(inLane{})) // under credits
 	nodeBytes    = int64(unsafe.Sizeof(nodeState{}))
 	runBytes     = int64(unsafe.Sizeof(runResult{}))
 	eventBytes   = int64(unsafe.Sizeof(event{}))
@@ -161,6 +162,9 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	network := limits.Add(limits.Mul(wires, int64(n.lanes), laneBytes), limits.Mul(wires, wireBytes), limits.Mul(int64(g.N()), nodeBytes))
 	if n.packetBuffers() > 0 {
 		network = limits.Add(network, limits.Mul(wires, int64(n.lanes), bufferBytes))
+	}
+	if n.credits {
+		network = limits.Add(network, limits.Mul(wires, int64(n.lanes), inLaneBytes))
 	}
 	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
 	// Runs are folded as they finish (result_fold.go): only the held ones keep

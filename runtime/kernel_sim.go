@@ -53,6 +53,7 @@ func (a *event) kind() uint8 { return uint8(a.seq) }
 type hop struct {
 	end float64 // when the tail has been sent over this lane
 	ch  int32
+	seq uint32 // under credits, the packets that took the lane before this one (inLane.in)
 }
 
 // ringHops is how many lanes a packet keeps inline: a worm holds a few
@@ -74,7 +75,7 @@ type packet struct {
 	dst     int32
 	tail    int32 // path index of the oldest lane kept in ring or hops (older ones are left to their lanes: see acquire)
 	nhops   int32 // lanes acquired so far
-	waitCh  int32 // lane waited for, -1 if none
+	waitCh  int32 // lane waited for, -1 if none, waitAhead for the packet ahead in its input buffer
 	inLink  int32
 	lastDim int32
 	class   int32   // dateline lane class
@@ -106,6 +107,26 @@ const (
 	_ = 256 - unsafe.Sizeof(packet{})
 	_ = unsafe.Sizeof(packet{}) - 256
 )
+
+// waitAhead is packet.waitCh of a head that waits for the packet ahead of
+// it in its input buffer to move on (inLane).
+const waitAhead = -2
+
+// inLane is, under credits, the input buffer a lane leads to in the router
+// at its far end, whose packets begin their router pipeline in the order
+// they came in: the head of the next packet is routed only once the tail
+// of the one ahead has been through switch allocation (BookSim 2's
+// IQRouter routes the flit at the front of a VC's buffer, so a head behind
+// a tail waits for it; two packets one behind the other on one path leave
+// 2 flit times apart, not back to back). Packets that end at the lane's
+// far end are not counted.
+type inLane struct {
+	free     float64 // the time the head after the last to move on may start the pipeline, as if it came in then
+	in       uint32  // packets that took the lane
+	out      uint32  // of those, the ones whose heads have moved on from its far end
+	wait     int32   // heads waiting for the packet ahead to move on, linked by packet.next; -1 if none
+	waitTail int32
+}
 
 // hop is lane i of the packet's path, which it must still hold.
 func (p *packet) hop(i int32) *hop {
@@ -267,7 +288,8 @@ type sim struct {
 	// one cache line on networks far larger than the cache.
 	wl     wireLanes
 	laneQ  []laneQueue
-	lastIn []int32 // per lane: input link served last (round robin)
+	lastIn []int32  // per lane: input link served last (round robin)
+	inb    []inLane // per lane, under credits: the order of its input buffer
 	nodes  []nodeState
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
@@ -359,6 +381,9 @@ func newSim(n *network, opt *Options) *sim {
 	if n.routerProcesses() {
 		s.router = make([]float64, g.N())
 	}
+	if n.credits {
+		s.inb = make([]inLane, lanes)
+	}
 	if usesLogGOPS(n.spec) {
 		s.nic = make([]nodeNIC, g.N())
 	}
@@ -378,6 +403,9 @@ func (s *sim) reset(seed uint64) {
 		for range s.numLanes() {
 			s.lastIn = append(s.lastIn, -1)
 		}
+	}
+	for i := range s.inb {
+		s.inb[i] = inLane{wait: -1, waitTail: -1}
 	}
 	clear(s.nodes)
 	clear(s.router)
@@ -766,9 +794,14 @@ func (s *sim) route(id int32, p *packet) {
 		s.acquire(id, p, w, ch, a.Node)
 		return
 	}
-	p.waitCh, p.waitNext, p.blocked = ch, a.Node, s.now
+	if p.waitCh != waitAhead {
+		// (else the worm has stood still, its lanes kept, since it
+		// blocked behind the packet ahead in its input buffer)
+		p.blocked = s.now
+		s.keepWorm(p)
+	}
+	p.waitCh, p.waitNext = ch, a.Node
 	p.next = -1
-	s.keepWorm(p)
 	q := &s.laneQ[ch]
 	if ln.head < 0 {
 		ln.head, q.n = id, 0
@@ -957,11 +990,13 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	ln := s.wl.laneOn(w, ch)
 	ln.owner = id
 	start := s.now
-	if p.waitCh >= 0 {
+	if p.waitCh != -1 {
+		if p.waitCh >= 0 {
+			// A lane handed over to a waiting head is allocated anew,
+			// which takes the router's AllocDelay (router.go).
+			start += n.nodeP(p.at).AllocDelay
+		}
 		p.waitCh = -1
-		// A lane handed over to a waiting head is allocated anew, which
-		// takes the router's AllocDelay (router.go).
-		start += n.nodeP(p.at).AllocDelay
 		// The flits in the last K lanes (those keepWorm kept) stood still
 		// while the head was blocked: their tails leave that much later.
 		stall := start - p.blocked
@@ -1049,7 +1084,11 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	if s.used != nil {
 		s.countCredits(p, w, start, end, next)
 	}
-	p.addHop(hop{end: end, ch: ch})
+	var seq uint32
+	if n.credits && !p.probe {
+		seq = s.inOrder(p, ch, end, lp, next)
+	}
+	p.addHop(hop{end: end, ch: ch, seq: seq})
 	p.lastEnd, p.lastLat = end, lp.Latency
 	if next == p.dst {
 		p.lastTx = start
@@ -1073,6 +1112,34 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		m.tx = max(m.tx, end)
 		s.launch(p.part)
 	}
+}
+
+// inOrder keeps, under credits, the order of the input buffers: packet p,
+// whose tail leaves at end over link lp toward next, has moved on from the
+// buffer it came in by, so the head behind it there may start its router
+// pipeline from one flit time before the tail's last flit leaves (its
+// switch allocation; BookSim's next flit then is the head, routed the
+// cycle after); and it takes its place in the buffer lane ch leads to,
+// whose count it returns (its hop's seq), unless it ends there.
+func (s *sim) inOrder(p *packet, ch int32, end float64, lp *LinkParams, next int32) uint32 {
+	if p.nhops > 0 {
+		ib := &s.inb[p.hop(p.nhops-1).ch]
+		ib.out++
+		ib.free = end - 2*float64(s.net.flitSize)/lp.Bandwidth
+		if q := ib.wait; q >= 0 && s.pkts[q].hop(s.pkts[q].nhops-1).seq == ib.out {
+			// The head behind it waited (arrive): now it may go.
+			qp := &s.pkts[q]
+			ib.wait = qp.next
+			qp.next = -1
+			s.push(later(qp.blocked, ib.free+s.net.nodeP(p.at).HopDelay), evRoute, q, qp.nhops-1)
+		}
+	}
+	if next == p.dst {
+		return 0
+	}
+	ib := &s.inb[ch]
+	ib.in++
+	return ib.in - 1
 }
 
 // transmit is acquire's timing of packet id (p) on lane ch of wire w,
@@ -1213,6 +1280,24 @@ func (s *sim) arrive(id int32) {
 	}
 	np := n.nodeP(p.at)
 	ready := s.now + np.HopDelay
+	if s.inb != nil && !p.probe {
+		// The input buffer is served in order: a head behind a packet
+		// that has not moved on waits for it (inOrder wakes it).
+		h := p.hop(p.nhops - 1)
+		ib := &s.inb[h.ch]
+		if ib.out != h.seq {
+			p.waitCh, p.blocked, p.next = waitAhead, ready, -1
+			s.keepWorm(p)
+			if ib.wait < 0 {
+				ib.wait = id
+			} else {
+				s.pkts[ib.waitTail].next = id
+			}
+			ib.waitTail = id
+			return
+		}
+		ready = later(ready, ib.free+np.HopDelay)
+	}
 	if n.softRoute && (np.RouteFixed > 0 || np.RoutePerByte > 0 || np.RouteCPUFixed > 0 || np.RouteCPUPerByte > 0) && n.g.NodeKind(p.at) == topo.Processor && !p.probe {
 		// Software routing: receive the whole packet, then the CPU routes it.
 		whole := max(s.now, p.lastEnd+p.lastLat)

@@ -133,9 +133,11 @@ type Load struct {
 	Rate     float64
 	Process  Process
 	// Self lets uniform traffic address a message to its own source
-	// (1 in P), as BookSim's uniform does; the processors must hang off
-	// routers (nic = true), through which such a message goes and comes
-	// back.
+	// (1 in P), as BookSim's uniform does, and a permutation (transpose,
+	// the bit permutations, randperm, neighbor, tornado) send the
+	// messages of a processor it maps to itself, as BookSim's do (the
+	// diagonal of transpose); the processors must hang off routers
+	// (nic = true), through which such a message goes and comes back.
 	Self bool
 	// Warmup and Measure fix the phases' lengths in seconds; 0 means
 	// warm-up until windows agree, and MeasureWindows windows.
@@ -224,8 +226,8 @@ func OfferedCurve(ctx context.Context, spec *Spec, opts Options, loads []Load) (
 		if !l.Self {
 			continue
 		}
-		if opts.Op != "uniform" {
-			return nil, &OptionError{"Self", opts.Op, "only uniform traffic addresses messages to their source"}
+		if opts.Op == "hotspot" || opts.Op == advOp || list {
+			return nil, &OptionError{"Self", opts.Op, "only uniform traffic and the permutations address messages to their source"}
 		}
 		if v := n.g.Proc(0); n.g.Attached(v) == v {
 			return nil, &OptionError{"Self", "true", fmt.Sprintf("a message to itself needs processors behind routers (nic = true), to go through its own and back; processor %d is a router itself", n.g.ID(v))}
@@ -463,7 +465,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		c := float64(min(flit, wire)) / bw
 		cycle = min(cycle, c)
 		msgTime = max(msgTime, float64(wire)/bw)
-		if o.dest[r] != o.procs[r] || tr.op != ListOp || len(o.list[r]) > 0 {
+		if o.dest[r] != o.procs[r] || tr.op != ListOp || len(o.list[r]) > 0 || l.Self {
 			msgRate += rate / float64(wire)
 		}
 		mean := float64(wire) / rate // seconds between messages
@@ -506,7 +508,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	s.drv = o
 	defer func() { s.drv = nil }()
 	for r := range P {
-		if o.dest[r] != o.procs[r] && P > 1 {
+		if (o.dest[r] != o.procs[r] || l.Self) && P > 1 {
 			o.schedule(int32(r))
 		}
 	}

@@ -395,8 +395,7 @@ func TestOfferedLoadAboveInjectionIsAccepted(t *testing.T) {
 // channel: 5·0 + 6 + 8 = 14 cycles (the zero-load 5H + 6 + S of
 // docs/RUNTIME.md with H = 0), below the 19 of the nearest other
 // processor; so the least latency is 14 cycles with Self and 19 without.
-// Traffic other than uniform, and processors that are routers themselves,
-// refuse it.
+// Hotspot traffic, and processors that are routers themselves, refuse it.
 func TestUniformSelfAddressed(t *testing.T) {
 	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
 	for _, self := range []bool{false, true} {
@@ -409,9 +408,24 @@ func TestUniformSelfAddressed(t *testing.T) {
 			t.Errorf("self %v: least latency %g, want %g", self, r.Latency.Min, want)
 		}
 	}
+	// Transpose's diagonal (4 of 16 processors) sends only with Self, as
+	// BookSim's does: the offered load is then the full 0.05, else 3/4 of
+	// it; and those messages take the 14 cycles through their router.
+	for _, self := range []bool{false, true} {
+		r := offered1(t, spec, Options{Op: "transpose", Size: 32, Seed: 1}, Load{Fraction: 0.05, Self: self})
+		// Without Self the nearest other is two hops away (5·2 + 6 + 8 =
+		// 24 cycles).
+		want, least := 0.75*0.05, 24e-9
+		if self {
+			want, least = 0.05, 14e-9
+		}
+		if !near(r.Offered, want, 0.2) || !near(r.Latency.Min, least, 1e-9) {
+			t.Errorf("transpose, self %v: offered %g, least latency %g; want about %g and %g", self, r.Offered, r.Latency.Min, want, least)
+		}
+	}
 	var oe *OptionError
-	if _, err := Offered(context.Background(), spec, Options{Op: "tornado", Size: 32, Seed: 1}, Load{Fraction: 0.05, Self: true}); !errors.As(err, &oe) {
-		t.Errorf("tornado with Self: %v, want an OptionError", err)
+	if _, err := Offered(context.Background(), spec, Options{Op: "hotspot", Size: 32, Seed: 1}, Load{Fraction: 0.05, Self: true}); !errors.As(err, &oe) {
+		t.Errorf("hotspot with Self: %v, want an OptionError", err)
 	}
 	plain := basic(mustGen(t, "mesh", 4, 4), 1e-9, 4e9)
 	if _, err := Offered(context.Background(), plain, Options{Op: "uniform", Size: 32, Seed: 1}, Load{Fraction: 0.05, Self: true}); !errors.As(err, &oe) || !strings.Contains(err.Error(), "nic = true") {

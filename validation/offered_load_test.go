@@ -13,14 +13,14 @@ import (
 // topology (with sets), under switching sw ("" for the machine's).
 func offeredCurve(t *testing.T, topology, op, sw string, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
-	return seededCurve(t, topology, op, sw, 1, false, loads, sets...)
+	return seededCurve(t, "std:booksim-mesh", topology, op, sw, 1, false, loads, sets...)
 }
 
-// seededCurve is offeredCurve with a seed, and with uniform traffic's
-// messages to their sender when self.
-func seededCurve(t *testing.T, topology, op, sw string, seed uint64, self bool, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
+// seededCurve is offeredCurve on machine with a seed, and with messages
+// to their sender (runtime.Load.Self) when self.
+func seededCurve(t *testing.T, machine, topology, op, sw string, seed uint64, self bool, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
-	spec, err := load(t, "std:booksim-mesh", sets...).Spec(topology)
+	spec, err := load(t, machine, sets...).Spec(topology)
 	if err != nil {
 		t.Fatal(err)
 	}

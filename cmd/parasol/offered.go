@@ -38,7 +38,7 @@ func (lf *loadFlags) register(fs *flag.FlagSet) {
 	lf.measure = quantityFlag{dim: lang.TimeDim, positive: true}
 	fs.Var(&lf.warmup, "warmup", "with --load, a fixed warm-up `TIME` with its unit, above 0 (default: until successive windows of 1000 cycles agree within 5%)")
 	fs.Var(&lf.measure, "measure", "with --load, the measurement `TIME` whose messages are marked, with its unit: 3 windows, each at least one message's time on the wire (default: 3 windows of 1000 cycles)")
-	fs.BoolVar(&lf.self, "self", false, "with --load and --op uniform, a processor may address a message to itself (1 in P, as BookSim's uniform counts them); the processors must hang off routers (nic = true)")
+	fs.BoolVar(&lf.self, "self", false, "with --load and --op uniform, a processor may address a message to itself (1 in P, as BookSim's uniform counts them); with a permutation (transpose, the bit permutations, randperm, neighbor, tornado) a processor it maps to itself sends to itself (BookSim's transpose diagonal); the processors must hang off routers (nic = true)")
 	fs.StringVar(&lf.pattern, "pattern", "", "with --load, a message trace `FILE` (CSV or JSON lines: src, dst, bytes) as the traffic pattern: each processor generates the messages its rank sends there, in turn (--op list)")
 }
 
