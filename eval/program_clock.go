@@ -68,7 +68,7 @@ func init() {
 	stmtSpecs["until"] = stmtSpec{usage: "until(T), T a time of the rank's clock (now() + 1us)"}
 	s := stmtSpecs["send"]
 	s.named = append(s.named, "value")
-	s.usage = "send(BYTES, to: R [, tag: T] [, value: TIME])"
+	s.usage = "send(BYTES, to: R [, tag: T] [, routing: NAME] [, value: TIME])"
 	stmtSpecs["send"] = s
 }
 

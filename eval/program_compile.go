@@ -8,6 +8,7 @@ import (
 	"github.com/parasol-lang/parasol/lang/format"
 	"github.com/parasol-lang/parasol/parser"
 	"github.com/parasol-lang/parasol/registry"
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // A program is compiled once per instantiation, in the machine it runs on:
@@ -69,6 +70,7 @@ type pop struct {
 	kind        lang.SchedKind
 	args        [nRoles]parg
 	algorithm   string
+	routing     string // a send's routing: a registry name, "" for the machine's
 	nonblocking bool
 	handle      int // isend/irecv bound by let: its handle; -1 otherwise
 	cpuSlot     int // spawn, switch: the slot of the processor's createjob or jobswitch
@@ -91,8 +93,8 @@ type stmtSpec struct {
 
 var stmtSpecs = map[string]stmtSpec{
 	"compute": {kind: lang.OpCalc, positional: []role{rTime}, usage: "compute(TIME), e.g. compute(10us) or compute(2e6 * float.mul)"},
-	"send":    {kind: lang.OpSend, positional: []role{rBytes}, named: []string{"to", "tag"}, required: []string{"to"}, usage: "send(BYTES, to: R [, tag: T])"},
-	"isend":   {kind: lang.OpSend, positional: []role{rBytes}, named: []string{"to", "tag"}, required: []string{"to"}, usage: "let h = isend(BYTES, to: R [, tag: T])"},
+	"send":    {kind: lang.OpSend, positional: []role{rBytes}, named: []string{"to", "tag", "routing"}, required: []string{"to"}, usage: "send(BYTES, to: R [, tag: T] [, routing: NAME])"},
+	"isend":   {kind: lang.OpSend, positional: []role{rBytes}, named: []string{"to", "tag", "routing"}, required: []string{"to"}, usage: "let h = isend(BYTES, to: R [, tag: T] [, routing: NAME])"},
 	"recv":    {kind: lang.OpRecv, named: []string{"from", "tag", "size"}, usage: "recv([from: R] [, tag: T] [, size: BYTES])"},
 	"irecv":   {kind: lang.OpRecv, named: []string{"from", "tag", "size"}, usage: "let h = irecv([from: R] [, tag: T] [, size: BYTES])"},
 	"spawn":   {kind: lang.OpCalc, usage: "spawn()"},
@@ -160,6 +162,9 @@ type pcomp struct {
 	scopes [][]pname
 	clk    clockComp
 	alone  bool // checked without its machine (checkAlone)
+	// usable holds, per routing a send names, whether the machine's
+	// topology can take it ("" if it can, else why not), checked once.
+	usable map[string]string
 }
 
 // compiled is a program ready to instantiate.
@@ -750,6 +755,14 @@ func (c *pcomp) call(call *lang.Call, handle int) *pop {
 			c.algorithm(op, na)
 			continue
 		}
+		if na.Name == "routing" {
+			if op.routing != "" {
+				c.errs.Add(na.Pos, "routing: is given twice")
+				continue
+			}
+			c.routing(op, na)
+			continue
+		}
 		r := roleNames[na.Name]
 		if given[r] {
 			c.errs.Add(na.Pos, "%s: is given twice", na.Name)
@@ -878,6 +891,49 @@ func (c *pcomp) algorithm(op *pop, na *lang.NamedArg) {
 		return
 	}
 	op.algorithm = en.Name
+}
+
+// routing checks a send's routing (seed 003 §3.2: TINY's SEND takes the
+// sequential routing, SSEQ the quasiadaptive one; here a send names any
+// routing of the registry): a name the machine's topology can take.
+func (c *pcomp) routing(op *pop, na *lang.NamedArg) {
+	var word string
+	switch x := na.X.(type) {
+	case *lang.StringLit:
+		word = x.Value
+	default:
+		word, _ = wordOf(na.X, true)
+	}
+	if word == "" {
+		c.errs = append(c.errs, errAt(na.X, "routing: takes the name of a routing: %s", registry.Routing.List()))
+		return
+	}
+	en, ok := registry.Routing.Lookup(word)
+	if !ok {
+		c.errs = append(c.errs, errAt(na.X, "unknown routing %s%s; a routing is one of %s", lang.Excerpt(word), lang.DidYouMean(word, registry.Routing.Spellings()), registry.Routing.List()))
+		return
+	}
+	op.routing = en.Name
+	if c.alone {
+		return
+	}
+	why, seen := c.usable[en.Name]
+	if !seen {
+		if c.usable == nil {
+			c.usable = map[string]string{}
+		}
+		spec, err := c.m.Spec("")
+		if err == nil {
+			err = runtime.UsableRouting(spec, en.Name, 0)
+		}
+		if err != nil {
+			why = err.Error()
+		}
+		c.usable[en.Name] = why
+	}
+	if why != "" {
+		c.errs = append(c.errs, errAt(na.X, "%s: the topology cannot take routing %s: %s", op.name, en.Name, why))
+	}
 }
 
 // stmtText is a statement call as written, blanks collapsed, for its label;

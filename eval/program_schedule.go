@@ -395,6 +395,9 @@ func (in *inst) emit(op *pop) bool {
 		if ok && op.args[rTag].set {
 			so.Tag, ok = in.tag(op)
 		}
+		if op.routing != "" {
+			so.Routing = in.routingOf(op.routing)
+		}
 	case lang.OpRecv:
 		so.Peer, so.Tag, so.Bytes = lang.AnyRank, lang.AnyTag, -1
 		if op.args[rFrom].set {
@@ -625,4 +628,16 @@ func (in *inst) checkCollectives() {
 			in.fail(lang.Errorf(in.collPos[n], "rank %d never calls collective number %d, %s, which rank %d calls here: it would wait for rank %d forever", r, n+1, in.collText[n], in.collRank[n], r))
 		}
 	}
+}
+
+// routingOf is the number a send's operation names routing by: its index
+// in the schedule's Routings plus one, added there the first time. (The
+// registry has fewer than the 255 an operation can name.)
+func (in *inst) routingOf(name string) uint8 {
+	i := slices.Index(in.s.Routings, name)
+	if i < 0 {
+		i = len(in.s.Routings)
+		in.s.Routings = append(in.s.Routings, name)
+	}
+	return uint8(i + 1)
 }

@@ -61,6 +61,12 @@ type Schedule struct {
 	// RegNames names each register (len Regs): the program's name of the
 	// value it holds, "" for a temporary.
 	RegNames []string
+
+	// Routings are the routings sends name for their messages (seed 003's
+	// SEND and SSEQ: a program chooses a message's routing), by registry
+	// name; an OpSend's Routing is an index into it plus one, so at most
+	// 255. Nil when every message takes the machine's routing.
+	Routings []string
 }
 
 // SchedKind is what an operation does.
@@ -114,6 +120,10 @@ type SchedOp struct {
 	// NIC says which NIC of its processor a GOAL send uses (GOAL's "nic
 	// N"); 0 for programs.
 	NIC uint8
+	// Routing is, for OpSend, the routing its message takes: an index
+	// into Schedule.Routings plus one; 0 (the machine's routing) for
+	// every other operation and for a send that names none.
+	Routing uint8
 	// Reg is a run-time register plus one (0: none; see RegOf): OpNow,
 	// OpSet: where the value goes; OpUntil: the local time to wait for;
 	// OpSend: the value the message carries; OpRecv: where the value

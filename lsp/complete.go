@@ -30,6 +30,9 @@ var (
 	afterSelect   = regexp.MustCompile(`([A-Za-z_]\w*(?:\([^()]*\))?)\.(\w*)$`)
 	statementHead = regexp.MustCompile(`^\s*(\w*)$`)
 	blockRef      = regexp.MustCompile(`\b(processor|nic|switch|topology)\(\s*(\w*)$`)
+	// sendRouting is a send's routing: argument, which takes a routing's
+	// name as a topology's routing field does.
+	sendRouting = regexp.MustCompile(`\brouting:\s*([\w-]*)$`)
 )
 
 // complete lists what may be written at off.
@@ -74,6 +77,10 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 		for _, u := range lang.UnitNames() {
 			v, _ := lang.LookupUnit(u)
 			add(u, protocol.CompletionItemKindUnit, v.Dim.Name())
+		}
+	case sendRouting.MatchString(pre):
+		for _, w := range registry.Routing.Entries {
+			add(w.Name, protocol.CompletionItemKindEnumMember, w.Doc)
 		}
 	case afterField.MatchString(pre) && fieldWords(kind, afterField.FindStringSubmatch(pre)[1]) != nil:
 		field := afterField.FindStringSubmatch(pre)[1]

@@ -149,6 +149,7 @@ func TestCompletionInContext(t *testing.T) {
 		{"node types", "\t\tnode = ", []string{"q", "p"}},
 		{"processor types in a reference", "\tparam z = processor(", []string{"q", "p"}},
 		{"topologies in a reference", "\tparam z = topology(", []string{"t"}},
+		{"the routings a send names", "\t\tsend(8B, to: 1, routing: ", []string{"shortest", "first-ready", "valiant"}},
 	} {
 		// Insert a line before the topology's closing brace (or at the
 		// top for an import) and complete at its end.

@@ -169,6 +169,7 @@ type part struct {
 	acked, recv   int32
 	bytes, last   int64 // payload of each packet but the last; of the last
 	waiting       bool  // next packet waits for the window
+	rt            uint8 // the routing its message takes: sim.alts[rt], 0 the network's own
 }
 
 type message struct {
@@ -352,6 +353,11 @@ type sim struct {
 	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
 	// when no node has one.
 	router []float64
+	// alts are the networks of the other routings a program's messages
+	// name (lang.SchedOp.Routing): alts[k] is part.rt k's, compiled from
+	// the same spec, so that only their routing differs; nil when every
+	// message takes the network's own (see route).
+	alts []*network
 	// nic: when each node's NIC may next send and receive, on a network
 	// whose processors state LogGOPS's NIC (NodeParams.SendGap…); nil
 	// on every other (kernel_nic.go).
@@ -681,11 +687,15 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		if p.idx == pt.npk-1 {
 			size = pt.last + int64(pk.Header+pk.Trailer)
 		}
-		if s.net.rk == rValiant {
-			if s.net.viaSwitch {
-				p.target = int32(s.rng.Intn(s.net.core.Nodes))
+		n := s.net
+		if s.alts != nil && pt.rt != 0 {
+			n = s.alts[pt.rt]
+		}
+		if n.rk == rValiant {
+			if n.viaSwitch {
+				p.target = int32(s.rng.Intn(n.core.Nodes))
 			} else {
-				p.target = s.net.g.Proc(s.rng.Intn(s.net.nprocs))
+				p.target = n.g.Proc(s.rng.Intn(n.nprocs))
 			}
 		}
 	}
@@ -706,6 +716,18 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 // route makes the routing decision for the head of packet id (p) at its
 // node.
 func (s *sim) route(id int32, p *packet) {
+	if s.alts != nil {
+		// A message that names its routing is routed on that routing's
+		// network, which the rest of the decision (choose, pickLane)
+		// reads as s.net; the lanes and wires are the same.
+		if k := s.parts[p.part].rt; k != 0 && s.net != s.alts[k] {
+			was := s.net
+			s.net = s.alts[k]
+			s.route(id, p)
+			s.net = was
+			return
+		}
+	}
 	n := s.net
 	if p.at == p.target && p.target != p.dst && n.rk != rSwitched { // Valiant: intermediate reached
 		p.target = p.dst

@@ -558,3 +558,15 @@ func (n *network) candidates(at, dst, inLink int32, buf []topo.Adj, lbuf []int32
 	}
 	return buf, lbuf
 }
+
+// UsableRouting tells whether spec's topology can take the routing name
+// (a registry name or one of spec.Routes), as a program's send that names
+// it needs: nil, or why not.
+func UsableRouting(spec *Spec, name string, maxMemory int64) error {
+	_, err := compile(spec, name, "", maxMemory)
+	var oe *OptionError
+	if errors.As(err, &oe) {
+		return errors.New(oe.Reason)
+	}
+	return err
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -189,6 +190,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	sopt := &Options{MaxEvents: o.MaxEvents, Seed: o.Seed}
 	sm := newSim(n, sopt)
 	sm.reset(o.Seed)
+	if sm.alts, err = routingsOf(spec, n, x.Routings, o); err != nil {
+		return nil, err
+	}
 	sm.guard = programGuard(x, need, o.MaxMemory)
 	// Every send is one message of one part, and a rendezvous two more
 	// (its request and clear-to-send): reserving them up front saves
@@ -253,6 +257,44 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// routingsOf compiles the network of each routing the schedule's sends
+// name (lang.Schedule.Routings), by index plus one as lang.SchedOp.Routing
+// names them; the network's own routing is n itself. It returns nil when
+// no send names one.
+func routingsOf(spec *Spec, n *network, names []string, o ProgramOptions) ([]*network, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if len(names) > math.MaxUint8 {
+		return nil, fmt.Errorf("the program's sends name %d routings; at most %d", len(names), math.MaxUint8)
+	}
+	own := o.Routing
+	if own == "" {
+		own = spec.Routing
+	}
+	if own == "" {
+		own = "shortest"
+	}
+	alts := make([]*network, len(names)+1)
+	alts[0] = n
+	for i, name := range names {
+		if name == own {
+			alts[i+1] = n
+			continue
+		}
+		a, err := compile(spec, name, o.Switching, o.MaxMemory)
+		var oe *OptionError
+		if errors.As(err, &oe) {
+			err = errors.New(oe.Reason)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("a send's routing %s: %w", name, err)
+		}
+		alts[i+1] = a
+	}
+	return alts, nil
 }
 
 // ProgramFootprint is what RunProgram takes per item of a schedule beyond
@@ -1292,6 +1334,12 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 	s := p.s
 	va, vb := p.node[a], p.node[b]
 	m := s.addMsg(p.tr, va, vb, bytes)
+	if k := p.x.Ops[p.msgs[pm].send].Routing; k != 0 {
+		msg := &s.msgs[m]
+		for j := msg.part0; j < msg.part0+msg.parts; j++ {
+			s.parts[j].rt = k
+		}
+	}
 	for int(m) >= len(p.simMsg) {
 		p.simMsg = append(p.simMsg, -1)
 	}

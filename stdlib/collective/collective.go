@@ -177,7 +177,7 @@ func ExpandOrigin(s *lang.Schedule, o Options) (x *lang.Schedule, origin []int32
 	if seg <= 0 {
 		seg = DefaultSegment
 	}
-	out := &lang.Schedule{Name: s.Name, Ranks: s.Ranks, Colls: s.Colls, Labels: s.Labels, Src: s.Src, Map: s.Map, Regs: s.Regs, Exprs: s.Exprs, RegNames: s.RegNames,
+	out := &lang.Schedule{Name: s.Name, Ranks: s.Ranks, Colls: s.Colls, Labels: s.Labels, Src: s.Src, Map: s.Map, Regs: s.Regs, Exprs: s.Exprs, RegNames: s.RegNames, Routings: s.Routings,
 		RankStart: make([]int32, 0, s.Ranks+1), DepStart: []int32{0}}
 	out.Ops = make([]lang.SchedOp, 0, len(s.Ops))
 	out.Deps = make([]lang.SchedDep, 0, len(s.Deps))
