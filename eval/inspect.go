@@ -142,7 +142,7 @@ func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
 		switch {
 		case err != nil:
 			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)
-		case !rc.Acyclic:
+		case !rc.Acyclic && !rc.Deflection:
 			at("routing", lang.Warning, "routing %s of topology %s can deadlock under %s: these channels can wait for each other in a cycle: %s", routing, t.Label, how, cycleText(rc.Cycle))
 		}
 		if err == nil && !rc.Connected {

@@ -20,7 +20,10 @@ func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
 	for _, name := range registry.Routing.Names() {
 		// Each on a topology it applies to: xy needs a 2-D grid.
 		gen, src, dst := "hypercube(3)", 0, 5
+		field := fmt.Sprintf("routing = %s", name)
 		switch name {
+		case "hot-potato": // moves whole packets
+			field += "\n\t\tswitching = saf"
 		case "xy":
 			gen = "mesh(4, 4)"
 		case "nca", "nca-adaptive", "nca-random": // switches 0..3, processors 4..7
@@ -30,7 +33,7 @@ func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
 		case "ugal": // routers 0..3, processors 4..7
 			gen, src, dst = "flatfly(2, 2)", 4, 7
 		}
-		spec := load(t, fmt.Sprintf("routing = %s", name), gen)
+		spec := load(t, field, gen)
 		if _, err := runtime.Route(spec, src, dst, runtime.RouteOptions{}); err != nil {
 			t.Errorf("routing %s on %s: %v", name, gen, err)
 		}

@@ -30,7 +30,9 @@ func (n *network) packetBuffers() int32 {
 // then closed.
 func (s *sim) takeBuffer(p *packet, ch int32, end float64) (full bool) {
 	if p.nhops > 0 {
-		s.leaveBuffer(p.hop(p.nhops - 1).ch)
+		s.leaveBuffer(p.hop(p.nhops-1).ch, false)
+	} else {
+		s.bufIn++
 	}
 	s.bufUsed[ch]++
 	s.bufEnd[ch] = end
@@ -41,11 +43,19 @@ func (s *sim) takeBuffer(p *packet, ch int32, end float64) (full bool) {
 	return true
 }
 
-// leaveBuffer takes a packet out of the buffer of lane ch; a lane closed
-// because the buffer was full opens when its last tail has left the wire.
-func (s *sim) leaveBuffer(ch int32) {
+// leaveBuffer takes a packet out of the buffer of lane ch, moving on or
+// delivered; a lane closed because the buffer was full opens when its last
+// tail has left the wire.
+func (s *sim) leaveBuffer(ch int32, delivered bool) {
 	s.bufUsed[ch]--
-	if math.IsInf(s.lane(ch).until, 1) {
+	full := math.IsInf(s.lane(ch).until, 1)
+	if full {
 		s.reopen(ch, s.bufEnd[ch])
+	}
+	if delivered {
+		s.bufIn--
+	}
+	if s.hot != nil {
+		s.bufferFreed(ch, s.bufEnd[ch], full, delivered)
 	}
 }

@@ -21,6 +21,7 @@ const (
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
 	evCredit                 // id = wire, aux = flits: their credits are back at its sender (route_switched.go's usedCredits)
+	evRetry                  // id = packet: hot-potato routing tries again (route_deflect.go)
 )
 
 // A driver generates traffic while a run goes on (open-loop sources,
@@ -349,6 +350,11 @@ type sim struct {
 	// come back (BookSim's used credits, which its UGAL reads); kept
 	// only for the routings that read it (route_switched.go).
 	used []int32
+	// bufIn is the packets in all lanes' buffers.
+	bufIn int64
+	// hot is hot-potato routing's state (route_deflect.go), nil until a
+	// packet is routed by it.
+	hot *hotPotato
 	// router is, per node, when a router process of high priority
 	// (NodeParams.RouteCPUFixed) is free to route the next packet; nil
 	// when no node has one.
@@ -417,6 +423,7 @@ func (s *sim) reset(seed uint64) {
 	clear(s.router)
 	clear(s.bufUsed)
 	clear(s.used)
+	s.bufIn, s.hot = 0, nil
 	clear(s.nic)
 	s.q.reset()
 	for i := range s.hopMemo {
@@ -592,6 +599,8 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.drv.wake(e.id, e.aux)
 		case evCredit:
 			s.used[e.id] -= e.aux
+		case evRetry:
+			s.retry(e.id)
 		}
 	}
 	return false
@@ -768,6 +777,10 @@ func (s *sim) route(id int32, p *packet) {
 		}
 		w, d = n.wire(a.Link, p.at), n.dim(a.Link)
 	} else {
+		if n.rk == rHotPotato {
+			s.deflect(id, p)
+			return
+		}
 		in := p.inLink
 		if n.rk == rAcyclic {
 			in = p.lastLane()
@@ -1450,7 +1463,7 @@ func (s *sim) grant(ch int32) {
 func (s *sim) deliver(id int32) {
 	p := &s.pkts[id]
 	if s.bufPkts > 0 && p.nhops > 0 {
-		s.leaveBuffer(p.hop(p.nhops - 1).ch)
+		s.leaveBuffer(p.hop(p.nhops-1).ch, true)
 	}
 	pi := p.part
 	pt := &s.parts[pi]

@@ -25,7 +25,8 @@ const (
 	rTree
 	rCustom
 	rAcyclic
-	rSwitched // by rule on a switched graph (route_switched.go)
+	rSwitched  // by rule on a switched graph (route_switched.go)
+	rHotPotato // deflection (route_deflect.go)
 )
 
 // network is the read-only compiled form of a Spec, shared by all workers.
@@ -257,6 +258,15 @@ func (n *network) setRouting(name string) error {
 		n.rk = rValiant
 	case "tree":
 		n.rk = rTree
+	case "hot-potato":
+		if n.sw != SAF {
+			why := fmt.Sprintf("deflects whole packets: it needs store-and-forward switching (saf), not %s", n.sw)
+			if given != "" {
+				return &OptionError{"Routing", given, why}
+			}
+			return errors.New("routing hot-potato " + why)
+		}
+		n.rk = rHotPotato
 	case "acyclic", "acyclic-improved":
 		if err := n.useAcyclic(name); err != nil {
 			return err

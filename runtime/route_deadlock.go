@@ -25,6 +25,12 @@ type RouteCheck struct {
 	Cycle             []Channel `json:"cycle"`
 	Connected         bool      `json:"connected"`
 	PairsWithoutRoute int       `json:"pairs_without_route"`
+	// Deflection is set for hot-potato routing, which cannot deadlock
+	// although its channels can wait for each other in a cycle: a packet
+	// never waits for one lane, and packets enter only while a buffer
+	// place stays free (route_deflect.go). Acyclic and Cycle then tell of
+	// its minimal links alone.
+	Deflection bool `json:"deflection,omitempty"`
 }
 
 // DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
@@ -185,6 +191,7 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		}
 		rc.Acyclic = false
 	}
+	rc.Deflection = n.rk == rHotPotato
 	s := &sim{net: n}
 	for _, c := range cyc {
 		rc.Cycle = append(rc.Cycle, s.channel(c))

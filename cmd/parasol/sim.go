@@ -737,7 +737,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 			default:
 				printCheck(e.stdout, rc)
 			}
-			if !rc.Acyclic || !rc.Connected {
+			if !rc.Acyclic && !rc.Deflection || !rc.Connected {
 				return &exitError{code: 3}
 			}
 			return nil
@@ -834,7 +834,9 @@ func nodeID(what, s string) (int, error) {
 }
 
 func printCheck(w io.Writer, rc *runtime.RouteCheck) {
-	if rc.Acyclic {
+	if rc.Deflection {
+		fmt.Fprintf(w, "routing %s: deadlock-free by deflection — a packet that finds no free minimal link leaves by another free one instead of waiting for it, and packets enter only while a buffer place stays free\n", rc.Routing)
+	} else if rc.Acyclic {
 		fmt.Fprintf(w, "routing %s: acyclic — the channel dependency graph has no cycle, so it cannot deadlock\n", rc.Routing)
 	} else {
 		fmt.Fprintf(w, "routing %s: CYCLIC — these channels can wait for each other in a ring:\n  ", rc.Routing)
