@@ -350,3 +350,27 @@ func find(t testing.TB, text, word string, n, shift int) position {
 // formatFile is the formatter, unchecked: the command line gives the
 // server its checked one.
 func formatFile(f *lang.File) (string, error) { return format.File(f), nil }
+
+// checkCompletion inserts a line, insert, at byte at of text, the open
+// document uri, completes at its end and reports each word of want the
+// completion does not offer.
+func (c *client) checkCompletion(t *testing.T, uri, text string, at int, what, insert string, want []string) {
+	t.Helper()
+	edited := text[:at] + insert + "\n" + text[at:]
+	c.change(uri, edited, 2)
+	var list struct {
+		Items []struct {
+			Label string `json:"label"`
+		} `json:"items"`
+	}
+	c.call("textDocument/completion", at2(uri, find(t, edited, insert, 0, len(insert))), &list)
+	got := map[string]bool{}
+	for _, it := range list.Items {
+		got[it.Label] = true
+	}
+	for _, w := range want {
+		if !got[w] {
+			t.Errorf("completion of %s: %q missing from %d items", what, w, len(list.Items))
+		}
+	}
+}

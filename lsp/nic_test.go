@@ -26,23 +26,7 @@ func TestNICBlocksCompleteDefineAndHover(t *testing.T) {
 		{"nic blocks in a reference", "\t\tspeed = 100MB/s\n\t}\n", "\tparam z = nic(", []string{"fast", "slow"}},
 	} {
 		at := strings.Index(text, tt.after) + len(tt.after)
-		edited := text[:at] + tt.insert + "\n" + text[at:]
-		c.change(uri, edited, 2)
-		var list struct {
-			Items []struct {
-				Label string `json:"label"`
-			} `json:"items"`
-		}
-		c.call("textDocument/completion", at2(uri, find(t, edited, tt.insert, 0, len(tt.insert))), &list)
-		got := map[string]bool{}
-		for _, it := range list.Items {
-			got[it.Label] = true
-		}
-		for _, w := range tt.want {
-			if !got[w] {
-				t.Errorf("completion of %s: %q missing from %d items", tt.what, w, len(list.Items))
-			}
-		}
+		c.checkCompletion(t, uri, text, at, tt.what, tt.insert, tt.want)
 	}
 	c.change(uri, text, 3)
 	var def []location

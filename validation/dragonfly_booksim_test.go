@@ -1,12 +1,9 @@
 package validation
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/parasol-lang/parasol/runtime"
 )
 
 // bookSimDragonfly are BookSim 2's figures for std:booksim's dragonfly
@@ -61,7 +58,7 @@ func dragonflyBookSim(t *testing.T) section {
 		for _, p := range c.points {
 			loads = append(loads, p.load)
 		}
-		pts := dragonflyCurve(t, c.routing, c.op, append(loads, c.grid...))
+		pts := switchedCurve(t, "dragonfly", nil, c.routing, c.op, append(loads, c.grid...))
 		cmd := fmt.Sprintf("sim std:booksim --topology dragonfly --routing %s --op %s --size 32 --load L --seed 1", c.routing, c.op)
 		for i, p := range c.points {
 			s.Rows = append(s.Rows, check(t, row{Quantity: fmt.Sprintf("dragonfly k=2, %s, %s, load %g: mean latency", c.routing, c.op, p.load),
@@ -99,7 +96,7 @@ func dragonflyBookSim(t *testing.T) section {
 		Seed: num(bsUgal / bsMinAdv), SeedVal: math.NaN(), Value: sat["ugal-l dragonfly-adversarial"] / minAdv, Note: "shown: min's saturation is 10% above BookSim's (see Intro); min's uniform over adversarial ≥ 3 asserted", Cmd: cmd}))
 	for _, r := range []string{"valiant", "ugal-g"} {
 		f := 2.25 * minAdv
-		pts := dragonflyCurve(t, r, advOp, []float64{f})
+		pts := switchedCurve(t, "dragonfly", nil, r, advOp, []float64{f})
 		ok := !pts[0].Saturated && pts[0].Accepted >= 2*minAdv
 		if !ok {
 			t.Errorf("Parasol: %s at offered %.3g (2.25× min's adversarial saturation) accepts %.3g, saturated %v: want stable, at least twice min's %.3g", r, f, pts[0].Accepted, pts[0].Saturated, minAdv)
@@ -112,22 +109,3 @@ func dragonflyBookSim(t *testing.T) section {
 
 // advOp is the adversarial dragonfly operation (BookSim's bad_dragon).
 const advOp = "dragonfly-adversarial"
-
-// dragonflyCurve runs the open-loop points loads of op on std:booksim's
-// dragonfly under a routing.
-func dragonflyCurve(t *testing.T, routing, op string, loads []float64) []*runtime.LoadResult {
-	t.Helper()
-	spec, err := load(t, "std:booksim").Spec("dragonfly")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls := make([]runtime.Load, len(loads))
-	for i, f := range loads {
-		ls[i] = runtime.Load{Fraction: f}
-	}
-	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: 1, Routing: routing}, ls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pts
-}
