@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/eval/program"
+	"github.com/parasol-lang/parasol/eval/trace"
+	"github.com/parasol-lang/parasol/lang"
 )
 
 // checked is what validate read from a trace.
@@ -228,3 +232,13 @@ func validate(t *testing.T, data []byte) *checked {
 
 // toPS is a time in µs as whole picoseconds.
 func toPS(us float64) int64 { return int64(math.Round(us * 1e6)) }
+
+// writeBoth writes the trace of both answers of res, a run of schedule s.
+func writeBoth(t *testing.T, s *lang.Schedule, res *program.RunResult) *bytes.Buffer {
+	t.Helper()
+	var b bytes.Buffer
+	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
+		t.Fatal(err)
+	}
+	return &b
+}

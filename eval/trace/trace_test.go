@@ -31,10 +31,7 @@ import (
 func TestRingTrace(t *testing.T) {
 	const ranks = 8
 	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) compute(3us)", ranks)
-	var b bytes.Buffer
-	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-		t.Fatal(err)
-	}
+	b := writeBoth(t, s, res)
 	tr := validate(t, b.Bytes())
 	if got := tr.processes; !equal(got, map[int]string{1: "analytic", 2: "simulated", 3: "simulated links"}) {
 		t.Errorf("processes %v, want 1 analytic, 2 simulated and 3 simulated links", got)
@@ -103,10 +100,7 @@ func TestRendezvousTrace(t *testing.T) {
 	if res.Analytic.Deadlock != nil || res.Simulated.Deadlock != nil {
 		t.Fatal("deadlocked")
 	}
-	var b bytes.Buffer
-	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-		t.Fatal(err)
-	}
+	b := writeBoth(t, s, res)
 	tr := validate(t, b.Bytes())
 	per := map[int]int{}
 	for _, f := range tr.flows {
@@ -123,10 +117,7 @@ func TestRendezvousTrace(t *testing.T) {
 func TestCollectiveNests(t *testing.T) {
 	const ranks = 8
 	s, res := runBoth(t, "compute(1us) allreduce(64B)", ranks)
-	var b bytes.Buffer
-	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-		t.Fatal(err)
-	}
+	b := writeBoth(t, s, res)
 	tr := validate(t, b.Bytes())
 	for pid := 1; pid <= 2; pid++ {
 		regions := 0
@@ -231,10 +222,7 @@ func TestTooLarge(t *testing.T) {
 // not below what is written.
 func TestEstimateBoundsTheSize(t *testing.T) {
 	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) allreduce(8B)", 16)
-	var b bytes.Buffer
-	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-		t.Fatal(err)
-	}
+	b := writeBoth(t, s, res)
 	if est := trace.Estimate(res.Analytic, res.Simulated); est < int64(b.Len()) {
 		t.Errorf("estimate %d bytes, wrote %d", est, b.Len())
 	}
@@ -253,10 +241,7 @@ func TestTraceProcessorLoads(t *testing.T) {
 	const ranks = 8
 	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) compute(3us)", ranks)
 	path := filepath.Join(t.TempDir(), "ring.json")
-	var b bytes.Buffer
-	if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-		t.Fatal(err)
-	}
+	b := writeBoth(t, s, res)
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -363,10 +348,7 @@ func TestGOALTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var b bytes.Buffer
-			if err := trace.Write(&b, trace.Options{Schedule: s}, res.Analytic, res.Simulated); err != nil {
-				t.Fatal(err)
-			}
+			b := writeBoth(t, s, res)
 			tr := validate(t, b.Bytes())
 			per := map[int]int{}
 			for _, f := range tr.flows {
