@@ -17,14 +17,7 @@ import (
 // latency the simulation reports; a random permutation has an arrow per
 // message delivered; both traces keep the format's rules.
 func TestBurstTrace(t *testing.T) {
-	m, err := eval.Load("std:xmp64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := m.Spec("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := xmp64(t)
 	res, err := runtime.Simulate(context.Background(), spec, runtime.Options{Op: "send", Size: 1000, Src: runtime.Node(0), Dst: runtime.Node(63), Trace: true})
 	if err != nil {
 		t.Fatal(err)
@@ -72,14 +65,7 @@ func TestBurstTrace(t *testing.T) {
 // point generated (at least those it marked for measurement), an arrow per
 // message delivered, and keeps the format's rules.
 func TestLoadPointTrace(t *testing.T) {
-	m, err := eval.Load("std:xmp64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := m.Spec("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := xmp64(t)
 	p, err := runtime.Offered(context.Background(), spec, runtime.Options{Op: "uniform", Size: 32, Trace: true}, runtime.Load{Fraction: 0.1})
 	if err != nil {
 		t.Fatal(err)
@@ -101,4 +87,18 @@ func TestLoadPointTrace(t *testing.T) {
 	if len(tr.flows) != delivered {
 		t.Errorf("%d flows, %d messages delivered", len(tr.flows), delivered)
 	}
+}
+
+// xmp64 is std:xmp64's network.
+func xmp64(t *testing.T) *runtime.Spec {
+	t.Helper()
+	m, err := eval.Load("std:xmp64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := m.Spec("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }

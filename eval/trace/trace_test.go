@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -33,7 +34,7 @@ func TestRingTrace(t *testing.T) {
 	s, res := runBoth(t, "send(1KB, to: mod(rank + 1, ranks)) recv(from: mod(rank + ranks - 1, ranks)) compute(3us)", ranks)
 	b := writeBoth(t, s, res)
 	tr := validate(t, b.Bytes())
-	if got := tr.processes; !equal(got, map[int]string{1: "analytic", 2: "simulated", 3: "simulated links"}) {
+	if got := tr.processes; !maps.Equal(got, map[int]string{1: "analytic", 2: "simulated", 3: "simulated links"}) {
 		t.Errorf("processes %v, want 1 analytic, 2 simulated and 3 simulated links", got)
 	}
 	if tr.kinds[3]["link"] == 0 {
@@ -300,18 +301,6 @@ func runBothOn(t *testing.T, machine, body string, ranks int) (*lang.Schedule, *
 		t.Fatalf("want both answers, got %+v", res)
 	}
 	return s, res
-}
-
-func equal(a, b map[int]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestGOALTraces: LogGOPSim's GOAL schedules of the analytic tests
