@@ -85,3 +85,51 @@ func TestInputBufferServedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// Under credits a terminal of a switched network takes its injection
+// channel's lanes round robin, as BookSim 2's terminal takes its VCs,
+// not the lane of its routing's first class (issue 28). flatfly(2, 1, 2):
+// routers R0, R1, terminals P2, P3 on R0; Valiant routing (two lane
+// classes, one lane each), buffers of 8 flits of 1 B, wires of 1 s and
+// 1 B/s, routers of 4 s, credit delay 1. A and B, 8 B each, both from P2
+// to P3 (through R0 alone: R0 is the destination's router, so Valiant
+// goes straight there). Worked by hand. A takes injection lane 0 from 0
+// to 8, is routed at R0 at 1 + 4 = 5 onto the ejection lane (class 1),
+// its tail leaves at max(5 + 8, 8 + 1) = 13, delivered at 14. Without
+// credits B waits for lane 0 (its class's) until 8, its head is at R0 at
+// 9 and routed at 13, when A's tail has just left the ejection lane:
+// delivered at 13 + 8 + 1 = 22. With credits B takes lane 1 at 0 and
+// shares the wire with A flit by flit (its tail at 0 + 8 + 8 = 16); its
+// head is routed at 5 with A's and waits for the ejection lane until 13,
+// while its worm stands in R0's buffer (keepWorm), so its tail leaves the
+// injection lane 8 later, at 24, and B is delivered at 24 + 1 + 1 = 26.
+func TestTerminalTakesInjectionLanesRoundRobin(t *testing.T) {
+	for _, tc := range []struct {
+		credits bool
+		a, b    float64
+		laneB   int32 // B's lane of the injection wire
+	}{
+		{false, 14, 22, 0},
+		{true, 14, 26, 1},
+	} {
+		g := mustGen(t, "flatfly", 2, 1, 2)
+		spec := basic(g, 1, 1)
+		spec.Switching = Wormhole
+		spec.Routing = "valiant"
+		spec.DefaultNode.HopDelay = 4
+		spec.Credits, spec.CreditDelay = tc.credits, 1
+		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 8, VirtualChannels: 2}
+		p2, p3 := int32(2), int32(3) // node indexes: the two routers are 0 and 1
+		s := runMessages(t, spec, 1, testMsg{p2, p3, 8}, testMsg{p2, p3, 8})
+		if s.nDone != 2 {
+			t.Fatalf("credits %v: %d of 2 delivered", tc.credits, s.nDone)
+		}
+		if a, b := s.msgs[0].lat, s.msgs[1].lat; a != tc.a || b != tc.b {
+			t.Errorf("credits %v: A at %v, B at %v; want %v, %v", tc.credits, a, b, tc.a, tc.b)
+		}
+		w := s.net.wire(g.Adj(p2)[0].Link, p2)
+		if o := s.lane(w*s.net.lanes + tc.laneB).owner; o != 1 {
+			t.Errorf("credits %v: injection lane %d last held by packet %d, want B (1)", tc.credits, tc.laneB, o)
+		}
+	}
+}

@@ -292,7 +292,11 @@ type sim struct {
 	laneQ  []laneQueue
 	lastIn []int32  // per lane: input link served last (round robin)
 	inb    []inLane // per lane, under credits: the order of its input buffer
-	nodes  []nodeState
+	// injNext is, per terminal of a switched network of several lanes
+	// under credits, the lane it tries first at its next injection
+	// (injectLane); nil on every other network.
+	injNext []int32
+	nodes   []nodeState
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
 
@@ -395,6 +399,9 @@ func newSim(n *network, opt *Options) *sim {
 	}
 	if n.credits {
 		s.inb = make([]inLane, lanes)
+		if n.rk == rSwitched && n.lanes > 1 {
+			s.injNext = make([]int32, g.N())
+		}
 	}
 	if usesLogGOPS(n.spec) {
 		s.nic = make([]nodeNIC, g.N())
@@ -423,6 +430,7 @@ func (s *sim) reset(seed uint64) {
 	clear(s.router)
 	clear(s.bufUsed)
 	clear(s.used)
+	clear(s.injNext)
 	s.bufIn, s.hot = 0, nil
 	clear(s.nic)
 	s.q.reset()
@@ -819,6 +827,8 @@ func (s *sim) route(id int32, p *packet) {
 	if n.rk == rAcyclic {
 		ch = s.acyclicLane(ci)
 		w = s.wl.wireOf(ch)
+	} else if s.injNext != nil && p.nhops == 0 {
+		ch = s.injectLane(w, p.at)
 	} else {
 		ch = s.pickLane(w, lc)
 	}
@@ -929,6 +939,31 @@ func (s *sim) pickLane(w, class int32) int32 {
 		}
 	}
 	return best
+}
+
+// injectLane is the lane of wire w a packet leaving terminal at takes, on
+// a switched network of several lanes under credits (sim.injNext).
+// BookSim's terminal is not held to a routing phase's VC when it injects:
+// its routing functions give it every VC of the injection channel, and
+// it takes them round robin, the first free one after the last it took
+// (trafficmanager's _last_vc). So its packets spread over the first
+// router's input buffers, which are served in order (inLane), and one
+// blocked at the front of a buffer does not hold up the next packet, as
+// it would with every packet on the lane of its first class. With none
+// free, the lane after the last taken.
+func (s *sim) injectLane(w, at int32) int32 {
+	n := s.net.lanes
+	first := w * n
+	start := s.injNext[at]
+	ch := first + start
+	for i := range n {
+		if c := first + (start+i)%n; s.wl.laneOn(w, c).free(s.now) {
+			ch = c
+			break
+		}
+	}
+	s.injNext[at] = (ch - first + 1) % n
+	return ch
 }
 
 // parallel is how many of the candidates lead, over parallel links, to
