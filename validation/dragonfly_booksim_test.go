@@ -51,7 +51,7 @@ func dragonflyBookSim(t *testing.T) section {
 			"come in on one VC (one per phase), and BookSim's router at its far end serves that buffer in order (the " +
 			"next head is routed, then VC- and then switch-allocated after the tail ahead: 8 flits in 10 cycles, 0.1 of " +
 			"a terminal's bandwidth), which Parasol models under credit flow control, left out of std:booksim's " +
-			"dragonfly (with it minimal's saturation is BookSim's, +1.5%, but UGAL-L's falls to minimal's: " +
+			"dragonfly (with it minimal's saturation is BookSim's, +1.5%, but UGAL-L's falls from 0.2 to below 0.15: " +
 			"docs/RUNTIME.md). So Parasol's UGAL-L over minimal is shown too.",
 	}
 	sat := map[string]float64{} // Parasol's, by routing and op
