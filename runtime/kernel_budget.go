@@ -126,6 +126,7 @@ var (
 	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
 	wireBytes    = int64(unsafe.Sizeof(wireState{}))
 	inLaneBytes  = int64(unsafe.Sizeof(inLane{})) // under credits
+	injNextBytes = int64(unsafe.Sizeof(int32(0))) // a node's sim.injNext, where terminals inject round robin
 	nodeBytes    = int64(unsafe.Sizeof(nodeState{}))
 	runBytes     = int64(unsafe.Sizeof(runResult{}))
 	eventBytes   = int64(unsafe.Sizeof(event{}))
@@ -165,6 +166,9 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	}
 	if n.credits {
 		network = limits.Add(network, limits.Mul(wires, int64(n.lanes), inLaneBytes))
+	}
+	if n.injectsRoundRobin() {
+		network = limits.Add(network, limits.Mul(int64(g.N()), injNextBytes))
 	}
 	oneRun := limits.Add(limits.Mul(msgs, messageBytes), limits.Mul(msgs, parts, partBytes))
 	// Runs are folded as they finish (result_fold.go): only the held ones keep

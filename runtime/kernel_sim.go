@@ -399,9 +399,9 @@ func newSim(n *network, opt *Options) *sim {
 	}
 	if n.credits {
 		s.inb = make([]inLane, lanes)
-		if n.rk == rSwitched && n.lanes > 1 {
-			s.injNext = make([]int32, g.N())
-		}
+	}
+	if n.injectsRoundRobin() {
+		s.injNext = make([]int32, g.N())
 	}
 	if usesLogGOPS(n.spec) {
 		s.nic = make([]nodeNIC, g.N())
@@ -939,6 +939,13 @@ func (s *sim) pickLane(w, class int32) int32 {
 		}
 	}
 	return best
+}
+
+// injectsRoundRobin tells whether the network's terminals take their
+// injection lanes round robin (injectLane): a switched network of several
+// lanes under credits.
+func (n *network) injectsRoundRobin() bool {
+	return n.credits && n.rk == rSwitched && n.lanes > 1
 }
 
 // injectLane is the lane of wire w a packet leaving terminal at takes, on
