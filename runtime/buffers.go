@@ -48,14 +48,16 @@ func (s *sim) takeBuffer(p *packet, ch int32, end float64) (full bool) {
 // tail has left the wire.
 func (s *sim) leaveBuffer(ch int32, delivered bool) {
 	s.bufUsed[ch]--
-	full := math.IsInf(s.lane(ch).until, 1)
-	if full {
+	// (Still full if the oldest packet took the place its node keeps for
+	// it: route_deflect.go.)
+	opened := math.IsInf(s.lane(ch).until, 1) && s.bufUsed[ch] < s.bufPkts
+	if opened {
 		s.reopen(ch, s.bufEnd[ch])
 	}
 	if delivered {
 		s.bufIn--
 	}
 	if s.hot != nil {
-		s.bufferFreed(ch, s.bufEnd[ch], full, delivered)
+		s.bufferFreed(ch, s.bufEnd[ch], opened, delivered)
 	}
 }

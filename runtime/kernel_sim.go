@@ -1507,6 +1507,9 @@ func (s *sim) deliver(id int32) {
 	if s.bufPkts > 0 && p.nhops > 0 {
 		s.leaveBuffer(p.hop(p.nhops-1).ch, true)
 	}
+	if s.hot != nil {
+		s.hotDelivered(id)
+	}
 	pi := p.part
 	pt := &s.parts[pi]
 	// Its tail has left every lane by now (lanes keep no reference that

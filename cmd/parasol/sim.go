@@ -835,7 +835,7 @@ func nodeID(what, s string) (int, error) {
 
 func printCheck(w io.Writer, rc *runtime.RouteCheck) {
 	if rc.Deflection {
-		fmt.Fprintf(w, "routing %s: deadlock-free by deflection — a packet that finds no free minimal link leaves by another free one instead of waiting for it, and packets enter only while a buffer place stays free\n", rc.Routing)
+		fmt.Fprintf(w, "routing %s: deadlock-free by deflection — a packet that finds no free minimal link leaves by another free one instead of waiting for it, and the oldest packet in the network, which never waits behind a younger one, goes minimally to its destination, so every packet is delivered\n", rc.Routing)
 	} else if rc.Acyclic {
 		fmt.Fprintf(w, "routing %s: acyclic — the channel dependency graph has no cycle, so it cannot deadlock\n", rc.Routing)
 	} else {
