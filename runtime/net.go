@@ -259,8 +259,8 @@ func (n *network) setRouting(name string) error {
 	case "tree":
 		n.rk = rTree
 	case "hot-potato":
-		if n.sw != SAF {
-			why := fmt.Sprintf("deflects whole packets: it needs store-and-forward switching (saf), not %s", n.sw)
+		if n.sw != SAF && n.sw != VCT {
+			why := fmt.Sprintf("deflects whole packets: it needs store-and-forward (saf) or virtual cut-through (vct) switching, not %s", n.sw)
 			if given != "" {
 				return &OptionError{"Routing", given, why}
 			}

@@ -67,12 +67,15 @@ import (
 // routing may wait for a particular lane). The choices use the run's
 // generator, so a seed fixes the outcome.
 //
-// It needs store-and-forward switching. Under cut-through a deflected
-// head goes on before its tail is in, and packets that bounce between two
-// nodes in step (every run of the cases above with several packets a
-// message) never end; under wormhole a worm spans several links, and
-// deflecting it is another design (chaos routing), which this does not
-// model.
+// Under virtual cut-through a packet's head is routed as it comes in and
+// its tail follows; its place in a buffer is taken and given back as
+// under store and forward. The argument holds there too: with one lane a
+// wire a packet's tail leaves a lane T after it took it (its head is at
+// least a latency ahead of its tail on every hop), so the oldest again
+// waits at most T a node. Before age priority packets deflected between
+// two nodes in step never ended there; the oldest now never deflects.
+// Under wormhole a worm spans several links, and deflecting it is another
+// design (chaos routing), which this does not model.
 
 // waitNode is packet.waitCh of a packet waiting at its node for any lane
 // (waitCh is a lane for one waiting in a lane's queue): listed, on its

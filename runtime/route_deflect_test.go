@@ -15,8 +15,11 @@ import (
 // 101.01 µs. By hot-potato routing its one minimal link is busy, so it
 // leaves by 0→2 at once (1.01 µs to node 2), and from node 2 its minimal
 // link 2→1 is free: 2.02 µs, the direct 1.01 µs plus the one-hop detour,
-// with unbounded buffers and with one packet a lane alike. The first
-// message takes 100.01 µs either way.
+// with unbounded buffers and with one packet a lane alike. Under virtual
+// cut-through the head goes on from node 2 at 10 ns, and the tail follows
+// it there (leaving node 0 at 1 µs, node 2 at 1.01 µs): 1.02 µs, the direct
+// 1.01 µs plus the detour's one latency, where shortest routing waits until
+// 101.01 µs. The first message takes 100.01 µs either way.
 func TestHotPotatoDeflectsByTheDetour(t *testing.T) {
 	for _, tc := range []struct {
 		sw      Switching
@@ -27,6 +30,9 @@ func TestHotPotatoDeflectsByTheDetour(t *testing.T) {
 		{SAF, "shortest", 0, 101.01e-6},
 		{SAF, "hot-potato", 0, 2.02e-6},
 		{SAF, "hot-potato", 1, 2.02e-6},
+		{VCT, "shortest", 0, 101.01e-6},
+		{VCT, "hot-potato", 0, 1.02e-6},
+		{VCT, "hot-potato", 1, 1.02e-6},
 	} {
 		spec := basic(mustGen(t, "ring", 3), 10e-9, 100e6)
 		spec.Switching, spec.Routing, spec.Packet.BufferFlits = tc.sw, tc.routing, tc.buffer
@@ -88,13 +94,14 @@ func TestHotPotatoCompletesWhereShortestDeadlocks(t *testing.T) {
 	}
 }
 
-// Hot-potato routing needs store-and-forward switching, and says so.
-func TestHotPotatoNeedsStoreAndForward(t *testing.T) {
-	for _, sw := range []Switching{Wormhole, VCT, Circuit} {
+// Hot-potato routing moves whole packets: it needs store-and-forward or
+// virtual cut-through switching, and says so.
+func TestHotPotatoNeedsWholePackets(t *testing.T) {
+	for _, sw := range []Switching{Wormhole, Circuit} {
 		spec := basic(mustGen(t, "ring", 4), 10e-9, 100e6)
 		spec.Switching = sw
 		_, err := Route(spec, 0, 2, RouteOptions{Routing: "hot-potato"})
-		if err == nil || !strings.Contains(err.Error(), "needs store-and-forward switching (saf), not "+sw.String()) {
+		if err == nil || !strings.Contains(err.Error(), "needs store-and-forward (saf) or virtual cut-through (vct) switching, not "+sw.String()) {
 			t.Errorf("%s: %v, want the need for saf", sw, err)
 		}
 	}
@@ -129,6 +136,12 @@ func TestHotPotatoDeliversTheOldestWithinItsBound(t *testing.T) {
 		{"torus", []int{4, 4}, 4, "alltoall", 256, 16 * 15, 2, SAF},
 		{"hypercube", []int{4}, 4, "alltoall", 256, 16 * 15, 2, SAF},
 		{"ring", []int{16}, 8, "alltoall", 1024, 16 * 15, 0, SAF},
+		{"ring", []int{16}, 8, "alltoall", 1024, 16 * 15, 2, VCT},
+		{"ring", []int{16}, 8, "alltoall", 1024, 16 * 15, 0, VCT},
+		{"ring", []int{16}, 8, "alltoall", 1024, 16 * 15, 1, VCT},
+		{"ring", []int{8}, 4, "tornado", 4096, 8, 1, VCT},
+		{"torus", []int{4, 4}, 4, "alltoall", 256, 16 * 15, 2, VCT},
+		{"hypercube", []int{4}, 4, "alltoall", 256, 16 * 15, 1, VCT},
 	} {
 		spec := basic(mustGen(t, tc.gen, tc.args...), lat, 100e6)
 		spec.DefaultNode.HopDelay = hop
