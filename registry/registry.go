@@ -110,7 +110,7 @@ var Routing = &Enum{What: "routing", Entries: []Entry{
 	{Name: "quiet", Doc: "minimal, the link idle for longest (ties at random)"},
 	{Name: "short-queue", Doc: "minimal, the lane with the shortest queue (ties at random)"},
 	{Name: "first-ready", Doc: "minimal, a free lane if any, else the one ready soonest (ties at random)"},
-	{Name: "hot-potato", Doc: "store-and-forward: a free minimal link if any, else any free link (deflection, seed 003 §2.4.2), else the first to be free; never waits for one link, so it cannot deadlock (livelock is not excluded)"},
+	{Name: "hot-potato", Doc: "store-and-forward or virtual cut-through: a free minimal link if any, else any free link (deflection, seed 003 §2.4.2), else the first to be free; the oldest packet in the network goes only minimally and before younger ones, so it cannot deadlock or livelock (docs/RUNTIME.md gives the bound)"},
 	{Name: "valiant", Doc: "shortest to a random intermediate (a switch of the core where processors hang off switches, else a processor), then shortest to the destination; on a dragonfly through a random other group, on a flattened butterfly/HyperX a random router, by rule with lane classes per phase"},
 	{Name: "tree", Doc: "along a BFS spanning tree rooted at Options.Src (deadlock-free); broadcast follows it"},
 	{Name: "acyclic", Doc: "deadlock-free on any connected graph (TINY, seed 003): minimal paths in the acyclic channel graph; lanes are ordered link components; broadcast on its static trees"},
