@@ -55,8 +55,18 @@ func InspectFile(spec string, opts ...Option) (Inspection, lang.Diagnostics) {
 		ds = append(ds, m.warns...)
 		ds.Append(m.checkPrograms(l.programsOf(f)))
 		ds = append(ds, m.simChecks(l.opts.maxMemory)...)
+		ds = append(ds, m.sendRoutingChecks(m.sendRoutings(l.programsOf(f)), l.opts.maxMemory)...)
 	}
 	ds = append(ds, l.checkProgramsAlone(f, names)...)
+	if ps := l.programsOf(f); len(names) == 0 && len(ps) > 0 {
+		// A file of programs: the routings its sends name, on each
+		// machine it imports (whose own checks are its file's).
+		for _, n := range l.importedMachines(f) {
+			if m, err := build(l, n); err == nil {
+				ds = append(ds, m.sendRoutingChecks(m.sendRoutings(ps), l.opts.maxMemory)...)
+			}
+		}
+	}
 	return Inspection{Machines: names, Programs: progs}, sorted(ds)
 }
 
@@ -116,38 +126,97 @@ func (m *Machine) simChecks(maxMemory int64) lang.Diagnostics {
 			at("routing", lang.Error, "topology %s: %s", t.Label, err)
 			continue
 		}
-		// Wormhole's buffers are always finite; store and forward's and
-		// virtual cut-through's when the topology sets buffer (packets).
-		var how string
-		switch sw, b := spec.Switching, spec.Packet.BufferFlits; {
-		case sw == runtime.Wormhole:
-			how = "wormhole switching"
-			if _, _, set := t.Where("switching"); !set {
-				how = "wormhole switching (the default; set switching = … to choose)"
-			}
-		case (sw == runtime.SAF || sw == runtime.VCT) && b > 0:
-			name := "store-and-forward"
-			if sw == runtime.VCT {
-				name = "virtual cut-through"
-			}
-			how = fmt.Sprintf("%s switching with buffers of %d packet%s (buffer = %d)", name, b, plural(b), b)
-		default:
+		how := deadlockRisk(spec, t)
+		if how == "" {
 			continue
 		}
 		routing := spec.Routing
 		if routing == "" {
 			routing = "shortest"
 		}
-		rc, err := runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
-		switch {
-		case err != nil:
-			at("routing", lang.Warning, "routing %s of topology %s under %s is not checked for deadlock: %s", routing, t.Label, how, err)
-		case !rc.Acyclic && !rc.Deflection:
-			at("routing", lang.Warning, "routing %s of topology %s can deadlock under %s: these channels can wait for each other in a cycle: %s", routing, t.Label, how, cycleText(rc.Cycle))
+		checkDeadlock(spec, "", fmt.Sprintf("routing %s of topology %s", routing, t.Label), how, maxMemory, func(format string, args ...any) {
+			at("routing", lang.Warning, format, args...)
+		})
+	}
+	return ds
+}
+
+// deadlockRisk is the switching under which spec's routing could
+// deadlock, as a warning names it ("" if none could: store and forward
+// and virtual cut-through with unbounded buffers). Wormhole's buffers are
+// always finite; store and forward's and virtual cut-through's when the
+// topology t sets buffer (packets).
+func deadlockRisk(spec *runtime.Spec, t *Topology) string {
+	switch sw, b := spec.Switching, spec.Packet.BufferFlits; {
+	case sw == runtime.Wormhole:
+		if _, _, set := t.Where("switching"); !set {
+			return "wormhole switching (the default; set switching = … to choose)"
 		}
-		if err == nil && !rc.Connected {
-			at("routing", lang.Warning, "routing %s of topology %s gives no route to %d ordered pair%s of processors", routing, t.Label, rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
+		return "wormhole switching"
+	case (sw == runtime.SAF || sw == runtime.VCT) && b > 0:
+		name := "store-and-forward"
+		if sw == runtime.VCT {
+			name = "virtual cut-through"
 		}
+		return fmt.Sprintf("%s switching with buffers of %d packet%s (buffer = %d)", name, b, plural(b), b)
+	}
+	return ""
+}
+
+// checkDeadlock runs route --check's analysis of routing ("": spec's own)
+// on spec, whose switching how names, and warns of what it finds: a
+// routing it could not check, a cycle of channels that can wait for each
+// other, processors it gives no route. subject names the routing and its
+// topology.
+func checkDeadlock(spec *runtime.Spec, routing, subject, how string, maxMemory int64, warn func(format string, args ...any)) {
+	rc, err := runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{Routing: routing, MaxWork: checkWork, MaxMemory: maxMemory})
+	switch {
+	case err != nil:
+		warn("%s under %s is not checked for deadlock: %s", subject, how, err)
+	case !rc.Acyclic && !rc.Deflection:
+		warn("%s can deadlock under %s: these channels can wait for each other in a cycle: %s", subject, how, cycleText(rc.Cycle))
+	}
+	if err == nil && !rc.Connected {
+		warn("%s gives no route to %d ordered pair%s of processors", subject, rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
+	}
+}
+
+// sendRoutingChecks checks each routing a program's send names (rs,
+// seed 003's SEND and SSEQ: sendRoutings) on the topology programs run on,
+// by the same analysis as simChecks checks the topology's own routing, and
+// warns at the send that first names it. A send that names the
+// topology's own routing adds nothing: its warning is at the topology.
+func (m *Machine) sendRoutingChecks(rs []sendRouting, maxMemory int64) lang.Diagnostics {
+	if len(rs) == 0 {
+		return nil
+	}
+	t, err := m.programTopology(lang.Pos{})
+	if err != nil {
+		return nil // reported where the programs are checked
+	}
+	spec, err := m.Spec(t.Label)
+	if err != nil || spec.Graph.NumProcs() < 2 {
+		return nil // reported by simChecks, or nothing to route
+	}
+	how := deadlockRisk(spec, t)
+	if how == "" {
+		return nil
+	}
+	own := spec.Routing
+	if own == "" {
+		own = "shortest"
+	}
+	var ds lang.Diagnostics
+	for _, r := range rs {
+		if r.name == own {
+			continue
+		}
+		subject := fmt.Sprintf("routing %s, which this send names, of topology %s", r.name, t.Label)
+		checkDeadlock(spec, r.name, subject, how, maxMemory, func(format string, args ...any) {
+			d := lang.Errorf(r.start, format, args...).Span(r.end)
+			d.Severity = lang.Warning
+			ds = append(ds, d)
+		})
 	}
 	return ds
 }

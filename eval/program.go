@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -283,6 +284,25 @@ func (m *Machine) checkPrograms(ps []*lang.Program) error {
 		errs.Append(err)
 	}
 	return errs.Err()
+}
+
+// sendRoutings lists the routings the sends of ps name on m (check warns
+// of those that can deadlock: sendRoutingChecks), each where a send
+// first names it; a program with errors names none.
+func (m *Machine) sendRoutings(ps []*lang.Program) []sendRouting {
+	var out []sendRouting
+	for _, p := range ps {
+		c, _ := (&Program{ast: p}).compileWith(m, ScheduleOptions{}, false)
+		if c.errs.Err() != nil {
+			continue
+		}
+		for _, r := range c.named {
+			if !slices.ContainsFunc(out, func(o sendRouting) bool { return o.name == r.name }) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // importedMachines lists the machines of the files f imports, in order.

@@ -163,8 +163,17 @@ type pcomp struct {
 	clk    clockComp
 	alone  bool // checked without its machine (checkAlone)
 	// usable holds, per routing a send names, whether the machine's
-	// topology can take it ("" if it can, else why not), checked once.
+	// topology can take it ("" if it can, else why not), checked once;
+	// named lists those it can take, each where a send first names it.
 	usable map[string]string
+	named  []sendRouting
+}
+
+// sendRouting is a routing a program's send names (send(…, routing:
+// NAME)), and where (the name) a send first does.
+type sendRouting struct {
+	name       string
+	start, end lang.Pos
 }
 
 // compiled is a program ready to instantiate.
@@ -930,6 +939,9 @@ func (c *pcomp) routing(op *pop, na *lang.NamedArg) {
 			why = err.Error()
 		}
 		c.usable[en.Name] = why
+		if why == "" {
+			c.named = append(c.named, sendRouting{en.Name, lang.Start(na.X), lang.End(na.X)})
+		}
 	}
 	if why != "" {
 		c.errs = append(c.errs, errAt(na.X, "%s: the topology cannot take routing %s: %s", op.name, en.Name, why))

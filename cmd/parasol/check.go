@@ -22,8 +22,10 @@ is an error here. Values that are legal but suspicious are warnings
 (file:line:col: warning: …): a num_links that disagrees with the links
 given, a routing whose channels can wait for each other in a cycle under
 wormhole switching, or store and forward or virtual cut-through with a
-buffer (the cycle is shown). The exit status is 1 when there is
-any error; warnings alone exit 0.
+buffer (the cycle is shown), and so each routing a program's sends name
+(send(…, routing: NAME)) on the topology the program runs on, at the first
+send that names it. The exit status is 1 when there is any error;
+warnings alone exit 0.
 
 Programs are checked as run checks them: their statements, arguments,
 names and units, on every machine of the file, or when it defines none on
