@@ -202,3 +202,66 @@ func TestProcessorNamesItsNICBlockByAParam(t *testing.T) {
 		}
 	}
 }
+
+// An expression reads a processor's NIC field through the nic block it
+// names by a param as through one it names by a word: the block is the
+// one nic evaluates to (processor(pe).send_gap is the slow block's 5 µs ×
+// the diameter 2 of a chain of three, 10 µs; the fast block's 1 µs once
+// --set names it), in a param of the machine and in an expression alike,
+// where it was "processor(pe) does not set send_gap". A field the named
+// block does not state is still not set.
+func TestProcessorFieldReadsThroughANICBlockNamedByAParam(t *testing.T) {
+	const text = `machine "m" {
+	param which = "slow"
+	param twice = processor(pe).send_gap * 2
+	nic fast {
+		send_gap = 1us
+	}
+	nic slow {
+		send_gap = diameter * 5us
+		recv_gap = 3us
+	}
+	processor pe {
+		nic = which
+	}
+	topology t = chain(3) {
+		latency = 1us
+		speed = 1GB/s
+	}
+}`
+	for _, c := range []struct {
+		sets      []Option
+		gap, recv float64
+	}{
+		{nil, 10e-6, 3e-6},
+		{[]Option{WithSet("which", `"fast"`)}, 1e-6, 0},
+	} {
+		m, err := LoadSource("nic.machine", text, c.sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []struct {
+			expr string
+			want float64
+		}{
+			{"processor(pe).send_gap", c.gap},
+			{"twice", 2 * c.gap},
+		} {
+			v, err := m.Eval(e.expr)
+			if err != nil {
+				t.Errorf("%d sets: %s: %v", len(c.sets), e.expr, err)
+				continue
+			}
+			if !near(v.Num, e.want, 1e-12) {
+				t.Errorf("%d sets: %s = %g, want %g", len(c.sets), e.expr, v.Num, e.want)
+			}
+		}
+		v, err := m.Eval("processor(pe).recv_gap")
+		switch {
+		case c.recv > 0 && (err != nil || !near(v.Num, c.recv, 1e-12)):
+			t.Errorf("%d sets: processor(pe).recv_gap = %v (%v), want %g", len(c.sets), v, err, c.recv)
+		case c.recv == 0 && (err == nil || !strings.Contains(err.Error(), "processor(pe) does not set recv_gap")):
+			t.Errorf("%d sets: processor(pe).recv_gap: %v, want processor(pe) does not set recv_gap", len(c.sets), err)
+		}
+	}
+}

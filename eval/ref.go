@@ -73,6 +73,9 @@ func (c *compiler) dynTarget(e lang.Expr, sc *scope) (target, error) {
 		if f := t.obj.field(e.Name); f != nil {
 			return target{fld: f}, nil
 		}
+		if f, err := c.nicField(t.obj, e); f != nil || err != nil {
+			return target{fld: f}, err
+		}
 		if ch := t.obj.child(e.Name, ""); ch != nil {
 			return target{obj: ch}, nil
 		}
@@ -124,6 +127,26 @@ func (c *compiler) dynTarget(e lang.Expr, sc *scope) (target, error) {
 		return t, noChild(t.obj, t.kind, label, e)
 	}
 	return target{}, unresolved(e)
+}
+
+// nicField is, for processor(pe).NAME with NAME a NIC field pe does not
+// set, the field of the nic block pe names, evaluating nic first (it may
+// be a param); nil if none states it.
+func (c *compiler) nicField(o *object, e *lang.Select) (*field, error) {
+	ref := o.field("nic")
+	if o.kind != "processor" || !isNICField(e.Name) || ref == nil || ref.decl.IsFunc() {
+		return nil, nil
+	}
+	if _, err := c.m.value(ref, e.Pos); err != nil {
+		if !isDep(err) {
+			err = depError{err}
+		}
+		return nil, err
+	}
+	if nic := o.nicBlock(); nic != nil {
+		return nic.field(e.Name), nil
+	}
+	return nil, nil
 }
 
 func joinMax(ss []string, n int) string {

@@ -577,6 +577,10 @@ func (r *resolver) member(e *lang.Select, o *object) {
 	case o.kind == "processor" && isNICField(name) && o.nicBlock() != nil && o.nicBlock().field(name) != nil:
 		// processor(pe).send_gap where pe's nic block states it
 		r.bind(e, &binding{kind: bField, fld: o.nicBlock().field(name)})
+	case o.kind == "processor" && isNICField(name) && o.nicComputed():
+		// processor(pe).send_gap where pe names its nic block by a param:
+		// the block is known once nic is evaluated (dynTarget).
+		r.bind(e, &binding{kind: bDyn, dyn: dynField})
 	case o.child(name, "") != nil:
 		r.bind(e, &binding{kind: bBlock, obj: o.child(name, "")})
 	case len(o.childrenOf(name)) > 0 || knownKind(name) && parentKind(name) == o.kind:

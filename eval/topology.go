@@ -114,6 +114,23 @@ func (o *object) nicBlock() *object {
 	return o.parent.child("nic", label)
 }
 
+// nicComputed reports whether a processor names its nic block by a value
+// the resolver cannot read as a label (nic = a param), so that the block
+// is known only once nic is evaluated.
+func (o *object) nicComputed() bool {
+	ref := o.field("nic")
+	if ref == nil || o.parent == nil || ref.state == evaluated || ref.decl.IsFunc() {
+		return false
+	}
+	switch e := ref.decl.Value.(type) {
+	case *lang.StringLit:
+		return false
+	case *lang.Ident:
+		return o.parent.child("nic", e.Name) == nil
+	}
+	return true
+}
+
 // Value returns a field of the topology (switching, routing, packet, …).
 func (t *Topology) Value(name string) (lang.Value, bool) {
 	f := t.obj.field(name)

@@ -116,8 +116,14 @@ func (w *useWalker) expr(e lang.Expr, res *resolution) {
 			// The block is chosen when the label's value is known: every
 			// block of that kind holding the field may be the one.
 			if sel, ok := e.(*lang.Select); ok {
-				if xb := res.get(sel.X); xb != nil && xb.kind == bDyn && xb.dyn == dynBlock {
+				switch xb := res.get(sel.X); {
+				case xb != nil && xb.kind == bDyn && xb.dyn == dynBlock:
 					w.eachField(w.m.root, xb.dkind, sel.Name)
+				case xb != nil && xb.kind == bBlock && xb.obj.kind == "processor":
+					// A NIC field through a nic block the processor
+					// names by a param: its nic, and any nic block's.
+					w.field(xb.obj.field("nic"))
+					w.eachField(w.m.root, "nic", sel.Name)
 				}
 			}
 		}
