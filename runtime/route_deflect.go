@@ -299,11 +299,14 @@ func (h *hotPotato) oldest() int32 {
 	return h.order[0].id
 }
 
-// hotDelivered takes delivered packet id out of the age order; if it was
-// the oldest, the next oldest, if it waits at a node, is routed again now
-// by the oldest's rules.
+// hotDelivered takes delivered packet id, if routed by hot potato, out
+// of the age order; if it was the oldest, the next oldest, if it waits at
+// a node, is routed again now by the oldest's rules.
 func (s *sim) hotDelivered(id int32) {
 	h := s.hot
+	if int(id) >= len(h.born) || h.born[id] == 0 {
+		return // routed by another routing a message names
+	}
 	was := h.oldest() == id
 	h.born[id] = 0
 	if !was {
