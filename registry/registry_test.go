@@ -28,7 +28,7 @@ func TestRuntimeImplementsEveryRoutingOfTheRegistry(t *testing.T) {
 			gen = "mesh(4, 4)"
 		case "nca", "nca-adaptive", "nca-random": // switches 0..3, processors 4..7
 			gen, src, dst = "fattree(2, 2)", 4, 7
-		case "min", "ugal-l", "ugal-g": // routers 0..5, processors 6..11
+		case "min", "ugal-l", "ugal-g", "par": // routers 0..5, processors 6..11
 			gen, src, dst = "dragonfly(1, 2, 1, 3)", 6, 11
 		case "ugal": // routers 0..3, processors 4..7
 			gen, src, dst = "flatfly(2, 2)", 4, 7

@@ -61,6 +61,7 @@ const (
 	swValiant
 	swUGALL
 	swUGALG
+	swPAR
 )
 
 // ugalThreshold is added to the nonminimal side of UGAL-G's comparison
@@ -107,7 +108,7 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 	var alg swAlg
 	needs := map[string]string{
 		"nca": "a fat tree or XGFT", "nca-adaptive": "a fat tree or XGFT", "nca-random": "a fat tree or XGFT",
-		"min": "a dragonfly, flattened butterfly or HyperX", "ugal-l": "a dragonfly", "ugal-g": "a dragonfly",
+		"min": "a dragonfly, flattened butterfly or HyperX", "ugal-l": "a dragonfly", "ugal-g": "a dragonfly", "par": "a dragonfly",
 		"ugal": "a flattened butterfly or HyperX",
 	}
 	var fam []string
@@ -116,7 +117,7 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		fam = []string{"nca", "nca-adaptive", "nca-random"}
 		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
 	case topo.Dragonfly:
-		fam = []string{"min", "valiant", "ugal-l", "ugal-g"}
+		fam = []string{"min", "valiant", "ugal-l", "ugal-g", "par"}
 		needs["dor"] = "a mesh, torus, hypercube, flattened butterfly or HyperX"
 	case topo.FlatFly, topo.HyperX:
 		fam = []string{"dor", "min", "valiant", "ugal"}
@@ -144,6 +145,8 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		alg = swUGALL
 	case "ugal-g":
 		alg = swUGALG
+	case "par":
+		alg = swPAR
 	}
 	r := &switchedRoute{alg: alg, kind: kind, S: int32(n.core.Nodes)}
 	d := n.core.Dims
@@ -200,6 +203,9 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		need = 2
 		if alg != swMin {
 			need = 3
+		}
+		if alg == swPAR {
+			need = parClasses
 		}
 	case topo.FlatFly, topo.HyperX:
 		var sides []int
@@ -382,7 +388,7 @@ func (s *sim) occupancy(w int32) int32 {
 
 // readsCredits tells whether the routing reads BookSim's used credits.
 func (r *switchedRoute) readsCredits() bool {
-	return r.alg == swUGALL && (r.kind == topo.Dragonfly || r.kind == topo.FlatFly || r.kind == topo.HyperX)
+	return r.alg == swPAR || r.alg == swUGALL && (r.kind == topo.Dragonfly || r.kind == topo.FlatFly || r.kind == topo.HyperX)
 }
 
 // countCredits keeps the used credits (sim.used) as packet p takes wire w
@@ -414,7 +420,9 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 		if p.lastDim == 2 {
 			p.class++
 		}
-		if p.nhops == 1 && !p.ack && r.alg != swMin && r.g > 2 {
+		if r.alg == swPAR {
+			s.parChoose(p) // route_par.go
+		} else if p.nhops == 1 && !p.ack && r.alg != swMin && r.g > 2 {
 			s.dfChoose(p)
 		}
 		if p.target != p.dst && p.at/r.a == p.target/r.a {
@@ -602,6 +610,9 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 			for _, a := range adj[lo:] {
 				add(a, 0)
 			}
+		}
+		if r.alg == swPAR {
+			n.parNext(v, d, dimIn, cl, add)
 		}
 		return buf
 	}
