@@ -51,6 +51,7 @@ func TestValidation(t *testing.T) {
 	run("booksim-dragonfly", dragonflyBookSim)
 	run("booksim-switched", switchedBookSim)
 	run("booksim-dragonfly4", dragonfly4BookSim)
+	run("dragonfly-par", dragonflyPAR)
 	run("models-own-simulation", modelsOwnSimulation)
 	run("todays-machines", todaysMachines)
 	run("loggopsim", logGOPSimPeer)
