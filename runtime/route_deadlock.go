@@ -31,6 +31,12 @@ type RouteCheck struct {
 	// place stays free (route_deflect.go). Acyclic and Cycle then tell of
 	// its minimal links alone.
 	Deflection bool `json:"deflection,omitempty"`
+	// Proof says how a switched routing was proved when following every
+	// route from every processor was beyond the bound: "routers" (one
+	// processor per router stands for the rest) or "layers" (every hop
+	// goes up in level and direction); empty for the exact check. See
+	// route_deadlock_scale.go.
+	Proof string `json:"proof,omitempty"`
 }
 
 // DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
@@ -43,9 +49,13 @@ const DefaultMaxCheckWork = 2e9
 type CheckBoundError struct {
 	Work, Bound float64 // processors × lanes, and the bound
 	what        string
+	stopped     bool // run until the bound, not refused beforehand
 }
 
 func (e *CheckBoundError) Error() string {
+	if e.stopped {
+		return fmt.Sprintf("%s; the bound is %s, so it was stopped", e.what, topo.Sci(e.Bound))
+	}
 	return fmt.Sprintf("%s; the bound is %s, so it is not run", e.what, topo.Sci(e.Bound))
 }
 
@@ -125,9 +135,24 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 	if bound <= 0 {
 		bound = DefaultMaxCheckWork
 	}
+	var reps, repCount []int
+	proof := ""
 	if work := float64(g.NumProcs()) * float64(channels); work > bound {
-		return nil, &CheckBoundError{Work: work, Bound: bound, what: fmt.Sprintf("the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors)",
-			name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs())}
+		// The proofs of large switched networks (route_deadlock_scale.go).
+		if n.layered() && n.layersWork() <= bound {
+			if err := n.checkLayers(n.switchedNext); err != nil {
+				return nil, fmt.Errorf("route check of %s: the proof by layers does not hold (%v), and the exact check needs about %s steps, above the bound %s", name, err, topo.Sci(work), topo.Sci(bound))
+			}
+			return &RouteCheck{Routing: name, Acyclic: true, Cycle: []Channel{}, Connected: true, Proof: proofLayers}, nil
+		}
+		if reps, repCount = n.routerEndpoints(); reps == nil {
+			return nil, &CheckBoundError{Work: work, Bound: bound, what: fmt.Sprintf("the route check of %s on a %d-node %s graph needs about %s steps (%d lanes explored toward each of %d processors)",
+				name, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs())}
+		}
+		// At most routers × lanes, and in practice far fewer (a
+		// destination's routes reach few of the lanes): run it, and stop
+		// at the bound.
+		proof = proofRouters
 	}
 	// Per lane: its ends and index (12 bytes), each worker's stamps and
 	// dependency masks (16), and the merged dependency lists.
@@ -145,7 +170,11 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		Context:    ctx,
 		Progress:   o.Progress,
 	}
-	if g.NumProcs() < g.N() {
+	if reps != nil {
+		// Each pair of routers without a route stands for every pair of
+		// their processors.
+		r.Endpoints, r.Weights = reps, repCount
+	} else if g.NumProcs() < g.N() {
 		r.Endpoints = make([]int, g.NumProcs())
 		for i := range r.Endpoints {
 			r.Endpoints[i] = int(g.Proc(i))
@@ -172,15 +201,23 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 	} else {
 		r.Next = n.checkNext(0)
 	}
+	if reps != nil {
+		r.MaxSteps = bound
+	}
 	rep, err := acyclic.Check(r)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if se := (*acyclic.StepsError)(nil); errors.As(err, &se) {
+			est := se.Steps / float64(se.Done) * float64(se.Total)
+			return nil, &CheckBoundError{Work: est, Bound: bound, what: fmt.Sprintf("the route check of %s on a %d-node %s graph, one processor per router (%d routers), explored %s states toward %d of them, about %s for all",
+				name, g.N(), g.Kind(), len(reps), topo.Sci(se.Steps), se.Done, topo.Sci(est)), stopped: true}
+		}
 		return nil, fmt.Errorf("route check of %s: %w", name, err)
 	}
 	rc := &RouteCheck{Routing: name, Acyclic: rep.Acyclic, Cycle: []Channel{},
-		Connected: rep.Connected, PairsWithoutRoute: rep.PairsWithoutRoute}
+		Connected: rep.Connected, PairsWithoutRoute: rep.PairsWithoutRoute, Proof: proof}
 	cyc := make([]int32, len(rep.Cycle))
 	for i, c := range rep.Cycle {
 		cyc[i] = int32(c)

@@ -638,6 +638,14 @@ whether it is acyclic — then the routing cannot deadlock — or prints one
 cycle, and whether every ordered pair of processors has a route. The exit
 status is 3 when a cycle is found or a pair has no route.
 
+The check follows every route from every processor to every processor
+(about processors × lanes steps, bounded by --max-work). Beyond the bound a
+switched network's routing is proved another way, with the same answer:
+a dragonfly, flattened butterfly or HyperX with one processor per router
+standing for the others (stopped at the bound), a fat tree or XGFT by
+layers (every hop goes up in level and direction); the text says so and
+--json adds "proof": "routers" or "layers".
+
 Examples:
   parasol route std:xmp64 2 7
   parasol route std:booksim-mesh --topology torus 0 4
@@ -657,7 +665,7 @@ func declareRoute(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var mf machineFlags
 	mf.register(fs, e)
 	routing := fs.String("routing", "", "routing function, overriding the machine: "+strings.Join(runtime.Routings(), ", "))
-	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "run"}`)
+	format := registerFormat(fs, `print {"path": [...], "hops": N, "run"}, or with --check {"routing", "acyclic", "cycle", "connected", "pairs_without_route", "proof" (when not the exact check), "run"}`)
 	check := fs.Bool("check", false, "check the routing function for deadlock freedom and connectivity instead of printing a path")
 	maxWork := fs.Float64("max-work", 0, fmt.Sprintf("with --check, the most steps (processors × lanes) the check may take, e.g. 1e12; beyond it the check is refused (0: %s, about a minute)", topo.Sci(runtime.DefaultMaxCheckWork)))
 	return func(pos []string) error {
@@ -846,6 +854,12 @@ func printCheck(w io.Writer, rc *runtime.RouteCheck) {
 		if len(rc.Cycle) > 0 {
 			fmt.Fprintln(w, rc.Cycle[0].String())
 		}
+	}
+	switch rc.Proof {
+	case "layers":
+		fmt.Fprintln(w, "proved by layers: every hop goes up in (level, direction), so the exact check's routes from every processor to every processor were not followed")
+	case "routers":
+		fmt.Fprintln(w, "proved by router: one processor per router stands for the others, which the routing treats alike up to their router")
 	}
 	if rc.Connected {
 		fmt.Fprintln(w, "connected: every ordered pair of processors has a route")

@@ -30,6 +30,14 @@ type Routing struct {
 	// Endpoints lists the nodes that send and receive (processors, as
 	// opposed to switches); nil means every node.
 	Endpoints []int
+	// Weights, if set, gives for each of Endpoints (or each node) the
+	// number of endpoints it stands for: a pair without a route counts the
+	// product of its two weights in Report.PairsWithoutRoute.
+	Weights []int
+	// MaxSteps, if positive, bounds the work: when the states explored
+	// (a channel reached for a destination, about one call of Next each)
+	// exceed it, Check stops and returns a *StepsError.
+	MaxSteps float64
 	// Parallel says Ends and Next are safe for concurrent use; Check then
 	// spreads the destinations over the CPUs.
 	Parallel bool
@@ -59,6 +67,17 @@ type Report struct {
 	DeadEnds int
 	// Dependencies is the number of edges of the channel dependency graph.
 	Dependencies int
+}
+
+// StepsError is Check's refusal to go on past Routing.MaxSteps: Steps
+// states explored toward Done of Total destinations.
+type StepsError struct {
+	Steps       float64
+	Done, Total int
+}
+
+func (e *StepsError) Error() string {
+	return fmt.Sprintf("%.3g states explored toward %d of %d destinations, past the bound", e.Steps, e.Done, e.Total)
 }
 
 // ErrRouting reports a malformed Routing or a Next that returns a channel
@@ -96,6 +115,15 @@ func Check(r Routing) (Report, error) {
 			return Report{}, fmt.Errorf("%w: endpoint %d outside 0..%d", ErrRouting, v, r.Nodes-1)
 		}
 	}
+	if r.Weights != nil && len(r.Weights) != len(ends) {
+		return Report{}, fmt.Errorf("%w: %d weights for %d endpoints", ErrRouting, len(r.Weights), len(ends))
+	}
+	weight := func(i int) int {
+		if r.Weights == nil {
+			return 1
+		}
+		return r.Weights[i]
+	}
 	// Dependencies c → d are kept as a bit per d among the channels leaving
 	// head(c) when no node has more than 64 of them, else as lists.
 	outIdx := make([]int32, r.Channels)
@@ -114,6 +142,9 @@ func Check(r Routing) (Report, error) {
 		cks        []*checker // one per worker
 		progressMu sync.Mutex
 		explored   int
+		stepsMu    sync.Mutex
+		steps      float64 // states explored, for MaxSteps
+		done       int
 	)
 	reported := func() {
 		if r.Progress != nil {
@@ -143,27 +174,39 @@ func Check(r Routing) (Report, error) {
 	}
 	err := workers.For(ctx, nworkers, len(ends), newChecker, func(_ context.Context, ck *checker, i int) error {
 		dst := ends[i]
-		srcs := ck.srcs[:0]
+		srcs, ws := ck.srcs[:0], ck.srcW[:0]
 		if r.SourceFree {
-			for _, s := range ends {
+			for j, s := range ends {
 				if s != dst {
 					srcs = append(srcs, s)
+					ws = append(ws, weight(j)*weight(i))
 				}
 			}
-			if err := ck.explore(dst, srcs); err != nil {
+			if err := ck.explore(dst, srcs, ws); err != nil {
 				return err
 			}
 		} else {
-			for _, s := range ends {
+			for j, s := range ends {
 				if s == dst {
 					continue
 				}
-				if err := ck.explore(dst, append(srcs[:0], s)); err != nil {
+				if err := ck.explore(dst, append(srcs[:0], s), append(ws[:0], weight(j)*weight(i))); err != nil {
 					return err
 				}
 			}
 		}
+		ck.srcs, ck.srcW = srcs, ws
 		reported()
+		if r.MaxSteps > 0 {
+			stepsMu.Lock()
+			defer stepsMu.Unlock()
+			steps += ck.steps
+			ck.steps = 0
+			done++
+			if steps > r.MaxSteps {
+				return &StepsError{Steps: steps, Done: done, Total: len(ends)}
+			}
+		}
 		return nil
 	})
 	if r.Context != nil && r.Context.Err() != nil {
@@ -240,7 +283,9 @@ type checker struct {
 	init      []int32
 	queue     []int32
 	buf       []int
-	srcs      []int // the sources of one destination's exploration
+	srcs      []int   // the sources of one destination's exploration
+	srcW      []int   // the pairs each source's stands for
+	steps     float64 // states explored since the last count (MaxSteps)
 }
 
 // resize returns s with length n and zero elements, reusing its storage.
@@ -288,8 +333,9 @@ func (ck *checker) addDep(a, b int32) {
 }
 
 // explore follows every route to dst from the given sources, recording
-// dependencies, dead ends and the sources that cannot reach dst.
-func (ck *checker) explore(dst int, srcs []int) error {
+// dependencies, dead ends and the sources that cannot reach dst (counting
+// weight[k] pairs for srcs[k]).
+func (ck *checker) explore(dst int, srcs, weight []int) error {
 	if len(srcs) == 0 {
 		return nil
 	}
@@ -334,6 +380,7 @@ func (ck *checker) explore(dst int, srcs []int) error {
 	}
 	// Which states lead to dst: backwards over the transitions.
 	ns := len(ck.states)
+	ck.steps += float64(ns)
 	ck.good = resize(ck.good, ns)
 	ck.revStart = resize(ck.revStart, ns+1)
 	for _, t := range ck.to {
@@ -374,7 +421,7 @@ func (ck *checker) explore(dst int, srcs []int) error {
 			ok = ok || ck.good[i]
 		}
 		if !ok {
-			ck.noRoute++
+			ck.noRoute += weight[k]
 		}
 	}
 	return nil

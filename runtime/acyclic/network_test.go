@@ -228,6 +228,46 @@ func TestCheckSourceDependent(t *testing.T) {
 	}
 }
 
+// TestCheckWeightsAndSteps: with Weights a pair without a route counts
+// the product of its endpoints' weights (0 → 3 refused, weights 2 and 5:
+// 10 pairs, with SourceFree and without); with MaxSteps the check stops
+// past that many states explored and says how far it got.
+func TestCheckWeightsAndSteps(t *testing.T) {
+	nw, _ := Build(16, hamiltonian(16, newRand(9)), Options{Variant: Improved})
+	for _, sourceFree := range []bool{true, false} {
+		r := nw.Routing()
+		r.SourceFree = sourceFree
+		r.Next = func(buf []int, _, dst, at, in int) []int {
+			if in == Local && at == 0 && dst == 3 {
+				return buf
+			}
+			return nw.Next(buf, at, dst, in)
+		}
+		r.Endpoints = []int{0, 1, 2, 3}
+		r.Weights = []int{2, 1, 1, 5}
+		c, err := Check(r)
+		if err != nil || c.PairsWithoutRoute != 10 {
+			t.Errorf("source free %v: %v, %d pairs without a route; want 10", sourceFree, err, c.PairsWithoutRoute)
+		}
+	}
+	r := nw.Routing()
+	r.Weights = []int{1}
+	if _, err := Check(r); !errors.Is(err, ErrRouting) {
+		t.Errorf("one weight for 16 endpoints: %v", err)
+	}
+	r = nw.Routing()
+	r.MaxSteps = 20
+	_, err := Check(r)
+	var se *StepsError
+	if !errors.As(err, &se) || se.Steps <= 20 || se.Done < 1 || se.Total != 16 {
+		t.Errorf("MaxSteps 20: %v; want a StepsError past 20 states toward 16 destinations", err)
+	}
+	r.MaxSteps = 1e9
+	if rep, err := Check(r); err != nil || !rep.Acyclic {
+		t.Errorf("MaxSteps 1e9: %v %+v", err, rep)
+	}
+}
+
 func TestCheckErrors(t *testing.T) {
 	sp := newShortest(4, ring(4))
 	good := sp.routing()
