@@ -97,7 +97,8 @@ var bookSimLaneConfigs = []bookSimLaneConfig{
 	{name: "m8_2x8_uniform", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "uniform", vcs: 2, buf: 8, latTo: 0.8, satTol: 0.10},
 	{name: "m8_4x4_uniform", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "uniform", vcs: 4, buf: 4, latTo: 0.9, satTol: 0.05, missed: map[float64]string{
 		0.28: fourFlitBuffers, 0.32: fourFlitBuffers,
-		0.9: "Parasol leaves out BookSim's switch allocator losses (an input's chosen VC losing its output for a cycle; docs/RUNTIME.md), which cost 4-flit buffers most"}},
+		0.9: "Parasol leaves out BookSim's switch allocator losses (iSLIP, one iteration, here: an output whose grant its input refuses for another's idles that cycle), " +
+			"which cost 4-flit buffers most; the models tried are in docs/RUNTIME.md"}},
 	{name: "m8_4x8_uniform", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "uniform", vcs: 4, buf: 8, latTo: 0.9, satTol: 0.05},
 	{name: "m8_1x8_transpose", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "transpose", vcs: 1, buf: 8, latTo: 0.9, satTol: 0.05},
 	{name: "m8_2x8_transpose", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "transpose", vcs: 2, buf: 8, latTo: 0.8, satTol: 0.10},
