@@ -111,8 +111,9 @@ var bookSimLaneConfigs = []bookSimLaneConfig{
 
 // The reasons rows miss (issue 27, open).
 const (
-	fourFlitBuffers = "Parasol optimistic under load with 4-flit buffers: its credits slow only the lane behind a blocked head, " +
-		"BookSim's back-pressure reaches further (docs/RUNTIME.md)"
+	fourFlitBuffers = "Parasol optimistic under load with 4-flit buffers: BookSim's crossbar at speedup 1 costs it 19 and 27 cycles at 0.28 and 0.32 " +
+		"(internal_speedup = 2: 43.95 and 48.88), Parasol's input passing one packet at a time 7 and 10 (xbar = 2: 47.86 and 51.40); " +
+		"a maximum-size allocator costs BookSim no latency here (docs/RUNTIME.md)"
 	transposeKnee = "at 0.14 row 0's seven flows all turn at router (0, 0) into column 0 (and row 7's at (7, 7)), 0.98 flits a " +
 		"cycle on the links there, where a small loss of a link's capacity costs much latency"
 	transposeKnee4 = transposeKnee + "; Parasol keeps a wire for a packet through the cycles it waits for credits or for its own " +
