@@ -439,6 +439,9 @@ func (g *goalReader) fatal(s int, format string, args ...any) {
 
 // parseLine reads the statements of one line.
 func (g *goalReader) parseLine() {
+	if g.rank >= 0 && !g.skipBlock && !g.inCommnt && g.fastLine() {
+		return
+	}
 	for !g.stop {
 		t := g.next()
 		if g.skipBlock {
@@ -635,15 +638,20 @@ func (g *goalReader) labelled(label gtok) {
 		}
 		id := g.labelID(label)
 		g.opStmt(op, id)
-		if g.errLine == g.lineNo && id >= 0 && g.labelRank[id] != int32(g.rank) && g.rank >= 0 {
-			// The label is defined, by a broken line: dependencies on it
-			// are dropped rather than reported as undefined as well.
-			g.labelRank[id], g.labelOp[id], g.labelPos[id] = int32(g.rank), brokenOp, int32(g.lineNo)
-		}
+		g.brokenLabel(id)
 	case g.is(t, "requires"), g.is(t, "irequires"):
 		g.depStmt(label, g.is(t, "irequires"))
 	default:
 		g.unexpected(t, `':', "requires" or "irequires"`)
+	}
+}
+
+// brokenLabel marks label id, when its operation's line had an error, as
+// defined by a broken line: dependencies on it are dropped rather than
+// reported as undefined as well.
+func (g *goalReader) brokenLabel(id int32) {
+	if g.errLine == g.lineNo && id >= 0 && g.labelRank[id] != int32(g.rank) && g.rank >= 0 {
+		g.labelRank[id], g.labelOp[id], g.labelPos[id] = int32(g.rank), brokenOp, int32(g.lineNo)
 	}
 }
 
@@ -792,6 +800,12 @@ func (g *goalReader) opStmt(kw gtok, label int32) {
 		g.pos = save
 		break
 	}
+	g.addOp(kw, op, label)
+}
+
+// addOp stores an operation read from the line of its keyword kw,
+// labelled label (-1: none).
+func (g *goalReader) addOp(kw gtok, op lang.SchedOp, label int32) {
 	if label >= 0 {
 		if g.labelRank[label] == int32(g.rank) {
 			g.errorAt(kw.s, kw.e, "label %s is defined twice in rank %d (first at line %d)", lang.Excerpt(g.s.Labels[label]), g.rank, g.labelPos[label])
@@ -820,6 +834,12 @@ func (g *goalReader) depStmt(label gtok, start bool) {
 		g.unexpected(target, "a label")
 		return
 	}
+	g.addDep(label, target, start)
+}
+
+// addDep stores "label requires target" (irequires when start) of the
+// current line.
+func (g *goalReader) addDep(label, target gtok, start bool) {
 	d := goalDep{kept: -1, start: start}
 	sides := [2]gtok{label, target}
 	var at [2]int32

@@ -159,6 +159,16 @@ func FuzzReadGOAL(f *testing.F) {
 		if len(s.RankStart) != s.Ranks+1 || len(s.DepStart) != len(s.Ops)+1 {
 			t.Fatalf("RankStart %d for %d ranks, DepStart %d for %d ops", len(s.RankStart), s.Ranks, len(s.DepStart), len(s.Ops))
 		}
+		// The general reader, spaced out of fastLine's form, reads it alike.
+		if len(text) < MaxGOALLine/2 {
+			g, err := ReadGOAL(strings.NewReader(spaced(text)), "f.goal", 64<<20)
+			if err != nil {
+				t.Fatalf("spaced out: %v", err)
+			}
+			if d := sameSchedule(s, g); d != "" {
+				t.Fatalf("spaced out, the %s differ", d)
+			}
+		}
 		for i, op := range s.Ops {
 			r := s.RankOf(i)
 			if op.Kind != lang.OpCalc && (op.Peer < -1 || int(op.Peer) >= s.Ranks || op.Kind == lang.OpSend && op.Peer < 0) {
