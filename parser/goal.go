@@ -94,7 +94,10 @@ const goalBytesPerOp = 24
 // faulting in fresh pages: a fifth of the reading time of a 16,384-rank
 // dissemination). Capacity never touched costs no resident memory; a
 // schedule denser than the estimate grows from it as before. Nothing is
-// presized when the estimate would not fit the memory limit.
+// presized when the estimate would take more than three quarters of the
+// memory limit: below that, presized arrays are what reading needs
+// (they are never copied), where growing to the same size needs the old
+// and the new array at once, a quarter larger.
 func (g *goalReader) presize(size int64) {
 	ops := size / goalBytesPerOp
 	if ops < 1<<16 || ops >= math.MaxInt32/2 {
@@ -102,7 +105,7 @@ func (g *goalReader) presize(size int64) {
 	}
 	deps := ops / 2
 	need := limits.Add(limits.Mul(ops, schedOpBytes), limits.Mul(deps, schedDepBytes))
-	if need > g.max/2 {
+	if need > g.max/4*3 {
 		return
 	}
 	s := g.s
@@ -981,8 +984,10 @@ func (g *goalReader) closeRank() {
 	base := int32(len(g.s.Deps))
 	total := int(g.count[n])
 	need := limits.Add(g.bytes(), limits.Mul(int64(len(g.s.Deps)+total), schedDepBytes), limits.Mul(int64(n+total), 8))
-	if err := limits.Check(fmt.Sprintf("this schedule (%d operations so far, its dependencies)", len(g.s.Ops)), need, g.max); err != nil {
-		g.fatal(0, "%v", err)
+	if need > g.max || need < 0 {
+		// Worded only when refused: a rank's close is hot (65,536 of them
+		// in a broadcast), a message each was a tenth of its reading.
+		g.fatal(0, "%v", limits.Check(fmt.Sprintf("this schedule (%d operations so far, its dependencies)", len(g.s.Ops)), need, g.max))
 	}
 	if !g.stop {
 		// Every new entry is written below.
