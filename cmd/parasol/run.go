@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -700,12 +699,17 @@ func printRanks(w io.Writer, ranks []runtime.RankTimes) {
 		}
 		return
 	}
-	// Many ranks: the first to finish, the mean and the last.
-	order := make([]int, len(ranks))
-	for i := range order {
-		order[i] = i
+	// Many ranks: the first to finish, the mean and the last (of ranks
+	// ending together, the first and the last listed).
+	lo, hi := 0, 0
+	for i, r := range ranks {
+		if r.End < ranks[lo].End {
+			lo = i
+		}
+		if r.End >= ranks[hi].End {
+			hi = i
+		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return ranks[order[a]].End < ranks[order[b]].End })
 	var mean runtime.RankTimes
 	for _, r := range ranks {
 		mean.End += r.End / float64(len(ranks))
@@ -714,7 +718,7 @@ func printRanks(w io.Writer, ranks []runtime.RankTimes) {
 		mean.Recv += r.Recv / float64(len(ranks))
 		mean.Wait += r.Wait / float64(len(ranks))
 	}
-	first, last := ranks[order[0]], ranks[order[len(order)-1]]
+	first, last := ranks[lo], ranks[hi]
 	row(fmt.Sprintf("first %d", first.Rank), strconv.Itoa(first.Node), first)
 	row(fmt.Sprintf("mean of %d", len(ranks)), "", mean)
 	row(fmt.Sprintf("last %d", last.Rank), strconv.Itoa(last.Node), last)

@@ -690,18 +690,26 @@ func (a *analysis) mapRanks(m []int) error {
 		a.proc[r], a.node[r] = int32(g.Rank(v)), m[r]
 	}
 	a.sendOverhead, a.recvOverhead = make([]ps, P), make([]ps, P)
+	// Processors of one type have its overheads: looked up once per run
+	// of them (65,536 processors of one type in std:loggp at P = 65536).
+	var last *eval.NodeType
+	var so, ro ps
 	for i := 0; i < P; i++ {
-		nt := a.topo.NodeTypes[g.Proc(i)]
-		for _, f := range []struct {
-			name string
-			to   *ps
-		}{{"send_overhead", &a.sendOverhead[i]}, {"recv_overhead", &a.recvOverhead[i]}} {
-			if v, ok := nt.Value(f.name); ok && v.Kind == lang.Number && v.Dim == lang.TimeDim {
-				*f.to, _ = toPS(v.Num)
-			}
+		if nt := a.topo.NodeTypes[g.Proc(i)]; nt != last || i == 0 {
+			last, so, ro = nt, overhead(nt, "send_overhead"), overhead(nt, "recv_overhead")
 		}
+		a.sendOverhead[i], a.recvOverhead[i] = so, ro
 	}
 	return nil
+}
+
+// overhead is a processor type's time field name, 0 when it has none.
+func overhead(nt *eval.NodeType, name string) ps {
+	if v, ok := nt.Value(name); ok && v.Kind == lang.Number && v.Dim == lang.TimeDim {
+		t, _ := toPS(v.Num)
+		return t
+	}
+	return 0
 }
 
 // checkUnits refuses an operation on a CPU or NIC its rank's processor
@@ -716,9 +724,12 @@ func (a *analysis) checkUnits() error {
 		}
 		return used
 	}
+	var last *eval.NodeType
+	var cpus, nics int
 	for r := 0; r < a.s.Ranks; r++ {
-		nt := a.topo.NodeTypes[g.Proc(int(a.proc[r]))]
-		cpus, nics := count(nt, "cpus", a.ncpu), count(nt, "nics", a.nnic)
+		if nt := a.topo.NodeTypes[g.Proc(int(a.proc[r]))]; nt != last || r == 0 {
+			last, cpus, nics = nt, count(nt, "cpus", a.ncpu), count(nt, "nics", a.nnic)
+		}
 		if cpus == a.ncpu && nics == a.nnic {
 			continue
 		}
