@@ -379,7 +379,8 @@ const NoEager = -1
 // They are fitted to the heap measured (eval/program's
 // TestEstimatesAreWithinOneAndAHalfTimesThePeak, with spaced messages,
 // messages all at once, GOAL schedules and a program): an operation's
-// state and dependents, about 40 B (opState); a message's records in the
+// state and dependents, about 40 B (opState), and its rank, 4 B, where
+// ranks have different numbers of operations (rankBy); a message's records in the
 // simulator (message, part, latency, its program record), about 220 B;
 // an operation ready at the start, its event and place in the ready list
 // and among the contenders, about 40 B; and beyond that, for a message
@@ -388,7 +389,7 @@ const NoEager = -1
 // (A flat 96 B an operation and 320 B a message was 1.5 times what spaced
 // messages take, and 2.5 times under what a burst takes.)
 const (
-	progOpBytes  = 56
+	progOpBytes  = 60
 	progMsgBytes = 200
 	// progFreeOpBytes is an operation that waits for no other, and
 	// progFreeSendBytes and progFreeRecvBytes more for a send and a
@@ -624,6 +625,11 @@ type progRun struct {
 	dependent []int32   // CSR of dependents: op<<1 | start
 	depAt     []int32
 	ready     []int32 // worklist
+	// rankBy[op] is op's rank where ranks have different numbers of
+	// operations (a binomial broadcast's root sends 16 messages, a leaf
+	// receives 1), where rankOf searched RankStart; nil where they have
+	// as many.
+	rankBy []int32
 
 	msgs   []pmsg
 	simMsg []int32 // sim message -> program message
@@ -684,6 +690,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
 	p.perOp = float64(x.Ranks) / float64(max(N, 1))
+	p.rankBy = unevenRanks(x)
 	p.ops = make([]opState, N)
 	p.depAt = make([]int32, N+1)
 	for i := range N {
@@ -725,12 +732,35 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	return p
 }
 
+// unevenRanks is the rank of each operation of x, nil when every rank
+// has as many operations.
+func unevenRanks(x *lang.Schedule) []int32 {
+	n := len(x.Ops)
+	for r := 0; r < x.Ranks; r++ {
+		if int(x.RankStart[r+1]-x.RankStart[r])*x.Ranks == n {
+			continue
+		}
+		by := make([]int32, n)
+		for r := 0; r < x.Ranks; r++ {
+			for i := x.RankStart[r]; i < x.RankStart[r+1]; i++ {
+				by[i] = int32(r)
+			}
+		}
+		return by
+	}
+	return nil
+}
+
 // rankOf is the rank of operation op. Most schedules give every rank
 // as many operations (a program's loop, a schedgen collective), so op's
 // place in the schedule tells its rank and one look confirms it; other
-// schedules search (lang.Schedule.RankOf's binary search, which was a
-// sixth of a 1,024-rank ring's simulation).
+// schedules have it in rankBy, where they searched (lang.Schedule.RankOf's
+// binary search, which was a sixth of a 1,024-rank ring's simulation and
+// 12% of a 65,536-rank binomial broadcast's).
 func (p *progRun) rankOf(op int32) int {
+	if p.rankBy != nil {
+		return int(p.rankBy[op])
+	}
 	rs := p.x.RankStart
 	if r := int(float64(op) * p.perOp); r < p.x.Ranks && rs[r] <= op && op < rs[r+1] {
 		return r

@@ -406,3 +406,26 @@ func TestProgramCriticalPathVisitsEachOperationOnce(t *testing.T) {
 		})
 	}
 }
+
+// rankOf finds every operation's rank, by the place of operations in the
+// schedule where ranks have as many and by rankBy where they do not
+// (ranks of 3, 0, 1 and 5 operations).
+func TestProgramRankOfEveryOperation(t *testing.T) {
+	for _, counts := range [][]int{{2, 2, 2}, {3, 0, 1, 5}, {0, 0, 4}} {
+		x := &lang.Schedule{Ranks: len(counts), RankStart: []int32{0}}
+		var want []int
+		for r, c := range counts {
+			for range c {
+				x.Ops = append(x.Ops, lang.SchedOp{Kind: lang.OpCalc, Label: -1})
+				want = append(want, r)
+			}
+			x.RankStart = append(x.RankStart, int32(len(x.Ops)))
+		}
+		p := &progRun{x: x, perOp: float64(x.Ranks) / float64(len(x.Ops)), rankBy: unevenRanks(x)}
+		for op, r := range want {
+			if got := p.rankOf(int32(op)); got != r {
+				t.Errorf("ranks of %v operations: operation %d is of rank %d, not %d", counts, op, got, r)
+			}
+		}
+	}
+}
