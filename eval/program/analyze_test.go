@@ -2,12 +2,15 @@ package program
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -743,3 +746,41 @@ const fourCPUs = `machine "m" {
 program first { barrier() }
 program second(n: B = 1KB) { send(n, to: mod(rank + 1, ranks)); recv() }
 `
+
+// The analysis's event queue gives its events by time, then by seq,
+// whatever the times: here many pushes to a few times ahead, and events
+// retried later keeping their seq (a waiter woken, analyze_wait.go), so
+// that a bucket is sorted out into several runs of seqs (merged by
+// inSeqOrder), checked against a sort of what was pushed.
+func TestEventQueueGivesEventsByTimeThenSeq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var q anQueue
+	var pending []anEvent
+	seq, now, popped := uint64(0), ps(0), 0
+	for popped < 20000 {
+		push := func(e anEvent) {
+			q.push(e)
+			k, _ := slices.BinarySearchFunc(pending, e, func(x, y anEvent) int { return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq)) })
+			pending = slices.Insert(pending, k, e)
+		}
+		later := func() ps { return now + ps(rng.IntN(4))*1000<<rng.IntN(12) }
+		for range rng.IntN(3) {
+			push(anEvent{t: later(), seq: seq, op: int32(seq)})
+			seq++
+		}
+		if q.n == 0 {
+			continue
+		}
+		got, want := q.pop(), pending[0]
+		pending = pending[1:]
+		if got != want {
+			t.Fatalf("pop %d: got event (t %d, seq %d), want (t %d, seq %d)", popped, got.t, got.seq, want.t, want.seq)
+		}
+		now = got.t
+		popped++
+		if rng.IntN(3) == 0 {
+			got.t = later()
+			push(got)
+		}
+	}
+}
