@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -58,6 +59,7 @@ func (g *goalReader) fastLine() bool {
 }
 
 // fastOp reads the operation after "lN:" (from byte i), as fastLine.
+// Words are compared four bytes at a time (word4).
 func (g *goalReader) fastOp(label gtok, i int) bool {
 	b := g.line
 	if i+6 > len(b) || b[i] != ' ' || b[i+5] != ' ' {
@@ -65,25 +67,29 @@ func (g *goalReader) fastOp(label gtok, i int) bool {
 	}
 	kw := gtok{kind: goalIdent, s: i + 1, e: i + 5}
 	op := lang.SchedOp{Label: -1, Line: int32(min(g.lineNo, math.MaxInt32))}
-	i += 6
 	var n int64
-	switch string(b[kw.s:kw.e]) {
-	case "calc":
+	switch w := word4(b, i+1); w {
+	case wordCalc:
 		op.Kind = lang.OpCalc
-		if n, i = fastUint(b, i); i < 0 {
+		if n, i = fastDigits(b, i+6); !fastEnd(b, i) {
 			return false
 		}
 		op.Time = float64(n) / 1e9
-	case "send", "recv":
-		op.Kind = lang.OpSend
-		dir := "b to "
-		if b[kw.s] == 'r' {
-			op.Kind, dir = lang.OpRecv, "b from "
-		}
-		if op.Bytes, i = fastDigits(b, i); i < 0 || !hasWord(b, i, dir) {
+	case wordSend, wordRecv:
+		if op.Bytes, i = fastDigits(b, i+6); i < 0 || i+5 > len(b) {
 			return false
 		}
-		if n, i = fastInt(b, i+len(dir), op.Kind == lang.OpRecv); i < 0 || n >= int64(g.numRanks) {
+		switch d := word4(b, i); {
+		case w == wordSend && d == wordBTo && b[i+4] == ' ':
+			op.Kind = lang.OpSend
+			n, i = fastDigits(b, i+5)
+		case w == wordRecv && d == wordBFr && hasWord(b, i+4, "om "):
+			op.Kind = lang.OpRecv
+			n, i = fastAny(b, i+7)
+		default:
+			return false
+		}
+		if !fastEnd(b, i) || n >= int64(g.numRanks) {
 			return false
 		}
 		op.Peer = int32(n)
@@ -92,20 +98,25 @@ func (g *goalReader) fastOp(label gtok, i int) bool {
 	}
 	// Optional suffixes, in txt2bin's order, as opStmt reads them.
 	for stage := 0; i < len(b); {
-		if i+5 > len(b) || b[i] != ' ' || b[i+4] != ' ' {
+		if i+5 > len(b) || b[i+4] != ' ' {
 			return false
 		}
-		switch w := string(b[i+1 : i+4]); {
-		case stage == 0 && op.Kind != lang.OpCalc && w == "tag":
-			if n, i = fastInt(b, i+5, op.Kind == lang.OpRecv); i < 0 || n > math.MaxInt32 {
+		switch w := word4(b, i); {
+		case stage == 0 && op.Kind != lang.OpCalc && w == wordTag:
+			if op.Kind == lang.OpRecv {
+				n, i = fastAny(b, i+5)
+			} else {
+				n, i = fastDigits(b, i+5)
+			}
+			if !fastEnd(b, i) || n > math.MaxInt32 {
 				return false
 			}
 			op.Tag, stage = int32(n), 1
-		case stage <= 1 && w == "cpu", stage <= 2 && w == "nic":
-			if n, i = fastUint(b, i+5); i < 0 || n > math.MaxUint8 {
+		case stage <= 1 && w == wordCPU, stage <= 2 && w == wordNIC:
+			if n, i = fastDigits(b, i+5); !fastEnd(b, i) || n > math.MaxUint8 {
 				return false
 			}
-			if w == "cpu" {
+			if w == wordCPU {
 				op.CPU, stage = uint8(n), 2
 			} else {
 				op.NIC, stage = uint8(n), 3
@@ -114,7 +125,7 @@ func (g *goalReader) fastOp(label gtok, i int) bool {
 			return false
 		}
 	}
-	id := g.labelID(label)
+	id := g.fastLabelID(label)
 	if g.stop {
 		return true
 	}
@@ -122,6 +133,30 @@ func (g *goalReader) fastOp(label gtok, i int) bool {
 	g.brokenLabel(id)
 	return true
 }
+
+// fastLabelID is labelID, a label l<n> already seen found by its number
+// at once.
+func (g *goalReader) fastLabelID(t gtok) int32 {
+	if n, ok := labelNum(g.line[t.s:t.e]); ok && n < len(g.labelByNum) && g.labelByNum[n] > 0 {
+		return g.labelByNum[n] - 1
+	}
+	return g.labelID(t)
+}
+
+// word4 is the four bytes at b[i:] as one number, to compare with the
+// words' (wordCalc, …); b has them.
+func word4(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+
+var (
+	wordCalc = word4([]byte("calc"), 0)
+	wordSend = word4([]byte("send"), 0)
+	wordRecv = word4([]byte("recv"), 0)
+	wordBTo  = word4([]byte("b to"), 0)
+	wordBFr  = word4([]byte("b fr"), 0)
+	wordTag  = word4([]byte(" tag"), 0)
+	wordCPU  = word4([]byte(" cpu"), 0)
+	wordNIC  = word4([]byte(" nic"), 0)
+)
 
 // fastLabel is the end of a label l<digits> at b[i:] that a space, a
 // ':' or the end of the line ends, or -1.
@@ -159,20 +194,14 @@ func fastDigits(b []byte, i int) (int64, int) {
 	return n, e
 }
 
-// fastUint is fastDigits that a space or the end of the line ends.
-func fastUint(b []byte, i int) (int64, int) {
-	n, e := fastDigits(b, i)
-	if e < 0 || e < len(b) && b[e] != ' ' {
-		return 0, -1
-	}
-	return n, e
-}
-
-// fastInt is fastUint, or -1 when any says -1 (any rank, any tag) may
-// stand there.
-func fastInt(b []byte, i int, any bool) (int64, int) {
-	if any && hasWord(b, i, "-1") && (i+2 == len(b) || b[i+2] == ' ') {
+// fastAny is fastDigits, or -1 (any rank, any tag) for "-1".
+func fastAny(b []byte, i int) (int64, int) {
+	if i+1 < len(b) && b[i] == '-' && b[i+1] == '1' {
 		return -1, i + 2
 	}
-	return fastUint(b, i)
+	return fastDigits(b, i)
 }
+
+// fastEnd says whether a number read up to i (-1: none) ends there, at a
+// space or the end of the line.
+func fastEnd(b []byte, i int) bool { return i >= 0 && (i == len(b) || b[i] == ' ') }
