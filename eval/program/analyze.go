@@ -421,6 +421,16 @@ type latKey struct {
 // every call.
 const maxCostCache = 1 << 16
 
+// recentCosts is log2 of the number of sizes whose costs the analysis
+// holds beside byN, one per hash of the size (analysis.costs).
+const recentCosts = 3
+
+type recentCost struct {
+	n  int64
+	c  sizeCosts
+	ok bool
+}
+
 type analysis struct {
 	m     *eval.Machine
 	s     *lang.Schedule
@@ -471,6 +481,7 @@ type analysis struct {
 	sendCPU, recvCPU, gapF, latF, sendF *eval.Func
 	eager                               float64
 	byN                                 map[int64]sizeCosts
+	recent                              [1 << recentCosts]recentCost
 	lat                                 map[latKey]ps
 	// latBySrc, latByDst: the latency (or send) function reads src, dst;
 	// when it reads neither, as on a crossbar, a latency is cached by
@@ -549,9 +560,17 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 		a.lastOp[i] = -1
 	}
 	a.uq, a.rq = make([]fifo, R), make([]fifo, R)
+	// One pass over the operations: their state, the queues' sizes, the
+	// CPUs and NICs named, and the count of each one's dependents
+	// (revOff[k], made the end of k's dependents by the sum below).
+	a.ops = hugepages.Make[opState](n, n)
+	a.revOff = make([]int32, n+1)
+	a.ncpu, a.nnic = 1, 1
+	badDep := -1 // the first operation with a dependency out of range
 	for r := 0; r < R; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			switch o := &s.Ops[i]; o.Kind {
+			o := &s.Ops[i]
+			switch o.Kind {
 			case lang.OpRecv:
 				a.rq[r].most++
 			case lang.OpSend:
@@ -559,15 +578,30 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 					a.uq[o.Peer].most++
 				}
 			}
+			a.ncpu = max(a.ncpu, int(o.CPU)+1)
+			a.nnic = max(a.nnic, int(o.NIC)+1)
+			deps := s.Deps[s.DepStart[i]:s.DepStart[i+1]]
+			a.ops[i] = opState{rank: int32(r), why: -1, pending: int32(len(deps))}
+			for _, d := range deps {
+				if d.Op < 0 || int(d.Op) >= n {
+					if badDep < 0 {
+						badDep = int(i)
+					}
+					continue
+				}
+				a.revOff[d.Op]++
+			}
 		}
-	}
-	a.ncpu, a.nnic = 1, 1
-	for i := range s.Ops {
-		a.ncpu = max(a.ncpu, int(s.Ops[i].CPU)+1)
-		a.nnic = max(a.nnic, int(s.Ops[i].NIC)+1)
 	}
 	if err := a.checkUnits(); err != nil {
 		return nil, err
+	}
+	if badDep >= 0 {
+		for _, d := range s.DepsOf(badDep) {
+			if d.Op < 0 || int(d.Op) >= n {
+				return nil, fmt.Errorf("%s: operation %d depends on operation %d, which does not exist", s.Name, badDep, d.Op)
+			}
+		}
 	}
 	P := a.topo.Graph.NumProcs()
 	a.nexto, a.cpuOp = make([]ps, P*a.ncpu), make([]int32, P*a.ncpu)
@@ -578,37 +612,26 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	for i := range a.nicOp {
 		a.nicOp[i] = -1
 	}
-	a.ops = hugepages.Make[opState](n, n)
-	for r := 0; r < s.Ranks; r++ {
-		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			a.ops[i] = opState{rank: int32(r), why: -1}
-		}
-	}
-	// Dependents, by a counting sort of the dependencies.
-	a.revOff = make([]int32, n+1)
-	for i := 0; i < n; i++ {
-		deps := s.DepsOf(i)
-		a.ops[i].pending = int32(len(deps))
-		for _, d := range deps {
-			if d.Op < 0 || int(d.Op) >= n {
-				return nil, fmt.Errorf("%s: operation %d depends on operation %d, which does not exist", s.Name, i, d.Op)
-			}
-			a.revOff[d.Op+1]++
-		}
-	}
-	for i := 1; i <= n; i++ {
+	// Dependents, by a counting sort of the dependencies: filled from the
+	// last operation back, each at the end of its target's place, which
+	// leaves revOff[k] the start of k's (and them in operation order).
+	for i := 1; i < n; i++ {
 		a.revOff[i] += a.revOff[i-1]
 	}
+	if n > 0 {
+		a.revOff[n] = a.revOff[n-1]
+	}
 	a.revDeps = hugepages.Make[int32](len(s.Deps), len(s.Deps))
-	fill := slices.Clone(a.revOff[:n])
-	for i := 0; i < n; i++ {
-		for _, d := range s.DepsOf(i) {
+	for i := n - 1; i >= 0; i-- {
+		deps := s.DepsOf(i)
+		for k := len(deps) - 1; k >= 0; k-- {
+			d := deps[k]
 			v := int32(i)
 			if d.Start {
 				v |= math.MinInt32
 			}
-			a.revDeps[fill[d.Op]] = v
-			fill[d.Op]++
+			a.revOff[d.Op]--
+			a.revDeps[a.revOff[d.Op]] = v
 		}
 	}
 	return a, nil
@@ -803,7 +826,13 @@ func (a *analysis) call(f *eval.Func, name string, args ...lang.Value) (ps, erro
 // receiver's CPUs and their NICs (the processor overheads when the model
 // has no function; they are per processor, so not cached).
 func (a *analysis) costs(n int64, sp, dp int32) (sizeCosts, error) {
-	c, ok := a.byN[n]
+	// A schedule uses a few sizes many times: the last ones are held by a
+	// hash of the size, before the map (a lookup per message).
+	slot := &a.recent[uint64(n)*0x9E3779B97F4A7C15>>(64-recentCosts)]
+	c, ok := slot.c, slot.ok && slot.n == n
+	if !ok {
+		c, ok = a.byN[n]
+	}
 	if !ok {
 		size := lang.Quantity(float64(n), lang.SizeDim)
 		var err error
@@ -826,6 +855,7 @@ func (a *analysis) costs(n int64, sp, dp int32) (sizeCosts, error) {
 			a.byN[n] = c
 		}
 	}
+	*slot = recentCost{n: n, c: c, ok: true}
 	if a.sendCPU == nil {
 		c.sendCPU = a.sendOverhead[sp]
 	}
