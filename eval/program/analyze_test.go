@@ -784,3 +784,18 @@ func TestEventQueueGivesEventsByTimeThenSeq(t *testing.T) {
 		}
 	}
 }
+
+// A dependency on an operation the schedule does not have is an error
+// naming both (a schedule built in Go may have one; the readers refuse
+// them), the first such operation's first.
+func TestAnalyzeRefusesADependencyOnNoOperation(t *testing.T) {
+	m := loggp(t, 2, 2500, 1500, 1000, 6, 0, 65535)
+	s := &lang.Schedule{Name: "s", Ranks: 2, RankStart: []int32{0, 2, 3},
+		Ops:      []lang.SchedOp{{Kind: lang.OpCalc, Label: -1}, {Kind: lang.OpCalc, Label: -1}, {Kind: lang.OpCalc, Label: -1}},
+		Deps:     []lang.SchedDep{{Op: 0}, {Op: 9}, {Op: 0}, {Op: 7}},
+		DepStart: []int32{0, 0, 3, 4}}
+	_, err := Analyze(context.Background(), m, s, AnalyzeOptions{})
+	if want := "s: operation 1 depends on operation 9, which does not exist"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
