@@ -1,7 +1,7 @@
 package parser
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -1138,46 +1138,91 @@ func joinArrow(names []string) string {
 }
 
 // A lineReader yields the lines of a stream one at a time, without their
-// line ends, holding at most one line (up to MaxGOALLine) in memory.
+// line ends, holding at most one line (up to MaxGOALLine) in memory. It
+// scans its own buffer for line ends, where bufio's ReadSlice and the
+// calls around it took 150 instructions a line (a schedgen line is about
+// 25 bytes).
 type lineReader struct {
-	br  *bufio.Reader
-	buf []byte
-	n   int // the number of the line last returned
+	r          io.Reader
+	buf        []byte // buf[start:end] is read and not yet returned
+	start, end int
+	seen       int    // buf[start:start+seen] has no '\n'
+	err        error  // the reader's error once it gave one (io.EOF at the end)
+	long       []byte // a line longer than buf, gathered
+	n          int    // the number of the line last returned
 }
 
 var errLongLine = errors.New("line too long")
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	return &lineReader{r: r, buf: make([]byte, 64<<10)}
 }
 
+// maxEmptyReads is how many reads in a row may give nothing before the
+// stream is taken to be stuck (bufio's io.ErrNoProgress).
+const maxEmptyReads = 100
+
 func (l *lineReader) next() ([]byte, error) {
-	line, err := l.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		l.buf = append(l.buf[:0], line...)
-		for err == bufio.ErrBufferFull {
-			if len(l.buf) > MaxGOALLine {
+	l.long = l.long[:0]
+	for empty := 0; ; {
+		if i := bytes.IndexByte(l.buf[l.start+l.seen:l.end], '\n'); i >= 0 {
+			line := l.buf[l.start : l.start+l.seen+i]
+			l.start += l.seen + i + 1
+			l.seen = 0
+			if len(l.long) > 0 {
+				l.long = append(l.long, line...)
+				line = l.long
+			}
+			l.n++
+			if len(line) >= MaxGOALLine { // with its '\n', more than MaxGOALLine
+				return nil, errLongLine
+			}
+			return line, nil
+		}
+		l.seen = l.end - l.start
+		if l.err != nil {
+			// The last line, without a line end; or the reader failed.
+			line := l.buf[l.start:l.end]
+			l.start, l.seen = l.end, 0
+			if len(l.long) > 0 {
+				l.long = append(l.long, line...)
+				line = l.long
+			}
+			if l.err != io.EOF {
+				return nil, l.err
+			}
+			if len(line) == 0 {
+				return nil, io.EOF
+			}
+			l.n++
+			if len(line) > MaxGOALLine {
+				return nil, errLongLine
+			}
+			return line, nil
+		}
+		if l.start == 0 && l.end == len(l.buf) {
+			// A line longer than the buffer.
+			l.long = append(l.long, l.buf...)
+			l.end, l.seen = 0, 0
+			if len(l.long) > MaxGOALLine {
 				l.n++
 				return nil, errLongLine
 			}
-			line, err = l.br.ReadSlice('\n')
-			l.buf = append(l.buf, line...)
+		} else if l.start > 0 {
+			l.end = copy(l.buf, l.buf[l.start:l.end])
+			l.start = 0
 		}
-		line = l.buf
+		n, err := l.r.Read(l.buf[l.end:])
+		l.end += n
+		switch {
+		case err != nil:
+			l.err = err
+		case n > 0:
+			empty = 0
+		default:
+			if empty++; empty >= maxEmptyReads {
+				l.err = io.ErrNoProgress
+			}
+		}
 	}
-	if err != nil && err != io.EOF {
-		return nil, err
-	}
-	if err == io.EOF && len(line) == 0 {
-		return nil, io.EOF
-	}
-	if len(line) > MaxGOALLine {
-		l.n++
-		return nil, errLongLine
-	}
-	l.n++
-	if n := len(line); n > 0 && line[n-1] == '\n' {
-		line = line[:n-1]
-	}
-	return line, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/parasol-lang/parasol/lang"
 )
@@ -370,5 +371,59 @@ l2 requires l1
 		if err == nil || !strings.Contains(err.Error(), label) {
 			t.Errorf("requires %s: %v; want it named as undefined", label, err)
 		}
+	}
+}
+
+// The line reader gives every line of its stream, without its '\n', as
+// splitting the text at '\n' does: lines across its 64 KB buffer, longer
+// than it, empty, the last one without a line end, a '\r' kept; however
+// the reader hands out its bytes (one at a time, or the last with EOF).
+// A line of MaxGOALLine bytes and its '\n' is too long, one of
+// MaxGOALLine - 1 is not (as when bufio read them).
+func TestLineReaderGivesEveryLine(t *testing.T) {
+	var b strings.Builder
+	for i := range 9000 {
+		fmt.Fprintf(&b, "l%d: send %db to 3 tag 0\r\n\n", i, i*i)
+		if i%1000 == 7 {
+			b.WriteString(strings.Repeat("x", 70000+i) + "\n")
+		}
+	}
+	b.WriteString("last")
+	text := b.String()
+	want := strings.Split(text, "\n")
+	for name, r := range map[string]func() io.Reader{
+		"whole":      func() io.Reader { return strings.NewReader(text) },
+		"a byte":     func() io.Reader { return iotest.OneByteReader(strings.NewReader(text)) },
+		"last + EOF": func() io.Reader { return iotest.DataErrReader(strings.NewReader(text)) },
+		"halves":     func() io.Reader { return iotest.HalfReader(strings.NewReader(text)) },
+	} {
+		l := newLineReader(r())
+		for k, w := range want {
+			got, err := l.next()
+			if err != nil || string(got) != w || l.n != k+1 {
+				t.Fatalf("%s: line %d: got %.20q, %v (line number %d), want %.20q", name, k+1, got, err, l.n, w)
+			}
+		}
+		if _, err := l.next(); err != io.EOF {
+			t.Errorf("%s: after the last line: %v, want EOF", name, err)
+		}
+	}
+	for _, c := range []struct {
+		n    int
+		long bool
+	}{{MaxGOALLine - 1, false}, {MaxGOALLine, true}} {
+		l := newLineReader(strings.NewReader("a\n" + strings.Repeat("y", c.n) + "\nb\n"))
+		l.next()
+		got, err := l.next()
+		if c.long != (err == errLongLine) || !c.long && len(got) != c.n || l.n != 2 {
+			t.Errorf("a line of %d bytes: %d bytes, %v at line %d", c.n, len(got), err, l.n)
+		}
+	}
+	l := newLineReader(iotest.TimeoutReader(strings.NewReader(strings.Repeat("z", 1000) + "\nw")))
+	if got, err := l.next(); err != nil || len(got) != 1000 {
+		t.Errorf("before the error: %d bytes, %v", len(got), err)
+	}
+	if _, err := l.next(); err != iotest.ErrTimeout {
+		t.Errorf("a failing reader: %v, want its error", err)
 	}
 }
