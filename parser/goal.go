@@ -442,7 +442,7 @@ func (g *goalReader) fatal(s int, format string, args ...any) {
 
 // parseLine reads the statements of one line.
 func (g *goalReader) parseLine() {
-	if g.rank >= 0 && !g.skipBlock && !g.inCommnt && g.fastLine() {
+	if !g.skipBlock && !g.inCommnt && (g.rank >= 0 && g.fastLine() || g.rank < 0 && g.fastRank()) {
 		return
 	}
 	for !g.stop {
@@ -621,10 +621,15 @@ func (g *goalReader) rankStmt(kw gtok) {
 		g.unexpected(o, "'{'")
 		return
 	}
-	for len(g.s.RankStart) <= int(r) {
+	g.openRank(int(r))
+}
+
+// openRank opens the block of rank r, which comes after the last.
+func (g *goalReader) openRank(r int) {
+	for len(g.s.RankStart) <= r {
 		g.s.RankStart = append(g.s.RankStart, int32(len(g.s.Ops)))
 	}
-	g.rank, g.lastRank = int(r), int(r)
+	g.rank, g.lastRank = r, r
 	g.rankFirst = int32(len(g.s.Ops))
 }
 
@@ -1007,7 +1012,12 @@ func (g *goalReader) closeRank() {
 		for i := 1; i <= n; i++ {
 			g.s.DepStart = append(g.s.DepStart, base+g.count[i])
 		}
-		g.checkCycles(first, n, base)
+		if len(g.kept) > 0 {
+			// Only a dependency on a later operation can close a cycle,
+			// and each has its line kept: a rank with none (schedgen's
+			// every rank) has no cycle to look for.
+			g.checkCycles(first, n, base)
+		}
 	}
 	g.deps = g.deps[:0]
 	g.kept, g.keptBytes = g.kept[:0], 0

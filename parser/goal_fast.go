@@ -14,6 +14,7 @@ import (
 //	l13: recv 8b from -1 tag -1
 //	l14: calc 100
 //	l14 requires l13
+//	}
 //
 // (an operation optionally followed by " cpu N" and " nic N"; irequires
 // as requires). The general reader takes each of its words as a token
@@ -25,10 +26,15 @@ import (
 // negative size, a peer out of range, a tag beyond an int32, a number of
 // 19 digits or more, a cpu or nic above 255): the general reader then
 // reads it and reports what it always has. What it stores, it stores
-// through the general reader's own functions (labelID, addOp, addDep), so
-// the schedule is the same either way.
+// through the general reader's own functions (labelID, addOp, addDep,
+// closeRank; fastRank through openRank), so the schedule is the same
+// either way.
 func (g *goalReader) fastLine() bool {
 	b := g.line
+	if len(b) == 1 && b[0] == '}' {
+		g.closeRank()
+		return true
+	}
 	i := fastLabel(b, 0)
 	if i < 0 || i == len(b) {
 		return false
@@ -55,6 +61,23 @@ func (g *goalReader) fastLine() bool {
 		return false
 	}
 	g.addDep(label, gtok{kind: goalIdent, s: i, e: e}, start)
+	return true
+}
+
+// fastRank reads, outside a rank block, a line "rank N {" that opens
+// the block of the next rank, as schedgen writes it; it reads nothing
+// and returns false for any other line, and for a rank out of order or
+// out of range, which the general reader reports.
+func (g *goalReader) fastRank() bool {
+	b := g.line
+	if !hasWord(b, 0, "rank ") || g.numRanks < 0 {
+		return false
+	}
+	r, i := fastDigits(b, 5)
+	if i < 0 || i+2 != len(b) || b[i] != ' ' || b[i+1] != '{' || r >= int64(g.numRanks) || r <= int64(g.lastRank) {
+		return false
+	}
+	g.openRank(int(r))
 	return true
 }
 
