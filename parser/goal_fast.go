@@ -35,13 +35,13 @@ func (g *goalReader) fastLine() bool {
 		g.closeRank()
 		return true
 	}
-	i := fastLabel(b, 0)
+	i, num := fastLabel(b, 0)
 	if i < 0 || i == len(b) {
 		return false
 	}
 	label := gtok{kind: goalIdent, s: 0, e: i}
 	if b[i] == ':' {
-		return g.fastOp(label, i+1)
+		return g.fastOp(label, num, i+1)
 	}
 	if b[i] != ' ' {
 		return false
@@ -56,12 +56,33 @@ func (g *goalReader) fastLine() bool {
 		return false
 	}
 	i += len("requires ")
-	e := fastLabel(b, i)
+	e, tnum := fastLabel(b, i)
 	if e != len(b) {
 		return false
 	}
-	g.addDep(label, gtok{kind: goalIdent, s: i, e: e}, start)
+	target := gtok{kind: goalIdent, s: i, e: e}
+	// A dependency on an operation before it, both labels defined in
+	// this rank, is stored at once, as addDep stores it.
+	if op, ok := g.fastLookup(num); ok {
+		if to, ok := g.fastLookup(tnum); ok && 0 <= to && to < op {
+			if g.room("dependencies", len(g.deps) == cap(g.deps)) {
+				g.deps = append(g.deps, goalDep{op: op, target: to, kept: -1, start: start, opRes: true, targetRes: true})
+			}
+			return true
+		}
+	}
+	g.addDep(label, target, start)
 	return true
+}
+
+// fastLookup is lookup of the label l<num> (num from fastLabel, -1 for
+// none): the operation it labels in the open rank.
+func (g *goalReader) fastLookup(num int) (int32, bool) {
+	if num < 0 || num >= len(g.labelByNum) || g.labelByNum[num] == 0 {
+		return 0, false
+	}
+	id := g.labelByNum[num] - 1
+	return g.labelOp[id], g.labelRank[id] == int32(g.rank)
 }
 
 // fastRank reads, outside a rank block, a line "rank N {" that opens
@@ -81,9 +102,10 @@ func (g *goalReader) fastRank() bool {
 	return true
 }
 
-// fastOp reads the operation after "lN:" (from byte i), as fastLine.
-// Words are compared four bytes at a time (word4).
-func (g *goalReader) fastOp(label gtok, i int) bool {
+// fastOp reads the operation after "lN:" (from byte i), as fastLine;
+// num is the label's number (fastLabel). Words are compared four bytes
+// at a time (word4).
+func (g *goalReader) fastOp(label gtok, num, i int) bool {
 	b := g.line
 	if i+6 > len(b) || b[i] != ' ' || b[i+5] != ' ' {
 		return false
@@ -148,22 +170,15 @@ func (g *goalReader) fastOp(label gtok, i int) bool {
 			return false
 		}
 	}
-	id := g.fastLabelID(label)
-	if g.stop {
+	var id int32
+	if num >= 0 && num < len(g.labelByNum) && g.labelByNum[num] > 0 {
+		id = g.labelByNum[num] - 1 // as labelID finds it
+	} else if id = g.labelID(label); g.stop {
 		return true
 	}
 	g.addOp(kw, op, id)
 	g.brokenLabel(id)
 	return true
-}
-
-// fastLabelID is labelID, a label l<n> already seen found by its number
-// at once.
-func (g *goalReader) fastLabelID(t gtok) int32 {
-	if n, ok := labelNum(g.line[t.s:t.e]); ok && n < len(g.labelByNum) && g.labelByNum[n] > 0 {
-		return g.labelByNum[n] - 1
-	}
-	return g.labelID(t)
 }
 
 // word4 is the four bytes at b[i:] as one number, to compare with the
@@ -182,19 +197,24 @@ var (
 )
 
 // fastLabel is the end of a label l<digits> at b[i:] that a space, a
-// ':' or the end of the line ends, or -1.
-func fastLabel(b []byte, i int) int {
+// ':' or the end of the line ends, or -1; and its number where labelNum
+// gives one (labelByNum finds it), else -1.
+func fastLabel(b []byte, i int) (int, int) {
 	if i >= len(b) || b[i] != 'l' {
-		return -1
+		return -1, -1
 	}
-	e := i + 1
+	e, n := i+1, 0
 	for e < len(b) && isDigit(b[e]) {
+		n = n*10 + int(b[e]-'0')
 		e++
 	}
 	if e == i+1 || e < len(b) && b[e] != ':' && b[e] != ' ' {
-		return -1
+		return -1, -1
 	}
-	return e
+	if d := e - i - 1; d > 5 || d > 1 && b[i+1] == '0' || n >= maxLabelNum {
+		n = -1
+	}
+	return e, n
 }
 
 // hasWord says whether b[i:] starts with w.

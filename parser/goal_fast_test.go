@@ -104,11 +104,13 @@ func TestReadGOALFastLinesWithWrongValuesAreReported(t *testing.T) {
 		{"l1: calc 1\nl1: calc 2", "t.goal:4:5: label l1 is defined twice in rank 0 (first at line 3)"},
 		{"l1: calc 1\nl1 requires l2", "t.goal:4:13: undefined label l2 in rank 0"},
 		{"l1: calc 1\nl1 requires l1", "t.goal:4:1: l1 depends on itself"},
+		// A dependency on a broken line's label is dropped, not reported.
+		{"l1: send 8b to 9 tag 0\nl2: calc 1\nl2 requires l1\nl3 requires l1\nl3: calc 1", "t.goal:3:16: rank 9 is out of range"},
 	} {
 		text := "num_ranks 2\nrank 0 {\n" + tt.line + "\n}\n"
 		_, err := ReadGOAL(strings.NewReader(text), "t.goal", 0)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%q: got %v\nwant %s", tt.line, err, tt.want)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Count(err.Error(), "t.goal:") != 1 {
+			t.Errorf("%q: got %v\nwant %s alone", tt.line, err, tt.want)
 		}
 	}
 }
