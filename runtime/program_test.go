@@ -407,8 +407,8 @@ func TestProgramCriticalPathVisitsEachOperationOnce(t *testing.T) {
 	}
 }
 
-// rankOf finds every operation's rank, by the place of operations in the
-// schedule where ranks have as many and by rankBy where they do not
+// rankOf finds every operation's rank, by its place in the schedule
+// where ranks have as many operations and by rankBy where they do not
 // (ranks of 3, 0, 1 and 5 operations).
 func TestProgramRankOfEveryOperation(t *testing.T) {
 	for _, counts := range [][]int{{2, 2, 2}, {3, 0, 1, 5}, {0, 0, 4}} {
@@ -421,7 +421,8 @@ func TestProgramRankOfEveryOperation(t *testing.T) {
 			}
 			x.RankStart = append(x.RankStart, int32(len(x.Ops)))
 		}
-		p := &progRun{x: x, perOp: float64(x.Ranks) / float64(len(x.Ops)), rankBy: unevenRanks(x)}
+		p := &progRun{x: x}
+		p.rankBy, p.perRank = rankIndex(x)
 		for op, r := range want {
 			if got := p.rankOf(int32(op)); got != r {
 				t.Errorf("ranks of %v operations: operation %d is of rank %d, not %d", counts, op, got, r)
