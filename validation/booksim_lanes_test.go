@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/runtime"
 )
 
 // bookSimLanes sets Parasol's lanes, credits and ties (issue 27) beside
@@ -46,17 +48,10 @@ func bookSimLanes(t *testing.T) section {
 		}
 		stable, points := b.points(t, c.name)
 		loads := append(slices.Clone(points), 0.9)
-		lat := make([]float64, len(points))
-		sat := 0.0
 		sets := []string{fmt.Sprintf("topology(%s).vcs=%d", c.topology, c.vcs), fmt.Sprintf("topology(%s).buffer=%d", c.topology, c.buf)}
 		sets = append(sets, c.sets...)
-		for _, seed := range b.seeds {
-			_, pts := seededCurve(t, c.machine, c.topology, c.op, "", seed, true, loads, sets...)
-			for i := range points {
-				lat[i] += pts[i].Latency.Mean / pts[i].Cycle / float64(len(b.seeds))
-			}
-			sat += pts[len(pts)-1].Accepted / float64(len(b.seeds))
-		}
+		_, pts := seededCurve(t, c.machine, c.topology, runtime.Options{Op: c.op}, true, b.seeds, loads, sets...)
+		sat := pts[len(pts)-1].Accepted
 		cmd := fmt.Sprintf("sim %s%s --op %s --self --size 32", c.machine, c.flags, c.op)
 		for _, st := range sets {
 			if !strings.HasPrefix(st, "k=") && !strings.HasPrefix(st, "n=") {
@@ -64,11 +59,11 @@ func bookSimLanes(t *testing.T) section {
 			}
 		}
 		cmd += " --seed S --load L; BookSim: " + b.args + " seed=S injection_rate=L"
-		seeds := "seeds " + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(b.seeds)), ", "), "[]")
+		seeds := seedList(b.seeds)
 		for i, l := range points {
 			share := l / stable
 			r := row{Quantity: fmt.Sprintf("%s, %s, %s, load %g (%.0f%% of saturation): mean latency, %s", c.label, c.lanes(), c.op, l, 100*share, seeds),
-				Seed: num(b.latency(l)), SeedVal: b.latency(l), Value: lat[i], Unit: "cycles", Tol: 0.10, Cmd: cmd}
+				Seed: num(b.latency(l)), SeedVal: b.latency(l), Value: pts[i].Latency.Mean / pts[i].Cycle, Unit: "cycles", Tol: 0.10, Cmd: cmd}
 			if share > c.latTo+1e-9 {
 				r.Tol, r.Note = 0, fmt.Sprintf("shown: the rule for this row stops at %.0f%% of saturation", 100*c.latTo)
 			}

@@ -60,7 +60,7 @@ func dragonflyBookSim(t *testing.T) section {
 		for _, p := range c.points {
 			loads = append(loads, p.load)
 		}
-		pts := switchedCurve(t, "dragonfly", nil, c.routing, c.op, append(loads, c.grid...))
+		pts := switchedCurve(t, "dragonfly", nil, c.routing, c.op, []uint64{1}, append(loads, c.grid...))
 		cmd := fmt.Sprintf("sim std:booksim --topology dragonfly --routing %s --op %s --size 32 --load L --seed 1", c.routing, c.op)
 		for i, p := range c.points {
 			s.Rows = append(s.Rows, check(t, row{Quantity: fmt.Sprintf("dragonfly k=2, %s, %s, load %g: mean latency", c.routing, c.op, p.load),
@@ -99,7 +99,7 @@ func dragonflyBookSim(t *testing.T) section {
 		Seed: num(bsUgal / bsMinAdv), SeedVal: math.NaN(), Value: sat["ugal-l dragonfly-adversarial"] / minAdv, Note: "shown: min's saturation is 10% above BookSim's (see Intro); min's uniform over adversarial ≥ 3 asserted", Cmd: cmd}))
 	for _, r := range []string{"valiant", "ugal-g"} {
 		f := 2.25 * minAdv
-		pts := switchedCurve(t, "dragonfly", nil, r, advOp, []float64{f})
+		pts := switchedCurve(t, "dragonfly", nil, r, advOp, []uint64{1}, []float64{f})
 		ok := !pts[0].Saturated && pts[0].Accepted >= 2*minAdv
 		if !ok {
 			t.Errorf("Parasol: %s at offered %.3g (2.25× min's adversarial saturation) accepts %.3g, saturated %v: want stable, at least twice min's %.3g", r, f, pts[0].Accepted, pts[0].Saturated, minAdv)

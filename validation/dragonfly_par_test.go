@@ -34,7 +34,7 @@ func dragonflyPAR(t *testing.T) section {
 		return ls
 	}
 	sat := func(sets []string, routing, op string, lo, hi float64) float64 {
-		pts := switchedCurve(t, "dragonfly", sets, routing, op, grid(lo, hi))
+		pts := switchedCurve(t, "dragonfly", sets, routing, op, []uint64{1}, grid(lo, hi))
 		load, acc := saturationLoad(pts)
 		if load == 0 || load >= hi-1e-9 {
 			t.Fatalf("%s %s %v: the grid %g..%g does not bracket the saturation (last stable load %g)", routing, op, sets, lo, hi, load)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/parasol-lang/parasol/internal/workers"
 	"github.com/parasol-lang/parasol/runtime"
 )
 
@@ -13,12 +14,15 @@ import (
 // topology (with sets), under switching sw ("" for the machine's).
 func offeredCurve(t *testing.T, topology, op, sw string, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
-	return seededCurve(t, "std:booksim-mesh", topology, op, sw, 1, false, loads, sets...)
+	return seededCurve(t, "std:booksim-mesh", topology, runtime.Options{Op: op, Switching: sw}, false, []uint64{1}, loads, sets...)
 }
 
-// seededCurve is offeredCurve on machine with a seed, and with messages
-// to their sender (runtime.Load.Self) when self.
-func seededCurve(t *testing.T, machine, topology, op, sw string, seed uint64, self bool, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
+// seededCurve is offeredCurve on machine under opts (its Op, Switching
+// and Routing; 32-byte messages), with messages to their sender
+// (runtime.Load.Self) when self, run once with each of seeds, the seeds
+// spread over the cores (internal/workers): each point is the mean of the
+// seeds' (meanPoints), as a peer's figure over the same seeds is.
+func seededCurve(t *testing.T, machine, topology string, opts runtime.Options, self bool, seeds []uint64, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
 	spec, err := load(t, machine, sets...).Spec(topology)
 	if err != nil {
@@ -28,11 +32,41 @@ func seededCurve(t *testing.T, machine, topology, op, sw string, seed uint64, se
 	for i, f := range loads {
 		ls[i] = runtime.Load{Fraction: f, Self: self}
 	}
-	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: seed, Switching: sw}, ls)
+	opts.Size = 32
+	runs := make([][]*runtime.LoadResult, len(seeds))
+	err = workers.For(context.Background(), 0, len(seeds), nil, func(ctx context.Context, _ struct{}, i int) error {
+		o := opts
+		o.Seed = seeds[i]
+		var err error
+		runs[i], err = runtime.OfferedCurve(ctx, spec, o, ls)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return spec, pts
+	return spec, meanPoints(runs)
+}
+
+// meanPoints is each point's mean over runs of the same loads, as BookSim's
+// figures over several seeds are kept: the mean of their mean latencies
+// and of their accepted rates; saturated if any run saturated there (a
+// BookSim load counts as stable only where every seed ran stably). One run
+// is returned as it is.
+func meanPoints(runs [][]*runtime.LoadResult) []*runtime.LoadResult {
+	if len(runs) == 1 {
+		return runs[0]
+	}
+	out := make([]*runtime.LoadResult, len(runs[0]))
+	for i, p := range runs[0] {
+		m := &runtime.LoadResult{Load: p.Load, Cycle: p.Cycle, Result: &runtime.Result{}}
+		for _, r := range runs {
+			m.Accepted += r[i].Accepted / float64(len(runs))
+			m.Latency.Mean += r[i].Latency.Mean / float64(len(runs))
+			m.Saturated = m.Saturated || r[i].Saturated
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // bisectionBound is seed 001 §2.5.1's effective-bandwidth argument for

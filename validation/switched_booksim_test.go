@@ -2,7 +2,6 @@ package validation
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -19,12 +18,13 @@ import (
 // (measured once with the configs beside it; tests never run BookSim).
 const bookSimFigures = "testdata/booksim/figures.txt"
 
-// bsPoint is BookSim's figure at one offered load, over the seeds run:
-// the mean packet latency (cycles) and accepted flits per terminal per
-// cycle of the seeds that ran stably, and whether all of them did.
+// bsPoint is BookSim's figure at one offered load, over the seeds run
+// there (ascending): the mean packet latency (cycles) and accepted flits
+// per terminal per cycle of the seeds that ran stably, and whether all of
+// them did.
 type bsPoint struct {
 	load, latency, accepted float64
-	seeds                   int
+	seeds                   []uint64
 	stable                  bool
 }
 
@@ -46,6 +46,7 @@ func readBookSim(t *testing.T) map[bsCurve][]bsPoint {
 	type acc struct {
 		lat, acc float64
 		n, bad   int
+		seeds    []uint64
 	}
 	runs := map[bsCurve]map[float64]*acc{}
 	sc := bufio.NewScanner(f)
@@ -59,6 +60,10 @@ func readBookSim(t *testing.T) map[bsCurve][]bsPoint {
 			t.Fatalf("%s:%d: want config routing traffic seed load (latency accepted | unstable), have %q", bookSimFigures, line, sc.Text())
 		}
 		c := bsCurve{fs[0], fs[1], fs[2]}
+		seed, err := strconv.ParseUint(fs[3], 10, 64)
+		if err != nil {
+			t.Fatalf("%s:%d: seed: %v", bookSimFigures, line, err)
+		}
 		ld, err := strconv.ParseFloat(fs[4], 64)
 		if err != nil {
 			t.Fatalf("%s:%d: load: %v", bookSimFigures, line, err)
@@ -71,6 +76,7 @@ func readBookSim(t *testing.T) map[bsCurve][]bsPoint {
 			a = &acc{}
 			runs[c][ld] = a
 		}
+		a.seeds = append(a.seeds, seed)
 		if fs[5] == "unstable" {
 			a.bad++
 			continue
@@ -90,7 +96,7 @@ func readBookSim(t *testing.T) map[bsCurve][]bsPoint {
 	out := map[bsCurve][]bsPoint{}
 	for c, byLoad := range runs {
 		for ld, a := range byLoad {
-			p := bsPoint{load: ld, seeds: a.n + a.bad, stable: a.bad == 0}
+			p := bsPoint{load: ld, seeds: slices.Sorted(slices.Values(a.seeds)), stable: a.bad == 0}
 			if a.n > 0 {
 				p.latency, p.accepted = a.lat/float64(a.n), a.acc/float64(a.n)
 			}
@@ -117,7 +123,7 @@ func cmpFloat(a, b float64) int {
 func bookSimSaturation(pts []bsPoint) (sat bsPoint, ok bool) {
 	for _, p := range pts {
 		if !p.stable {
-			return sat, sat.seeds > 0
+			return sat, len(sat.seeds) > 0
 		}
 		sat = p
 	}
@@ -143,29 +149,53 @@ type switchedCase struct {
 }
 
 // switchedCurve runs the open-loop points loads of op on std:booksim's
-// topology under a routing.
-func switchedCurve(t *testing.T, topology string, sets []string, routing, op string, loads []float64) []*runtime.LoadResult {
+// topology under a routing, each the mean over seeds (seededCurve).
+func switchedCurve(t *testing.T, topology string, sets []string, routing, op string, seeds []uint64, loads []float64) []*runtime.LoadResult {
 	t.Helper()
-	spec, err := load(t, "std:booksim", sets...).Spec(topology)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls := make([]runtime.Load, len(loads))
-	for i, f := range loads {
-		ls[i] = runtime.Load{Fraction: f}
-	}
-	pts, err := runtime.OfferedCurve(context.Background(), spec, runtime.Options{Op: op, Size: 32, Seed: 1, Routing: routing}, ls)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, pts := seededCurve(t, "std:booksim", topology, runtime.Options{Op: op, Routing: routing}, false, seeds, loads, sets...)
 	return pts
+}
+
+// bySeeds runs curve on loads, each over its seeds, one call for each set
+// of seeds (in the order they first come), and gives the points in the
+// order of loads.
+func bySeeds(loads []float64, seeds [][]uint64, curve func(seeds []uint64, loads []float64) []*runtime.LoadResult) []*runtime.LoadResult {
+	res := make([]*runtime.LoadResult, len(loads))
+	for i := range loads {
+		if res[i] != nil {
+			continue
+		}
+		var idx []int
+		var ls []float64
+		for j := i; j < len(loads); j++ {
+			if res[j] == nil && slices.Equal(seeds[j], seeds[i]) {
+				idx = append(idx, j)
+				ls = append(ls, loads[j])
+			}
+		}
+		for k, r := range curve(seeds[i], ls) {
+			res[idx[k]] = r
+		}
+	}
+	return res
+}
+
+// seedList says which seeds ran: "seed 1", "seeds 1, 2, 3".
+func seedList(seeds []uint64) string {
+	list := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(seeds)), ", "), "[]")
+	if len(seeds) == 1 {
+		return "seed " + list
+	}
+	return "seeds " + list
 }
 
 // switchedRows compares one case: the mean latency at each of BookSim's
 // loads up to 80% of its saturation, and the saturation throughput, each
 // within 10%. Parasol's saturation is the last load of those and BookSim's
-// grid at and past its saturation it runs without saturating.
-func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(loads []float64) []*runtime.LoadResult) []row {
+// grid at and past its saturation it runs without saturating. Parasol's
+// points are the means over the seeds BookSim's are (curve is given
+// them), as BookSim's saturation is a load every seed ran stably.
+func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(seeds []uint64, loads []float64) []*runtime.LoadResult) []row {
 	t.Helper()
 	sat, ok := bookSimSaturation(pts)
 	if !ok && !c.unsaturated {
@@ -185,19 +215,25 @@ func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(loads 
 			grid = append(grid, p.load)
 		}
 	}
-	res := curve(append(loads, grid...))
+	// Each latency is averaged over the seeds BookSim ran at its load,
+	// the grid over those of BookSim's saturation (its finer grid near
+	// saturation may have run fewer seeds).
+	seeds := make([][]uint64, 0, len(loads)+len(grid))
+	for _, p := range lat {
+		seeds = append(seeds, p.seeds)
+	}
+	for range grid {
+		seeds = append(seeds, sat.seeds)
+	}
+	res := bySeeds(append(loads, grid...), seeds, curve)
 	set := ""
 	for _, s := range c.sets {
 		set += " --set " + s
 	}
-	cmd := fmt.Sprintf("sim std:booksim --topology %s%s --routing %s --op %s --size 32 --load L --seed 1", c.topology, set, c.routing, c.op)
+	cmd := fmt.Sprintf("sim std:booksim --topology %s%s --routing %s --op %s --size 32 --load L --seed S", c.topology, set, c.routing, c.op)
 	var rows []row
 	for i, p := range lat {
-		seeds := fmt.Sprintf("%d seeds", p.seeds)
-		if p.seeds == 1 {
-			seeds = "1 seed"
-		}
-		r := row{Quantity: fmt.Sprintf("%s, %s, %s, load %g: mean latency (BookSim's %s, %s)", c.name, c.routing, c.op, p.load, c.bs.routing, seeds),
+		r := row{Quantity: fmt.Sprintf("%s, %s, %s, load %g: mean latency (BookSim's %s; both %s)", c.name, c.routing, c.op, p.load, c.bs.routing, seedList(p.seeds)),
 			Seed: num(p.latency), SeedVal: p.latency, Value: res[i].Latency.Mean / res[i].Cycle, Unit: "cycles", Tol: 0.10, Cmd: cmd}
 		if c.noLatT != "" {
 			r.Tol, r.Note = 0, c.noLatT
@@ -211,7 +247,7 @@ func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(loads 
 			Value: math.NaN(), Note: c.unsatNote, Cmd: cmd})
 	}
 	pl, pa := saturationLoad(res)
-	r := row{Quantity: fmt.Sprintf("%s, %s, %s: saturation throughput (Parasol's last stable load %g, BookSim's %g)", c.name, c.routing, c.op, pl, sat.load),
+	r := row{Quantity: fmt.Sprintf("%s, %s, %s: saturation throughput (Parasol's last stable load %g, BookSim's %g; both %s)", c.name, c.routing, c.op, pl, sat.load, seedList(sat.seeds)),
 		Seed: num(sat.accepted), SeedVal: sat.accepted, Value: pa, Tol: 0.10, Cmd: cmd}
 	if c.noSatTol != "" {
 		r.Tol, r.Note = 0, c.noSatTol
@@ -235,8 +271,10 @@ func switchedBookSim(t *testing.T) section {
 			"next packet's head is routed after the tail ahead has been switch-allocated: a lone VC carries 8 flits in 10 " +
 			"cycles), and a terminal takes its injection channel's VCs round robin, as BookSim's does. The **seed** column is " +
 			"BookSim's mean over the seeds: the mean packet latency in cycles at its loads up to 80% of its saturation, and " +
-			"at saturation the flits accepted at the highest load of its grid all three seeds ran stably (Parasol's: the last " +
-			"load of that grid not saturated, accepted within 5% of offered). BookSim's `nca` takes an up port at random for " +
+			"at saturation the flits accepted at the highest load of its grid all its seeds ran stably (Parasol's: the last " +
+			"load of that grid not saturated, accepted within 5% of offered). Parasol's figures are the means over the same " +
+			"seeds as BookSim's (`--seed S` for each seed the row names; the finer grid near saturation ran seeds 1 and 2 on " +
+			"some curves), a load saturated if any seed saturated there. BookSim's `nca` takes an up port at random for " +
 			"each packet (fattree_nca's RandomInt), Parasol's `nca-random`; Parasol's `nca` is D-mod-k, which spreads " +
 			"bit-complement over distinct up links and so saturates far later: shown, not asserted. BookSim's flatfly " +
 			"`ran_min` is dimension order (flatfly_outport), Parasol's `dor`; `valiant` and `ugal` are BookSim's " +
@@ -259,8 +297,8 @@ func switchedBookSim(t *testing.T) section {
 		if len(pts) == 0 {
 			t.Fatalf("no BookSim figures for %v in %s", c.bs, bookSimFigures)
 		}
-		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(loads []float64) []*runtime.LoadResult {
-			return switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads)
+		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(seeds []uint64, loads []float64) []*runtime.LoadResult {
+			return switchedCurve(t, c.topology, c.sets, c.routing, c.op, seeds, loads)
 		})...)
 	}
 	return s
@@ -335,9 +373,9 @@ func dragonfly4BookSim(t *testing.T) section {
 				Value: math.NaN(), Note: notRun, Cmd: "booksim dragonfly4.cfg routing_function=" + c.bs.routing + " traffic=" + c.bs.traffic})
 			continue
 		}
-		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(loads []float64) []*runtime.LoadResult {
+		s.Rows = append(s.Rows, switchedRows(t, c, pts, func(seeds []uint64, loads []float64) []*runtime.LoadResult {
 			if *update {
-				res := switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads)
+				res := switchedCurve(t, c.topology, c.sets, c.routing, c.op, seeds, loads)
 				for _, r := range res {
 					fmt.Fprintf(&out, "%s %s %g %.6g %.6g %v\n", c.routing, c.op, r.Load, r.Latency.Mean/r.Cycle, r.Accepted, r.Saturated)
 				}
@@ -349,7 +387,7 @@ func dragonfly4BookSim(t *testing.T) section {
 					t.Fatalf("%s: no point %s %s %g: run go test ./validation -run TestValidation -update", parasolDragonfly4, c.routing, c.op, l)
 				}
 			}
-			live := switchedCurve(t, c.topology, c.sets, c.routing, c.op, loads[:1])[0]
+			live := switchedCurve(t, c.topology, c.sets, c.routing, c.op, seeds, loads[:1])[0]
 			if lat := live.Latency.Mean / live.Cycle; math.Abs(lat-res[0].Latency.Mean/res[0].Cycle) > 1e-4*lat || math.Abs(live.Accepted-res[0].Accepted) > 1e-4*live.Accepted {
 				t.Errorf("%s %s load %g: Parasol gives latency %.6g, accepted %.6g; %s has %.6g, %.6g: run -update", c.routing, c.op, loads[0], lat, live.Accepted,
 					parasolDragonfly4, res[0].Latency.Mean/res[0].Cycle, res[0].Accepted)
@@ -363,4 +401,38 @@ func dragonfly4BookSim(t *testing.T) section {
 		}
 	}
 	return s
+}
+
+// bySeeds makes one curve a set of seeds and gives each load its own
+// point back, in the order of loads; meanPoints averages the seeds'
+// points (Saturated if any saturated). Worked by hand: loads 0.1 and 0.3
+// on seeds 1–3, 0.2 and 0.4 on seeds 1–2.
+func TestBySeedsAndMeanPoints(t *testing.T) {
+	loads := []float64{0.1, 0.2, 0.3, 0.4}
+	seeds := [][]uint64{{1, 2, 3}, {1, 2}, {1, 2, 3}, {1, 2}}
+	var calls []string
+	res := bySeeds(loads, seeds, func(s []uint64, ls []float64) []*runtime.LoadResult {
+		calls = append(calls, fmt.Sprint(s, ls))
+		runs := make([][]*runtime.LoadResult, len(s))
+		for i, seed := range s {
+			for _, l := range ls {
+				// Seed k accepts l + k/100, and saturates at 0.4 on seed 2 only.
+				runs[i] = append(runs[i], &runtime.LoadResult{Load: l, Accepted: l + float64(seed)/100, Saturated: l == 0.4 && seed == 2,
+					Result: &runtime.Result{Latency: runtime.Stats{Mean: float64(seed)}}})
+			}
+		}
+		return meanPoints(runs)
+	})
+	if want := []string{"[1 2 3] [0.1 0.3]", "[1 2] [0.2 0.4]"}; !slices.Equal(calls, want) {
+		t.Errorf("calls %q, want %q", calls, want)
+	}
+	for i, want := range []struct {
+		acc, lat float64
+		sat      bool
+	}{{0.12, 2, false}, {0.215, 1.5, false}, {0.32, 2, false}, {0.415, 1.5, true}} {
+		r := res[i]
+		if r.Load != loads[i] || math.Abs(r.Accepted-want.acc) > 1e-12 || math.Abs(r.Latency.Mean-want.lat) > 1e-12 || r.Saturated != want.sat {
+			t.Errorf("load %g: got load %g, accepted %g, latency %g, saturated %v; want %g, %g, %v", loads[i], r.Load, r.Accepted, r.Latency.Mean, r.Saturated, want.acc, want.lat, want.sat)
+		}
+	}
 }
