@@ -1253,7 +1253,7 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 		end = later(end, p.lastEnd+p.lastLat)
 	}
 	if shared {
-		wr.free += dur
+		wr.free = femto(wr.free + dur)
 	} else {
 		wr.free = end
 	}
@@ -1275,7 +1275,8 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 // stays one event a hop); the wire's total work is kept (its free time
 // moves on by dur), so a packet that takes it later waits for all of it. It reports false,
 // leaving end alone, if no other lane is held at start: the wire's free
-// time is then its last holder's, as on a wire of one lane.
+// time is then its last holder's, as on a wire of one lane. The times it
+// makes, and the wire's free time after it, are whole femtoseconds (femto).
 func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
 	first := w * s.net.lanes
 	k := int32(0)
@@ -1287,15 +1288,31 @@ func (s *sim) shareWire(w, ch int32, start, dur float64, end *float64) bool {
 	if k == 0 {
 		return false
 	}
-	*end = start + dur + min(s.wire(w).free-start, float64(k)*dur)
+	*end = femto(start + dur + min(s.wire(w).free-start, float64(k)*dur))
 	// The others give up their lanes later by what the packet takes
 	// from them, a flit in turn for as long as both send.
 	for c := first; c < first+s.net.lanes; c++ {
 		if ln := s.wl.laneOn(w, c); c != ch && ln.until > start && !math.IsInf(ln.until, 1) {
-			s.reopen(c, ln.until+min(ln.until-start, dur))
+			s.reopen(c, femto(ln.until+min(ln.until-start, dur)))
 		}
 	}
 	return true
+}
+
+// femto rounds a time the wire sharing computed to whole femtoseconds.
+// The sharing's sums (a backlog added to a start, a lane's share added
+// to its end) carry binary rounding that differs with the order they are
+// made in, so times equal in decimal would differ in their last bits, and
+// each distinct time costs the event queue a list and a heap operation
+// (kernel_queue_times.go): a 512×512 torus burst ran a third longer. Rounded,
+// equal times are the one float nearest a whole number of femtoseconds
+// (n / 1e15, correctly rounded). Past 2^53 fs (about 9 s) a float's step
+// is a femtosecond or more and the time is kept as it is.
+func femto(t float64) float64 {
+	if x := t * 1e15; x < 1<<53 {
+		return math.Round(x) / 1e15
+	}
+	return t
 }
 
 // credits applies credit flow control to a wormhole packet that takes a

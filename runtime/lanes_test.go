@@ -41,3 +41,35 @@ func TestLanesShareAWire(t *testing.T) {
 		}
 	}
 }
+
+// The sharing's times are whole femtoseconds (kernel_sim.go's femto): the
+// case of TestLanesShareAWire at 1 B/ns, where in binary 100 ns + 10 ns is
+// not 110 ns and the wire's work would add up to 110.99999999999999 ns.
+// Worked by hand as there: B ends at 20 ns (its 10 bytes every other
+// byte), C takes B's lane at 20 ns and ends at 22 ns, A keeps its end,
+// 100 ns; A's lane is held to 111 ns and the wire busy to 111 ns, each
+// exactly the float nearest (what 111e-9 parses to). With three lanes C
+// shares with A and B, one byte in three: 3 ns.
+func TestSharedWireTimesAreWholeFemtoseconds(t *testing.T) {
+	for _, tc := range []struct {
+		vcs  int
+		want []float64 // latencies, sorted
+	}{
+		{2, []float64{20e-9, 22e-9, 100e-9}},
+		{3, []float64{3e-9, 20e-9, 100e-9}},
+	} {
+		spec := basic(mustGen(t, "chain", 2), 0, 1e9)
+		spec.Switching = Wormhole
+		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 1000, VirtualChannels: tc.vcs}
+		s := runMessages(t, spec, 1, testMsg{0, 1, 100}, testMsg{0, 1, 10}, testMsg{0, 1, 1})
+		if got := slices.Sorted(slices.Values(s.lat)); !slices.Equal(got, tc.want) {
+			t.Errorf("vcs = %d: latencies %v, want %v", tc.vcs, got, tc.want)
+		}
+		if w := s.wire(0).free; w != 111e-9 {
+			t.Errorf("vcs = %d: the wire is free at %v, want 1.11e-07 (all three packets' bytes)", tc.vcs, w)
+		}
+		if u := s.wl.laneOn(0, 0).until; u != 111e-9 {
+			t.Errorf("vcs = %d: A's lane is free at %v, want 1.11e-07 (100 ns, and 10 and 1 given to B and C)", tc.vcs, u)
+		}
+	}
+}
