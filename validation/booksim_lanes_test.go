@@ -94,7 +94,9 @@ var bookSimLaneConfigs = []bookSimLaneConfig{
 		0.28: fourFlitBuffers, 0.32: fourFlitBuffers,
 		0.9: "Parasol leaves out BookSim's switch allocator losses (iSLIP, one iteration, here: an output whose grant its input refuses for another's idles that cycle), " +
 			"which cost 4-flit buffers most; the models tried are in docs/RUNTIME.md"}},
-	{name: "m8_4x8_uniform", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "uniform", vcs: 4, buf: 8, latTo: 0.9, satTol: 0.05},
+	{name: "m8_4x8_uniform", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "uniform", vcs: 4, buf: 8, latTo: 0.9, satTol: 0.05, missed: map[float64]string{
+		0.9: "at the 5% edge: Parasol's seeds spread 0.406–0.420 (BookSim's 0.390–0.392), the mean +4.9% before the shared wires' times were rounded to femtoseconds (issue 30), +5.5% after; " +
+			"Parasol leaves out BookSim's switch allocator losses (as with 4-flit buffers)"}},
 	{name: "m8_1x8_transpose", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "transpose", vcs: 1, buf: 8, latTo: 0.9, satTol: 0.05},
 	{name: "m8_2x8_transpose", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "transpose", vcs: 2, buf: 8, latTo: 0.8, satTol: 0.10},
 	{name: "m8_4x4_transpose", machine: "std:booksim-mesh", topology: "main", label: "8×8 mesh", op: "transpose", vcs: 4, buf: 4, latTo: 0.9, satTol: 0.05, missed: map[float64]string{0.14: transposeKnee4}},
