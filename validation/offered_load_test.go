@@ -48,9 +48,12 @@ func seededCurve(t *testing.T, machine, topology string, opts runtime.Options, s
 }
 
 // meanPoints is each point's mean over runs of the same loads, as BookSim's
-// figures over several seeds are kept: the mean of their mean latencies
-// and of their accepted rates; saturated if any run saturated there (a
-// BookSim load counts as stable only where every seed ran stably). One run
+// figures over several seeds are kept: the mean of their mean latencies,
+// offered and accepted rates. A point is saturated where a run did not
+// drain (BookSim counts a load stable only where every seed ran stably),
+// or where the runs together accepted more than runtime.SaturationTolerance
+// less than they offered: the runtime's test on their pooled traffic, where
+// one run's flag at the knee of the curve turns on a few packets. One run
 // is returned as it is.
 func meanPoints(runs [][]*runtime.LoadResult) []*runtime.LoadResult {
 	if len(runs) == 1 {
@@ -58,12 +61,14 @@ func meanPoints(runs [][]*runtime.LoadResult) []*runtime.LoadResult {
 	}
 	out := make([]*runtime.LoadResult, len(runs[0]))
 	for i, p := range runs[0] {
-		m := &runtime.LoadResult{Load: p.Load, Cycle: p.Cycle, Result: &runtime.Result{}}
+		m := &runtime.LoadResult{Load: p.Load, Cycle: p.Cycle, Drained: true, Result: &runtime.Result{}}
 		for _, r := range runs {
+			m.Offered += r[i].Offered / float64(len(runs))
 			m.Accepted += r[i].Accepted / float64(len(runs))
 			m.Latency.Mean += r[i].Latency.Mean / float64(len(runs))
-			m.Saturated = m.Saturated || r[i].Saturated
+			m.Drained = m.Drained && r[i].Drained
 		}
+		m.Saturated = !m.Drained || m.Offered-m.Accepted > runtime.SaturationTolerance*m.Offered
 		out[i] = m
 	}
 	return out
