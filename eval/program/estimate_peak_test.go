@@ -147,7 +147,14 @@ func TestEstimatesAreWithinOneAndAHalfTimesThePeak(t *testing.T) {
 		} else if err != nil && !strings.Contains(err.Error(), "set --max-memory to raise it") {
 			t.Errorf("%s: %v", name, err)
 		}
-		if _, err := f(peak * 3 / 2); err != nil {
+		// A sampler starved of CPU on a loaded machine misses the top, so
+		// a refusal is checked against the largest of up to three peaks.
+		_, err = f(peak * 3 / 2)
+		for retry := 0; err != nil && retry < 2; retry++ {
+			peak = max(peak, peakHeap(0, func() { _, _ = f(0) }))
+			_, err = f(peak * 3 / 2)
+		}
+		if err != nil {
 			t.Errorf("%s: refused at %d KB, one and a half times its measured peak: %v", name, peak*3/2>>10, err)
 		}
 	}
