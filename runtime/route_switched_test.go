@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // TestFlatFlyTornadoIsBookSims: tornado on a 2-D flattened butterfly is
@@ -102,4 +104,92 @@ func TestUsedCreditsComeBack(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUGALLDecidesAsBookSims: at the source router UGAL-L goes the long
+// way exactly when BookSim's ugal_dragonflynew would: a random
+// intermediate router (one in the source's group: minimal), and the used
+// credits of the minimal port over twice the nonminimal port's plus 30
+// flits, the ports found by BookSim's dragonfly_port (bookSimDragonflyNext,
+// written from networks/dragonfly.cpp) on dragonflynew's numbering (k = 2:
+// p = h = 2, a = 4, 9 groups), for random used-credit states.
+func TestUGALLDecidesAsBookSims(t *testing.T) {
+	const p, a, h, G = 2, 4, 2, 9
+	spec := basic(mustGen(t, "dragonfly", p, a, h, G, topo.Absolute), 1e-9, 4e9)
+	spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, 3, Wormhole
+	s, _ := runOnce(t, spec, Options{Op: "uniform", Size: 32, Seed: 1, Routing: "ugal-l"})
+	g, S := s.net.g, int32(a*G)
+	wireTo := func(r, next int32) int32 {
+		for _, x := range g.Adj(r) {
+			if x.Node == next {
+				return s.net.wire(x.Link, r)
+			}
+		}
+		t.Fatalf("router %d has no link to router %d (BookSim's port)", r, next)
+		return 0
+	}
+	rnd := topo.NewRand(7)
+	var long, short int
+	for range 3000 {
+		src, term := int32(rnd.Intn(int(S))), int32(rnd.Intn(int(S*p)))
+		if term/(a*p) == src/a {
+			continue // within the group: minimal, no choice
+		}
+		dst := S + term
+		if g.Attached(dst) != term/p {
+			t.Fatalf("terminal %d hangs off router %d, BookSim's %d", term, g.Attached(dst), term/p)
+		}
+		for w := range s.used {
+			s.used[w] = int32(rnd.Intn(90))
+		}
+		r := s.rng // the draw dfChoose makes
+		mid := int32(r.Intn(int(S)))
+		want := dst
+		if mid/a != src/a {
+			qMin := s.used[wireTo(src, bookSimDragonflyNext(g, p, a, S, src, term))]
+			qNon := s.used[wireTo(src, bookSimDragonflyNext(g, p, a, S, src, mid*p))]
+			if qMin > 2*qNon+30 {
+				want = mid
+			}
+		}
+		pk := &packet{at: src, dst: dst, target: dst}
+		s.dfChoose(pk)
+		if pk.target != want {
+			t.Fatalf("router %d toward terminal %d, intermediate router %d: target %d, BookSim's %d", src, term, mid, pk.target, want)
+		}
+		if want == dst {
+			short++
+		} else {
+			long++
+		}
+	}
+	if long < 100 || short < 100 {
+		t.Errorf("%d long and %d short decisions: want both", long, short)
+	}
+}
+
+// bookSimDragonflyNext is BookSim's dragonfly_port for dragonflynew with
+// p = h: the router that router r's port toward terminal term leads to
+// (BookSim's numbering: router r/a's group, terminal term on router
+// term/p; group G reaches group D through its router grp_output/p, where
+// grp_output is D, or D-1 past G).
+func bookSimDragonflyNext(g *topo.Graph, p, a, S, r, term int32) int32 {
+	grp, dgrp := r/a, term/(a*p)
+	gw := term / p
+	if dgrp != grp {
+		out := dgrp
+		if grp < dgrp {
+			out = dgrp - 1
+		}
+		gw = out/p + grp*a
+	}
+	if gw != r {
+		return gw // a local hop
+	}
+	for _, x := range g.Adj(r) {
+		if x.Node < S && x.Node/a == dgrp {
+			return x.Node // the global link
+		}
+	}
+	return -1
 }
