@@ -20,7 +20,7 @@ import "github.com/parasol-lang/parasol/stdlib/topo"
 // the minimal output's queue exceeds twice the detour's plus 30 flits), on
 // a queue estimate that takes the wire's length into account: a channel's
 // used credits less the flits its wire carries one way at full rate
-// (parQueue). Raw used credits count the flits in flight on a long global
+// (ugalQueue with lessInFlight). Raw used credits count the flits in flight on a long global
 // wire as queue: a global link of 100 cycles owes about 70 flits at a
 // uniform load of 0.4 without any queue, so compared with a local link's
 // few it sent most packets the long way.
@@ -58,26 +58,12 @@ func (s *sim) parChoose(p *packet) {
 	if at/r.a == dst/r.a {
 		return
 	}
-	mid := int32(s.rng.Intn(int(r.S)))
-	if mid/r.a == at/r.a {
-		return
-	}
-	adj := n.g.Adj(at)
-	port := r.dfNext(at, mid)
-	if s.parQueue(at, adj[r.dfNext(at, dst)].Link) > 2*max(0, s.parQueue(at, adj[port].Link))+dfUGALThreshold {
+	if mid, ok := s.ugalLDetour(at, dst, true); ok {
 		p.target = mid
-		if !first && port < r.p+r.a-1 {
+		if !first && r.dfNext(at, mid) < r.p+r.a-1 {
 			p.class++
 		}
 	}
-}
-
-// parQueue is PAR's estimate of the queue on link l out of router at: its
-// used credits less the flits the wire carries one way at full rate.
-func (s *sim) parQueue(at, l int32) int32 {
-	n := s.net
-	lp := n.linkP(l)
-	return s.used[n.wire(l, at)] - int32(lp.Latency*lp.Bandwidth/float64(n.flitSize))
 }
 
 // parNext adds (by add) to route --check's lanes (switchedNext) those PAR

@@ -454,6 +454,39 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 	return s.cand[ci], true
 }
 
+// ugalLDetour is UGAL-L's choice at router at for a packet bound for router
+// dst in another group, as BookSim's ugal_dragonflynew makes it: a random
+// terminal's router as the intermediate (one in at's group: minimal), taken
+// (ok) if the used credits of the minimal output exceed twice those toward
+// it plus dfUGALThreshold. lessInFlight counts a channel's queue as its
+// used credits less the flits its wire carries one way (PAR's estimate:
+// route_par.go).
+func (s *sim) ugalLDetour(at, dst int32, lessInFlight bool) (mid int32, ok bool) {
+	r := s.net.swr
+	mid = int32(s.rng.Intn(int(r.S)))
+	if mid/r.a == at/r.a {
+		return mid, false
+	}
+	adj := s.net.g.Adj(at)
+	qMin := s.ugalQueue(at, adj[r.dfNext(at, dst)].Link, lessInFlight)
+	qNon := max(0, s.ugalQueue(at, adj[r.dfNext(at, mid)].Link, lessInFlight))
+	return mid, qMin > 2*qNon+dfUGALThreshold
+}
+
+// ugalQueue is the queue UGAL-L reads on link l out of router at: its used
+// credits, less with lessInFlight the flits its wire carries one way at
+// full rate (raw used credits count a long global wire's flits in flight
+// as queue).
+func (s *sim) ugalQueue(at, l int32, lessInFlight bool) int32 {
+	n := s.net
+	q := s.used[n.wire(l, at)]
+	if lessInFlight {
+		lp := n.linkP(l)
+		q -= int32(lp.Latency * lp.Bandwidth / float64(n.flitSize))
+	}
+	return q
+}
+
 // dfChoose picks a Valiant intermediate group for p at its source (other
 // than the source's and the destination's groups) and, for UGAL, keeps it
 // only if queue × hops says the nonminimal path is the better.
@@ -465,15 +498,7 @@ func (s *sim) dfChoose(p *packet) {
 		return
 	}
 	if r.alg == swUGALL {
-		// BookSim's ugal_dragonflynew: a random terminal's router.
-		mid := int32(s.rng.Intn(int(r.S)))
-		if mid/r.a == Gs {
-			return
-		}
-		adj := s.net.g.Adj(src)
-		qMin := s.used[s.net.wire(adj[r.dfNext(src, dst)].Link, src)]
-		qNon := s.used[s.net.wire(adj[r.dfNext(src, mid)].Link, src)]
-		if qMin > 2*qNon+dfUGALThreshold {
+		if mid, ok := s.ugalLDetour(src, dst, false); ok {
 			p.target = mid
 		}
 		return
