@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // Credits bound what a lane carries (issue 27). Chain 0-1-2, 1 s wires of
@@ -28,18 +31,8 @@ func TestCreditsBoundLanes(t *testing.T) {
 		{true, 4, 14, 13},
 		{true, 2, 15, 15},
 	} {
-		spec := basic(mustGen(t, "chain", 3), 1, 1)
-		spec.Switching = Wormhole
-		spec.DefaultNode.HopDelay = 4
-		spec.Credits, spec.CreditDelay = tc.credits, 1
-		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: tc.buf}
-		s := runMessages(t, spec, 1, testMsg{0, 2, 8}, testMsg{0, 1, 1})
-		if s.nDone != 2 {
-			t.Fatalf("credits %v, buffer %d: %d of 2 delivered", tc.credits, tc.buf, s.nDone)
-		}
-		if p1, p2 := s.msgs[0].lat, s.msgs[1].lat; p1 != tc.p1 || p2 != tc.p2 {
-			t.Errorf("credits %v, buffer %d: P1 at %v, P2 at %v; want %v, %v", tc.credits, tc.buf, p1, p2, tc.p1, tc.p2)
-		}
+		spec := creditSpec(mustGen(t, "chain", 3), tc.credits, tc.buf, 0)
+		runTwo(t, spec, fmt.Sprintf("credits %v, buffer %d", tc.credits, tc.buf), testMsg{0, 2, 8}, testMsg{0, 1, 1}, tc.p1, tc.p2)
 	}
 }
 
@@ -71,18 +64,8 @@ func TestInputBufferServedInOrder(t *testing.T) {
 		{false, 2, 8, 10},
 		{true, 2, 8, 12},
 	} {
-		spec := basic(mustGen(t, "chain", 3), 1, 1)
-		spec.Switching = Wormhole
-		spec.DefaultNode.HopDelay = 4
-		spec.Credits, spec.CreditDelay = tc.credits, 1
-		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 8}
-		s := runMessages(t, spec, 1, testMsg{0, 2, tc.size}, testMsg{0, 2, tc.size})
-		if s.nDone != 2 {
-			t.Fatalf("credits %v, %d B: %d of 2 delivered", tc.credits, tc.size, s.nDone)
-		}
-		if p1, p2 := s.msgs[0].lat, s.msgs[1].lat; p1 != tc.p1 || p2 != tc.p2 {
-			t.Errorf("credits %v, %d B: P1 at %v, P2 at %v; want %v, %v", tc.credits, tc.size, p1, p2, tc.p1, tc.p2)
-		}
+		spec := creditSpec(mustGen(t, "chain", 3), tc.credits, 8, 0)
+		runTwo(t, spec, fmt.Sprintf("credits %v, %d B", tc.credits, tc.size), testMsg{0, 2, tc.size}, testMsg{0, 2, tc.size}, tc.p1, tc.p2)
 	}
 }
 
@@ -113,23 +96,39 @@ func TestTerminalTakesInjectionLanesRoundRobin(t *testing.T) {
 		{true, 14, 26, 1},
 	} {
 		g := mustGen(t, "flatfly", 2, 1, 2)
-		spec := basic(g, 1, 1)
-		spec.Switching = Wormhole
+		spec := creditSpec(g, tc.credits, 8, 2)
 		spec.Routing = "valiant"
-		spec.DefaultNode.HopDelay = 4
-		spec.Credits, spec.CreditDelay = tc.credits, 1
-		spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: 8, VirtualChannels: 2}
 		p2, p3 := int32(2), int32(3) // node indexes: the two routers are 0 and 1
-		s := runMessages(t, spec, 1, testMsg{p2, p3, 8}, testMsg{p2, p3, 8})
-		if s.nDone != 2 {
-			t.Fatalf("credits %v: %d of 2 delivered", tc.credits, s.nDone)
-		}
-		if a, b := s.msgs[0].lat, s.msgs[1].lat; a != tc.a || b != tc.b {
-			t.Errorf("credits %v: A at %v, B at %v; want %v, %v", tc.credits, a, b, tc.a, tc.b)
-		}
+		s := runTwo(t, spec, fmt.Sprintf("credits %v", tc.credits), testMsg{p2, p3, 8}, testMsg{p2, p3, 8}, tc.a, tc.b)
 		w := s.net.wire(g.Adj(p2)[0].Link, p2)
 		if o := s.lane(w*s.net.lanes + tc.laneB).owner; o != 1 {
 			t.Errorf("credits %v: injection lane %d last held by packet %d, want B (1)", tc.credits, tc.laneB, o)
 		}
 	}
+}
+
+// creditSpec is these tests' network on g: wormhole, wires of 1 s at
+// 1 B/s, routers of 4 s, credits (with a delay of 1) as told, buffers of
+// buf flits of 1 B, vcs lanes a wire (0: one).
+func creditSpec(g *topo.Graph, credits bool, buf, vcs int) *Spec {
+	spec := basic(g, 1, 1)
+	spec.Switching = Wormhole
+	spec.DefaultNode.HopDelay = 4
+	spec.Credits, spec.CreditDelay = credits, 1
+	spec.Packet = PacketParams{FlitBytes: 1, BufferFlits: buf, VirtualChannels: vcs}
+	return spec
+}
+
+// runTwo sends messages a and b at once and checks that they are
+// delivered at wantA and wantB.
+func runTwo(t *testing.T, spec *Spec, name string, a, b testMsg, wantA, wantB float64) *sim {
+	t.Helper()
+	s := runMessages(t, spec, 1, a, b)
+	if s.nDone != 2 {
+		t.Fatalf("%s: %d of 2 delivered", name, s.nDone)
+	}
+	if gotA, gotB := s.msgs[0].lat, s.msgs[1].lat; gotA != wantA || gotB != wantB {
+		t.Errorf("%s: first at %v, second at %v; want %v, %v", name, gotA, gotB, wantA, wantB)
+	}
+	return s
 }
