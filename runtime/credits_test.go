@@ -81,11 +81,13 @@ func TestInputBufferServedInOrder(t *testing.T) {
 // its tail leaves at max(5 + 8, 8 + 1) = 13, delivered at 14. Without
 // credits B waits for lane 0 (its class's) until 8, its head is at R0 at
 // 9 and routed at 13, when A's tail has just left the ejection lane:
-// delivered at 13 + 8 + 1 = 22. With credits B takes lane 1 at 0 and
-// shares the wire with A flit by flit (its tail at 0 + 8 + 8 = 16); its
-// head is routed at 5 with A's and waits for the ejection lane until 13,
-// while its worm stands in R0's buffer (keepWorm), so its tail leaves the
-// injection lane 8 later, at 24, and B is delivered at 24 + 1 + 1 = 26.
+// delivered at 13 + 8 + 1 = 22. With credits the terminal injects one
+// packet at a time (TestTerminalInjectsOnePacketAtATime): B waits for A's
+// tail (8) and takes the next lane round robin, lane 1, so it is not
+// behind A in R0's input buffer; its head is routed at 9 + 4 = 13, as A's
+// tail leaves the ejection lane, its tail no sooner than 16 + 1 + 4:
+// delivered at 22 as well, on lane 1. (Before terminals injected one at a
+// time B took lane 1 at 0 and shared the wire with A: 26.)
 func TestTerminalTakesInjectionLanesRoundRobin(t *testing.T) {
 	for _, tc := range []struct {
 		credits bool
@@ -93,7 +95,7 @@ func TestTerminalTakesInjectionLanesRoundRobin(t *testing.T) {
 		laneB   int32 // B's lane of the injection wire
 	}{
 		{false, 14, 22, 0},
-		{true, 14, 26, 1},
+		{true, 14, 22, 1},
 	} {
 		g := mustGen(t, "flatfly", 2, 1, 2)
 		spec := creditSpec(g, tc.credits, 8, 2)
@@ -131,4 +133,45 @@ func runTwo(t *testing.T, spec *Spec, name string, a, b testMsg, wantA, wantB fl
 		t.Errorf("%s: first at %v, second at %v; want %v, %v", name, gotA, gotB, wantA, wantB)
 	}
 	return s
+}
+
+// Under credits with several lanes a terminal injects one packet at a
+// time, as BookSim 2's terminal sends the flit at the front of its source
+// queue (issue 27): a packet's head leaves only once the packet before it
+// has sent its tail, and on buffers shorter than a packet that tail waits
+// for credits from the first router. Chain 0-1 of routers R0, R1 with
+// terminals P0, P1 (WithNIC), wires of 1 s at 1 B/s, routers of 4 s,
+// credit delay 4 (a credit loop of 4 + 2 × 1 = 6 s, BookSim's), 2 lanes
+// of 4 one-byte flits; A and B, 8 B each, from P0 to P1 at 0. Worked by
+// hand (kernel_sim.go's credits, transmit, injectOne):
+//   - A takes injection lane 0 at 0; 4 flits a loop of 6: its tail there
+//     at 6 + 4 = 10. Its head is routed at R0 at 1 + 4 = 5 and crosses
+//     R0→R1 from 5, its tail paced to 5 + 10 = 15; the injection lane is
+//     free when its flit 4 has left R0 and the credit come back, 5 + 4 +
+//     (4 + 1 − 4) = 10. At R1 it is routed at 10 and leaves for P1 from
+//     10, its tail no sooner than HopDelay after it came in (15 + 1 + 4 =
+//     20): delivered at 21 (8-flit buffers: 19, BookSim's 2 cycles less).
+//   - B waits at P0 for A's tail (10), then takes lane 1 (round robin;
+//     the wire is free at 10): its tail at 10 + 10 = 20. Routed at R0 at
+//     15, it takes R0→R1's lane 0 as A's tail leaves it (15), its tail
+//     at max(15 + 10, 20 + 1 + 4) = 25. At R1 it is behind A in lane 0's
+//     input buffer: its pipeline starts two flit times before A's tail
+//     leaves (20 − 2 = 18), so it leaves at 22, its tail at max(30, 25 +
+//     1 + 4) and, R0→R1's tail held until 22 + 4 + 1 = 27, 27 + 1 + 4 =
+//     32: delivered at 33.
+//
+// Without the rule B would take lane 1 at 0 and share P0's wire with A.
+func TestTerminalInjectsOnePacketAtATime(t *testing.T) {
+	spec := creditSpec(mustGen(t, "chain", 2), true, 4, 2)
+	spec.CreditDelay = 4
+	spec, err := WithNIC(spec, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0, p1 := spec.Graph.Proc(0), spec.Graph.Proc(1)
+	s := runTwo(t, spec, "one at a time", testMsg{p0, p1, 8}, testMsg{p0, p1, 8}, 21, 33)
+	w := s.net.wire(spec.Graph.Adj(p0)[0].Link, p0)
+	if o := s.lane(w*s.net.lanes + 1).owner; o != 1 {
+		t.Errorf("injection lane 1 last held by packet %d, want B (1)", o)
+	}
 }

@@ -292,10 +292,14 @@ type sim struct {
 	laneQ  []laneQueue
 	lastIn []int32  // per lane: input link served last (round robin)
 	inb    []inLane // per lane, under credits: the order of its input buffer
-	// injNext is, per terminal of a switched network of several lanes
-	// under credits, the lane it tries first at its next injection
+	// injNext is, per terminal that takes its injection lanes round robin
+	// (injectsRoundRobin), the lane it tries first at its next injection
 	// (injectLane); nil on every other network.
 	injNext []int32
+	// injLast is, per terminal that injects one packet at a time
+	// (injectOne), the lane its last packet took, -1 before its first;
+	// nil on every other network.
+	injLast []int32
 	nodes   []nodeState
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
@@ -403,6 +407,9 @@ func newSim(n *network, opt *Options) *sim {
 	if n.injectsRoundRobin() {
 		s.injNext = make([]int32, g.N())
 	}
+	if n.injectsOneAtATime() {
+		s.injLast = make([]int32, g.N())
+	}
 	if usesLogGOPS(n.spec) {
 		s.nic = make([]nodeNIC, g.N())
 	}
@@ -431,6 +438,9 @@ func (s *sim) reset(seed uint64) {
 	clear(s.bufUsed)
 	clear(s.used)
 	clear(s.injNext)
+	for i := range s.injLast {
+		s.injLast[i] = -1
+	}
 	s.bufIn, s.hot = 0, nil
 	clear(s.nic)
 	s.q.reset()
@@ -827,6 +837,8 @@ func (s *sim) route(id int32, p *packet) {
 	if n.rk == rAcyclic {
 		ch = s.acyclicLane(ci)
 		w = s.wl.wireOf(ch)
+	} else if s.injLast != nil && p.nhops == 0 {
+		ch = s.injectOne(w, p.at)
 	} else if s.injNext != nil && p.nhops == 0 {
 		ch = s.injectLane(w, p.at)
 	} else {
@@ -943,13 +955,69 @@ func (s *sim) pickLane(w, class int32) int32 {
 
 // injectsRoundRobin tells whether the network's terminals take their
 // injection lanes round robin (injectLane): a switched network of several
-// lanes under credits.
+// lanes under credits, or one whose terminals inject one packet at a time.
 func (n *network) injectsRoundRobin() bool {
-	return n.credits && n.rk == rSwitched && n.lanes > 1
+	return n.credits && n.lanes > 1 && (n.rk == rSwitched || n.injectsOneAtATime())
+}
+
+// injectsOneAtATime tells whether the network's terminals inject one
+// packet at a time (injectOne): several lanes under credits, processors
+// attached to routers (a terminal's one wire is its injection channel).
+func (n *network) injectsOneAtATime() bool {
+	return n.credits && n.lanes > 1 && n.attached
+}
+
+// injectOne is the lane of wire w, terminal at's injection wire, a packet
+// leaving at takes when the terminal injects one packet at a time.
+// BookSim's terminal keeps a queue of flits per class and sends the
+// front one when its VC has a credit (trafficmanager's _partial_packets),
+// so a packet's head leaves only after the packet before it has sent its
+// tail: with buffers shorter than a packet, a head blocked in the first
+// router holds its tail at the terminal and the packets behind it in the
+// source queue. So while the last packet's lane is held, or packets wait
+// for it, the packet waits for that lane (grant then gives it the lane
+// injectAfter picks); else it takes the next free lane round robin.
+func (s *sim) injectOne(w, at int32) int32 {
+	// (On a terminal of several wires the last packet's lane counts only
+	// for a packet leaving by the same wire.)
+	if l := s.injLast[at]; l >= w*s.net.lanes && l < (w+1)*s.net.lanes && !s.wl.laneOn(w, l).free(s.now) {
+		return l
+	}
+	ch := s.injectLane(w, at)
+	s.injLast[at] = ch
+	return ch
+}
+
+// injectAfter is the lane a packet waiting at its terminal for lane ch
+// (injectOne) takes once ch's holder has sent its tail: the next lane
+// round robin whose holder has left, ch among them. The packets still
+// waiting behind it then wait for that lane.
+func (s *sim) injectAfter(w, ch, at int32) int32 {
+	n := s.net.lanes
+	first := w * n
+	x := ch
+	for i := range n {
+		if c := first + (s.injNext[at]+i)%n; c == ch || s.wl.laneOn(w, c).free(s.now) {
+			x = c
+			break
+		}
+	}
+	s.injNext[at] = (x - first + 1) % n
+	s.injLast[at] = x
+	if from := s.wl.laneOn(w, ch); x != ch && from.head >= 0 {
+		to := s.wl.laneOn(w, x)
+		to.head, from.head = from.head, -1
+		s.laneQ[x], s.laneQ[ch] = s.laneQ[ch], laneQueue{}
+		for q := to.head; q >= 0; q = s.pkts[q].next {
+			s.pkts[q].waitCh = x
+		}
+	}
+	return x
 }
 
 // injectLane is the lane of wire w a packet leaving terminal at takes, on
-// a switched network of several lanes under credits (sim.injNext).
+// a network whose terminals take their lanes round robin (sim.injNext;
+// injectOne calls it once the last packet's tail has left).
 // BookSim's terminal is not held to a routing phase's VC when it injects:
 // its routing functions give it every VC of the injection channel, and
 // it takes them round robin, the first free one after the last it took
@@ -1251,6 +1319,13 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 	}
 	if s.sw != SAF && p.nhops > 0 {
 		end = later(end, p.lastEnd+p.lastLat)
+		if n.credits && n.shareWire {
+			// Its flits keep its head's pace through the router: the
+			// tail leaves no sooner than HopDelay after it came in, so
+			// a worm the wire sharing or credits stretched upstream
+			// stays stretched (fitted: docs/RUNTIME.md).
+			end = later(end, p.lastEnd+p.lastLat+n.nodeP(p.at).HopDelay)
+		}
 	}
 	if shared {
 		wr.free = femto(wr.free + dur)
@@ -1324,7 +1399,10 @@ func femto(t float64) float64 {
 // since the head took it, can send its last F − B flits only as the head
 // frees buffers here from start on, so its tail leaves no sooner than
 // start + (F − B) flit times + CreditDelay + its latency. That reaches one
-// lane back; a lane further back keeps the times it had.
+// lane back; a lane further back keeps the times it had. With lanes
+// sharing wires the flit F − B leaves at the packet's shared pace and the
+// credit's way back is CreditDelay + latency − HopDelay (the loop less a
+// flit's time from the previous lane's wire to this one's), at least 0.
 func (s *sim) credits(id int32, p *packet, start, end float64, lp *LinkParams, next int32) float64 {
 	n := s.net
 	flits := (p.bytes + n.flitSize - 1) / n.flitSize
@@ -1332,6 +1410,7 @@ func (s *sim) credits(id int32, p *packet, start, end float64, lp *LinkParams, n
 	if free <= 0 {
 		return end
 	}
+	sharedEnd := end
 	if next != p.dst {
 		tf := float64(n.flitSize) / lp.Bandwidth
 		if rtt := n.spec.CreditDelay + 2*lp.Latency; rtt > float64(n.bufFlits)*tf {
@@ -1343,7 +1422,19 @@ func (s *sim) credits(id int32, p *packet, start, end float64, lp *LinkParams, n
 		h := p.hop(p.nhops - 1)
 		if ln := s.lane(h.ch); ln.owner == id {
 			prev := n.linkP(h.ch / n.lanes >> 1)
-			need := start + float64(free*n.flitSize)/prev.Bandwidth + n.spec.CreditDelay + prev.Latency
+			drain := float64(free*n.flitSize) / prev.Bandwidth
+			back := n.spec.CreditDelay + prev.Latency
+			if n.shareWire {
+				// With lanes sharing wires: the flit F − B leaves here at
+				// the packet's shared pace, and the credit's way back is
+				// the loop less the time a flit takes from that lane's
+				// wire to this one's (its latency and this router's
+				// HopDelay), so a packet that does not wait here does not
+				// hold that lane past its tail (docs/RUNTIME.md).
+				drain = max(drain, (sharedEnd-start)*float64(free)/float64(flits))
+				back = max(0, back-n.nodeP(p.at).HopDelay)
+			}
+			need := start + drain + back
 			h.end = max(h.end, need)
 			s.reopen(h.ch, h.end)
 			p.lastEnd = h.end
@@ -1516,7 +1607,11 @@ func (s *sim) grant(ch int32) {
 		s.lastIn[ch] = s.pkts[q].inLink
 	}
 	p := &s.pkts[q]
-	s.acquire(q, p, s.wl.wireOf(ch), ch, p.waitNext)
+	w := s.wl.wireOf(ch)
+	if s.injLast != nil && p.nhops == 0 {
+		ch = s.injectAfter(w, ch, p.at)
+	}
+	s.acquire(q, p, w, ch, p.waitNext)
 }
 
 func (s *sim) deliver(id int32) {
