@@ -837,10 +837,12 @@ func (s *sim) route(id int32, p *packet) {
 	if n.rk == rAcyclic {
 		ch = s.acyclicLane(ci)
 		w = s.wl.wireOf(ch)
-	} else if s.injLast != nil && p.nhops == 0 {
-		ch = s.injectOne(w, p.at)
 	} else if s.injNext != nil && p.nhops == 0 {
-		ch = s.injectLane(w, p.at)
+		if s.injLast != nil {
+			ch = s.injectOne(w, p.at)
+		} else {
+			ch = s.injectLane(w, p.at)
+		}
 	} else {
 		ch = s.pickLane(w, lc)
 	}
