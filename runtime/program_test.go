@@ -408,10 +408,10 @@ func TestProgramCriticalPathVisitsEachOperationOnce(t *testing.T) {
 }
 
 // rankOf finds every operation's rank, by its place in the schedule
-// where ranks have as many operations and by rankBy where they do not
-// (ranks of 3, 0, 1 and 5 operations).
+// where ranks have as many operations (dividing by multiplication: 28
+// each) and by rankBy where they do not (ranks of 3, 0, 1 and 5).
 func TestProgramRankOfEveryOperation(t *testing.T) {
-	for _, counts := range [][]int{{2, 2, 2}, {3, 0, 1, 5}, {0, 0, 4}} {
+	for _, counts := range [][]int{{2, 2, 2}, {3, 0, 1, 5}, {0, 0, 4}, {28, 28, 28, 28, 28}, {1, 1, 1}} {
 		x := &lang.Schedule{Ranks: len(counts), RankStart: []int32{0}}
 		var want []int
 		for r, c := range counts {
@@ -422,7 +422,7 @@ func TestProgramRankOfEveryOperation(t *testing.T) {
 			x.RankStart = append(x.RankStart, int32(len(x.Ops)))
 		}
 		p := &progRun{x: x}
-		p.rankBy, p.perRank = rankIndex(x)
+		p.rankBy, p.byRank = rankIndex(x)
 		for op, r := range want {
 			if got := p.rankOf(int32(op)); got != r {
 				t.Errorf("ranks of %v operations: operation %d is of rank %d, not %d", counts, op, got, r)
