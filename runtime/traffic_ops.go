@@ -127,6 +127,32 @@ func (s *sim) addMsg(tr *traffic, src, dst int32, size int64) int32 {
 func (s *sim) newMsg(tr *traffic, src, dst int32, size int64) int32 {
 	m := int32(len(s.msgs))
 	nparts := tr.parts(size)
+	s.msgs = append(s.msgs, message{src: src, dst: dst, size: size, part0: int32(len(s.parts)), parts: int32(nparts)})
+	s.parts = slices.Grow(s.parts, int(nparts))[:len(s.parts)+int(nparts)]
+	s.setParts(tr, m)
+	return m
+}
+
+// refill makes message m, which its sender and receiver are done with
+// (and no acknowledgement will come back for), a message of size bytes
+// from src to dst in its place, and tells whether it could: m must split
+// into as many parts as before. A program run reuses its messages so,
+// which took 150 B each of memory never touched again.
+func (s *sim) refill(tr *traffic, m, src, dst int32, size int64) bool {
+	msg := &s.msgs[m]
+	if int64(msg.parts) != tr.parts(size) {
+		return false
+	}
+	*msg = message{src: src, dst: dst, size: size, part0: msg.part0, parts: msg.parts}
+	s.setParts(tr, m)
+	return true
+}
+
+// setParts writes message m's parts, s.parts[part0:part0+parts], from
+// its size, source and destination.
+func (s *sim) setParts(tr *traffic, m int32) {
+	msg := &s.msgs[m]
+	src, dst, size, nparts := msg.src, msg.dst, msg.size, int64(msg.parts)
 	b := tr.payload
 	total := int64(1) // packets of the whole message
 	if b > 0 && size > 0 {
@@ -135,7 +161,6 @@ func (s *sim) newMsg(tr *traffic, src, dst int32, size int64) int32 {
 	// Whole-message packets, or fewer packets than parts: the bytes are
 	// split evenly, one packet a part.
 	even := b == 0 || total < nparts
-	s.msgs = append(s.msgs, message{src: src, dst: dst, size: size, part0: int32(len(s.parts)), parts: int32(nparts)})
 	var off int64
 	for j := range nparts {
 		var payload int64
@@ -155,9 +180,8 @@ func (s *sim) newMsg(tr *traffic, src, dst int32, size int64) int32 {
 			pt.last = payload + int64(pt.npk-1)*tr.hdrTail
 			pt.npk, pt.bytes = 1, pt.last
 		}
-		s.parts = append(s.parts, pt)
+		s.parts[msg.part0+int32(j)] = pt
 	}
-	return m
 }
 
 // reserve makes room for the messages and parts of a run of tr, as the
