@@ -151,6 +151,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	// The schedule is held throughout, and the expanded one beside it.
 	need := limits.Add(ProgramBytes(x, o), ScheduleBytes(s))
+	// The kernel's messages are reused where no acknowledgement comes
+	// back after a message is in (progRun.spare); elsewhere each message
+	// and rendezvous control message has its own.
+	reuse := n.spec.Packet.Window == 0
+	if !reuse {
+		need = limits.Add(need, limits.Mul(sends+2*rendezvous, progSimMsgBytes))
+	}
 	if x != s {
 		need = limits.Add(need, ScheduleBytes(x))
 	}
@@ -205,8 +212,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	reserve := int(sends + 2*rendezvous)
 	// The kernel's latency of each message delivered likewise (grown
 	// as it went, it made 4.7 times its size in garbage).
-	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	sm.lat = slices.Grow(sm.lat[:0], reserve)
+	// Where the kernel's messages are reused (progRun.spare), those sent
+	// at the start are the most in flight that can be foreseen.
+	if reuse {
+		reserve = int(freeSends)
+	}
+	sm.msgs, sm.parts = slices.Grow(sm.msgs[:0], reserve), slices.Grow(sm.parts[:0], reserve)
 	// The sends that wait for nothing go at once (the kernel reserves
 	// packets for its own bursts of parts when it starts, which a
 	// program's messages are not yet): room for a packet each spares
@@ -216,7 +228,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
-	p.spec = orig
+	p.spec, p.reuse = orig, reuse
 	if nic {
 		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
 		p.units = make([]float64, units[len(units)-1])
@@ -346,7 +358,7 @@ func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
 		}
 	}
 	return limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)),
-		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
+		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes+progSimMsgBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
 }
 
 // programGuard bounds the packets and pending events of a program's run,
@@ -383,17 +395,18 @@ const NoEager = -1
 // TestEstimatesAreWithinOneAndAHalfTimesThePeak, with spaced messages,
 // messages all at once, GOAL schedules and a program): an operation's
 // state and dependents, about 40 B (opState), and its rank, 4 B, where
-// ranks have different numbers of operations (rankBy); a message's records in the
-// simulator (message, part, latency, its program record), about 220 B;
-// an operation ready at the start, its event and place in the ready list
-// and among the contenders, about 40 B; and beyond that, for a message
-// that may be in flight with all the others, its packet and events,
-// about 300 B, and a receive posted at the start, its place in a queue.
-// (A flat 96 B an operation and 320 B a message was 1.5 times what spaced
-// messages take, and 2.5 times under what a burst takes.)
+// ranks have different numbers of operations (rankBy); a message's
+// program record and the kernel's latency of it, 64 B; an operation
+// ready at the start, its event and place in the ready list and among
+// the contenders, about 40 B; and beyond that, for a message that may be
+// in flight with all the others, its packet and events, about 300 B, and
+// its record and part in the simulator (progSimMsgBytes, which messages
+// sent later reuse), and a receive posted at the start, its place in a
+// queue. (A flat 96 B an operation and 320 B a message was 1.5 times
+// what spaced messages take, and 2.5 times under what a burst takes.)
 const (
 	progOpBytes  = 60
-	progMsgBytes = 200
+	progMsgBytes = 64
 	// progFreeOpBytes is an operation that waits for no other, and
 	// progFreeSendBytes and progFreeRecvBytes more for a send and a
 	// receive (ProgramBytes).
@@ -407,8 +420,12 @@ const (
 
 // Memory per timeline span and critical path step of the answer.
 var (
-	spanBytes = int64(unsafe.Sizeof(Span{}))
-	stepBytes = int64(unsafe.Sizeof(PathStep{}))
+	// progSimMsgBytes is a message's record and part in the simulator:
+	// every message's on a network whose messages are acknowledged
+	// (progRun.reuse), else only those in flight together.
+	progSimMsgBytes = int64(unsafe.Sizeof(message{}) + unsafe.Sizeof(part{}))
+	spanBytes       = int64(unsafe.Sizeof(Span{}))
+	stepBytes       = int64(unsafe.Sizeof(PathStep{}))
 	// With ProgramOptions.Flows: per message its Flow (and, beside it,
 	// when it was sent), per operation at most one Region.
 	flowBytes   = int64(unsafe.Sizeof(Flow{}))
@@ -643,6 +660,12 @@ type progRun struct {
 
 	msgs   []pmsg
 	simMsg []int32 // sim message -> program message
+	// spare holds the simulator messages taken in, which carry the next
+	// ones sent (reuse: on a network without acknowledgements, which
+	// come back after the message is in), where each message took a new
+	// one (its record and part, 150 B, never touched again).
+	spare []int32
+	reuse bool
 
 	// held is what the run holds (the budget's estimate), beside the
 	// timeline's spans, of which there may be maxSpans: with the waits
@@ -1373,7 +1396,7 @@ func (p *progRun) sentAt(i int32, t float64) {
 func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 float64) {
 	s := p.s
 	va, vb := p.node[a], p.node[b]
-	m := s.addMsg(p.tr, va, vb, bytes)
+	m := p.simMsgOf(va, vb, bytes)
 	if k := p.x.Ops[p.msgs[pm].send].Routing; k != 0 {
 		msg := &s.msgs[m]
 		for j := msg.part0; j < msg.part0+msg.parts; j++ {
@@ -1402,6 +1425,25 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 		p.leave(m)
 	}
 	return c0, *cpu
+}
+
+// simMsgOf is a simulator message of bytes from node va to node vb: one
+// that a message taken in has left (spare), else a new one.
+func (p *progRun) simMsgOf(va, vb int32, bytes int64) int32 {
+	if n := len(p.spare); n > 0 && p.s.refill(p.tr, p.spare[n-1], va, vb, bytes) {
+		m := p.spare[n-1]
+		p.spare = p.spare[:n-1]
+		return m
+	}
+	return p.s.addMsg(p.tr, va, vb, bytes)
+}
+
+// taken: simulator message m has been taken in where it went, and the
+// kernel has done with it: it may carry another message.
+func (p *progRun) taken(m int32) {
+	if p.reuse {
+		p.spare = append(p.spare, m)
+	}
 }
 
 // leave hands simulator message m to the network now. The kernel would
@@ -1434,6 +1476,7 @@ func (p *progRun) delivered(m int32) {
 	if p.o.Flows && (pk.kind == pmEager || pk.kind == pmData) {
 		p.took(pm, ready-p.nodeP(msg.dst).RecvOverhead)
 	}
+	p.taken(m)
 	if ready > s.now {
 		s.push(ready, evDriver, pm, wArrive)
 		return
@@ -1655,6 +1698,7 @@ func (p *progRun) tryTake(c contender) {
 	if p.o.Flows && (pk.kind == pmEager || pk.kind == pmData || pk.kind == pmMatch) {
 		p.took(pm, p.now())
 	}
+	p.taken(m)
 	p.arrive(pm)
 }
 
