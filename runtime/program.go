@@ -249,7 +249,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if p.clk, err = newProgClock(p, o.Seed, o.MaxMemory); err != nil {
 		return nil, err
 	}
-	p.msgs, p.simMsg = make([]pmsg, 0, sends), make([]int32, 0, reserve)
+	// The program's messages likewise, which are reused unless a trace
+	// reads them at the end.
+	held := freeSends
+	if o.Flows {
+		held = sends
+	}
+	p.msgs, p.simMsg = make([]pmsg, 0, held), make([]int32, 0, reserve)
 	sm.drv = p
 	if p.slows {
 		sm.passing = p.passing
@@ -326,7 +332,7 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 	}
 	if o.Flows {
 		f.Op += regionBytes
-		f.Send += flowBytes + 8
+		f.Send += flowBytes + 8 + pmsgBytes
 	}
 	return f
 }
@@ -358,7 +364,7 @@ func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
 		}
 	}
 	return limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)),
-		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes+progSimMsgBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
+		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes+progSimMsgBytes+pmsgBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
 }
 
 // programGuard bounds the packets and pending events of a program's run,
@@ -396,17 +402,17 @@ const NoEager = -1
 // messages all at once, GOAL schedules and a program): an operation's
 // state and dependents, about 40 B (opState), and its rank, 4 B, where
 // ranks have different numbers of operations (rankBy); a message's
-// program record and the kernel's latency of it, 64 B; an operation
-// ready at the start, its event and place in the ready list and among
-// the contenders, about 40 B; and beyond that, for a message that may be
-// in flight with all the others, its packet and events, about 300 B, and
-// its record and part in the simulator (progSimMsgBytes, which messages
-// sent later reuse), and a receive posted at the start, its place in a
-// queue. (A flat 96 B an operation and 320 B a message was 1.5 times
-// what spaced messages take, and 2.5 times under what a burst takes.)
+// latency in the kernel, 8 B; an operation ready at the start, its event
+// and place in the ready list and among the contenders, about 40 B; and
+// beyond that, for a message that may be in flight with all the others,
+// its packet and events, about 300 B, and its records in the program and
+// the simulator (progSimMsgBytes, which messages sent later reuse), and
+// a receive posted at the start, its place in a queue. (A flat 96 B an
+// operation and 320 B a message was 1.5 times what spaced messages take,
+// and 2.5 times under what a burst takes.)
 const (
 	progOpBytes  = 60
-	progMsgBytes = 64
+	progMsgBytes = 8
 	// progFreeOpBytes is an operation that waits for no other, and
 	// progFreeSendBytes and progFreeRecvBytes more for a send and a
 	// receive (ProgramBytes).
@@ -424,8 +430,12 @@ var (
 	// every message's on a network whose messages are acknowledged
 	// (progRun.reuse), else only those in flight together.
 	progSimMsgBytes = int64(unsafe.Sizeof(message{}) + unsafe.Sizeof(part{}))
-	spanBytes       = int64(unsafe.Sizeof(Span{}))
-	stepBytes       = int64(unsafe.Sizeof(PathStep{}))
+	// pmsgBytes is a message's record in the program run: every
+	// message's with ProgramOptions.Flows, else only those in flight or
+	// waiting to be received.
+	pmsgBytes = int64(unsafe.Sizeof(pmsg{}))
+	spanBytes = int64(unsafe.Sizeof(Span{}))
+	stepBytes = int64(unsafe.Sizeof(PathStep{}))
 	// With ProgramOptions.Flows: per message its Flow (and, beside it,
 	// when it was sent), per operation at most one Region.
 	flowBytes   = int64(unsafe.Sizeof(Flow{}))
@@ -658,7 +668,14 @@ type progRun struct {
 	// operation).
 	byRank divider
 
+	// msgs holds the program's messages in flight or waiting to be
+	// received, donePm the places of those done with (all of them, with
+	// a trace, are kept), and sent counts them: a message's record
+	// (56 B) was kept to the end, making 13 MB of memory touched once
+	// for a 16,384-rank dissemination.
 	msgs   []pmsg
+	donePm []int32
+	sent   int64
 	simMsg []int32 // sim message -> program message
 	// spare holds the simulator messages taken in, which carry the next
 	// ones sent (reuse: on a network without acknowledgements, which
@@ -1309,8 +1326,7 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		p.s.err = fmt.Errorf("rank %d sends to rank %d, which is not a rank (ranks are 0..%d)", r, dst, len(p.node)-1)
 		return
 	}
-	pm := int32(len(p.msgs))
-	p.msgs = append(p.msgs, pmsg{src: r, dst: dst, tag: op.Tag, send: i, recv: -1})
+	pm := p.newPmsg(pmsg{src: r, dst: dst, tag: op.Tag, send: i, recv: -1})
 	if p.node[r] == p.node[dst] {
 		// Through memory: the CPU copies out, then in.
 		m := &p.msgs[pm]
@@ -1361,6 +1377,28 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		p.sentAt(i, c0) // as LogGOPS: an eager send is done when it starts
 	default:
 		p.sentAt(i, c1)
+	}
+}
+
+// newPmsg keeps program message m: in the place of one done with
+// (donePmsg), or a new one.
+func (p *progRun) newPmsg(m pmsg) int32 {
+	p.sent++
+	if n := len(p.donePm); n > 0 {
+		pm := p.donePm[n-1]
+		p.donePm = p.donePm[:n-1]
+		p.msgs[pm] = m
+		return pm
+	}
+	p.msgs = append(p.msgs, m)
+	return int32(len(p.msgs) - 1)
+}
+
+// donePmsg: program message pm has been received (and its send is
+// done with it) and may be reused, unless a trace will read it.
+func (p *progRun) donePmsg(pm int32) {
+	if !p.o.Flows {
+		p.donePm = append(p.donePm, pm)
 	}
 }
 
@@ -1745,6 +1783,7 @@ func (p *progRun) arrive(pm int32) {
 	case pmData:
 		p.complete(m.recv, now, m.send)
 		p.complete(m.send, now, p.ops[m.send].readyBy)
+		p.donePmsg(pm)
 	}
 }
 
@@ -1770,6 +1809,7 @@ func (p *progRun) matched(pm, rc int32) {
 			*cpu, *gap = max(*cpu, now), max(*gap, now)
 			p.complete(m.send, now, p.ops[m.send].readyBy)
 		}
+		p.donePmsg(pm)
 		return
 	}
 	m.kind = pmCTS
@@ -1899,7 +1939,7 @@ func (p *progRun) dequeue(qs map[int64]queue, posted bool, k int64) int32 {
 // its spans: their memory is counted with what the run holds before they
 // are made.
 func (p *progRun) result(partial bool) (*ProgramResult, error) {
-	res := &ProgramResult{Method: "simulated", Messages: int64(len(p.msgs)), Events: p.s.events, Partial: partial}
+	res := &ProgramResult{Method: "simulated", Messages: p.sent, Events: p.s.events, Partial: partial}
 	res.Ranks = make([]RankTimes, len(p.ranks))
 	last := int32(-1)
 	for i := range p.ops {
