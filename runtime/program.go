@@ -599,10 +599,72 @@ type queue struct{ head, tail int32 }
 
 func matchKey(src, tag int32) int64 { return int64(src)<<32 | int64(uint32(tag)) }
 
+// matchQueues are one rank's matching queues of one sort, by key
+// (matchKey): the first in a place of their own, the others in a map
+// made when there are two at once. Most ranks of a collective have one
+// receive posted or one message in at a time: a map each made 12 MB at
+// 65,536 ranks, and its look-ups a tenth of a simulation.
+type matchQueues struct {
+	k    int64
+	q    queue
+	one  bool // k and q hold a queue
+	more map[int64]queue
+}
+
+// get is queue k, if there is one.
+func (m *matchQueues) get(k int64) (queue, bool) {
+	if m.one && m.k == k {
+		return m.q, true
+	}
+	if len(m.more) == 0 {
+		return queue{}, false
+	}
+	q, ok := m.more[k]
+	return q, ok
+}
+
+// put makes q queue k.
+func (m *matchQueues) put(k int64, q queue) {
+	if m.one && m.k == k {
+		m.q = q
+		return
+	}
+	if _, in := m.more[k]; !m.one && !in {
+		m.k, m.q, m.one = k, q, true
+		return
+	}
+	if m.more == nil {
+		m.more = map[int64]queue{}
+	}
+	m.more[k] = q
+}
+
+// del removes queue k.
+func (m *matchQueues) del(k int64) {
+	if m.one && m.k == k {
+		m.one = false
+		return
+	}
+	delete(m.more, k)
+}
+
+// empty tells whether there is no queue.
+func (m *matchQueues) empty() bool { return !m.one && len(m.more) == 0 }
+
+// each calls f with every queue and its key.
+func (m *matchQueues) each(f func(k int64, q queue)) {
+	if m.one {
+		f(m.k, m.q)
+	}
+	for k, q := range m.more {
+		f(k, q)
+	}
+}
+
 // rankState is one rank's matching queues and accounts.
 type rankState struct {
-	posted     map[int64]queue // (source, tag), wildcards included -> receive ops; nil until one is
-	unexpected map[int64]queue // (source, tag) -> messages in, not yet received; nil until one is
+	posted     matchQueues // (source, tag), wildcards included -> receive ops
+	unexpected matchQueues // (source, tag) -> messages in, not yet received
 	// wild counts the posted receives of any source or any tag: while
 	// there are none, a message in looks up its own key alone, where
 	// four look-ups were 4% of a 16,384-rank dissemination's simulation.
@@ -1822,13 +1884,13 @@ func (p *progRun) matched(pm, rc int32) {
 func (p *progRun) matchPosted(pm int32) int32 {
 	m := &p.msgs[pm]
 	rs := &p.ranks[m.dst]
-	if len(rs.posted) == 0 {
+	if rs.posted.empty() {
 		return -1
 	}
 	best, bestKey := int32(-1), int64(0)
 	try := func(src, tag int32) {
 		k := matchKey(src, tag)
-		if q, ok := rs.posted[k]; ok && (best < 0 || p.ops[q.head].need < p.ops[best].need) {
+		if q, ok := rs.posted.get(k); ok && (best < 0 || p.ops[q.head].need < p.ops[best].need) {
 			best, bestKey = q.head, k
 		}
 	}
@@ -1846,7 +1908,7 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	if wildKey(bestKey) {
 		rs.wild--
 	}
-	return p.dequeue(rs.posted, true, bestKey)
+	return p.dequeue(&rs.posted, true, bestKey)
 }
 
 // post posts receive op i of rank r: it takes the earliest message in that
@@ -1860,20 +1922,20 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 	best, bestKey := int32(-1), int64(0)
 	if op.Peer != lang.AnyRank && op.Tag != lang.AnyTag {
 		k := matchKey(op.Peer, op.Tag)
-		if q, ok := rs.unexpected[k]; ok {
+		if q, ok := rs.unexpected.get(k); ok {
 			best, bestKey = q.head, k
 		}
 	} else {
-		for k, q := range rs.unexpected {
+		rs.unexpected.each(func(k int64, q queue) {
 			src, tag := int32(k>>32), int32(uint32(k))
 			if (op.Peer == lang.AnyRank || op.Peer == src) && collective.TagMatches(op.Tag, tag) &&
 				(best < 0 || p.msgs[q.head].seq < p.msgs[best].seq) {
 				best, bestKey = q.head, k
 			}
-		}
+		})
 	}
 	if best >= 0 {
-		p.matched(p.dequeue(rs.unexpected, false, bestKey), i)
+		p.matched(p.dequeue(&rs.unexpected, false, bestKey), i)
 		return
 	}
 	p.seq++
@@ -1900,35 +1962,32 @@ func (p *progRun) next(posted bool, x int32) *int32 {
 	return &p.msgs[x].next
 }
 
-// enqueue appends x to queue k of *qs (of posted receives, or of
-// messages in), making the map if there is none.
-func (p *progRun) enqueue(qs *map[int64]queue, posted bool, k int64, x int32) {
-	if *qs == nil {
-		*qs = map[int64]queue{}
-	}
+// enqueue appends x to queue k of qs (of posted receives, or of
+// messages in).
+func (p *progRun) enqueue(qs *matchQueues, posted bool, k int64, x int32) {
 	*p.next(posted, x) = -1
-	q, ok := (*qs)[k]
+	q, ok := qs.get(k)
 	if !ok {
-		(*qs)[k] = queue{x, x}
+		qs.put(k, queue{x, x})
 		return
 	}
 	*p.next(posted, q.tail) = x
 	q.tail = x
-	(*qs)[k] = q
+	qs.put(k, q)
 }
 
 // dequeue takes the front of queue k of qs, which is not empty. A
 // receive's link goes back to -1, the cause of an operation that has
 // not completed.
-func (p *progRun) dequeue(qs map[int64]queue, posted bool, k int64) int32 {
-	q := qs[k]
+func (p *progRun) dequeue(qs *matchQueues, posted bool, k int64) int32 {
+	q, _ := qs.get(k)
 	x := q.head
 	link := p.next(posted, x)
 	if q.head == q.tail {
-		delete(qs, k)
+		qs.del(k)
 	} else {
 		q.head = *link
-		qs[k] = q
+		qs.put(k, q)
 	}
 	*link = -1
 	return x
