@@ -122,7 +122,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
-	var sends, freeSends, rendezvous, free int64
+	var sends, freeSends, freeRecvs, rendezvous, free int64
 	above := rendezvousAbove(o.EagerLimit)
 	for i := range x.Ops {
 		ready := x.DepStart[i+1] == x.DepStart[i]
@@ -142,6 +142,10 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			}
 			if op.Bytes < 0 {
 				return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), x.RankOf(i), op.Bytes)
+			}
+		case lang.OpRecv:
+			if ready {
+				freeRecvs++ // posted at the start
 			}
 		case lang.OpCalc:
 			if !(op.Time >= 0 && op.Time <= math.MaxFloat64) {
@@ -228,6 +232,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p.posted = newPostedTable(int(freeRecvs))
 	p.spec, p.reuse = orig, reuse
 	if nic {
 		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
@@ -418,7 +423,7 @@ const (
 	// receive (ProgramBytes).
 	progFreeOpBytes   = 40
 	progFreeSendBytes = 300
-	progFreeRecvBytes = 16
+	progFreeRecvBytes = 48 // its queue's place in postedTable (24 B), at most half full
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
 	progRankBytes    = 160
@@ -661,17 +666,18 @@ func (m *matchQueues) each(f func(k int64, q queue)) {
 	}
 }
 
-// rankState is one rank's matching queues and accounts.
+// rankState is one rank's messages in and accounts (its posted receives
+// are in progRun.posted).
 type rankState struct {
-	posted     matchQueues // (source, tag), wildcards included -> receive ops
 	unexpected matchQueues // (source, tag) -> messages in, not yet received
-	// wild counts the posted receives of any source or any tag: while
-	// there are none, a message in looks up its own key alone, where
-	// four look-ups were 4% of a 16,384-rank dissemination's simulation.
-	wild       int32
-	compute    float64
-	send, recv float64
-	end        float64
+	// posted counts its posted receives, wild those of any source or any
+	// tag: while there are none, a message in looks up its own key
+	// alone, where four look-ups were 4% of a 16,384-rank dissemination's
+	// simulation.
+	posted, wild int32
+	compute      float64
+	send, recv   float64
+	end          float64
 }
 
 // opState is an operation's state in a program's run, in one record
@@ -737,6 +743,8 @@ type progRun struct {
 	// for a 16,384-rank dissemination.
 	msgs   []pmsg
 	donePm []int32
+	// posted holds every rank's queues of posted receives.
+	posted postedTable
 	sent   int64
 	simMsg []int32 // sim message -> program message
 	// spare holds the simulator messages taken in, which carry the next
@@ -1833,7 +1841,7 @@ func (p *progRun) arrive(pm int32) {
 			p.matched(pm, rc)
 			return
 		}
-		p.enqueue(&p.ranks[m.dst].unexpected, false, matchKey(m.src, m.tag), pm)
+		p.enqueue(&p.ranks[m.dst].unexpected, matchKey(m.src, m.tag), pm)
 	case pmCTS:
 		m.kind = pmData
 		op := &p.x.Ops[m.send]
@@ -1884,13 +1892,13 @@ func (p *progRun) matched(pm, rc int32) {
 func (p *progRun) matchPosted(pm int32) int32 {
 	m := &p.msgs[pm]
 	rs := &p.ranks[m.dst]
-	if rs.posted.empty() {
+	if rs.posted == 0 {
 		return -1
 	}
 	best, bestKey := int32(-1), int64(0)
 	try := func(src, tag int32) {
 		k := matchKey(src, tag)
-		if q, ok := rs.posted.get(k); ok && (best < 0 || p.ops[q.head].need < p.ops[best].need) {
+		if q, ok := p.posted.get(m.dst, k); ok && (best < 0 || p.ops[q.head].need < p.ops[best].need) {
 			best, bestKey = q.head, k
 		}
 	}
@@ -1908,7 +1916,18 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	if wildKey(bestKey) {
 		rs.wild--
 	}
-	return p.dequeue(&rs.posted, true, bestKey)
+	rs.posted--
+	// Off its queue, as dequeue takes a message in.
+	q, _ := p.posted.get(m.dst, bestKey)
+	link := &p.ops[best].cause
+	if q.head == q.tail {
+		p.posted.del(m.dst, bestKey)
+	} else {
+		q.head = *link
+		p.posted.put(m.dst, bestKey, q)
+	}
+	*link = -1
+	return best
 }
 
 // post posts receive op i of rank r: it takes the earliest message in that
@@ -1935,7 +1954,7 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 		})
 	}
 	if best >= 0 {
-		p.matched(p.dequeue(&rs.unexpected, false, bestKey), i)
+		p.matched(p.dequeue(&rs.unexpected, bestKey), i)
 		return
 	}
 	p.seq++
@@ -1944,7 +1963,16 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 	if wildKey(k) {
 		rs.wild++
 	}
-	p.enqueue(&rs.posted, true, k, i)
+	rs.posted++
+	// At the end of its queue, as enqueue puts a message in.
+	p.ops[i].cause = -1
+	if q, ok := p.posted.get(r, k); ok {
+		p.ops[q.tail].cause = i
+		q.tail = i
+		p.posted.put(r, k, q)
+	} else {
+		p.posted.put(r, k, queue{i, i})
+	}
 }
 
 // wildKey tells whether matching key k is of a receive from any source
@@ -1953,43 +1981,31 @@ func wildKey(k int64) bool {
 	return int32(k>>32) == lang.AnyRank || int32(uint32(k)) == lang.AnyTag
 }
 
-// next is where item x of a queue of posted receives (posted) or of
-// messages in keeps the item after it.
-func (p *progRun) next(posted bool, x int32) *int32 {
-	if posted {
-		return &p.ops[x].cause
-	}
-	return &p.msgs[x].next
-}
-
-// enqueue appends x to queue k of qs (of posted receives, or of
-// messages in).
-func (p *progRun) enqueue(qs *matchQueues, posted bool, k int64, x int32) {
-	*p.next(posted, x) = -1
+// enqueue appends message pm to queue k of qs, its receiver's messages
+// in (linked through pmsg.next).
+func (p *progRun) enqueue(qs *matchQueues, k int64, pm int32) {
+	p.msgs[pm].next = -1
 	q, ok := qs.get(k)
 	if !ok {
-		qs.put(k, queue{x, x})
+		qs.put(k, queue{pm, pm})
 		return
 	}
-	*p.next(posted, q.tail) = x
-	q.tail = x
+	p.msgs[q.tail].next = pm
+	q.tail = pm
 	qs.put(k, q)
 }
 
-// dequeue takes the front of queue k of qs, which is not empty. A
-// receive's link goes back to -1, the cause of an operation that has
-// not completed.
-func (p *progRun) dequeue(qs *matchQueues, posted bool, k int64) int32 {
+// dequeue takes the front of queue k of qs, which is not empty.
+func (p *progRun) dequeue(qs *matchQueues, k int64) int32 {
 	q, _ := qs.get(k)
 	x := q.head
-	link := p.next(posted, x)
 	if q.head == q.tail {
 		qs.del(k)
 	} else {
-		q.head = *link
+		q.head = p.msgs[x].next
 		qs.put(k, q)
 	}
-	*link = -1
+	p.msgs[x].next = -1
 	return x
 }
 
