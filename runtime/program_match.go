@@ -1,5 +1,66 @@
 package runtime
 
+// matchQueues are one rank's queues of messages in, by key (matchKey):
+// the first in a place of their own, the others in a map made when
+// there are two at once. Most ranks of a collective have one message in
+// at a time, if any: a map each made 12 MB at 65,536 ranks.
+type matchQueues struct {
+	k    int64
+	q    queue
+	one  bool // k and q hold a queue
+	more map[int64]queue
+}
+
+// get is queue k, if there is one.
+func (m *matchQueues) get(k int64) (queue, bool) {
+	if m.one && m.k == k {
+		return m.q, true
+	}
+	if len(m.more) == 0 {
+		return queue{}, false
+	}
+	q, ok := m.more[k]
+	return q, ok
+}
+
+// put makes q queue k.
+func (m *matchQueues) put(k int64, q queue) {
+	if m.one && m.k == k {
+		m.q = q
+		return
+	}
+	if _, in := m.more[k]; !m.one && !in {
+		m.k, m.q, m.one = k, q, true
+		return
+	}
+	if m.more == nil {
+		m.more = map[int64]queue{}
+	}
+	m.more[k] = q
+}
+
+// del removes queue k.
+func (m *matchQueues) del(k int64) {
+	if m.one && m.k == k {
+		m.one = false
+		return
+	}
+	delete(m.more, k)
+}
+
+// empty tells whether there is no queue.
+func (m *matchQueues) empty() bool { return !m.one && len(m.more) == 0 }
+
+// each calls f with every queue and its key.
+func (m *matchQueues) each(f func(k int64, q queue)) {
+	if m.one {
+		f(m.k, m.q)
+	}
+	for k, q := range m.more {
+		f(k, q)
+	}
+}
+
 // postedTable holds every rank's queues of posted receives, by rank and
 // matching key (matchKey), in one open-addressed table: a message in
 // looks up its own key (and, while its rank has receives of any source

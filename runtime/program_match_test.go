@@ -48,3 +48,44 @@ func TestPostedTableHoldsWhatAMapHolds(t *testing.T) {
 		}
 	}
 }
+
+// A rank's matching queues hold what a map of them holds, through random
+// puts and removals of a few keys (the first in its own place, the
+// others in a map, a key moving between them as others come and go).
+func TestMatchQueuesHoldWhatAMapHolds(t *testing.T) {
+	rng := topo.NewRand(7)
+	var m matchQueues
+	want := map[int64]queue{}
+	for step := range 2000 {
+		k := matchKey(int32(rng.Intn(4))-1, int32(rng.Intn(3))-1)
+		if _, ok := want[k]; ok && rng.Intn(2) == 0 {
+			m.del(k)
+			delete(want, k)
+		} else {
+			q := queue{int32(step), int32(rng.Intn(100))}
+			m.put(k, q)
+			want[k] = q
+		}
+		got := map[int64]queue{}
+		m.each(func(k int64, q queue) {
+			if _, twice := got[k]; twice {
+				t.Fatalf("step %d: key %x given twice", step, k)
+			}
+			got[k] = q
+		})
+		if !maps.Equal(got, want) {
+			t.Fatalf("step %d: holds %v, want %v", step, got, want)
+		}
+		if m.empty() != (len(want) == 0) {
+			t.Fatalf("step %d: empty() = %v with %d queues", step, m.empty(), len(want))
+		}
+		for k, q := range want {
+			if g, ok := m.get(k); !ok || g != q {
+				t.Fatalf("step %d: get(%x) = %v, %v; want %v", step, k, g, ok, q)
+			}
+		}
+		if _, ok := m.get(matchKey(9, 9)); ok {
+			t.Fatalf("step %d: a key never put is found", step)
+		}
+	}
+}
