@@ -122,30 +122,28 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if err != nil {
 		return nil, err
 	}
-	var sends, freeSends, freeRecvs, rendezvous, free int64
+	// The operations ready at the start are LogGOPS processors' first
+	// contenders, their receives posted at once.
+	// used is how many CPUs and NICs the schedule names (the most of any
+	// rank), which a LogGOPS processor that does not state its count has.
+	c := opCounts{ops: int64(len(x.Ops))}
+	var rendezvous int64
+	used := [2]int{1, 1}
 	above := rendezvousAbove(o.EagerLimit)
 	for i := range x.Ops {
-		ready := x.DepStart[i+1] == x.DepStart[i]
-		if ready {
-			free++ // ready at the start: LogGOPS processors' first contenders
-		}
+		op := &x.Ops[i]
+		c.count(op.Kind, x.DepStart[i+1] == x.DepStart[i])
+		used[0] = max(used[0], int(op.CPU)+1)
+		used[1] = max(used[1], int(op.NIC)+1)
 		// The readers refuse such operations; a schedule built by hand
 		// would otherwise end at NaN.
-		switch op := &x.Ops[i]; op.Kind {
+		switch op.Kind {
 		case lang.OpSend:
-			sends++
-			if ready {
-				freeSends++
-			}
 			if op.Bytes > above {
 				rendezvous++
 			}
 			if op.Bytes < 0 {
 				return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), x.RankOf(i), op.Bytes)
-			}
-		case lang.OpRecv:
-			if ready {
-				freeRecvs++ // posted at the start
 			}
 		case lang.OpCalc:
 			if !(op.Time >= 0 && op.Time <= math.MaxFloat64) {
@@ -153,8 +151,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			}
 		}
 	}
+	sends, freeSends, free := c.sends, c.freeSends, c.free
 	// The schedule is held throughout, and the expanded one beside it.
-	need := limits.Add(ProgramBytes(x, o), ScheduleBytes(s))
+	need := limits.Add(programBytes(c, int64(x.Ranks), o), ScheduleBytes(s))
 	// The kernel's messages are reused where no acknowledgement comes
 	// back after a message is in (progRun.spare); elsewhere each message
 	// and rendezvous control message has its own.
@@ -176,9 +175,8 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		return nil, err
 	}
 	var units []int32
-	var used [2]int
 	if nic {
-		if units, used, err = unitsOf(orig, x, nodes); err != nil {
+		if units, err = unitsOf(orig, x, nodes, used); err != nil {
 			return nil, err
 		}
 		// The CPUs beyond the first and the NICs' two gaps of every
@@ -206,7 +204,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if sm.alts, err = routingsOf(spec, n, x.Routings, o); err != nil {
 		return nil, err
 	}
-	sm.guard = programGuard(x, need, o.MaxMemory)
+	sm.guard = programGuard(c, int64(x.Ranks), need, o.MaxMemory)
 	// Every send is one message of one part, and a rendezvous two more
 	// (its request and clear-to-send): reserving them up front saves
 	// copying them as they grow. Only the sends above the eager limit
@@ -232,7 +230,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
-	p.posted = newPostedTable(int(freeRecvs))
+	p.posted = newPostedTable(int(c.freeRecvs))
 	p.spec, p.reuse = orig, reuse
 	if nic {
 		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
@@ -352,24 +350,45 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 // come to be in flight together later (a trace's at one later time) are
 // not foreseen; programGuard bounds them as they come.
 func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
-	var sends, freeOps, freeSends, freeRecvs int64
+	return programBytes(countOps(x), int64(x.Ranks), o)
+}
+
+// opCounts are what the budget counts of a schedule's operations: all,
+// the sends, those that wait for no other (free), and of those the sends
+// and the receives.
+type opCounts struct{ ops, sends, free, freeSends, freeRecvs int64 }
+
+// countOps counts x's operations for the budget; RunProgram counts them
+// in its own pass over them.
+func countOps(x *lang.Schedule) opCounts {
+	c := opCounts{ops: int64(len(x.Ops))}
 	for i := range x.Ops {
-		free := x.DepStart[i+1] == x.DepStart[i]
-		if free {
-			freeOps++
-		}
-		switch {
-		case x.Ops[i].Kind == lang.OpSend:
-			sends++
-			if free {
-				freeSends++
-			}
-		case x.Ops[i].Kind == lang.OpRecv && free:
-			freeRecvs++
-		}
+		c.count(x.Ops[i].Kind, x.DepStart[i+1] == x.DepStart[i])
 	}
-	return limits.Add(ProgramFootprint(o).Bytes(int64(len(x.Ops)), sends, 0, int64(x.Ranks)),
-		limits.Mul(freeOps, progFreeOpBytes), limits.Mul(freeSends, progFreeSendBytes+progSimMsgBytes+pmsgBytes), limits.Mul(freeRecvs, progFreeRecvBytes))
+	return c
+}
+
+// count counts an operation of kind k, free if it waits for no other.
+func (c *opCounts) count(k lang.SchedKind, free bool) {
+	if free {
+		c.free++
+	}
+	switch {
+	case k == lang.OpSend:
+		c.sends++
+		if free {
+			c.freeSends++
+		}
+	case k == lang.OpRecv && free:
+		c.freeRecvs++
+	}
+}
+
+// programBytes is ProgramBytes from the counts of a schedule of ranks
+// ranks.
+func programBytes(c opCounts, ranks int64, o ProgramOptions) int64 {
+	return limits.Add(ProgramFootprint(o).Bytes(c.ops, c.sends, 0, ranks),
+		limits.Mul(c.free, progFreeOpBytes), limits.Mul(c.freeSends, progFreeSendBytes+progSimMsgBytes+pmsgBytes), limits.Mul(c.freeRecvs, progFreeRecvBytes))
 }
 
 // programGuard bounds the packets and pending events of a program's run,
@@ -378,21 +397,12 @@ func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
 // so that messages in flight together that no estimate foresaw (a trace's
 // messages at one time after the start) end the run with an error naming
 // the figure before they exhaust the machine.
-func programGuard(x *lang.Schedule, need, maxMemory int64) growthGuard {
+func programGuard(c opCounts, ranks, need, maxMemory int64) growthGuard {
 	maxMemory = limits.Or(maxMemory)
-	var free, freeSends int64
-	for i := range x.Ops {
-		if x.DepStart[i+1] == x.DepStart[i] {
-			free++
-			if x.Ops[i].Kind == lang.OpSend {
-				freeSends++
-			}
-		}
-	}
 	spare := max(maxMemory-need, 0) / 2
 	return growthGuard{
-		maxPackets: int(min(limits.Add(freeSends, spare/packetBytes), math.MaxInt32)),
-		maxEvents:  int(min(limits.Add(limits.Mul(freeSends, 3), free, int64(x.Ranks), spare/eventBytes), math.MaxInt32)),
+		maxPackets: int(min(limits.Add(c.freeSends, spare/packetBytes), math.MaxInt32)),
+		maxEvents:  int(min(limits.Add(limits.Mul(c.freeSends, 3), c.free, ranks, spare/eventBytes), math.MaxInt32)),
 		limit:      maxMemory,
 	}
 }
@@ -662,6 +672,7 @@ type progRun struct {
 
 	ops       []opState // per operation of x
 	dependent []int32   // CSR of dependents: op<<1 | start
+	startDeps bool      // some operation irequires another (its start releases it)
 	depAt     []int32
 	ready     []int32 // worklist
 	// rankBy[op] is op's rank where ranks have different numbers of
@@ -772,6 +783,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 			v := int32(i) << 1
 			if d.Start {
 				v |= 1
+				p.startDeps = true
 			}
 			p.dependent[fill[d.Op]] = v
 			fill[d.Op]++
@@ -955,6 +967,9 @@ func (p *progRun) started(i int32) {
 		return
 	}
 	p.ops[i].state = 2
+	if !p.startDeps {
+		return
+	}
 	for _, d := range p.dependent[p.depAt[i]:p.depAt[i+1]] {
 		if d&1 == 1 {
 			p.release(d>>1, i, true)
@@ -1206,14 +1221,9 @@ func withoutNIC(np NodeParams) NodeParams {
 
 // unitsOf checks that every operation of x names a CPU and a NIC its
 // rank's processor has (one that states no count has as many as the
-// schedule names, as in LogGOPSim), and returns a slice of -1 per node of
-// the graph and how many CPUs and NICs the schedule names.
-func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32) ([]int32, [2]int, error) {
-	used := [2]int{1, 1}
-	for i := range x.Ops {
-		used[0] = max(used[0], int(x.Ops[i].CPU)+1)
-		used[1] = max(used[1], int(x.Ops[i].NIC)+1)
-	}
+// schedule names, used, as in LogGOPSim), and returns a slice of -1 per
+// node of the graph.
+func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32, used [2]int) ([]int32, error) {
 	for r, v := range nodes {
 		np := paramsOf(spec, v)
 		if np.CPUs == 0 && np.NICs == 0 {
@@ -1223,10 +1233,10 @@ func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32) ([]int32, [2]int, erro
 		for i := x.RankStart[r]; i < x.RankStart[r+1]; i++ {
 			op := &x.Ops[i]
 			if int(op.CPU) >= cpus {
-				return nil, used, fmt.Errorf("operation %s of rank %d runs on CPU %d, but its processor has %d (its cpus)", x.LabelOf(int(i)), r, op.CPU, cpus)
+				return nil, fmt.Errorf("operation %s of rank %d runs on CPU %d, but its processor has %d (its cpus)", x.LabelOf(int(i)), r, op.CPU, cpus)
 			}
 			if op.Kind == lang.OpSend && int(op.NIC) >= nics {
-				return nil, used, fmt.Errorf("operation %s of rank %d sends on NIC %d, but its processor has %d (its nics)", x.LabelOf(int(i)), r, op.NIC, nics)
+				return nil, fmt.Errorf("operation %s of rank %d sends on NIC %d, but its processor has %d (its nics)", x.LabelOf(int(i)), r, op.NIC, nics)
 			}
 		}
 	}
@@ -1237,7 +1247,7 @@ func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32) ([]int32, [2]int, erro
 	for i := range u {
 		u[i] = -1
 	}
-	return u, used, nil
+	return u, nil
 }
 
 // overlap is how much of [a, b] the sorted disjoint intervals cover.
