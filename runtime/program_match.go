@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/parasol-lang/parasol/internal/hugepages"
+
 // matchQueues are one rank's queues of messages in, by key (matchKey):
 // the first in a place of their own, the others in a map made when
 // there are two at once. Most ranks of a collective have one message in
@@ -89,7 +91,7 @@ func newPostedTable(n int) postedTable {
 	for c < 2*n {
 		c *= 2
 	}
-	return postedTable{e: make([]postedEntry, c), mask: uint32(c - 1)}
+	return postedTable{e: hugepages.Make[postedEntry](c, c), mask: uint32(c - 1)}
 }
 
 // home is where queue (r, k) is looked for first.
@@ -97,6 +99,9 @@ func (t *postedTable) home(r int32, k int64) uint32 {
 	h := (uint64(uint32(r))<<32 ^ uint64(k) ^ uint64(k)>>29) * 0x9e3779b97f4a7c15
 	return uint32(h>>32) & t.mask
 }
+
+// at is where queue (r, k) is looked for first, to fetch ahead.
+func (t *postedTable) at(r int32, k int64) *postedEntry { return &t.e[t.home(r, k)] }
 
 // find is the place of queue (r, k), or -1.
 func (t *postedTable) find(r int32, k int64) int {
@@ -155,7 +160,7 @@ func (t *postedTable) del(r int32, k int64) {
 // grow doubles the table.
 func (t *postedTable) grow() {
 	old := t.e
-	t.e, t.mask = make([]postedEntry, 2*len(old)), uint32(2*len(old)-1)
+	t.e, t.mask = hugepages.Make[postedEntry](2*len(old), 2*len(old)), uint32(2*len(old)-1)
 	for _, e := range old {
 		if e.rank1 != 0 {
 			i := t.home(e.rank1-1, e.k)
