@@ -123,9 +123,9 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		return nil, err
 	}
 	// The operations ready at the start are LogGOPS processors' first
-	// contenders, their receives posted at once.
-	// used is how many CPUs and NICs the schedule names (the most of any
-	// rank), which a LogGOPS processor that does not state its count has.
+	// contenders, their receives posted at once; used is how many CPUs
+	// and NICs the schedule names (the most of any rank), which a LogGOPS
+	// processor that does not state its count has.
 	c := opCounts{ops: int64(len(x.Ops))}
 	var rendezvous int64
 	used := [2]int{1, 1}
@@ -434,7 +434,7 @@ const (
 	// receive (ProgramBytes).
 	progFreeOpBytes   = 40
 	progFreeSendBytes = 300
-	progFreeRecvBytes = 48 // its queue's place in postedTable (24 B), at most half full
+	progFreeRecvBytes = 96 // its queue's place in postedTable (24 B), whose room is the next power of 2 past twice them: at most 4 places a receive
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
 	progRankBytes    = 160
