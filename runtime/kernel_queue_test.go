@@ -126,6 +126,32 @@ func simLike(rng *topo.Rand, n int, clustered bool) []queueOp {
 	return ops
 }
 
+// noisySums is simLike's script with times as a burst makes them: sums
+// of a few latencies and transmission times added in different orders,
+// so that times equal in decimal differ in their last bits (hundreds of
+// floats a femtosecond), each a list of its own.
+func noisySums(rng *topo.Rand, n int) []queueOp {
+	parts := []float64{10e-9, 2.56e-9, 1.28e-9, 0.1e-9, 3e-9}
+	var ops []queueOp
+	pending := 0
+	now := 0.0
+	for len(ops) < n {
+		if pending > 0 && rng.Intn(2) == 0 {
+			ops = append(ops, queueOp{pop: true})
+			pending--
+			now += 0.5e-9 * rng.Float64()
+			continue
+		}
+		t := now
+		for range 1 + rng.Intn(6) {
+			t += parts[rng.Intn(len(parts))]
+		}
+		ops = append(ops, queueOp{t: t})
+		pending++
+	}
+	return ops
+}
+
 // distinctTimes pushes n distinct times, latest first, each twice, then
 // pops half of them.
 func distinctTimes(n int) []queueOp {
@@ -202,6 +228,7 @@ func TestQueuePopsInHeapOrder(t *testing.T) {
 		{"one time more than the lists hold", distinctTimes(maxListTimes + 1)},
 		{"simulator-like", simLike(rng, 200000, false)},
 		{"simulator-like clustered", simLike(rng, 200000, true)},
+		{"sums with binary noise", noisySums(rng, 100000)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkQueueOrder(t, c.ops) })
