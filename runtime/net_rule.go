@@ -180,21 +180,19 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 		if fwd < 0 {
 			fwd += k
 		}
-		if 2*fwd <= k { // forward, also when half way round (candidates lists it first)
-			next := at + stride
-			if a == k-1 {
-				next = at - a*stride
-			}
-			l := d*n.ruleN + at
-			h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l, d, a == k-1, 2*fwd == k
-			return true
-		}
-		next := at - stride
-		if a == 0 {
-			next = at + (k-1)*stride
-		}
-		l := d*n.ruleN + next
-		h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l+1, d, a == 0, false
+		// Forward (also when half way round: candidates lists it first)
+		// or backward, chosen under a mask rather than by a jump, which
+		// a random permutation mispredicts half the time: fm is all ones
+		// forward, 0 backward. The hop steps by ±stride and wraps round
+		// from the last coordinate forward, from 0 backward; its link is
+		// numbered from the node it leaves forward (at forward, next
+		// backward), its wire 2l forward and 2l+1 backward.
+		fm := -int32(b2i(2*fwd <= k))
+		step := stride&fm | -stride&^fm
+		wrap := a == (k-1)&fm
+		next := at + step - (k*step)&-int32(b2i(wrap))
+		l := d*n.ruleN + (at&fm | next&^fm)
+		h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l+1+fm, d, wrap, 2*fwd == k
 		return true
 	}
 	return false
