@@ -278,3 +278,25 @@ func runMessages(t testing.TB, spec *Spec, seed uint64, msgs ...testMsg) *sim {
 	s.run(context.Background())
 	return s
 }
+
+// parOnUGALClasses is route --check's view of PAR (switchedNext) on a
+// dragonfly with a lane per class, but with UGAL-L's 3 classes: the
+// second local hop in the source group, where PAR turns nonminimal, is
+// taken in class 0 as the first, which lets the local channels of a group
+// wait for each other in a cycle (TestPARNeedsFourLaneClasses).
+func parOnUGALClasses(n *network) func(buf []int, src, dst, at, in int) []int {
+	V := n.lanes
+	local := func(ch int) bool { return n.g.Link(int32(ch)/V/2).Dim == 1 }
+	return func(buf []int, src, dst, at, in int) []int {
+		k := len(buf)
+		buf = n.switchedNext(buf, src, dst, at, in)
+		if in >= 0 && local(in) && int32(in)%V == 0 {
+			for i := k; i < len(buf); i++ {
+				if local(buf[i]) && int32(buf[i])%V == 1 {
+					buf[i]--
+				}
+			}
+		}
+		return buf
+	}
+}

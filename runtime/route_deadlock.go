@@ -174,6 +174,7 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		// Each pair of routers without a route stands for every pair of
 		// their processors.
 		r.Endpoints, r.Weights = reps, repCount
+		r.Group = n.dragonflyGroup()
 	} else if g.NumProcs() < g.N() {
 		r.Endpoints = make([]int, g.NumProcs())
 		for i := range r.Endpoints {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/runtime/acyclic"
 )
 
 // scaleCases are small switched networks, each with the routings of its
@@ -32,10 +34,34 @@ func scaleSpec(t *testing.T, gen string, args []int, lanes int) *Spec {
 	return spec
 }
 
+// classesNeeded is the lane classes a switched routing needs to be
+// acyclic (route_switched.go): a class per global link a dragonfly's
+// packet may take, and PAR one more; a class per dimension for a
+// flattened butterfly's minimal adaptive routing, one per phase for its
+// Valiant and UGAL; one for dimension order and up*/down*.
+func classesNeeded(gen string, args []int, routing string) int {
+	switch {
+	case gen == "dragonfly" && routing == "min":
+		return 2
+	case gen == "dragonfly" && routing == "par":
+		return parClasses
+	case gen == "dragonfly":
+		return 3
+	case routing == "min" && gen == "flatfly":
+		return args[1]
+	case routing == "min" && gen == "hyperx":
+		return len(args) - 1
+	case routing == "valiant" || routing == "ugal":
+		return 2
+	}
+	return 1
+}
+
 // TestScaledChecksAgreeWithTheExactOne: where the exact check runs, the
-// proof that stands in for it beyond its bound (by router or by layers)
-// gives the same answer: acyclic or not, connected, the pairs without a
-// route.
+// proof that stands in for it beyond its bound (by router, with the
+// dragonfly's groups, or by layers) gives the same answer: acyclic or not,
+// connected, the pairs without a route; and that answer is acyclic
+// exactly when the routing has a lane for each of its classes.
 func TestScaledChecksAgreeWithTheExactOne(t *testing.T) {
 	for _, c := range scaleCases {
 		for _, lanes := range c.lanes {
@@ -66,6 +92,9 @@ func TestScaledChecksAgreeWithTheExactOne(t *testing.T) {
 				if scaled.Acyclic != exact.Acyclic || scaled.Connected != exact.Connected || scaled.PairsWithoutRoute != exact.PairsWithoutRoute {
 					t.Errorf("%s: scaled acyclic %v, connected %v, %d pairs without a route; exact %v, %v, %d",
 						name, scaled.Acyclic, scaled.Connected, scaled.PairsWithoutRoute, exact.Acyclic, exact.Connected, exact.PairsWithoutRoute)
+				}
+				if want := lanes >= classesNeeded(c.gen, c.args, routing); exact.Acyclic != want || !exact.Connected {
+					t.Errorf("%s: acyclic %v, connected %v; want acyclic %v (%d classes), connected", name, exact.Acyclic, exact.Connected, want, classesNeeded(c.gen, c.args, routing))
 				}
 			}
 		}
@@ -203,5 +232,93 @@ func TestProofByLayersRefusesWhatItCannotProve(t *testing.T) {
 	}
 	if err := n.checkLayers(deadEnd); err == nil || !strings.Contains(err.Error(), "no lane offered") {
 		t.Errorf("nothing offered at a leaf: %v; want no lane offered", err)
+	}
+}
+
+// TestDragonflyGroupStandsForItsDestinations is the premise of exploring
+// the dragonfly by groups (acyclic.Routing.Group), checked by brute
+// force: at every router and processor, on every lane into it and at a
+// processor's injection, the lanes offered toward any processor of
+// another group are those offered toward that group's first processor.
+func TestDragonflyGroupStandsForItsDestinations(t *testing.T) {
+	for _, c := range scaleCases {
+		if c.gen != "dragonfly" {
+			continue
+		}
+		for _, routing := range c.routings {
+			n, err := compile(scaleSpec(t, c.gen, c.args, slices.Max(c.lanes)), routing, "", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, group := n.g, n.dragonflyGroup()
+			first := map[int]int32{} // group -> its first processor
+			for i := range g.NumProcs() {
+				if p := g.Proc(i); first[group(int(p))] == 0 {
+					first[group(int(p))] = p
+				}
+			}
+			var a, b []int
+			for ch := -1; ch < 2*g.NumLinks()*int(n.lanes); ch++ {
+				ats := []int32{}
+				if ch < 0 {
+					for i := range g.NumProcs() {
+						ats = append(ats, g.Proc(i))
+					}
+				} else if from, to := n.laneEnds(ch); from != to {
+					ats = append(ats, int32(to))
+				}
+				for _, at := range ats {
+					for i := range g.NumProcs() {
+						tt := g.Proc(i)
+						if group(int(tt)) == group(int(at)) {
+							continue
+						}
+						rep := first[group(int(tt))]
+						a = n.switchedNext(a[:0], 0, int(tt), int(at), ch)
+						b = n.switchedNext(b[:0], 0, int(rep), int(at), ch)
+						if !slices.Equal(a, b) {
+							t.Fatalf("%s%v %s: at node %d on lane %d, for processor %d lanes %v, for %d (its group's first) %v", c.gen, c.args, routing, at, ch, tt, a, rep, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestScaledCheckFindsPARsCycleOnThreeClasses: PAR on UGAL-L's 3 classes
+// (its second local hop in the source group in class 0) is cyclic, and
+// the proof by router with the dragonfly's groups finds a cycle of class-0
+// local lanes as the exact check does, with every pair routed.
+func TestScaledCheckFindsPARsCycleOnThreeClasses(t *testing.T) {
+	n, err := compile(parSpec(t, 4), "par", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, V := n.g, n.lanes
+	r := acyclic.Routing{Nodes: g.N(), Channels: 2 * g.NumLinks() * int(V), Ends: n.laneEnds, SourceFree: true,
+		Next: parOnUGALClasses(n)}
+	for i := range g.NumProcs() {
+		r.Endpoints = append(r.Endpoints, int(g.Proc(i)))
+	}
+	exact, err := acyclic.Check(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Endpoints, r.Weights = n.routerEndpoints()
+	r.Group = n.dragonflyGroup()
+	scaled, err := acyclic.Check(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rep := range []acyclic.Report{exact, scaled} {
+		if rep.Acyclic || !rep.Connected {
+			t.Fatalf("acyclic %v, connected %v; want a cycle, every pair routed", rep.Acyclic, rep.Connected)
+		}
+		for _, c := range rep.Cycle {
+			if g.Link(int32(c)/V/2).Dim != 1 || int32(c)%V != 0 {
+				t.Errorf("cycle %v: lane %d is not a class-0 local lane", rep.Cycle, c)
+			}
+		}
 	}
 }

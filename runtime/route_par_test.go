@@ -97,18 +97,7 @@ func TestPARNeedsFourLaneClasses(t *testing.T) {
 	V := n.lanes
 	local := func(ch int) bool { return n.g.Link(int32(ch)/V/2).Dim == 1 }
 	r := acyclic.Routing{Nodes: n.g.N(), Channels: 2 * n.g.NumLinks() * int(V), Ends: n.laneEnds, SourceFree: true,
-		Next: func(buf []int, src, dst, at, in int) []int {
-			k := len(buf)
-			buf = n.switchedNext(buf, src, dst, at, in)
-			if in >= 0 && local(in) && int32(in)%V == 0 {
-				for i := k; i < len(buf); i++ {
-					if local(buf[i]) && int32(buf[i])%V == 1 {
-						buf[i]--
-					}
-				}
-			}
-			return buf
-		}}
+		Next: parOnUGALClasses(n)}
 	for i := range n.g.NumProcs() {
 		r.Endpoints = append(r.Endpoints, int(n.g.Proc(i)))
 	}

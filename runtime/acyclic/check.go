@@ -38,6 +38,14 @@ type Routing struct {
 	// (a channel reached for a destination, about one call of Next each)
 	// exceed it, Check stops and returns a *StepsError.
 	MaxSteps float64
+	// Group, if set, puts each node in a group (any int) such that Next
+	// at a node outside dst's group reads dst only through its group:
+	// Next(buf, src, d, at, in) is the same for every d of one group
+	// other than at's. Check then explores the states outside a group
+	// once for all its destinations and only the states inside it for
+	// each (a dragonfly's routes to a group run alike until they enter
+	// it), with the same report as without Group. It needs SourceFree.
+	Group func(node int) int
 	// Parallel says Ends and Next are safe for concurrent use; Check then
 	// spreads the destinations over the CPUs.
 	Parallel bool
@@ -118,6 +126,36 @@ func Check(r Routing) (Report, error) {
 	if r.Weights != nil && len(r.Weights) != len(ends) {
 		return Report{}, fmt.Errorf("%w: %d weights for %d endpoints", ErrRouting, len(r.Weights), len(ends))
 	}
+	if r.Group != nil && !r.SourceFree {
+		return Report{}, fmt.Errorf("%w: Group needs SourceFree", ErrRouting)
+	}
+	// With Group, the work items are the groups of endpoints (each a list
+	// of indices into ends), in order of their first endpoint.
+	var grp []int32
+	var items [][]int
+	if r.Group != nil {
+		grp = make([]int32, r.Nodes)
+		dense := map[int]int32{}
+		for v := range grp {
+			k := r.Group(v)
+			d, ok := dense[k]
+			if !ok {
+				d = int32(len(dense))
+				dense[k] = d
+			}
+			grp[v] = d
+		}
+		at := make(map[int32]int, len(dense))
+		for i, v := range ends {
+			k, ok := at[grp[v]]
+			if !ok {
+				k = len(items)
+				at[grp[v]] = k
+				items = append(items, nil)
+			}
+			items[k] = append(items[k], i)
+		}
+	}
 	weight := func(i int) int {
 		if r.Weights == nil {
 			return 1
@@ -155,7 +193,7 @@ func Check(r Routing) (Report, error) {
 		}
 	}
 	newChecker := func() *checker {
-		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx,
+		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx, grp: grp,
 			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels),
 			srcs: make([]int, 0, len(ends))}
 		if useMask {
@@ -172,43 +210,56 @@ func Check(r Routing) (Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	err := workers.For(ctx, nworkers, len(ends), newChecker, func(_ context.Context, ck *checker, i int) error {
-		dst := ends[i]
-		srcs, ws := ck.srcs[:0], ck.srcW[:0]
-		if r.SourceFree {
-			for j, s := range ends {
-				if s != dst {
-					srcs = append(srcs, s)
-					ws = append(ws, weight(j)*weight(i))
-				}
-			}
-			if err := ck.explore(dst, srcs, ws); err != nil {
-				return err
-			}
-		} else {
-			for j, s := range ends {
-				if s == dst {
-					continue
-				}
-				if err := ck.explore(dst, append(srcs[:0], s), append(ws[:0], weight(j)*weight(i))); err != nil {
-					return err
-				}
-			}
-		}
-		ck.srcs, ck.srcW = srcs, ws
-		reported()
+	count := func(ck *checker, n int) error {
 		if r.MaxSteps > 0 {
 			stepsMu.Lock()
 			defer stepsMu.Unlock()
 			steps += ck.steps
 			ck.steps = 0
-			done++
+			done += n
 			if steps > r.MaxSteps {
 				return &StepsError{Steps: steps, Done: done, Total: len(ends)}
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if items != nil {
+		err = workers.For(ctx, nworkers, len(items), newChecker, func(_ context.Context, ck *checker, i int) error {
+			if err := ck.exploreGroup(items[i], ends, weight, reported); err != nil {
+				return err
+			}
+			return count(ck, len(items[i]))
+		})
+	} else {
+		err = workers.For(ctx, nworkers, len(ends), newChecker, func(_ context.Context, ck *checker, i int) error {
+			dst := ends[i]
+			srcs, ws := ck.srcs[:0], ck.srcW[:0]
+			if r.SourceFree {
+				for j, s := range ends {
+					if s != dst {
+						srcs = append(srcs, s)
+						ws = append(ws, weight(j)*weight(i))
+					}
+				}
+				if err := ck.explore(&ck.w, dst, srcs, ws); err != nil {
+					return err
+				}
+			} else {
+				for j, s := range ends {
+					if s == dst {
+						continue
+					}
+					if err := ck.explore(&ck.w, dst, append(srcs[:0], s), append(ws[:0], weight(j)*weight(i))); err != nil {
+						return err
+					}
+				}
+			}
+			ck.srcs, ck.srcW = srcs, ws
+			reported()
+			return count(ck, 1)
+		})
+	}
 	if r.Context != nil && r.Context.Err() != nil {
 		return Report{}, r.Context.Err()
 	}
@@ -263,29 +314,49 @@ func Check(r Routing) (Report, error) {
 type checker struct {
 	r          Routing
 	tail, head []int32
+	grp        []int32   // dense group of each node (Routing.Group), or nil
 	outIdx     []int32   // index of each channel among those leaving its tail
 	mask       []uint64  // dependencies as bits over head(c)'s channels, or
 	deps       [][]int32 // as lists
 	deadEnds   int
 	noRoute    int
 
-	// Per exploration, reused: visited channels get stamp == epoch and a
-	// local index into states.
-	epoch     uint32
-	stamp     []uint32
-	local     []int32
+	// Per walk, reused: visited channels get stamp == epoch and a local
+	// index into the walk's states.
+	epoch   uint32
+	stamp   []uint32
+	local   []int32
+	w, in   walk    // a destination's walk (with Group: outside a group), and inside it
+	entries []int32 // with Group: w's states that enter the group
+	reach   []bool  // with Group: w's states from which an entry is reached
+	buf     []int
+	srcs    []int   // the sources of one destination's walk
+	srcW    []int   // the pairs each source's stands for
+	steps   float64 // states explored since the last count (MaxSteps)
+}
+
+// walk is one exploration: the channels (states) reached, in order, the
+// transitions between them, and which lead to the destination.
+type walk struct {
 	states    []int32
 	from, to  []int32 // transitions between local indices
+	initStart []int32 // init[initStart[k]:initStart[k+1]]: source k's first states
+	init      []int32
 	good      []bool
 	revStart  []int32
 	rev       []int32
-	initStart []int32
-	init      []int32
 	queue     []int32
-	buf       []int
-	srcs      []int   // the sources of one destination's exploration
-	srcW      []int   // the pairs each source's stands for
-	steps     float64 // states explored since the last count (MaxSteps)
+}
+
+// start begins a new walk on w: every channel unvisited.
+func (ck *checker) start(w *walk) {
+	ck.epoch++
+	if ck.epoch == 0 { // wrapped: forget all stamps
+		clear(ck.stamp)
+		ck.epoch = 1
+	}
+	w.states, w.from, w.to = w.states[:0], w.from[:0], w.to[:0]
+	w.initStart, w.init = append(w.initStart[:0], 0), w.init[:0]
 }
 
 // resize returns s with length n and zero elements, reusing its storage.
@@ -298,15 +369,29 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-// visit returns the local index of channel c, adding it if new.
-func (ck *checker) visit(c int32) (int32, bool) {
+// visit returns the local index of channel c in walk w, adding it if new.
+func (ck *checker) visit(w *walk, c int32) int32 {
 	if ck.stamp[c] == ck.epoch {
-		return ck.local[c], false
+		return ck.local[c]
 	}
 	ck.stamp[c] = ck.epoch
-	ck.local[c] = int32(len(ck.states))
-	ck.states = append(ck.states, c)
-	return ck.local[c], true
+	ck.local[c] = int32(len(w.states))
+	w.states = append(w.states, c)
+	return ck.local[c]
+}
+
+// first adds source s's first channels toward dst to walk w as its next
+// source's initial states.
+func (ck *checker) first(w *walk, s, dst int) error {
+	first, err := ck.next(s, dst, s, Local)
+	if err != nil {
+		return err
+	}
+	for _, c := range first {
+		w.init = append(w.init, ck.visit(w, int32(c)))
+	}
+	w.initStart = append(w.initStart, int32(len(w.init)))
+	return nil
 }
 
 func (ck *checker) next(src, dst, at, in int) ([]int, error) {
@@ -332,99 +417,269 @@ func (ck *checker) addDep(a, b int32) {
 	ck.deps[a] = append(ck.deps[a], b)
 }
 
-// explore follows every route to dst from the given sources, recording
-// dependencies, dead ends and the sources that cannot reach dst (counting
-// weight[k] pairs for srcs[k]).
-func (ck *checker) explore(dst int, srcs, weight []int) error {
-	if len(srcs) == 0 {
-		return nil
-	}
-	ck.epoch++
-	if ck.epoch == 0 { // wrapped: forget all stamps
-		clear(ck.stamp)
-		ck.epoch = 1
-	}
-	ck.states, ck.from, ck.to = ck.states[:0], ck.from[:0], ck.to[:0]
-	ck.initStart, ck.init = append(ck.initStart[:0], 0), ck.init[:0]
-	for _, s := range srcs {
-		first, err := ck.next(s, dst, s, Local)
-		if err != nil {
-			return err
-		}
-		for _, c := range first {
-			i, _ := ck.visit(int32(c))
-			ck.init = append(ck.init, i)
-		}
-		ck.initStart = append(ck.initStart, int32(len(ck.init)))
-	}
-	src := srcs[0] // for SourceFree routing any source will do
-	for q := 0; q < len(ck.states); q++ {
-		c := ck.states[q]
+// expand follows walk w's states from index q on toward dst, recording
+// dependencies and transitions, and returns the dead ends (states where
+// Next offers nothing). It leaves unexpanded a state at dst and, with stop
+// set, one that stop says to (it is not called at dst).
+func (ck *checker) expand(w *walk, q, src, dst int, stop func(c int32) bool) (int, error) {
+	dead := 0
+	for ; q < len(w.states); q++ {
+		c := w.states[q]
 		at := int(ck.head[c])
-		if at == dst {
+		if at == dst || stop != nil && stop(c) {
 			continue
 		}
 		nx, err := ck.next(src, dst, at, int(c))
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if len(nx) == 0 {
-			ck.deadEnds++
+			dead++
 		}
 		for _, d := range nx {
 			ck.addDep(c, int32(d))
-			j, _ := ck.visit(int32(d))
-			ck.from = append(ck.from, int32(q))
-			ck.to = append(ck.to, j)
+			j := ck.visit(w, int32(d))
+			w.from = append(w.from, int32(q))
+			w.to = append(w.to, j)
 		}
 	}
-	// Which states lead to dst: backwards over the transitions.
-	ns := len(ck.states)
-	ck.steps += float64(ns)
-	ck.good = resize(ck.good, ns)
-	ck.revStart = resize(ck.revStart, ns+1)
-	for _, t := range ck.to {
-		ck.revStart[t+1]++
+	return dead, nil
+}
+
+// reverse indexes w's transitions by their target (revStart, rev).
+func (w *walk) reverse() {
+	ns := len(w.states)
+	w.revStart = resize(w.revStart, ns+1)
+	for _, t := range w.to {
+		w.revStart[t+1]++
 	}
 	for i := 0; i < ns; i++ {
-		ck.revStart[i+1] += ck.revStart[i]
+		w.revStart[i+1] += w.revStart[i]
 	}
-	ck.rev = resize(ck.rev, len(ck.to))
-	fill := ck.revStart[:ns] // consumed below; rebuilt by shifting
-	for k, t := range ck.to {
-		ck.rev[fill[t]] = ck.from[k]
+	w.rev = resize(w.rev, len(w.to))
+	fill := w.revStart[:ns] // consumed below; rebuilt by shifting
+	for k, t := range w.to {
+		w.rev[fill[t]] = w.from[k]
 		fill[t]++
 	}
 	// fill[i] now equals the old revStart[i+1]; shift back.
-	copy(ck.revStart[1:], ck.revStart[:ns])
-	ck.revStart[0] = 0
-	queue := ck.queue[:0]
-	for i, c := range ck.states {
-		if int(ck.head[c]) == dst {
-			ck.good[i] = true
+	copy(w.revStart[1:], w.revStart[:ns])
+	w.revStart[0] = 0
+}
+
+// spread marks good every state of w from which a good one is reached,
+// backwards over the transitions (reverse must have run).
+func (w *walk) spread() {
+	queue := w.queue[:0]
+	for i, g := range w.good {
+		if g {
 			queue = append(queue, int32(i))
 		}
 	}
 	for q := 0; q < len(queue); q++ {
 		t := queue[q]
-		for _, f := range ck.rev[ck.revStart[t]:ck.revStart[t+1]] {
-			if !ck.good[f] {
-				ck.good[f] = true
+		for _, f := range w.rev[w.revStart[t]:w.revStart[t+1]] {
+			if !w.good[f] {
+				w.good[f] = true
 				queue = append(queue, f)
 			}
 		}
 	}
-	ck.queue = queue
-	for k := range srcs {
-		ok := false
-		for _, i := range ck.init[ck.initStart[k]:ck.initStart[k+1]] {
-			ok = ok || ck.good[i]
+	w.queue = queue
+}
+
+// reaches tells whether source k of walk w has a good first state.
+func (w *walk) reaches(k int) bool {
+	for _, i := range w.init[w.initStart[k]:w.initStart[k+1]] {
+		if w.good[i] {
+			return true
 		}
-		if !ok {
+	}
+	return false
+}
+
+// explore follows every route to dst from the given sources on walk w,
+// recording dependencies, dead ends and the sources that cannot reach dst
+// (counting weight[k] pairs for srcs[k]).
+func (ck *checker) explore(w *walk, dst int, srcs, weight []int) error {
+	if len(srcs) == 0 {
+		return nil
+	}
+	ck.start(w)
+	for _, s := range srcs {
+		if err := ck.first(w, s, dst); err != nil {
+			return err
+		}
+	}
+	// For SourceFree routing any source will do.
+	dead, err := ck.expand(w, 0, srcs[0], dst, nil)
+	if err != nil {
+		return err
+	}
+	ck.deadEnds += dead
+	ck.steps += float64(len(w.states))
+	// Which states lead to dst: backwards over the transitions.
+	w.reverse()
+	w.good = resize(w.good, len(w.states))
+	for i, c := range w.states {
+		w.good[i] = int(ck.head[c]) == dst
+	}
+	w.spread()
+	for k := range srcs {
+		if !w.reaches(k) {
 			ck.noRoute += weight[k]
 		}
 	}
 	return nil
+}
+
+// exploreGroup does what explore does toward each destination of one
+// group (dsts, indices into ends; Routing.Group), calling done after each.
+// Toward any of them, the states outside the group are reached from the
+// sources outside it and routed alike, so one walk (ck.w) follows them
+// for all, stopping at the channels that enter the group (ck.entries);
+// for each destination a second walk (ck.in) follows the states inside
+// the group from those channels and the group's own sources. A state
+// outside leads to the destination if it reaches an entry that does, so
+// when every entry does, the states that reach an entry at all
+// (ck.reach, found once) are those that lead to it. Should a route leave
+// the group again, that destination is explored in full instead.
+func (ck *checker) exploreGroup(dsts, ends []int, weight func(int) int, done func()) error {
+	G := ck.grp[ends[dsts[0]]]
+	out := &ck.w
+	outside := func(c int32) bool { return ck.grp[ck.head[c]] != G }
+	srcs := ck.srcs[:0] // indices into ends
+	for j, s := range ends {
+		if ck.grp[s] != G {
+			srcs = append(srcs, j)
+		}
+	}
+	ck.srcs = srcs
+	ck.start(out)
+	t0 := ends[dsts[0]]
+	for _, j := range srcs {
+		if err := ck.first(out, ends[j], t0); err != nil {
+			return err
+		}
+	}
+	src := -1 // any source, as Next's src (SourceFree)
+	if len(srcs) > 0 {
+		src = ends[srcs[0]]
+	}
+	outDead, err := ck.expand(out, 0, src, t0, func(c int32) bool { return !outside(c) })
+	if err != nil {
+		return err
+	}
+	ck.steps += float64(len(out.states))
+	ck.entries = ck.entries[:0]
+	for i, c := range out.states {
+		if !outside(c) {
+			ck.entries = append(ck.entries, int32(i))
+		}
+	}
+	out.reverse()
+	out.good = resize(out.good, len(out.states))
+	for _, e := range ck.entries {
+		out.good[e] = true
+	}
+	out.spread()
+	ck.reach = append(ck.reach[:0], out.good...)
+	in := &ck.in
+	for _, ti := range dsts {
+		t := ends[ti]
+		full, err := ck.inside(ti, t, src, dsts, ends, outside)
+		if err != nil {
+			return err
+		}
+		if full {
+			// A route left the group: every source in full.
+			var all, ws []int
+			for j, s := range ends {
+				if s != t {
+					all = append(all, s)
+					ws = append(ws, weight(j)*weight(ti))
+				}
+			}
+			if err := ck.explore(in, t, all, ws); err != nil {
+				return err
+			}
+			done()
+			continue
+		}
+		ck.deadEnds += outDead
+		// in's first states are the entries, in order.
+		every := true
+		for k := range ck.entries {
+			every = every && in.good[k]
+		}
+		if every {
+			copy(out.good, ck.reach)
+		} else {
+			clear(out.good)
+			for k, e := range ck.entries {
+				out.good[e] = in.good[k]
+			}
+			out.spread()
+		}
+		for k, j := range srcs {
+			if !out.reaches(k) {
+				ck.noRoute += weight(j) * weight(ti)
+			}
+		}
+		k := 0
+		for _, j := range dsts {
+			if j != ti {
+				if !in.reaches(k) {
+					ck.noRoute += weight(j) * weight(ti)
+				}
+				k++
+			}
+		}
+		done()
+	}
+	return nil
+}
+
+// inside walks (ck.in) the states inside t's group toward t (endpoint
+// ti): from the entries of the walk outside it and from the group's
+// other endpoints (dsts). It reports full, with nothing counted, when a
+// route leaves the group (then the walk outside does not stand for it).
+func (ck *checker) inside(ti, t, src int, dsts, ends []int, outside func(c int32) bool) (full bool, err error) {
+	in, out := &ck.in, &ck.w
+	ck.start(in)
+	for _, e := range ck.entries {
+		ck.visit(in, out.states[e])
+	}
+	for _, j := range dsts {
+		if j != ti {
+			if err := ck.first(in, ends[j], t); err != nil {
+				return false, err
+			}
+			if src < 0 {
+				src = ends[j]
+			}
+		}
+	}
+	if src < 0 {
+		return false, nil // t is the only endpoint
+	}
+	left := false
+	dead, err := ck.expand(in, 0, src, t, func(c int32) bool {
+		left = left || outside(c)
+		return left
+	})
+	if err != nil || left {
+		return left, err
+	}
+	ck.deadEnds += dead
+	ck.steps += float64(len(in.states))
+	in.reverse()
+	in.good = resize(in.good, len(in.states))
+	for i, c := range in.states {
+		in.good[i] = int(ck.head[c]) == t
+	}
+	in.spread()
+	return false, nil
 }
 
 // findCycle returns one cycle of the graph, or nil: an iterative depth-first

@@ -1,0 +1,94 @@
+package acyclic
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestCheckByGroupsReportsAsWithout: with Routing.Group, Check gives the
+// report it gives without it, field by field (the cycle, the
+// dependencies, the pairs without a route, the dead ends), on routings
+// whose Next outside a destination's group reads only that group: on a
+// ring of 16 (cyclic) and a 4×4 torus, a packet goes by shortest paths
+// toward the first node of dst's group, then within it toward dst. The
+// groups are every node alone, blocks of 4 (routes stay in the block once
+// there), the residues mod 4 (routes inside a group leave it: those
+// destinations are explored in full) and one group of all; with every
+// node an endpoint, or some weighted; and with packets for node 3's group
+// refused at their source 0 (pairs without a route), on their way
+// through node 5 (dead ends), or, for node 3 alone, at node 2 once in its
+// group (the routes that enter the group there lead nowhere, the others
+// do).
+func TestCheckByGroupsReportsAsWithout(t *testing.T) {
+	groupings := map[string]func(v int) int{
+		"alone":  func(v int) int { return v },
+		"blocks": func(v int) int { return v / 4 },
+		"mod 4":  func(v int) int { return v % 4 },
+		"one":    func(int) int { return 7 },
+	}
+	nets := map[string][]Link{"ring": ring(16), "torus": torus(4)}
+	for _, name := range []string{"ring", "torus"} {
+		sp := newShortest(16, nets[name])
+		for _, gname := range []string{"alone", "blocks", "mod 4", "one"} {
+			group := groupings[gname]
+			first := func(d int) int { // the first node of d's group
+				for v := range 16 {
+					if group(v) == group(d) {
+						return v
+					}
+				}
+				return d
+			}
+			for _, refuse := range []bool{false, true} {
+				for _, ends := range [][]int{nil, {0, 3, 5, 6, 9, 12, 15}} {
+					r := sp.routing()
+					r.Next = func(buf []int, _, dst, at, in int) []int {
+						if refuse && group(dst) == group(3) && (in == Local && at == 0 || in != Local && at == 5) {
+							return buf
+						}
+						if refuse && in != Local && at == 2 && dst == 3 && group(at) == group(dst) {
+							return buf
+						}
+						if group(at) != group(dst) {
+							return sp.next(buf, at, first(dst), in)
+						}
+						return sp.next(buf, at, dst, in)
+					}
+					if ends != nil {
+						r.Endpoints, r.Weights = ends, []int{2, 1, 3, 1, 1, 4, 1}
+					}
+					label := fmt.Sprintf("%s, groups %s, refused %v, endpoints %v", name, gname, refuse, ends)
+					want, err := Check(r)
+					if err != nil {
+						t.Fatal(label, err)
+					}
+					r.Group = group
+					got, err := Check(r)
+					if err != nil {
+						t.Fatal(label, err)
+					}
+					if refuse && (want.PairsWithoutRoute == 0 || want.DeadEnds == 0) {
+						t.Fatalf("%s: %+v; want pairs without a route and dead ends", label, want)
+					}
+					if got.Acyclic != want.Acyclic || !slices.Equal(got.Cycle, want.Cycle) || got.Dependencies != want.Dependencies ||
+						got.Connected != want.Connected || got.PairsWithoutRoute != want.PairsWithoutRoute || got.DeadEnds != want.DeadEnds {
+						t.Errorf("%s: by groups %+v; without %+v", label, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCheckByGroupsNeedsSourceFree: a routing that reads its source cannot
+// share the walk outside a group among its destinations.
+func TestCheckByGroupsNeedsSourceFree(t *testing.T) {
+	r := newShortest(8, ring(8)).routing()
+	r.SourceFree = false
+	r.Group = func(v int) int { return v / 4 }
+	if _, err := Check(r); !errors.Is(err, ErrRouting) {
+		t.Errorf("Group without SourceFree: %v; want ErrRouting", err)
+	}
+}
