@@ -140,6 +140,10 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 	if work := float64(g.NumProcs()) * float64(channels); work > bound {
 		// The proofs of large switched networks (route_deadlock_scale.go).
 		if n.layered() && n.layersWork() <= bound {
+			what := fmt.Sprintf("the proof by layers of %s on a %d-node %s graph (%d wires)", name, g.N(), g.Kind(), 2*g.NumLinks())
+			if err := limits.Check(what, n.layersBytes(), o.MaxMemory); err != nil {
+				return nil, err
+			}
 			if err := n.checkLayers(n.switchedNext); err != nil {
 				return nil, fmt.Errorf("route check of %s: the proof by layers does not hold (%v), and the exact check needs about %s steps, above the bound %s", name, err, topo.Sci(work), topo.Sci(bound))
 			}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -180,15 +181,28 @@ func (n *network) fatTreeClasses(v int32, buf []int32) []int32 {
 	return buf
 }
 
-// layersRank is the rank of wire w in the proof by layers.
-func (n *network) layersRank(w int32) int32 {
-	r := n.swr
-	from, to := n.laneEnds(int(w * n.lanes))
-	lf, lt := n.fatLevel(int32(from)), n.fatLevel(int32(to))
-	if lt > lf {
-		return lf
+// wireLayers returns each wire's ends and its rank in the proof by
+// layers: an up wire from level i ranks i, a down wire from level i ranks
+// 2h − i, so the up wires are those that rank below h.
+func (n *network) wireLayers() (tail, head, rank []int32) {
+	W := 2 * n.g.NumLinks()
+	tail, head, rank = make([]int32, W), make([]int32, W), make([]int32, W)
+	for w := range W {
+		from, to := n.laneEnds(w * int(n.lanes))
+		tail[w], head[w] = int32(from), int32(to)
+		lf, lt := n.fatLevel(int32(from)), n.fatLevel(int32(to))
+		rank[w] = 2*n.swr.h - lf
+		if lt > lf {
+			rank[w] = lf
+		}
 	}
-	return 2*r.h - lf
+	return tail, head, rank
+}
+
+// layersBytes is what the proof by layers allocates: wireLayers's three
+// figures per wire.
+func (n *network) layersBytes() int64 {
+	return limits.Mul(2*int64(n.g.NumLinks()), 12)
 }
 
 // fatLevel is the level of node v (0 for a processor).
@@ -203,13 +217,17 @@ func (n *network) fatLevel(v int32) int32 {
 // plausible reports whether a packet for processor node t may hold lane
 // c: an up lane out of a subtree without t, a down lane into one with it.
 func (n *network) plausible(c int, t int32) bool {
-	r := n.swr
 	from, to := n.laneEnds(c)
 	u, v := int32(from), int32(to)
-	if n.fatLevel(v) > n.fatLevel(u) {
-		return !r.inSubtree(u, t-r.S)
+	return n.plausibleOn(n.fatLevel(v) > n.fatLevel(u), u, v, t)
+}
+
+// plausibleOn is plausible for a lane from node u to node v, up or down.
+func (n *network) plausibleOn(up bool, u, v, t int32) bool {
+	if up {
+		return !n.swr.inSubtree(u, t-n.swr.S)
 	}
-	return r.inSubtree(v, t-r.S)
+	return n.swr.inSubtree(v, t-n.swr.S)
 }
 
 // checkLayers is the proof by layers of the routing next (route --check's
@@ -217,7 +235,8 @@ func (n *network) plausible(c int, t int32) bool {
 // goes up in rank to plausible states (so the routing is acyclic and
 // connected), else an error naming the state where it does not.
 func (n *network) checkLayers(next func(buf []int, src, dst, at, in int) []int) error {
-	g, V := n.g, n.lanes
+	g, V, S, h := n.g, n.lanes, n.swr.S, n.swr.h
+	tail, head, rank := n.wireLayers()
 	var buf []int
 	var dst []int32
 	bad := func(at int32, in int, t int32, why string) error {
@@ -228,26 +247,34 @@ func (n *network) checkLayers(next func(buf []int, src, dst, at, in int) []int) 
 		if len(buf) == 0 {
 			return bad(at, in, t, "no lane offered")
 		}
+		rin := int32(-1)
+		if in >= 0 {
+			rin = rank[int32(in)/V]
+		}
 		for _, o := range buf {
-			_, to := n.laneEnds(o)
+			w := int32(o) / V
+			to := head[w]
 			switch {
-			case in >= 0 && n.layersRank(int32(o)/V) <= n.layersRank(int32(in)/V):
+			case tail[w] != at:
+				return bad(at, in, t, fmt.Sprintf("lane %d does not leave it", o))
+			case in >= 0 && rank[w] <= rin:
 				return bad(at, in, t, fmt.Sprintf("lane %d does not go up in (level, direction)", o))
-			case int32(to) >= n.swr.S && int32(to) != t:
-				return bad(at, in, t, fmt.Sprintf("lane %d leads to processor %d", o, g.ID(int32(to))))
-			case int32(to) < n.swr.S && !n.plausible(o, t):
+			case to >= S && to != t:
+				return bad(at, in, t, fmt.Sprintf("lane %d leads to processor %d", o, g.ID(to)))
+			case to < S && !n.plausibleOn(rank[w] < h, at, to, t):
 				return bad(at, in, t, fmt.Sprintf("lane %d leaves the packet where it cannot be", o))
 			}
 		}
 		return nil
 	}
-	for v := range n.swr.S {
+	for v := range S {
 		dst = n.fatTreeClasses(v, dst[:0])
 		for _, a := range g.Adj(v) {
 			w := n.wire(a.Link, a.Node)
+			up := rank[w] < h
 			for c := w * V; c < (w+1)*V; c++ {
 				for _, t := range dst {
-					if !n.plausible(int(c), t) {
+					if !n.plausibleOn(up, a.Node, v, t) {
 						continue
 					}
 					if err := step(v, int(c), t); err != nil {
