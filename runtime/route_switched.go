@@ -607,9 +607,10 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 	}
 	v, d := int32(at), int32(dst)
 	var cand []topo.Adj
+	var tmp [16]topo.Adj // the candidates, on the stack
 	switch r.kind {
 	case topo.FatTree, topo.XGFT:
-		for _, a := range n.switchedCandidates(v, d, d, r.alg, nil) {
+		for _, a := range n.switchedCandidates(v, d, d, r.alg, tmp[:0]) {
 			add(a, 0)
 		}
 		return buf
@@ -617,7 +618,7 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		if dimIn == 2 && n.classes > 1 {
 			cl++
 		}
-		for _, a := range n.switchedCandidates(v, d, d, r.alg, nil) {
+		for _, a := range n.switchedCandidates(v, d, d, r.alg, tmp[:0]) {
 			// A local hop never follows a local hop: a packet that came
 			// by one is at the router whose global link it takes.
 			if dimIn != 1 || g.Link(a.Link).Dim != 1 {
@@ -644,12 +645,12 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 	// Flattened butterfly / HyperX.
 	switch r.alg {
 	case swDOR:
-		cand = n.switchedCandidates(v, d, d, r.alg, nil)
+		cand = n.switchedCandidates(v, d, d, r.alg, tmp[:0])
 	case swMin:
 		if dimIn > 0 {
 			cl++
 		}
-		cand = n.switchedCandidates(v, d, d, r.alg, nil)
+		cand = n.switchedCandidates(v, d, d, r.alg, tmp[:0])
 		for _, a := range cand {
 			add(a, cl)
 		}
@@ -658,7 +659,7 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		// Phase two (class 1) in dimension order toward dst, from here or
 		// from any intermediate; phase one (class 0) along any dimension
 		// after the one it came by.
-		for _, a := range n.switchedCandidates(v, d, d, swDOR, nil) {
+		for _, a := range n.switchedCandidates(v, d, d, swDOR, tmp[:0]) {
 			add(a, 1)
 		}
 		if cl == 0 && v < r.S {

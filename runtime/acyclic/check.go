@@ -404,17 +404,25 @@ func (ck *checker) next(src, dst, at, in int) ([]int, error) {
 	return ck.buf, nil
 }
 
-func (ck *checker) addDep(a, b int32) {
+// addDeps records the dependencies of channel a on each of bs.
+func (ck *checker) addDeps(a int32, bs []int) {
 	if ck.mask != nil {
-		ck.mask[a] |= 1 << ck.outIdx[b]
+		m := ck.mask[a]
+		for _, b := range bs {
+			m |= 1 << ck.outIdx[b]
+		}
+		ck.mask[a] = m
 		return
 	}
-	for _, x := range ck.deps[a] {
-		if x == b {
-			return
+next:
+	for _, b := range bs {
+		for _, x := range ck.deps[a] {
+			if x == int32(b) {
+				continue next
+			}
 		}
+		ck.deps[a] = append(ck.deps[a], int32(b))
 	}
-	ck.deps[a] = append(ck.deps[a], b)
 }
 
 // expand follows walk w's states from index q on toward dst, recording
@@ -436,8 +444,8 @@ func (ck *checker) expand(w *walk, q, src, dst int, stop func(c int32) bool) (in
 		if len(nx) == 0 {
 			dead++
 		}
+		ck.addDeps(c, nx)
 		for _, d := range nx {
-			ck.addDep(c, int32(d))
 			j := ck.visit(w, int32(d))
 			w.from = append(w.from, int32(q))
 			w.to = append(w.to, j)
