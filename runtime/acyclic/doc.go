@@ -59,5 +59,8 @@
 //
 // [Check] builds the channel dependency graph of any routing function given by
 // a callback and reports whether it is acyclic and whether every ordered pair
-// of processors has a route.
+// of processors has a route. It walks the channels a packet may hold toward
+// each destination in turn; a routing that reads a destination outside its
+// group only through the group (Routing.Group: a dragonfly's) is walked
+// outside a group once for all its destinations, with the same report.
 package acyclic
