@@ -328,7 +328,6 @@ type checker struct {
 	local   []int32
 	w, in   walk    // a destination's walk (with Group: outside a group), and inside it
 	entries []int32 // with Group: w's states that enter the group
-	reach   []bool  // with Group: w's states from which an entry is reached
 	buf     []int
 	srcs    []int   // the sources of one destination's walk
 	srcW    []int   // the pairs each source's stands for
@@ -549,9 +548,9 @@ func (ck *checker) explore(w *walk, dst int, srcs, weight []int) error {
 // for each destination a second walk (ck.in) follows the states inside
 // the group from those channels and the group's own sources. A state
 // outside leads to the destination if it reaches an entry that does, so
-// when every entry does, the states that reach an entry at all
-// (ck.reach, found once) are those that lead to it. Should a route leave
-// the group again, that destination is explored in full instead.
+// when every entry does, the sources outside without a route are those
+// that reach no entry at all (found once). Should a route leave the group
+// again, that destination is explored in full instead.
 func (ck *checker) exploreGroup(dsts, ends []int, weight func(int) int, done func()) error {
 	G := ck.grp[ends[dsts[0]]]
 	out := &ck.w
@@ -591,7 +590,14 @@ func (ck *checker) exploreGroup(dsts, ends []int, weight func(int) int, done fun
 		out.good[e] = true
 	}
 	out.spread()
-	ck.reach = append(ck.reach[:0], out.good...)
+	// The sources outside with no route to any entry, as pairs a
+	// destination counts when every entry leads to it.
+	lost := 0
+	for k, j := range srcs {
+		if !out.reaches(k) {
+			lost += weight(j)
+		}
+	}
 	in := &ck.in
 	for _, ti := range dsts {
 		t := ends[ti]
@@ -621,17 +627,17 @@ func (ck *checker) exploreGroup(dsts, ends []int, weight func(int) int, done fun
 			every = every && in.good[k]
 		}
 		if every {
-			copy(out.good, ck.reach)
+			ck.noRoute += lost * weight(ti)
 		} else {
 			clear(out.good)
 			for k, e := range ck.entries {
 				out.good[e] = in.good[k]
 			}
 			out.spread()
-		}
-		for k, j := range srcs {
-			if !out.reaches(k) {
-				ck.noRoute += weight(j) * weight(ti)
+			for k, j := range srcs {
+				if !out.reaches(k) {
+					ck.noRoute += weight(j) * weight(ti)
+				}
 			}
 		}
 		k := 0
