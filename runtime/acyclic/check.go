@@ -523,15 +523,7 @@ func (ck *checker) explore(w *walk, dst int, srcs, weight []int) error {
 	if err != nil {
 		return err
 	}
-	ck.deadEnds += dead
-	ck.steps += float64(len(w.states))
-	// Which states lead to dst: backwards over the transitions.
-	w.reverse()
-	w.good = resize(w.good, len(w.states))
-	for i, c := range w.states {
-		w.good[i] = int(ck.head[c]) == dst
-	}
-	w.spread()
+	ck.finish(w, dead, dst)
 	for k := range srcs {
 		if !w.reaches(k) {
 			ck.noRoute += weight[k]
@@ -685,15 +677,21 @@ func (ck *checker) inside(ti, t, src int, dsts, ends []int, outside func(c int32
 	if err != nil || left {
 		return left, err
 	}
-	ck.deadEnds += dead
-	ck.steps += float64(len(in.states))
-	in.reverse()
-	in.good = resize(in.good, len(in.states))
-	for i, c := range in.states {
-		in.good[i] = int(ck.head[c]) == t
-	}
-	in.spread()
+	ck.finish(in, dead, t)
 	return false, nil
+}
+
+// finish counts walk w's dead ends and states and marks good the states
+// that lead to dst, backwards over the transitions.
+func (ck *checker) finish(w *walk, dead, dst int) {
+	ck.deadEnds += dead
+	ck.steps += float64(len(w.states))
+	w.reverse()
+	w.good = resize(w.good, len(w.states))
+	for i, c := range w.states {
+		w.good[i] = int(ck.head[c]) == dst
+	}
+	w.spread()
 }
 
 // findCycle returns one cycle of the graph, or nil: an iterative depth-first
