@@ -159,10 +159,15 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		proof = proofRouters
 	}
 	// Per lane: its ends and index (12 bytes), each worker's stamps and
-	// dependency masks (16), and the merged dependency lists.
+	// dependency masks (16), and the merged dependency lists; per link
+	// a switched routing's packed figures (switchedNext).
 	workers := int64(goruntime.GOMAXPROCS(0))
 	what := fmt.Sprintf("the route check of %s on a %d-node %s graph (%d lanes)", name, g.N(), g.Kind(), channels)
-	if err := limits.Check(what, limits.Mul(channels, 12+16*workers+48), o.MaxMemory); err != nil {
+	need := limits.Mul(channels, 12+16*workers+48)
+	if n.rk == rSwitched {
+		need = limits.Add(need, limits.Mul(int64(g.NumLinks()), checkLinkBytes))
+	}
+	if err := limits.Check(what, need, o.MaxMemory); err != nil {
 		return nil, err
 	}
 	r := acyclic.Routing{

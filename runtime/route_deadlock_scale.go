@@ -200,9 +200,9 @@ func (n *network) wireLayers() (tail, head, rank []int32) {
 }
 
 // layersBytes is what the proof by layers allocates: wireLayers's three
-// figures per wire.
+// figures per wire, and the packed links switchedNext reads.
 func (n *network) layersBytes() int64 {
-	return limits.Mul(2*int64(n.g.NumLinks()), 12)
+	return limits.Mul(int64(n.g.NumLinks()), 2*12+checkLinkBytes)
 }
 
 // fatLevel is the level of node v (0 for a processor).

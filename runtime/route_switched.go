@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -99,6 +100,7 @@ type switchedRoute struct {
 	sides   []int32
 	strides []int32
 	port0   []int32
+	links   checkLinks // for route --check (switchedNext)
 }
 
 // setSwitched sets a routing by rule on a switched graph; it reports
@@ -588,6 +590,7 @@ func (s *sim) ffChoose(p *packet) {
 // of what one packet may do, so acyclic means deadlock-free).
 func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 	r, g, V := n.swr, n.g, n.lanes
+	lk := r.packedLinks(g)
 	cl, dimIn := int32(0), int32(-1)
 	if in >= 0 {
 		k := int32(in) % V
@@ -596,11 +599,14 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 				cl = c
 			}
 		}
-		dimIn = g.Link(int32(in) / V / 2).Dim
+		dimIn = lk.dim[int32(in)/V/2]
 	}
 	add := func(a topo.Adj, c int32) {
 		c = min(c, n.classes-1)
-		w := n.wire(a.Link, int32(at))
+		w := 2 * a.Link // n.wire, from the packed figures
+		if e := lk.a[a.Link]; e >= 0 && e != int32(at) {
+			w++
+		}
 		for ch := w*V + n.classLo[c]; ch < w*V+n.classLo[c+1]; ch++ {
 			buf = append(buf, int(ch))
 		}
@@ -621,7 +627,7 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		for _, a := range n.switchedCandidates(v, d, d, r.alg, tmp[:0]) {
 			// A local hop never follows a local hop: a packet that came
 			// by one is at the router whose global link it takes.
-			if dimIn != 1 || g.Link(a.Link).Dim != 1 {
+			if dimIn != 1 || lk.dim[a.Link] != 1 {
 				add(a, cl)
 			}
 		}
@@ -678,4 +684,34 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		add(a, cl)
 	}
 	return buf
+}
+
+// checkLinks are the figures of the graph's links route --check's view
+// of a switched routing reads at every state, packed (a topo.Link takes
+// 20 bytes, and the links of a large network are read out of cache): a
+// link's first end (-1 for a multi-point link, whose wire is always the
+// first) and its dimension. Built at the first check (checkLinkBytes a
+// link), never for a simulation.
+type checkLinks struct {
+	once   sync.Once
+	a, dim []int32
+}
+
+// checkLinkBytes is what checkLinks keeps a link.
+const checkLinkBytes = 8
+
+// packedLinks returns g's packed link figures, building them once.
+func (r *switchedRoute) packedLinks(g *topo.Graph) *checkLinks {
+	lk := &r.links
+	lk.once.Do(func() {
+		lk.a, lk.dim = make([]int32, g.NumLinks()), make([]int32, g.NumLinks())
+		for l := range int32(g.NumLinks()) {
+			k := g.Link(l)
+			lk.a[l], lk.dim[l] = k.A, k.Dim
+			if k.Multi {
+				lk.a[l] = -1
+			}
+		}
+	})
+	return lk
 }
