@@ -299,10 +299,10 @@ func RelativeDifference(simulated, analytic float64) float64 {
 // simulator charges it on delivery.
 func recvOverhead(spec *runtime.Spec, id int) float64 {
 	v, ok := spec.Graph.Index(id)
-	if ok && int(v) < len(spec.Nodes) {
-		return spec.Nodes[v].RecvOverhead
+	if !ok {
+		return spec.DefaultNode.RecvOverhead
 	}
-	return spec.DefaultNode.RecvOverhead
+	return spec.Node(v).RecvOverhead
 }
 
 // knownPrimitives lists the names in Counterparts that compare simulates.

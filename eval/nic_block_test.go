@@ -20,9 +20,9 @@ func TestProcessorTakesItsNICBlocksFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(spec.Nodes) < 2 {
-		t.Fatalf("%d node parameter sets, want one per node (a gateway and hosts differ)", len(spec.Nodes))
+		t.Fatalf("%d node parameter sets, want one per node type (a gateway and hosts differ)", len(spec.Nodes))
 	}
-	gw, host := spec.Nodes[0], spec.Nodes[1]
+	gw, host := *spec.Node(0), *spec.Node(1)
 	for _, c := range []struct {
 		what      string
 		got, want float64
@@ -55,10 +55,10 @@ func TestProcessorTakesItsNICBlocksFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := spec2.Nodes[1].SendGap; !near(got, 2e-6, 1e-12) {
+	if got := spec2.Node(1).SendGap; !near(got, 2e-6, 1e-12) {
 		t.Errorf("host send_gap after --set nic(cx).send_gap=2us = %g, want 2e-6", got)
 	}
-	if got := spec2.Nodes[0].SendGap; !near(got, 500e-9, 1e-12) {
+	if got := spec2.Node(0).SendGap; !near(got, 500e-9, 1e-12) {
 		t.Errorf("gateway send_gap after --set nic(cx).send_gap=2us = %g, want its own 5e-7", got)
 	}
 	v, err := m2.Eval("processor(host).send_gap")
@@ -194,10 +194,10 @@ func TestProcessorNamesItsNICBlockByAParam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := spec.Nodes[0].SendGap; !near(got, c.pe, 1e-12) {
+		if got := spec.Node(0).SendGap; !near(got, c.pe, 1e-12) {
 			t.Errorf("%d sets: pe's send_gap %g, want %g", len(c.sets), got, c.pe)
 		}
-		if got := spec.Nodes[1].SendGap; !near(got, c.pq, 1e-12) {
+		if got := spec.Node(1).SendGap; !near(got, c.pq, 1e-12) {
 			t.Errorf("%d sets: pq's send_gap %g, want %g", len(c.sets), got, c.pq)
 		}
 	}

@@ -35,30 +35,37 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 	for i := range t.Latency {
 		spec.Links[i] = runtime.LinkParams{Latency: t.Latency[i], Bandwidth: t.Speed[i]}
 	}
-	// Node costs: one NodeParams per node type; a per-node slice only when
-	// the types differ.
-	byType := map[*NodeType]runtime.NodeParams{}
-	var first *NodeType
-	uniform := true
+	// Node costs: one NodeParams per node type, in the order of their
+	// first nodes; when the types differ, each node's index among them
+	// (NodeOf, 2 B a node), never a record a node.
+	byType := map[*NodeType]uint16{}
+	var kinds []runtime.NodeParams
+	var nodeOf []uint16
 	for i, nt := range t.NodeTypes {
-		if _, ok := byType[nt]; !ok {
+		k, ok := byType[nt]
+		if !ok {
+			if len(kinds) > math.MaxUint16 {
+				return nil, fmt.Errorf("topology %s: more than %d node types", t.Label, math.MaxUint16+1)
+			}
 			np := nodeParams(nt)
 			np.Clock = t.Clock(nt)
-			byType[nt] = np
+			k = uint16(len(kinds))
+			byType[nt] = k
+			kinds = append(kinds, np)
 		}
-		if i == 0 {
-			first = nt
-		} else if nt != first {
-			uniform = false
+		if k != 0 && nodeOf == nil {
+			nodeOf = make([]uint16, len(t.NodeTypes)) // 0 up to i
+		}
+		if nodeOf != nil {
+			nodeOf[i] = k
 		}
 	}
-	if uniform {
-		spec.DefaultNode = byType[first]
-	} else {
-		spec.Nodes = make([]runtime.NodeParams, len(t.NodeTypes))
-		for i, nt := range t.NodeTypes {
-			spec.Nodes[i] = byType[nt]
+	if nodeOf == nil {
+		if len(kinds) > 0 {
+			spec.DefaultNode = kinds[0]
 		}
+	} else {
+		spec.Nodes, spec.NodeOf = kinds, nodeOf
 	}
 	if v, ok := t.Value("switching"); ok {
 		if spec.Switching, err = runtime.ParseSwitching(v.Text()); err != nil {

@@ -119,8 +119,8 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 	if n.sw > Circuit {
 		return nil, fmt.Errorf("invalid switching %d", n.sw)
 	}
-	if len(spec.Nodes) != 0 && len(spec.Nodes) != g.N() {
-		return nil, fmt.Errorf("%d node parameter sets for %d nodes", len(spec.Nodes), g.N())
+	if err := spec.checkNodes(g.N()); err != nil {
+		return nil, err
 	}
 	if len(spec.Links) != 0 && len(spec.Links) != g.NumLinks() {
 		return nil, fmt.Errorf("%d link parameter sets for %d links", len(spec.Links), g.NumLinks())
@@ -155,8 +155,10 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 	}
 	for i, p := range append([]NodeParams{spec.DefaultNode}, spec.Nodes...) {
 		which := "DefaultNode"
-		if i > 0 {
+		if i > 0 && spec.NodeOf == nil {
 			which = fmt.Sprintf("Nodes[%d] (node %d)", i-1, g.ID(int32(i-1)))
+		} else if i > 0 {
+			which = fmt.Sprintf("Nodes[%d]", i-1)
 		}
 		for _, f := range []struct {
 			name string
@@ -387,12 +389,7 @@ func (n *network) buildTree(root int32) {
 	n.treeOrder = queue
 }
 
-func (n *network) nodeP(v int32) *NodeParams {
-	if len(n.spec.Nodes) == 0 {
-		return &n.spec.DefaultNode
-	}
-	return &n.spec.Nodes[v]
-}
+func (n *network) nodeP(v int32) *NodeParams { return n.spec.Node(v) }
 
 func (n *network) linkP(l int32) *LinkParams {
 	if n.links == nil {

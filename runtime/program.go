@@ -185,7 +185,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		for _, v := range nodes {
 			if units[v] < 0 {
 				units[v] = int32(ln)
-				np := paramsOf(orig, v)
+				np := orig.Node(v)
 				ln += int64(or(np.CPUs, used[0]) - 1 + 2*or(np.NICs, used[1]))
 			}
 		}
@@ -1132,22 +1132,23 @@ func (p *progRun) nodeP(v int32) *NodeParams {
 	if p.kindOf != nil {
 		return &p.kinds[p.kindOf[v]]
 	}
-	return paramsOf(p.spec, v)
+	return p.spec.Node(v)
 }
 
-// internNodes fills kinds and kindOf from spec's node list when it has
-// at most 256 different nodes: std:loggp's 65,537 nodes are of two, and
-// reading a node's parameters from the list (232 B a node) was a sixth
-// of the time of attempt, a cache miss, where a byte a node and two
+// internNodes fills kinds and kindOf from spec's node list (a record a
+// node, or its different nodes and NodeOf) when it has at most 256
+// different nodes: std:loggp's 65,537 nodes are of two, and reading a
+// node's parameters from a list of a record a node (232 B each) was a
+// sixth of the time of attempt, a cache miss, where a byte a node and two
 // records stay in the cache.
 func (p *progRun) internNodes(spec *Spec) {
 	if len(spec.Nodes) == 0 {
 		return
 	}
-	kindOf := make([]uint8, len(spec.Nodes))
+	kindOf := make([]uint8, spec.Graph.N())
 	last := 0
-	for v := range spec.Nodes {
-		np := &spec.Nodes[v]
+	for v := range int32(len(kindOf)) {
+		np := spec.Node(v)
 		if len(p.kinds) > 0 && p.kinds[last] == *np {
 			kindOf[v] = uint8(last)
 			continue
@@ -1164,13 +1165,6 @@ func (p *progRun) internNodes(spec *Spec) {
 		kindOf[v] = uint8(last)
 	}
 	p.kindOf = kindOf
-}
-
-func paramsOf(spec *Spec, v int32) *NodeParams {
-	if len(spec.Nodes) == 0 {
-		return &spec.DefaultNode
-	}
-	return &spec.Nodes[v]
 }
 
 // cpuOf is when CPU c of rank r's processor is free, on LogGOPS
@@ -1244,7 +1238,7 @@ func kernelSpec(spec *Spec) *Spec {
 		}
 	}
 	if alike {
-		ks.Nodes = nil
+		ks.Nodes, ks.NodeOf = nil, nil
 	} else {
 		ks.Nodes = slices.Clone(spec.Nodes)
 		for i := range ks.Nodes {
@@ -1267,7 +1261,7 @@ func withoutNIC(np NodeParams) NodeParams {
 // node of the graph.
 func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32, used [2]int) ([]int32, error) {
 	for r, v := range nodes {
-		np := paramsOf(spec, v)
+		np := spec.Node(v)
 		if np.CPUs == 0 && np.NICs == 0 {
 			continue
 		}
@@ -1282,10 +1276,7 @@ func unitsOf(spec *Spec, x *lang.Schedule, nodes []int32, used [2]int) ([]int32,
 			}
 		}
 	}
-	u := make([]int32, len(spec.Nodes))
-	if len(u) == 0 {
-		u = make([]int32, spec.Graph.N())
-	}
+	u := make([]int32, spec.Graph.N())
 	for i := range u {
 		u[i] = -1
 	}

@@ -40,14 +40,8 @@ func WithNIC(spec *Spec, latency, bandwidth float64) (*Spec, error) {
 	offset := 1 << bits.Len(uint(maxID))
 	b := topo.NewBuilder()
 	params := map[int]NodeParams{} // by new id
-	nodeP := func(v int32) NodeParams {
-		if len(spec.Nodes) == 0 {
-			return spec.DefaultNode
-		}
-		return spec.Nodes[v]
-	}
 	for v := range int32(g.N()) {
-		id, np := g.ID(v), nodeP(v)
+		id, np := g.ID(v), *spec.Node(v)
 		b.Switch(offset + id)
 		params[offset+id] = NodeParams{HopDelay: np.HopDelay, AllocDelay: np.AllocDelay}
 		if g.NodeKind(v) == topo.Processor {
@@ -91,7 +85,7 @@ func WithNIC(spec *Spec, latency, bandwidth float64) (*Spec, error) {
 	out := *spec
 	out.Graph = ng
 	out.Links = links
-	out.Nodes = make([]NodeParams, ng.N())
+	out.Nodes, out.NodeOf = make([]NodeParams, ng.N()), nil
 	for v := range int32(ng.N()) {
 		out.Nodes[v] = params[ng.ID(v)]
 	}

@@ -25,10 +25,7 @@ func TestReceiveCostIsRecvCPU(t *testing.T) {
 		g := spec.Graph
 		for i := 0; i < g.NumProcs(); i++ {
 			v := g.Proc(i)
-			got := spec.DefaultNode.RecvOverhead
-			if int(v) < len(spec.Nodes) {
-				got = spec.Nodes[v].RecvOverhead
-			}
+			got := spec.Node(v).RecvOverhead
 			if math.Abs(got-want) > 1e-9*want {
 				t.Fatalf("processor %d: the simulator charges %g s per received message, recv_cpu is %g s", g.ID(v), got, want)
 			}
