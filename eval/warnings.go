@@ -28,11 +28,11 @@ func (m *Machine) warnings() {
 }
 
 // warnUnusedSwitch: a topology's switch field types the switches a
-// generator makes; a topology with no switches from its generator takes
-// nothing from it.
+// generator makes (a switched kind's, star(n)'s hub); a topology with no
+// switches from its generator takes nothing from it.
 func (m *Machine) warnUnusedSwitch(t *Topology) {
 	f := t.obj.field("switch")
-	if f == nil || f.decl.IsFunc() || f.failure() != nil || t.Graph.Kind().Switched() {
+	if f == nil || f.decl.IsFunc() || f.failure() != nil || t.obj.gen != nil && t.Graph.NumProcs() < t.Graph.N() {
 		return
 	}
 	none := "this topology is given link by link (node statements type its nodes)"

@@ -186,6 +186,7 @@ var Generators = []Generator{
 	{Name: "chain", Signature: "chain(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes in a line (a 1-D mesh)"},
 	{Name: "tree", Signature: "tree(k, depth)", MinArgs: 2, MaxArgs: 2, Ranges: "k ≥ 1, depth ≥ 0", Doc: "a complete k-ary tree"},
 	{Name: "full", Signature: "full(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 1", Doc: "n nodes, each linked to every other"},
+	{Name: "star", Signature: "star(n)", MinArgs: 1, MaxArgs: 1, Ranges: "n ≥ 0", Doc: "n processors (nodes 0..n-1), each on its own link to one switch (node n): a crossbar, routed by rule (processor, switch, processor) at any n"},
 	{Name: "fattree", Signature: "fattree(k, n)", MinArgs: 2, MaxArgs: 2, Ranges: "k ≥ 1, n ≥ 1", Doc: "a k-ary n-tree (BookSim's fattree): k^n processors under n levels of k^(n-1) switches with k links down and k up"},
 	{Name: "xgft", Signature: "xgft(h, m1, ..., mh, w1, ..., wh)", MinArgs: 3, MaxArgs: 33, Ranges: "1 ≤ h ≤ 16, every m ≥ 1, every w ≥ 1", Doc: "an extended generalized fat tree (folded Clos): h switch levels; a level-i node has m_i children and w_(i+1) parents; m1 processors a leaf switch, w < m tapers"},
 	{Name: "dragonfly", Signature: "dragonfly(p, a, h, g[, arrangement=absolute])", MinArgs: 4, MaxArgs: 5, Ranges: "p ≥ 1, a ≥ 1, h ≥ 0, 1 ≤ g ≤ a·h + 1; arrangement absolute (BookSim's dragonflynew), relative or circulant", Doc: "g groups of a all-to-all routers, each with p processors and h global links to other groups", Words: []string{"absolute", "relative", "circulant"}},

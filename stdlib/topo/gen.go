@@ -49,6 +49,8 @@ func Generate(name string, args []int, o GenerateOptions) (*Graph, error) {
 		return newTree(s, args[0], args[1]), nil
 	case "full":
 		return newFull(s), nil
+	case "star":
+		return newStar(s), nil
 	case "fattree", "xgft":
 		return newXGFT(s, s.Kind, args), nil
 	case "dragonfly":
@@ -129,6 +131,31 @@ func newFull(s Size) *Graph {
 		}
 	}
 	g.finish(n)
+	return g
+}
+
+// newStar builds star(n): processors 0..n-1, each on its own link (link i)
+// to the switch n. It is the graph the loop `node 0 .. n-1 = p; node n =
+// s; for i in 0 .. n-1 { link i -- n }` builds (a Builder's, of kind
+// Explicit, which Hub recognises as a star and routing follows by rule),
+// made straight into its arrays rather than link by link, so that a
+// crossbar of 65,536 processors costs its graph and nothing more.
+func newStar(s Size) *Graph {
+	n := int(s.Links)
+	g := &Graph{kind: Explicit, nodeK: make([]NodeKind, n+1), links: make([]Link, n)}
+	g.nodeK[n] = Switch
+	for i := range g.links {
+		g.links[i] = Link{A: int32(i), B: int32(n), Dim: -1, Channels: 1}
+	}
+	g.finish(n + 1)
+	if n <= 2 {
+		// A lone switch, one or two processors on a switch are a
+		// hypercube(0) or (1) or a chain of three, which the loop's graph
+		// is recognised as.
+		if r, _, ok := recognizeGraph(g, true); ok {
+			return r
+		}
+	}
 	return g
 }
 

@@ -22,7 +22,7 @@ import (
 type Kind uint8
 
 const (
-	Explicit    Kind = iota // built link by link with a Builder
+	Explicit    Kind = iota // built link by link with a Builder (or by star(n), the graph its loop of links builds)
 	Hypercube               // Dims = [d]; node index = label, link Dim = bit
 	Mesh                    // Dims = [k0, k1, ...]; index = x0 + k0*(x1 + k1*(...)); link Dim = axis
 	Torus                   // as Mesh plus wrap-around links (none for a dimension of size <= 2)
@@ -285,7 +285,16 @@ func (g *Graph) finish(n int) {
 	pos := slices.Clone(deg[:n])
 	each(func(a, b, l int32) { g.adj[pos[a]] = Adj{b, l}; pos[a]++ })
 	if g.nodeK != nil {
+		procs := 0
+		for _, k := range g.nodeK {
+			if k == Processor {
+				procs++
+			}
+		}
 		g.procs, g.rank = nil, make([]int32, n)
+		if procs > 0 {
+			g.procs = make([]int32, 0, procs)
+		}
 		for v := range n {
 			g.rank[v] = -1
 			if g.nodeK[v] == Processor {

@@ -27,6 +27,7 @@ func TestGeneratorBeyondMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 		{"tree", []int{2, 1 << 40}, "tree(2, 1099511627776) needs about"},
 		{"tree", []int{1, 1 << 30}, "tree(1, 1073741824) needs about"},
 		{"hamiltonian", []int{1 << 22, 1, 4}, "hamiltonian(4194304, 1, 4) needs about"},
+		{"star", []int{1 << 22}, "star(4194304) needs about"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.want, func(t *testing.T) {
@@ -69,6 +70,7 @@ func TestSizeEstimateIsWithinTwiceTheAllocation(t *testing.T) {
 		{"full", []int{600}}, {"tree", []int{3, 10}}, {"hamiltonian", []int{50000, 1, 6}},
 		{"fattree", []int{16, 3}}, {"xgft", []int{3, 8, 16, 16, 1, 8, 8}}, {"dragonfly", []int{8, 16, 8, 129}},
 		{"dragonfly", []int{4, 8, 4, 20, Circulant}}, {"flatfly", []int{8, 3, 8}}, {"hyperx", []int{4, 8, 8, 16}},
+		{"star", []int{65536}},
 	} {
 		s, err := Plan(c.name, c.args)
 		if err != nil {

@@ -516,7 +516,8 @@ func permute(links []Link, order []int32) {
 // links) and every processor has a link. Such a graph routes by rule —
 // processor, hub, processor, over the links that join each to the hub —
 // and needs no routing tables however many processors it has. ok is false
-// for any other graph, a generated one included.
+// for any other graph, a generated one included (but star(n)'s, which is
+// the explicit graph its loop of links builds).
 func (g *Graph) Hub() (hub int32, ok bool) {
 	if g.kind != Explicit || g.core != 0 || g.N() != g.nprocs+1 {
 		return -1, false

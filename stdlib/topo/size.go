@@ -44,6 +44,8 @@ const (
 	// and a dragonfly, while it is built, each global link's two ports.
 	switchedBytesPerNode = 13 + 4
 	switchedBytesPerLink = 8
+	// A star keeps each node's kind and rank and the processor list.
+	starBytesPerNode = 1 + 4 + 4
 )
 
 // Bytes estimates the memory the graph needs while it is generated.
@@ -56,6 +58,8 @@ func (s Size) Bytes() int64 {
 	case FatTree, XGFT, Dragonfly, FlatFly, HyperX:
 		perNode += switchedBytesPerNode
 		perLink += switchedBytesPerLink
+	case Explicit: // a star (the one generator of that kind): each node's kind and rank, the processor list
+		perNode += starBytesPerNode
 	}
 	return limits.Add(limits.Mul(s.Nodes, perNode), limits.Mul(s.Links, perLink))
 }
@@ -161,6 +165,12 @@ func Plan(name string, args []int) (Size, error) {
 		}
 		s.Kind, s.Nodes = Full, n
 		s.Links = mulCap(n, n-1) / 2
+	case "star":
+		n := int64(args[0])
+		if n < 0 {
+			return bad("the number of processors must be at least 0")
+		}
+		s.Kind, s.Nodes, s.Links = Explicit, min(n+1, countCap), n
 	case "hamiltonian":
 		n, deg := args[0], 4
 		if len(args) == 3 {
