@@ -15,7 +15,7 @@ syn keyword parasolOperator    and or not
 syn keyword parasolBoolean     true false
 syn keyword parasolKeyword     machine extends import param node link bus program let
 syn keyword parasolType        processor nic switch topology modelsection
-syn keyword parasolGenerator   chain dragonfly fattree flatfly full hamiltonian hypercube hyperx mesh ring torus tree xgft
+syn keyword parasolGenerator   chain dragonfly fattree flatfly full hamiltonian hypercube hyperx mesh ring star torus tree xgft
 syn keyword parasolBuiltin     min max ceil floor round abs log2 log exp sqrt mod hops implied
 syn keyword parasolIndex       diameter avgdist bisection nodes switches links maxtotalspeed compcomm
 
