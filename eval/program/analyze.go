@@ -163,13 +163,14 @@ func ModelOf(m *eval.Machine, model string) (string, error) {
 // the schedule: per operation, its state and dependents' offsets; per
 // dependency, its dependent; per rank, its times and queues.
 func AnalyzeFootprint() runtime.Footprint {
-	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes, Dep: 4, Rank: 8*5 + 4 + 2*24 + 8 + rankTimesBytes + 2*waiterBytes}
+	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + rankTimesBytes + 2*waiterBytes}
 }
 
 // analyzeBytes is what Analyze takes for s beyond s: AnalyzeFootprint,
 // and for each operation that waits for none, as a GOAL rank's
-// independent operations or a trace's messages at one time, two more
-// events and two waiters: they are all queued at once.
+// independent operations or a trace's messages at one time, a waiter:
+// they all start at 0, most of them waiting for their CPU (runRoots
+// starts them without queuing an event each).
 func analyzeBytes(s *lang.Schedule) int64 {
 	roots := int64(0)
 	for i := range s.Ops {
@@ -177,7 +178,7 @@ func analyzeBytes(s *lang.Schedule) int64 {
 			roots++
 		}
 	}
-	return limits.Add(AnalyzeFootprint().Bytes(int64(len(s.Ops)), 0, int64(len(s.Deps)), int64(s.Ranks)), limits.Mul(roots, 2*anEventBytes+2*waiterBytes))
+	return limits.Add(AnalyzeFootprint().Bytes(int64(len(s.Ops)), 0, int64(len(s.Deps)), int64(s.Ranks)), limits.Mul(roots, waiterBytes))
 }
 
 // Memory of the analysis's events, waiters and per-rank answers: an
@@ -188,6 +189,7 @@ func analyzeBytes(s *lang.Schedule) int64 {
 var (
 	anEventBytes   = int64(unsafe.Sizeof(anEvent{}))
 	waiterBytes    = int64(unsafe.Sizeof(waiter{}))
+	fifoBytes      = int64(unsafe.Sizeof(fifo{}))
 	rankTimesBytes = int64(unsafe.Sizeof(runtime.RankTimes{}))
 )
 
@@ -369,22 +371,27 @@ type msgEntry struct {
 // fifo is a queue that is searched from its head and may lose entries
 // anywhere: removed entries are marked and dropped when they reach the
 // head or when they are half of it.
+//
+// Until its first entry (e nil), head counts how many entries the queue
+// can ever hold (the rank's receives, or the messages sent to it): its
+// first storage is that many, up to maxFirstFifo, rather than grown from
+// one entry by copying (20 MB of copies for a 16,384-rank
+// dissemination). Kept in head, the count costs no field of its own: a
+// fifo is 32 bytes, two a rank (1 MB less for a 65,536-rank broadcast).
 type fifo struct {
 	e    []msgEntry
 	head int32
 	dead int32
-	// most is how many entries the queue can ever hold (the rank's
-	// receives, or the messages sent to it): its first storage is that
-	// many, up to maxFirstFifo, rather than grown from one entry by
-	// copying (20 MB of copies for a 16,384-rank dissemination).
-	most int32
 }
 
 const maxFirstFifo = 64
 
+// expect counts one more entry the queue may hold; before its first.
+func (q *fifo) expect() { q.head++ }
+
 func (q *fifo) push(m msgEntry) {
 	if q.e == nil {
-		q.e = make([]msgEntry, 0, max(1, min(q.most, maxFirstFifo)))
+		q.e, q.head = make([]msgEntry, 0, max(1, min(q.head, maxFirstFifo))), 0
 	}
 	q.e = append(q.e, m)
 }
@@ -572,10 +579,10 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 			o := &s.Ops[i]
 			switch o.Kind {
 			case lang.OpRecv:
-				a.rq[r].most++
+				a.rq[r].expect()
 			case lang.OpSend:
 				if o.Peer >= 0 && int(o.Peer) < R {
-					a.uq[o.Peer].most++
+					a.uq[o.Peer].expect()
 				}
 			}
 			a.ncpu = max(a.ncpu, int(o.CPU)+1)
@@ -930,17 +937,9 @@ func (a *analysis) nic(op int32) int {
 
 func (a *analysis) run(ctx context.Context) error {
 	s := a.s
-	// The first operations, rank by rank.
-	for r := 0; r < s.Ranks; r++ {
-		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			if a.ops[i].pending == 0 {
-				a.ready = append(a.ready, i)
-			}
-		}
+	if err := a.runRoots(ctx); err != nil {
+		return err
 	}
-	// They are all due at 0: the queue's first bucket takes them at once.
-	a.events.buckets[0] = make([]anEvent, 0, len(a.ready))
-	a.schedule()
 	for a.events.n > 0 {
 		if a.nEvents&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -980,6 +979,61 @@ func (a *analysis) run(ctx context.Context) error {
 	for _, t := range a.end {
 		if t > maxPS {
 			return a.tooLong()
+		}
+	}
+	return nil
+}
+
+// runRoots starts the operations that depend on nothing, as events
+// due at 0 in the order schedule gives them (by rank, then kindOrder,
+// then index), without queuing them: an event queued while they start
+// is due at 0 or later and comes after them all (its seq is larger), so
+// they are exactly the queue's first events. Queued, they took an event
+// each (24 B) and a place in the ready list at once: 2.4 MB for a
+// 4,096-rank recursive-doubling allreduce, whose every send and receive
+// is one.
+func (a *analysis) runRoots(ctx context.Context) error {
+	s := a.s
+	var roots []int32
+	n := uint64(0)
+	for i := range s.Ops {
+		if s.DepStart[i+1] == s.DepStart[i] {
+			n++
+			if s.Ops[i].Kind == lang.OpUntil {
+				a.occupiers++ // as schedule counts a queued until
+			}
+		}
+	}
+	seq := a.seq
+	a.seq += n
+	for r := 0; r < s.Ranks; r++ {
+		roots = roots[:0]
+		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
+			if s.DepStart[i+1] == s.DepStart[i] {
+				roots = append(roots, i)
+			}
+		}
+		slices.SortStableFunc(roots, func(x, y int32) int {
+			return int(kindOrder[s.Ops[x].Kind]) - int(kindOrder[s.Ops[y].Kind])
+		})
+		for _, op := range roots {
+			if a.nEvents&0xffff == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			a.nEvents++
+			if s.Ops[op].Kind == lang.OpUntil {
+				a.occupiers--
+			}
+			a.now = 0
+			if err := a.startOp(anEvent{seq: seq, op: op, kind: evReady}); err != nil {
+				return err
+			}
+			seq++
+			if len(a.ready) > 0 {
+				a.schedule()
+			}
 		}
 	}
 	return nil
