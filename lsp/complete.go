@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
@@ -23,16 +24,16 @@ import (
 // functions) and lang's units.
 
 var (
-	importString  = regexp.MustCompile(`\bimport\s+"([^"]*)$`)
-	extendsString = regexp.MustCompile(`\bextends\s+"([^"]*)$`)
-	afterNumber   = regexp.MustCompile(`(^|[^\w.])\d[\d.]*(?:[eE][-+]?\d+)?([A-Za-z/]*)$`)
-	afterField    = regexp.MustCompile(`^\s*(\w+)\s*=\s*(\w*)$`)
-	afterSelect   = regexp.MustCompile(`([A-Za-z_]\w*(?:\([^()]*\))?)\.(\w*)$`)
-	statementHead = regexp.MustCompile(`^\s*(\w*)$`)
-	blockRef      = regexp.MustCompile(`\b(processor|nic|switch|topology)\(\s*(\w*)$`)
+	importString  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bimport\s+"([^"]*)$`) })
+	extendsString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bextends\s+"([^"]*)$`) })
+	afterNumber   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\w.])\d[\d.]*(?:[eE][-+]?\d+)?([A-Za-z/]*)$`) })
+	afterField    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\w+)\s*=\s*(\w*)$`) })
+	afterSelect   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z_]\w*(?:\([^()]*\))?)\.(\w*)$`) })
+	statementHead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\w*)$`) })
+	blockRef      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(processor|nic|switch|topology)\(\s*(\w*)$`) })
 	// sendRouting is a send's routing: argument, which takes a routing's
 	// name as a topology's routing field does.
-	sendRouting = regexp.MustCompile(`\brouting:\s*([\w-]*)$`)
+	sendRouting = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\brouting:\s*([\w-]*)$`) })
 )
 
 // complete lists what may be written at off.
@@ -53,7 +54,7 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 		m = s.lastGood[d.uri][machine]
 	}
 	switch {
-	case importString.MatchString(pre):
+	case importString().MatchString(pre):
 		for _, n := range stdlib.MachineNames() {
 			add("std:"+n, protocol.CompletionItemKindModule, "standard machine")
 		}
@@ -65,7 +66,7 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 				}
 			}
 		}
-	case extendsString.MatchString(pre):
+	case extendsString().MatchString(pre):
 		for _, f := range d.filesSeen() {
 			for _, st := range f.Stmts {
 				if mc, ok := st.(*lang.Machine); ok && mc.Name != machine {
@@ -73,17 +74,17 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 				}
 			}
 		}
-	case afterNumber.MatchString(pre):
+	case afterNumber().MatchString(pre):
 		for _, u := range lang.UnitNames() {
 			v, _ := lang.LookupUnit(u)
 			add(u, protocol.CompletionItemKindUnit, v.Dim.Name())
 		}
-	case sendRouting.MatchString(pre):
+	case sendRouting().MatchString(pre):
 		for _, w := range registry.Routing.Entries {
 			add(w.Name, protocol.CompletionItemKindEnumMember, w.Doc)
 		}
-	case afterField.MatchString(pre) && fieldWords(kind, afterField.FindStringSubmatch(pre)[1]) != nil:
-		field := afterField.FindStringSubmatch(pre)[1]
+	case afterField().MatchString(pre) && fieldWords(kind, afterField().FindStringSubmatch(pre)[1]) != nil:
+		field := afterField().FindStringSubmatch(pre)[1]
 		for _, w := range fieldWords(kind, field) {
 			add(w.Name, protocol.CompletionItemKindEnumMember, w.Doc)
 		}
@@ -95,13 +96,13 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 		for _, t := range labels(d, "nic") {
 			add(t, protocol.CompletionItemKindClass, "nic")
 		}
-	case blockRef.MatchString(pre):
-		kind := blockRef.FindStringSubmatch(pre)[1]
+	case blockRef().MatchString(pre):
+		kind := blockRef().FindStringSubmatch(pre)[1]
 		for _, t := range labels(d, kind) {
 			add(t, protocol.CompletionItemKindClass, kind)
 		}
-	case afterSelect.MatchString(pre):
-		prefix := afterSelect.FindStringSubmatch(pre)[1] + "."
+	case afterSelect().MatchString(pre):
+		prefix := afterSelect().FindStringSubmatch(pre)[1] + "."
 		if m != nil {
 			for _, n := range m.Names() {
 				if rest, ok := strings.CutPrefix(n, prefix); ok && !strings.Contains(rest, ".") {
@@ -113,7 +114,7 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 				}
 			}
 		}
-	case statementHead.MatchString(pre):
+	case statementHead().MatchString(pre):
 		for _, f := range eval.FieldsOf(kind) {
 			detail := f.Type
 			if f.Unit != "" {
@@ -165,7 +166,7 @@ func (s *server) complete(d *document, off int) protocol.CompletionList {
 // field is the name of the field a line assigns, when the cursor is
 // after its "=".
 func field(pre string) string {
-	if m := afterField.FindStringSubmatch(pre); m != nil {
+	if m := afterField().FindStringSubmatch(pre); m != nil {
 		return m[1]
 	}
 	return ""

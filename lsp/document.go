@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/lang"
@@ -275,11 +276,11 @@ func foreignRange(p lang.Pos) protocol.Range {
 }
 
 // suggestion matches the end lang.DidYouMean gives a message.
-var suggestion = regexp.MustCompile(`\(did you mean "([^"]+)"\?\)`)
+var suggestion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(did you mean "([^"]+)"\?\)`) })
 
 // didYouMean is the name a message suggests, or "".
 func didYouMean(msg string) string {
-	if m := suggestion.FindStringSubmatch(msg); m != nil {
+	if m := suggestion().FindStringSubmatch(msg); m != nil {
 		return m[1]
 	}
 	return ""

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"slices"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/parasol-lang/parasol/eval"
@@ -65,8 +66,9 @@ func (d *document) semanticTokens() *protocol.SemanticTokens {
 	return out
 }
 
-// enumFields are the fields whose value is a word of the registry.
-var enumFields = func() []string {
+// enumFields are the fields whose value is a word of the registry;
+// listed when first asked for, not at every parasol command's start.
+var enumFields = sync.OnceValue(func() []string {
 	var out []string
 	for _, kind := range eval.BlockKinds() {
 		for _, f := range eval.FieldsOf(kind) {
@@ -76,7 +78,7 @@ var enumFields = func() []string {
 		}
 	}
 	return out
-}()
+})
 
 // classify gives each token of text its type, from the tokens around it.
 func classify(text string) []tok {
@@ -128,7 +130,7 @@ func classify(text string) []tok {
 				typ = tFunction
 			case is(i-1, "."), lineStart(i) && is(i+1, "="):
 				typ = tProperty
-			case is(i-1, "=") && i >= 2 && all[i-2].kind == parser.TokenIdent && slices.Contains(enumFields, word(i-2)):
+			case is(i-1, "=") && i >= 2 && all[i-2].kind == parser.TokenIdent && slices.Contains(enumFields(), word(i-2)):
 				typ = tEnumMember
 			default:
 				typ = tVariable

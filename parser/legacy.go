@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/parasol-lang/parasol/internal/slab"
@@ -27,7 +28,7 @@ var subsections = map[string]bool{
 	"double_timings": true, "processorcache": true, "combinations": true,
 }
 
-var legacyFunc = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)$`)
+var legacyFunc = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()]*)\)$`) })
 
 type legacyReader struct {
 	src  *lang.Source
@@ -650,7 +651,7 @@ func funcKey(key string) []string {
 	if strings.IndexByte(key, '(') < 0 {
 		return nil
 	}
-	return legacyFunc.FindStringSubmatch(key)
+	return legacyFunc().FindStringSubmatch(key)
 }
 
 // commentStart finds a '#' (or the "\#" of seed 002's typesetting) outside

@@ -16,6 +16,7 @@ import (
 	"iter"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -357,9 +358,11 @@ func ParseInput(name, text string) (*Input, error) {
 	return &Input{Expr: e}, nil
 }
 
-var stmtStart = regexp.MustCompile(`^\s*(machine|import|param|for|node|link|bus|program)\b|^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\([^)]*\))?\s*=[^=]|^\s*[A-Za-z_]\w*(\s+\S+)?\s*\{|^\s*topology\s+[^\s(]\S*\s*=[^=]`)
+var stmtStart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(machine|import|param|for|node|link|bus|program)\b|^\s*[A-Za-z_][A-Za-z0-9_]*\s*(\([^)]*\))?\s*=[^=]|^\s*[A-Za-z_]\w*(\s+\S+)?\s*\{|^\s*topology\s+[^\s(]\S*\s*=[^=]`)
+})
 
-func looksLikeStmt(text string) bool { return stmtStart.MatchString(text) }
+func looksLikeStmt(text string) bool { return stmtStart().MatchString(text) }
 
 // Incomplete reports whether text is the beginning of an entry that needs
 // more lines: an open bracket or string, or a trailing operator or keyword.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/results"
@@ -171,7 +172,7 @@ func runImport(e *env, pos []string) error {
 	}
 	f, err := parser.ParseFile(pos[0], string(data))
 	if err != nil {
-		if !parser.IsLegacy(string(data)) && !modernMachine.Match(data) {
+		if !parser.IsLegacy(string(data)) && !modernMachine().Match(data) {
 			// Neither syntax: say so once, echoing none of the file.
 			return fmt.Errorf("%s:1:1: not a Parasol I file: it has no machinename = \"NAME\" header line, nor is it a modern machine file; import converts Parasol I files", pos[0])
 		}
@@ -195,7 +196,7 @@ func runImport(e *env, pos []string) error {
 
 // modernMachine is the start of a modern machine block, as
 // parser.IsLegacy recognises it: a line starting with machine and a name.
-var modernMachine = regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\p{L}_]`)
+var modernMachine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*machine[ \t]+["\p{L}_]`) })
 
 // headline is the first sentence of a machine's comment (the lines of
 // eval.MachineDoc.Doc), to its first ':', '(' or '. ' and at most
@@ -213,7 +214,7 @@ func headline(comment string) string {
 	if i := indexOutsideCode(s, ":("); i >= 0 {
 		s = s[:i]
 	}
-	if m := sentenceEnd.FindStringIndex(s); m != nil {
+	if m := sentenceEnd().FindStringIndex(s); m != nil {
 		s = s[:m[0]+2] // the end of a word of two letters or more, not an initial (L. Clarke)
 	}
 	s = strings.TrimRight(strings.TrimSpace(s), ",;")
@@ -248,7 +249,7 @@ func indexOutsideCode(s, chars string) int {
 
 // sentenceEnd is where a sentence ends: a word of two letters or more and
 // ". ".
-var sentenceEnd = regexp.MustCompile(`[\p{Ll}\d]{2}\. `)
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{Ll}\d]{2}\. `) })
 
 // maxHeadline is the longest description parasol machines prints.
 const maxHeadline = 60

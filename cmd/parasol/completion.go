@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/fit"
@@ -230,8 +231,8 @@ func shortHelp(usage string) string {
 }
 
 var (
-	bracketed = regexp.MustCompile(`\[[^\]]*\]`)
-	argWord   = regexp.MustCompile(`^\[?([A-Z]+)(\.\.\.)?\]?$`)
+	bracketed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[^\]]*\]`) })
+	argWord   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[?([A-Z]+)(\.\.\.)?\]?$`) })
 )
 
 // usageArgs reads the positional arguments from a usage line's arguments
@@ -250,8 +251,8 @@ func usageArgs(s string) (args []argKind, repeat bool) {
 // the first alternative; a word after a flag is its value, not an
 // argument. repeat is whether the last one may be repeated (EXPR...).
 func usageWords(s string) (words []string, repeat bool) {
-	s = bracketed.ReplaceAllStringFunc(s, func(b string) string {
-		if argWord.MatchString(b) {
+	s = bracketed().ReplaceAllStringFunc(s, func(b string) string {
+		if argWord().MatchString(b) {
 			return b
 		}
 		return ""
@@ -267,7 +268,7 @@ func usageWords(s string) (words []string, repeat bool) {
 			afterFlag = false
 			continue
 		}
-		m := argWord.FindStringSubmatch(w)
+		m := argWord().FindStringSubmatch(w)
 		if m == nil {
 			continue
 		}
@@ -335,7 +336,7 @@ _parasol() {
 	fi
 	local cmd=${words[1]} flags="" valued="" args="" repeat="" subs=""
 	case $cmd in
-`, version, shellQuote(strings.Join(commandNames(cmds), " ")))
+`, version(), shellQuote(strings.Join(commandNames(cmds), " ")))
 	for _, c := range cmds {
 		var flags, valued []string
 		for _, f := range c.flags {
@@ -457,7 +458,7 @@ _parasol_machines() {
 _parasol() {
 	local -a commands
 	commands=(
-`, version, strings.Join(quoteAllShell(stdMachines()), " "))
+`, version(), strings.Join(quoteAllShell(stdMachines()), " "))
 	for _, c := range cmds {
 		fmt.Fprintf(w, "\t\t'%s:%s'\n", zshEscape(c.name), zshEscape(c.summary))
 	}
@@ -538,7 +539,7 @@ func quoteAllShell(ss []string) []string {
 }
 
 func writeFish(w io.Writer, cmds []compCommand) {
-	fmt.Fprintf(w, "# fish completion for parasol %s, made by: parasol completion fish\n", version)
+	fmt.Fprintf(w, "# fish completion for parasol %s, made by: parasol completion fish\n", version())
 	fmt.Fprint(w, "# Save it as ~/.config/fish/completions/parasol.fish\n\n")
 	fmt.Fprint(w, "complete -c parasol -f\n")
 	for _, c := range cmds {

@@ -55,7 +55,7 @@ func declareLSP(e *env, fs *flag.FlagSet) func(args []string) error {
 			return argsError("parasol lsp: takes no arguments, got %s (an editor starts it and speaks the protocol on stdin and stdout)", strings.Join(args, " "))
 		}
 		return lsp.Serve(context.Background(), e.stdin, e.stdout, lsp.Options{
-			Format: formatChecked, MaxMemory: maxMemory.bytes(), Version: version,
+			Format: formatChecked, MaxMemory: maxMemory.bytes(), Version: version(),
 		})
 	}
 }

@@ -96,7 +96,7 @@ func (j jsonAlias) Set(s string) error {
 // newRunInfo is the part of a result's "run" object every command shares: the machine,
 // where it came from, its --topology, the --set overrides and the version.
 func newRunInfo(cmd, source string, m *eval.Machine, mf *machineFlags) *results.Run {
-	r := &results.Run{Command: cmd, Source: source, Topology: mf.topology, Sets: []string{}, Version: version}
+	r := &results.Run{Command: cmd, Source: source, Topology: mf.topology, Sets: []string{}, Version: version()}
 	if m != nil {
 		r.Machine = m.Name()
 	}

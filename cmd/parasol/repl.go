@@ -184,7 +184,7 @@ func (r *repl) interactive() error {
 		return err
 	}
 	defer rl.Close()
-	fmt.Fprintf(r.out, "Parasol %s — machine %q. Type :help for help.\n", version, r.m.Name())
+	fmt.Fprintf(r.out, "Parasol %s — machine %q. Type :help for help.\n", version(), r.m.Name())
 	var buf []string
 	for {
 		line, err := rl.Readline()

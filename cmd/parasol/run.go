@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/parasol-lang/parasol/eval"
 	"github.com/parasol-lang/parasol/eval/program"
@@ -503,7 +504,7 @@ func argErrors(err error, args argList) error {
 // the file's name.
 func mapRanks(m *eval.Machine, ranks int, how string, seed uint64) ([]int, error) {
 	out, err := eval.MapRanks(m, ranks, how, seed)
-	if err == nil || !fileName.MatchString(how) {
+	if err == nil || !fileName().MatchString(how) {
 		return out, err
 	}
 	const kinds = "a --map is linear, random, a FILE of processor ids or an EXPR in rank and ranks"
@@ -521,7 +522,9 @@ func mapRanks(m *eval.Machine, ranks int, how string, seed uint64) ([]int, error
 // (/, ./, ../, ~) or ends in an extension (.txt), and holds nothing an
 // expression would need but a file name would not (spaces, parentheses,
 // operators other than / and -).
-var fileName = regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-Za-z]\w*)$`)
+var fileName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:/|\./|\.\./|~)[\w./~-]*|[\w./~-]*\.[A-Za-z]\w*)$`)
+})
 
 // options are the run's options but for the mapping, which is known once
 // the schedule is.

@@ -68,7 +68,7 @@ func openAPI(o serveOptions) map[string]any {
 		"openapi": "3.1.0",
 		"info": map[string]any{
 			"title":   "Parasol query server",
-			"version": version,
+			"version": version(),
 			"description": "parasol serve: the command line's queries over HTTP. Each POST /v1/COMMAND answers exactly what `parasol COMMAND --json` prints. " +
 				"There is no authentication: anyone who can reach the server can make it compute and read the files it may read.",
 		},

@@ -6,12 +6,15 @@ import (
 	goruntime "runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is the module version the binary was built from: a release tag
 // under go install …@vX.Y.Z, a pseudo-version in a checkout, or "(devel)"
-// when the build recorded none (go run, tests).
-var version = buildVersion(debug.ReadBuildInfo())
+// when the build recorded none (go run, tests). Read when first asked
+// for: reading the build information at start-up cost every run its
+// allocations.
+var version = sync.OnceValue(func() string { return buildVersion(debug.ReadBuildInfo()) })
 
 func buildVersion(bi *debug.BuildInfo, ok bool) string {
 	if !ok || bi.Main.Version == "" {
