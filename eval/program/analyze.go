@@ -84,9 +84,11 @@ func Analyze(ctx context.Context, m *eval.Machine, s *lang.Schedule, o AnalyzeOp
 }
 
 // Memory per operation of the analysis beyond the schedule: its start and
-// end, what it waited for, its pending dependency count, its dependents
-// (one entry per dependency) and their offsets, and its state.
-const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4 + 4 + 1
+// end, what it waited for, its pending dependency count (which holds its
+// state too), its dependents (one entry per dependency) and their
+// offsets. Its rank is looked up (rankOf) in a table of at most two
+// entries a rank.
+const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4
 
 // A NoModelError says that a machine has no model to give an analytic
 // answer: its model section does not cost a message. Run, asked for both
@@ -163,7 +165,7 @@ func ModelOf(m *eval.Machine, model string) (string, error) {
 // the schedule: per operation, its state and dependents' offsets; per
 // dependency, its dependent; per rank, its times and queues.
 func AnalyzeFootprint() runtime.Footprint {
-	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + rankTimesBytes + 2*waiterBytes}
+	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
 }
 
 // analyzeBytes is what Analyze takes for s beyond s: AnalyzeFootprint,
@@ -195,13 +197,15 @@ var (
 
 // opState is what the analysis knows of one operation, kept together so
 // that handling an operation touches one cache line.
+//
+// It is 24 bytes: its state is in pending (opStarted, opDone) and its
+// rank is looked up (rankOf), where the two took 8 bytes more an
+// operation (3.7 MB for a 16,384-rank dissemination).
 type opState struct {
 	start   ps // when it began; before that, when it may begin
 	finish  ps
 	why     int32 // what it waited for last; -1 nothing
-	pending int32 // prerequisites not yet satisfied
-	rank    int32
-	state   uint8
+	pending int32 // prerequisites not yet satisfied; opStarted, opDone
 }
 
 // ps is a time in picoseconds. Times are whole picoseconds (the
@@ -351,11 +355,11 @@ func (q *anQueue) pop() anEvent {
 	return e
 }
 
-// Operation states.
+// An operation's pending count once it has begun: it is waiting while
+// the count is 0 or more (its prerequisites not yet satisfied, or ready).
 const (
-	stWaiting uint8 = iota
-	stStarted
-	stDone
+	opStarted int32 = -1
+	opDone    int32 = -2
 )
 
 // msgEntry is a message or a posted receive in a rank's matching queue.
@@ -466,9 +470,12 @@ type analysis struct {
 	recvOverhead []ps
 
 	// per operation
-	ops     []opState
-	revDeps []int32 // dependents: CSR by operation; bit 31 set for irequires
-	revOff  []int32
+	ops []opState
+	// rankAt is the rank of every 2^rankShift-th operation (rankOf).
+	rankAt    []int32
+	rankShift uint
+	revDeps   []int32 // dependents: CSR by operation; bit 31 set for irequires
+	revOff    []int32
 
 	events anQueue
 	now    ps // the time of the event being processed
@@ -571,6 +578,9 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	// CPUs and NICs named, and the count of each one's dependents
 	// (revOff[k], made the end of k's dependents by the sum below).
 	a.ops = hugepages.Make[opState](n, n)
+	if n > 0 {
+		a.setRanks()
+	}
 	a.revOff = make([]int32, n+1)
 	a.ncpu, a.nnic = 1, 1
 	badDep := -1 // the first operation with a dependency out of range
@@ -588,7 +598,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 			a.ncpu = max(a.ncpu, int(o.CPU)+1)
 			a.nnic = max(a.nnic, int(o.NIC)+1)
 			deps := s.Deps[s.DepStart[i]:s.DepStart[i+1]]
-			a.ops[i] = opState{rank: int32(r), why: -1, pending: int32(len(deps))}
+			a.ops[i] = opState{why: -1, pending: int32(len(deps))}
 			for _, d := range deps {
 				if d.Op < 0 || int(d.Op) >= n {
 					if badDep < 0 {
@@ -924,14 +934,65 @@ func (a *analysis) push(t ps, op int32, kind uint8) {
 	a.seq++
 }
 
-func (a *analysis) cpu(op int32) int {
-	r := int(a.ops[op].rank)
+// rankOf is the rank whose operation op is. Ranks own consecutive
+// operations (Schedule.RankStart), so from the rank of every
+// 2^rankShift-th operation it is at most maxRankSteps steps along
+// RankStart (setRanks).
+func (a *analysis) rankOf(op int32) int32 {
+	r := a.rankAt[op>>a.rankShift]
+	for a.s.RankStart[r+1] <= op {
+		r++
+	}
+	return r
+}
+
+// maxRankSteps bounds rankOf's steps: the ranks a block of the table may
+// span, empty ranks among them.
+const maxRankSteps = 8
+
+// setRanks makes the table rankOf reads: blocks of about a rank's
+// operations (at most two entries a rank), smaller where a block would
+// span more than maxRankSteps ranks (down to an entry an operation).
+func (a *analysis) setRanks() {
+	s, n := a.s, len(a.s.Ops)
+	k := uint(0)
+	for n>>(k+1) >= s.Ranks && k < 30 {
+		k++
+	}
+	for ; ; k-- {
+		a.rankShift = k
+		a.rankAt = make([]int32, (n-1)>>k+1)
+		r, last, most := int32(0), int32(0), int32(0)
+		for b := range a.rankAt {
+			op := int32(b << k)
+			for s.RankStart[r+1] <= op {
+				r++
+			}
+			a.rankAt[b] = r
+			if b > 0 {
+				most = max(most, r-last)
+			}
+			last = r
+		}
+		for s.RankStart[r+1] <= int32(n-1) {
+			r++
+		}
+		if max(most, r-last) <= maxRankSteps || k == 0 {
+			return
+		}
+	}
+}
+
+func (a *analysis) cpu(op int32) int { return a.cpuOn(int(a.rankOf(op)), op) }
+
+// cpuOn is cpu for op of rank r, known.
+func (a *analysis) cpuOn(r int, op int32) int {
 	return int(a.proc[r])*a.ncpu + int(a.s.Ops[op].CPU)
 }
 
-// nic is the NIC a send uses: GOAL's nic N of its rank's processor.
-func (a *analysis) nic(op int32) int {
-	r := int(a.ops[op].rank)
+// nicOn is the NIC a send of rank r uses: GOAL's nic N of its rank's
+// processor.
+func (a *analysis) nicOn(r int, op int32) int {
 	return int(a.proc[r])*a.nnic + int(a.s.Ops[op].NIC)
 }
 
@@ -1085,7 +1146,7 @@ func (a *analysis) schedule() {
 		// Ranks own consecutive operation indexes, so ordering by index
 		// within a kind orders by rank first when the rank leads.
 		slices.SortFunc(a.ready, func(x, y int32) int {
-			rx, ry := a.ops[x].rank, a.ops[y].rank
+			rx, ry := a.rankOf(x), a.rankOf(y)
 			if rx != ry {
 				return int(rx - ry)
 			}
@@ -1097,13 +1158,14 @@ func (a *analysis) schedule() {
 		})
 	}
 	for _, op := range a.ready {
-		c := a.cpu(op)
+		r := int(a.rankOf(op))
+		c := a.cpuOn(r, op)
 		// Never before its prerequisites: with one CPU, the CPU is never
 		// free before they are (and LogGOPSim starts it when the CPU is
 		// free), but a calc on another CPU can ready it.
 		t := max(a.nexto[c], a.now, a.ops[op].start)
 		if s.Ops[op].Kind == lang.OpSend {
-			t = max(t, a.nextgs[a.nic(op)])
+			t = max(t, a.nextgs[a.nicOn(r, op)])
 		}
 		if s.Ops[op].Kind == lang.OpUntil {
 			a.occupiers++
@@ -1116,9 +1178,9 @@ func (a *analysis) schedule() {
 // started and done release the operations that irequire and require op.
 func (a *analysis) started(op int32) { a.release(op, true) }
 func (a *analysis) done(op int32, t ps) {
-	a.ops[op].state = stDone
+	a.ops[op].pending = opDone
 	a.ops[op].finish = t
-	r := int(a.ops[op].rank)
+	r := int(a.rankOf(op))
 	if t >= a.end[r] {
 		a.end[r] = t
 		a.lastOp[r] = op
@@ -1170,8 +1232,8 @@ func (a *analysis) startOp(e anEvent) error {
 	s := a.s
 	op := e.op
 	o := &s.Ops[op]
-	r := int(a.ops[op].rank)
-	c := a.cpu(op)
+	r := int(a.rankOf(op))
+	c := a.cpuOn(r, op)
 	if a.clk != nil {
 		if done, err := a.clk.start(a, e); done || err != nil {
 			return err
@@ -1196,7 +1258,7 @@ func (a *analysis) startOp(e anEvent) error {
 		a.started(op)
 		a.done(op, e.t+d)
 	case lang.OpSend:
-		p, g := a.proc[r], a.nic(op)
+		p, g := a.proc[r], a.nicOn(r, op)
 		if free, blocker := a.free(c, g, waitSend); free > e.t {
 			a.wait(e, c, g, waitSend, free, blocker)
 			return nil
@@ -1259,7 +1321,7 @@ func matches(peer, want, src, tag int32) bool {
 }
 
 func (a *analysis) begin(op int32, t ps) {
-	a.ops[op].state = stStarted
+	a.ops[op].pending = opStarted
 	a.ops[op].start = t
 }
 
@@ -1270,7 +1332,7 @@ func (a *analysis) arrive(e anEvent) error {
 	s := a.s
 	send := e.op
 	o := &s.Ops[send]
-	src := int32(int(a.ops[send].rank))
+	src := int32(int(a.rankOf(send)))
 	d := int(o.Peer)
 	p := a.proc[d]
 	// The message uses the CPU and NIC its send named, as LogGOPSim has
@@ -1325,8 +1387,9 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 	if a.clk != nil {
 		a.clk.received(a, recv, send)
 	}
-	if a.ops[send].state != stDone {
-		c, g := a.cpu(send), a.nic(send)
+	if a.ops[send].pending != opDone {
+		r := int(a.rankOf(send))
+		c, g := a.cpuOn(r, send), a.nicOn(r, send)
 		if a.nexto[c] < now {
 			a.occupy(c, now, send)
 		}
@@ -1336,7 +1399,7 @@ func (a *analysis) match(recv, send int32, from, doneAt, now ps) {
 		a.done(send, now)
 	}
 	if a.flows {
-		a.flowsTo = append(a.flowsTo, runtime.Flow{From: int(a.ops[send].rank), FromOp: a.origOp(send), To: int(a.ops[recv].rank), ToOp: a.origOp(recv),
+		a.flowsTo = append(a.flowsTo, runtime.Flow{From: int(a.rankOf(send)), FromOp: a.origOp(send), To: int(a.rankOf(recv)), ToOp: a.origOp(recv),
 			Bytes: a.s.Ops[send].Bytes, Sent: seconds(a.ops[send].start), Received: seconds(from)})
 	}
 	if from > a.ops[recv].start {
@@ -1387,12 +1450,12 @@ func (a *analysis) leave(e anEvent) error {
 		}
 	}
 	for _, op := range a.collIn[ci] {
-		r := int(a.ops[op].rank)
+		r := int(a.rankOf(op))
 		end := e.t + cost
 		if a.flows {
 			a.regions = append(a.regions, runtime.Region{Rank: r, Op: a.origOp(op), Name: c.Name, Start: seconds(a.ops[op].start), End: seconds(end)})
 		}
-		a.occupy(a.cpu(op), end, op)
+		a.occupy(a.cpuOn(r, op), end, op)
 		a.send[r] += cost
 		a.busy(r, "send", e.t, end, op)
 		if op != last {
@@ -1457,11 +1520,11 @@ func (a *analysis) expandedRegions() []runtime.Region {
 	for i, g := range a.origin {
 		o := &a.orig.Ops[g]
 		st := &a.ops[i]
-		if o.Kind != lang.OpColl || st.state < stStarted {
+		if o.Kind != lang.OpColl || st.pending >= 0 {
 			continue
 		}
 		end := st.start
-		if st.state == stDone {
+		if st.pending == opDone {
 			end = max(st.finish, st.start)
 		}
 		k, ok := at[g]
@@ -1486,13 +1549,13 @@ func (a *analysis) deadlock() *runtime.ProgramDeadlock {
 	for r := 0; r < s.Ranks; r++ {
 		stuck := int32(-1)
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
-			if a.ops[i].state == stDone {
+			if a.ops[i].pending == opDone {
 				continue
 			}
 			if stuck < 0 {
 				stuck = i
 			}
-			if k := s.Ops[i].Kind; a.ops[i].state == stStarted && (k == lang.OpRecv || k == lang.OpSend) {
+			if k := s.Ops[i].Kind; a.ops[i].pending == opStarted && (k == lang.OpRecv || k == lang.OpSend) {
 				stuck = i
 				break
 			}
@@ -1545,7 +1608,7 @@ func (a *analysis) criticalPath(last int32) ([]runtime.PathStep, error) {
 	}
 	path := make([]runtime.PathStep, 0, n)
 	a.walkPath(last, func(op int32) {
-		r := int(a.ops[op].rank)
+		r := int(a.rankOf(op))
 		o := &s.Ops[op]
 		path = append(path, runtime.PathStep{Rank: r, Op: int(op - s.RankStart[r]), Kind: o.Kind.String(), Label: s.LabelOf(int(op)), Line: int(o.Line), Start: seconds(a.ops[op].start), End: seconds(a.ops[op].finish)})
 	})
@@ -1557,7 +1620,7 @@ func (a *analysis) criticalPath(last int32) ([]runtime.PathStep, error) {
 func (a *analysis) walkPath(op int32, visit func(op int32)) {
 	s := a.s
 	for n := 0; op >= 0 && n <= len(s.Ops); n++ {
-		if a.ops[op].state == stWaiting {
+		if a.ops[op].pending >= 0 {
 			break
 		}
 		visit(op)

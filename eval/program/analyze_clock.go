@@ -43,7 +43,7 @@ func (c *anClock) start(a *analysis, e anEvent) (bool, error) {
 	s := a.s
 	op := e.op
 	o := &s.Ops[op]
-	r := int(a.ops[op].rank)
+	r := int(a.rankOf(op))
 	k, has := o.RegOf()
 	if has && k >= c.nregs || !has && (o.Kind == lang.OpNow || o.Kind == lang.OpUntil || o.Kind == lang.OpSet) {
 		return true, fmt.Errorf("%s: operation %s of rank %d names register %d, which the schedule does not have (it has %d)", s.Name, s.LabelOf(int(op)), r, k, c.nregs)
@@ -92,7 +92,7 @@ func (c *anClock) start(a *analysis, e anEvent) (bool, error) {
 // received stores the value send carried in receive recv's register.
 func (c *anClock) received(a *analysis, recv, send int32) {
 	if k, has := a.s.Ops[recv].RegOf(); has && k < c.nregs {
-		c.regs[int(a.ops[recv].rank)*c.nregs+k] = c.sent[send]
+		c.regs[int(a.rankOf(recv))*c.nregs+k] = c.sent[send]
 	}
 }
 

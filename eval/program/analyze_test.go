@@ -799,3 +799,45 @@ func TestAnalyzeRefusesADependencyOnNoOperation(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// rankOf finds every operation's rank, the one whose RankStart range
+// holds it, for ranks of even and uneven sizes and runs of empty ranks
+// (which make setRanks shrink its blocks), against a scan of RankStart.
+func TestRankOfIsTheRankWhoseRangeHoldsTheOperation(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	cases := map[string][]int{
+		"one rank":         {5},
+		"even":             {4, 4, 4, 4, 4, 4, 4, 4},
+		"one op a rank":    {1, 1, 1, 1, 1, 1, 1},
+		"empty runs":       append(append([]int{3}, make([]int, 100)...), 2, 0, 0, 7, 1),
+		"empty at the end": append([]int{9, 1, 3}, make([]int, 40)...),
+	}
+	var random []int
+	for range 500 {
+		n := 0
+		if r.IntN(3) > 0 {
+			n = r.IntN(40)
+		}
+		random = append(random, n)
+	}
+	cases["random"] = random
+	for name, sizes := range cases {
+		s := &lang.Schedule{Ranks: len(sizes), RankStart: []int32{0}}
+		for _, n := range sizes {
+			s.RankStart = append(s.RankStart, s.RankStart[len(s.RankStart)-1]+int32(n))
+		}
+		s.Ops = make([]lang.SchedOp, s.RankStart[len(sizes)])
+		a := &analysis{s: s}
+		a.setRanks()
+		for op := range int32(len(s.Ops)) {
+			want := int32(0)
+			for s.RankStart[want+1] <= op {
+				want++
+			}
+			if got := a.rankOf(op); got != want {
+				t.Errorf("%s: operation %d: rank %d, want %d (RankStart %v)", name, op, got, want, s.RankStart)
+				break
+			}
+		}
+	}
+}
