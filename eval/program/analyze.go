@@ -85,10 +85,10 @@ func Analyze(ctx context.Context, m *eval.Machine, s *lang.Schedule, o AnalyzeOp
 
 // Memory per operation of the analysis beyond the schedule: its start and
 // end, what it waited for, its pending dependency count (which holds its
-// state too), its dependents (one entry per dependency) and their
-// offsets. Its rank is looked up (rankOf) in a table of at most two
+// state too) and the offset of its dependents (which are counted per
+// dependency). Its rank is looked up (rankOf) in a table of at most two
 // entries a rank.
-const analyzeOpBytes = 8 + 8 + 4 + 4 + 4 + 4
+const analyzeOpBytes = 8 + 8 + 4 + 4 + 4
 
 // A NoModelError says that a machine has no model to give an analytic
 // answer: its model section does not cost a message. Run, asked for both
@@ -165,7 +165,12 @@ func ModelOf(m *eval.Machine, model string) (string, error) {
 // the schedule: per operation, its state and dependents' offsets; per
 // dependency, its dependent; per rank, its times and queues.
 func AnalyzeFootprint() runtime.Footprint {
-	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
+	// Half an event an operation: the queue holds the events of the
+	// operations ready together and of the messages under way, never all
+	// of a schedule's (those that depend on nothing start without one);
+	// about half at the peak of the schedules measured (a program's
+	// sends and receives; TestEstimatesAreWithinOneAndAHalfTimesThePeak).
+	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes/2, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
 }
 
 // analyzeBytes is what Analyze takes for s beyond s: AnalyzeFootprint,
@@ -191,7 +196,7 @@ func analyzeBytes(s *lang.Schedule) int64 {
 var (
 	anEventBytes   = int64(unsafe.Sizeof(anEvent{}))
 	waiterBytes    = int64(unsafe.Sizeof(waiter{}))
-	fifoBytes      = int64(unsafe.Sizeof(fifo{}))
+	fifoBytes      = int64(unsafe.Sizeof(fifo[msgEntry, *msgEntry]{}))
 	rankTimesBytes = int64(unsafe.Sizeof(runtime.RankTimes{}))
 )
 
@@ -362,15 +367,37 @@ const (
 	opDone    int32 = -2
 )
 
-// msgEntry is a message or a posted receive in a rank's matching queue.
+// msgEntry is a message in a rank's unexpected queue.
 type msgEntry struct {
-	from ps    // unexpected: when the receiver's CPU took it
+	from ps    // when the receiver's CPU took it
 	at   ps    // and when it was done with it
-	op   int32 // the send (unexpected queue) or the receive (posted queue)
-	src  int32 // the sending rank, or the source a receive names
+	op   int32 // the send
+	src  int32 // the sending rank
 	tag  int32
 	dead bool
 }
+
+// postEntry is a receive in a rank's posted queue: 12 bytes, where a
+// msgEntry's times would make it 32 (the three schedgen rows of issue 30
+// queue only posted receives: 4.6 MB less for the 16,384-rank
+// dissemination).
+type postEntry struct {
+	op  int32 // the receive; -1 once removed
+	src int32 // the source it names
+	tag int32
+}
+
+// queueEntry is what a fifo holds: E, removed in place.
+type queueEntry[E any] interface {
+	*E
+	removed() bool
+	remove()
+}
+
+func (m *msgEntry) removed() bool  { return m.dead }
+func (m *msgEntry) remove()        { m.dead = true }
+func (m *postEntry) removed() bool { return m.op < 0 }
+func (m *postEntry) remove()       { m.op = -1 }
 
 // fifo is a queue that is searched from its head and may lose entries
 // anywhere: removed entries are marked and dropped when they reach the
@@ -382,8 +409,8 @@ type msgEntry struct {
 // one entry by copying (20 MB of copies for a 16,384-rank
 // dissemination). Kept in head, the count costs no field of its own: a
 // fifo is 32 bytes, two a rank (1 MB less for a 65,536-rank broadcast).
-type fifo struct {
-	e    []msgEntry
+type fifo[E any, P queueEntry[E]] struct {
+	e    []E
 	head int32
 	dead int32
 }
@@ -391,19 +418,19 @@ type fifo struct {
 const maxFirstFifo = 64
 
 // expect counts one more entry the queue may hold; before its first.
-func (q *fifo) expect() { q.head++ }
+func (q *fifo[E, P]) expect() { q.head++ }
 
-func (q *fifo) push(m msgEntry) {
+func (q *fifo[E, P]) push(m E) {
 	if q.e == nil {
-		q.e, q.head = make([]msgEntry, 0, max(1, min(q.head, maxFirstFifo))), 0
+		q.e, q.head = make([]E, 0, max(1, min(q.head, maxFirstFifo))), 0
 	}
 	q.e = append(q.e, m)
 }
 
-func (q *fifo) remove(i int) {
-	q.e[i].dead = true
+func (q *fifo[E, P]) remove(i int) {
+	P(&q.e[i]).remove()
 	q.dead++
-	for int(q.head) < len(q.e) && q.e[q.head].dead {
+	for int(q.head) < len(q.e) && P(&q.e[q.head]).removed() {
 		q.head++
 		q.dead--
 	}
@@ -411,9 +438,9 @@ func (q *fifo) remove(i int) {
 		q.e, q.head, q.dead = q.e[:0], 0, 0
 	} else if q.dead > 32 && int(q.dead) > (len(q.e)-int(q.head))/2 {
 		out := q.e[:0]
-		for _, m := range q.e[q.head:] {
-			if !m.dead {
-				out = append(out, m)
+		for i := range q.e[q.head:] {
+			if m := &q.e[int(q.head)+i]; !P(m).removed() {
+				out = append(out, *m)
 			}
 		}
 		q.e, q.head, q.dead = out, 0, 0
@@ -456,7 +483,8 @@ type analysis struct {
 	send    []ps
 	recv    []ps
 	lastOp  []int32 // the operation that ended last on the rank
-	uq, rq  []fifo
+	uq      []fifo[msgEntry, *msgEntry]
+	rq      []fifo[postEntry, *postEntry]
 
 	// per processor (× CPUs for the CPU clocks, × NICs for the NICs':
 	// GOAL's cpu N and nic N, as many as the schedule names)
@@ -573,7 +601,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	for i := range a.lastOp {
 		a.lastOp[i] = -1
 	}
-	a.uq, a.rq = make([]fifo, R), make([]fifo, R)
+	a.uq, a.rq = make([]fifo[msgEntry, *msgEntry], R), make([]fifo[postEntry, *postEntry], R)
 	// One pass over the operations: their state, the queues' sizes, the
 	// CPUs and NICs named, and the count of each one's dependents
 	// (revOff[k], made the end of k's dependents by the sum below).
@@ -1307,7 +1335,7 @@ func (a *analysis) startOp(e anEvent) error {
 			a.match(op, send, from, max(e.t, at), e.t)
 			return nil
 		}
-		a.rq[r].push(msgEntry{op: op, src: o.Peer, tag: o.Tag})
+		a.rq[r].push(postEntry{op: op, src: o.Peer, tag: o.Tag})
 	case lang.OpColl:
 		a.enter(op, e.t)
 	}
@@ -1360,7 +1388,7 @@ func (a *analysis) arrive(e anEvent) error {
 		m := &q.e[i]
 		// A posted receive's entry holds its source and tag: its
 		// operation need not be read.
-		if m.dead || !matches(m.src, m.tag, src, o.Tag) {
+		if m.op < 0 || !matches(m.src, m.tag, src, o.Tag) {
 			continue
 		}
 		recv := m.op
