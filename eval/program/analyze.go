@@ -262,11 +262,6 @@ type anQueue struct {
 	head    int // the next event of bucket 0
 	n       int
 	merged  []anEvent // inSeqOrder's other buffer
-	// spare holds the arrays of buckets emptied by pop, empty, for a
-	// bucket that outgrows its own (room): each bucket kept the most it
-	// ever held, nine times the events ever queued in one (7.6 MB for a
-	// 16,384-rank dissemination, whose most at once took 0.9 MB).
-	spare [][]anEvent
 }
 
 // inSeqOrder puts bucket 0 in seq order. A bucket receives events in seq
@@ -321,44 +316,41 @@ func (q *anQueue) push(e anEvent) {
 		}
 		q.buckets[0] = slices.Insert(z, k, e)
 	} else {
-		q.add(b, e)
+		q.buckets[b] = q.add(q.buckets[b], e)
 	}
 	q.n++
 }
 
-// add appends e to bucket b, in room from a spare array when the
-// bucket's is full.
-func (q *anQueue) add(b int, e anEvent) {
-	if z := q.buckets[b]; len(z) == cap(z) {
-		q.buckets[b] = q.room(z)
+// add appends e to z, a bucket's events, making room first when z is
+// full and large.
+func (q *anQueue) add(z []anEvent, e anEvent) []anEvent {
+	if len(z) == cap(z) && len(z) >= 1024 {
+		z = q.room(z)
 	}
-	q.buckets[b] = append(q.buckets[b], e)
+	return append(z, e)
 }
 
-// room is z in an array with room for one more event: the smallest spare
-// array larger than z (z becoming a spare in its place), else z doubled
-// when it is large, rather than grown by a quarter as append does (a
-// quarter at a time copied a 16,384-rank dissemination's 245,000 first
-// events over and over, 45 MB of garbage that raised the peak memory).
+// room gives z, a full and large bucket, a larger array: the smallest
+// larger one of an empty bucket, which takes z's in exchange (each bucket
+// kept the most it had ever held: nine times the most ever queued in
+// one, 7.6 MB for a 16,384-rank dissemination); else z doubled, rather
+// than grown by a quarter as append does (a quarter at a time copied a
+// 16,384-rank dissemination's 245,000 first events over and over, 45 MB
+// of garbage that raised the peak memory). Small buckets grow as append
+// grows them: lending to them too, at each first event of a bucket
+// emptied, cost 10% more instructions on BenchmarkAnalyzeManyRanks.
 func (q *anQueue) room(z []anEvent) []anEvent {
 	best := -1
-	for i, sp := range q.spare {
-		if cap(sp) > len(z) && (best < 0 || cap(sp) < cap(q.spare[best])) {
-			best = i
+	for j := range q.buckets {
+		if sp := q.buckets[j]; len(sp) == 0 && cap(sp) > len(z) && (best < 0 || cap(sp) < cap(q.buckets[best])) {
+			best = j
 		}
 	}
 	if best < 0 {
-		if len(z) >= 1024 {
-			return slices.Grow(z, len(z))
-		}
-		return z
+		return slices.Grow(z, len(z))
 	}
-	sp := q.spare[best]
-	if cap(z) > 0 {
-		q.spare[best] = z[:0]
-	} else {
-		q.spare = slices.Delete(q.spare, best, best+1)
-	}
+	sp := q.buckets[best]
+	q.buckets[best] = z[:0]
 	return append(sp, z...)
 }
 
@@ -378,9 +370,10 @@ func (q *anQueue) pop() anEvent {
 		}
 		q.last = min
 		for _, e := range from {
-			q.add(q.bucket(e.t), e)
+			k := q.bucket(e.t)
+			q.buckets[k] = q.add(q.buckets[k], e)
 		}
-		q.buckets[b], q.spare = nil, append(q.spare, from[:0])
+		q.buckets[b] = from[:0]
 		q.inSeqOrder()
 	}
 	e := q.buckets[0][q.head]
