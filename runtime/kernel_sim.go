@@ -20,7 +20,7 @@ const (
 	evGrant                  // id = lane: its holder's tail is due to leave it; hand it to the first waiter
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
-	evCredit                 // id = wire, aux = flits: their credits are back at its sender (route_switched.go's usedCredits)
+	evCredit                 // id = lane, aux = flits: their credits are back at its sender (lane_credits.go)
 	evRetry                  // id = packet: hot-potato routing tries again (route_deflect.go)
 )
 
@@ -127,6 +127,11 @@ type inLane struct {
 	out      uint32  // of those, the ones whose heads have moved on from its far end
 	wait     int32   // heads waiting for the packet ahead to move on, linked by packet.next; -1 if none
 	waitTail int32
+	// The lane's credits (lane_credits.go): flits owed (sent on it, their
+	// credits not back); while it is shut for want of them, the owed flits
+	// it opens again at (room > 0; 0: open) and when its last tail leaves.
+	owed, room int32
+	end        float64
 }
 
 // hop is lane i of the packet's path, which it must still hold.
@@ -616,7 +621,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evDriver:
 			s.drv.wake(e.id, e.aux)
 		case evCredit:
-			s.used[e.id] -= e.aux
+			s.creditBack(e.id, e.aux)
 		case evRetry:
 			s.retry(e.id)
 		}
@@ -894,6 +899,10 @@ func (s *sim) keepWorm(p *packet) {
 // reopen sets when the tail leaves lane ch, which its holder kept
 // open-ended, and hands it then to the first packet waiting, if any.
 func (s *sim) reopen(ch int32, until float64) {
+	if s.inb != nil && s.inb[ch].room > 0 {
+		s.inb[ch].end = until // (opened when its credits are back)
+		return
+	}
 	ln := s.lane(ch)
 	ln.until = until
 	if ln.head >= 0 {
@@ -1222,13 +1231,16 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
+		if n.credits && !kept && p.bytes < n.bufFlits*n.flitSize && next != p.dst && s.owe(p, ch, end) {
+			full = true // shut until credits come back (lane_credits.go)
+		}
 		if ln.head >= 0 && !full && !kept {
 			// Granted with more waiting: the next gets it when this tail
 			// leaves.
 			s.push(end, evGrant, ch, 0)
 		}
 	}
-	if s.used != nil {
+	if s.used != nil || n.credits && p.bytes < n.bufFlits*n.flitSize {
 		s.countCredits(p, w, start, end, next)
 	}
 	var seq uint32

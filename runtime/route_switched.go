@@ -393,24 +393,6 @@ func (r *switchedRoute) readsCredits() bool {
 	return r.alg == swPAR || r.alg == swUGALL && (r.kind == topo.Dragonfly || r.kind == topo.FlatFly || r.kind == topo.HyperX)
 }
 
-// countCredits keeps the used credits (sim.used) as packet p takes wire w
-// from start to end toward node next: its flits are owed on a wire into a
-// router until they leave that router's input buffer, here when the
-// packet moves on, and their credits have come back, CreditDelay and the
-// wire's latency later (a packet's flits counted together, as its middle
-// flit's).
-func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
-	n := s.net
-	flits := int32((p.bytes + n.flitSize - 1) / n.flitSize)
-	if p.nhops > 0 && p.at < n.swr.S {
-		in := p.hop(p.nhops-1).ch / n.lanes
-		s.push((start+end)/2+n.spec.CreditDelay+n.linkP(in>>1).Latency, evCredit, in, flits)
-	}
-	if next < n.swr.S {
-		s.used[w] += flits
-	}
-}
-
 // switchedHop makes the routing decision of a switched routing for packet
 // p at its node: the phase (Valiant's intermediate, UGAL's choice at the
 // source), the lane class, and the hop. ci is the candidate chosen.

@@ -1,0 +1,53 @@
+package runtime
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Under credits a lane into a router owes at most its buffer's flits, a
+// packet's counted from when it takes the lane until their credits are
+// back, so packets that cannot move on from the router ahead stop the
+// next from being sent (lane_credits.go; issue 28). Chain 0-1-2, 1 s
+// wires of 1 B/s, 1-byte flits, routers of HopDelay 4, CreditDelay 1,
+// buffers of 2 flits; P1, P2, P3, 1 B each, all from 0 to 2. Worked by
+// hand:
+//   - P1 takes 0→1 from 0 to 1 (1 flit owed), P2 from 1 to 2 (2 owed: a
+//     third would not fit, the lane shuts). P1's head is at node 1 at 1,
+//     routed at 5, crosses 1→2 from 5 to 6: delivered at 7; its credit is
+//     back at node 0 at 5.5 + 1 + 1 = 7.5 (its middle flit's time, the
+//     credit delay, the wire back), which opens the lane. P2's head is at
+//     node 1 at 2 but behind P1 in the buffer, served in order: P1's tail
+//     leaves at 6, so P2 starts the router's pipeline at 6 − 2 = 4 and
+//     leaves at 8, crossing 1→2 from 8 to 9: delivered at 10. P3 takes
+//     0→1 at 7.5, is at node 1 at 8.5, routed at 12.5 (P2's tail left at
+//     9: 9 − 2 + 4 = 11 is earlier), crosses 1→2 from 12.5 to 13.5:
+//     delivered at 14.5.
+//   - With buffers of 3 flits the lane does not shut: P3 takes it from
+//     2 to 3, is at node 1 at 3 and waits for P2 to move on (at 8, its
+//     tail gone at 9): routed at 9 − 2 + 4 = 11, delivered at 13.
+//   - Without credits every head is routed 4 s after it arrives and the
+//     packets follow one another on 1→2: delivered at 7, 8 and 9.
+func TestLaneOwesAtMostItsBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		credits    bool
+		buf        int
+		p1, p2, p3 float64
+	}{
+		{true, 2, 7, 10, 14.5},
+		{true, 3, 7, 10, 13},
+		{false, 2, 7, 8, 9},
+	} {
+		spec := creditSpec(mustGen(t, "chain", 3), tc.credits, tc.buf, 0)
+		s := runMessages(t, spec, 1, testMsg{0, 2, 1}, testMsg{0, 2, 1}, testMsg{0, 2, 1})
+		name := fmt.Sprintf("credits %v, buffer %d", tc.credits, tc.buf)
+		if s.nDone != 3 {
+			t.Fatalf("%s: %d of 3 delivered", name, s.nDone)
+		}
+		for i, want := range []float64{tc.p1, tc.p2, tc.p3} {
+			if got := s.msgs[i].lat; got != want {
+				t.Errorf("%s: P%d delivered at %v, want %v", name, i+1, got, want)
+			}
+		}
+	}
+}
