@@ -1231,7 +1231,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
-		if n.credits && !kept && p.bytes < n.bufFlits*n.flitSize && next != p.dst && s.owe(p, ch, end) {
+		if n.credits && !kept && n.roomFor(p.bytes) && next != p.dst && s.owe(p, ch, end) {
 			full = true // shut until credits come back (lane_credits.go)
 		}
 		if ln.head >= 0 && !full && !kept {
@@ -1240,7 +1240,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			s.push(end, evGrant, ch, 0)
 		}
 	}
-	if s.used != nil || n.credits && p.bytes < n.bufFlits*n.flitSize {
+	if s.used != nil || n.credits && n.roomFor(p.bytes) {
 		s.countCredits(p, w, start, end, next)
 	}
 	var seq uint32

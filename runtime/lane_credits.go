@@ -21,6 +21,12 @@ import "math"
 // owed and given back together, not flit by flit, and a smaller packet
 // that would fit a shut lane waits as well.
 
+// roomFor tells whether a packet of size bytes fits a lane's buffer with
+// room to spare (fewer flits than it holds): the packets owe counts.
+func (n *network) roomFor(size int64) bool {
+	return (size+n.flitSize-1)/n.flitSize < n.bufFlits
+}
+
 // owe counts packet p's flits owed on lane ch, which its tail leaves at
 // end, and shuts the lane (reports true) when another packet as long
 // would not fit the flits owed.
@@ -63,7 +69,7 @@ func (s *sim) creditBack(ch, flits int32) {
 		s.used[ch/s.net.lanes] -= flits
 	}
 	if !s.net.credits || int64(flits) >= s.net.bufFlits {
-		return
+		return // (not owed: roomFor)
 	}
 	ib := &s.inb[ch]
 	ib.owed -= flits
