@@ -20,8 +20,9 @@ const (
 	evGrant                  // id = lane: its holder's tail is due to leave it; hand it to the first waiter
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
-	evCredit                 // id = lane, aux = flits: their credits are back at its sender (lane_credits.go)
+	evCredit                 // id = lane, aux = flits: their credits are back at its sender, for BookSim's used credits (lane_credits.go)
 	evRetry                  // id = packet: hot-potato routing tries again (route_deflect.go)
+	evLaneOpen               // id = lane: enough of its credits are back to open it (lane_credits.go)
 )
 
 // A driver generates traffic while a run goes on (open-loop sources,
@@ -129,9 +130,12 @@ type inLane struct {
 	waitTail int32
 	// The lane's credits (lane_credits.go): flits owed (sent on it, their
 	// credits not back); while it is shut for want of them, the owed flits
-	// it opens again at (room > 0; 0: open) and when its last tail leaves.
-	owed, room int32
-	end        float64
+	// it opens again at (room > 0, or < 0 once the time it opens is known;
+	// 0: open) and when its last tail leaves; the credits on their way
+	// back, in sim.cred (first and last, +1; 0: none).
+	owed, room  int32
+	end         float64
+	first, last int32
 }
 
 // hop is lane i of the packet's path, which it must still hold.
@@ -359,6 +363,11 @@ type sim struct {
 	bufPkts int32
 	bufUsed []int32
 	bufEnd  []float64
+	// cred holds the credits on their way back to the senders of lanes
+	// under credits, each lane's in order (inLane.first), and credFree the
+	// first unused (+1; 0: none) (lane_credits.go).
+	cred     []pendingCredit
+	credFree int32
 	// used is, per wire, the flits sent over it whose credits have not
 	// come back (BookSim's used credits, which its UGAL reads); kept
 	// only for the routings that read it (route_switched.go).
@@ -442,6 +451,7 @@ func (s *sim) reset(seed uint64) {
 	clear(s.router)
 	clear(s.bufUsed)
 	clear(s.used)
+	s.cred, s.credFree = s.cred[:0], 0
 	clear(s.injNext)
 	for i := range s.injLast {
 		s.injLast[i] = -1
@@ -621,9 +631,11 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evDriver:
 			s.drv.wake(e.id, e.aux)
 		case evCredit:
-			s.creditBack(e.id, e.aux)
+			s.used[e.id/s.net.lanes] -= e.aux
 		case evRetry:
 			s.retry(e.id)
+		case evLaneOpen:
+			s.laneOpen(e.id)
 		}
 	}
 	return false
@@ -899,7 +911,7 @@ func (s *sim) keepWorm(p *packet) {
 // reopen sets when the tail leaves lane ch, which its holder kept
 // open-ended, and hands it then to the first packet waiting, if any.
 func (s *sim) reopen(ch int32, until float64) {
-	if s.inb != nil && s.inb[ch].room > 0 {
+	if s.inb != nil && s.inb[ch].room != 0 {
 		s.inb[ch].end = until // (opened when its credits are back)
 		return
 	}

@@ -1,6 +1,9 @@
 package runtime
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // A lane's credits where its buffer holds more than one packet (issue 28).
 // Under credit flow control (Spec.Credits) BookSim 2's router sends a flit
@@ -15,16 +18,29 @@ import "math"
 // it takes the lane only while the flits owed on it and its own are at
 // most B. A packet's flits are owed from when it takes the lane and given
 // back together (at its middle flit), CreditDelay and the wire's latency
-// after they leave the router at the far end (countCredits); the lane is
-// shut while one more packet of the size of the last would not fit, and
-// opens again when enough credits are back. What it leaves out: flits
-// owed and given back together, not flit by flit, and a smaller packet
-// that would fit a shut lane waits as well.
+// after they leave the router at the far end (countCredits), and no
+// sooner than the credits of the packets ahead of it in that buffer; the
+// lane is shut while one more packet of the size of the last would not
+// fit, and opens again when enough credits are back. The credits on their
+// way back are filed with their lane (sim.cred) and taken off when the
+// lane is asked (creditsBack): an event only opens a shut lane, so that
+// credits cost no event a hop. What it leaves out: flits owed and given
+// back together, not flit by flit, and a smaller packet that would fit a
+// shut lane waits as well.
 
 // roomFor tells whether a packet of size bytes fits a lane's buffer with
 // room to spare (fewer flits than it holds): the packets owe counts.
 func (n *network) roomFor(size int64) bool {
 	return (size+n.flitSize-1)/n.flitSize < n.bufFlits
+}
+
+// pendingCredit is the credits of a packet's flits on their way back to
+// the sender of a lane: when they are back, how many, and the lane's next
+// (+1; 0: none), or the next unused.
+type pendingCredit struct {
+	t    float64
+	f    int32
+	next int32
 }
 
 // owe counts packet p's flits owed on lane ch, which its tail leaves at
@@ -34,47 +50,127 @@ func (s *sim) owe(p *packet, ch int32, end float64) bool {
 	n := s.net
 	f := int32((p.bytes + n.flitSize - 1) / n.flitSize)
 	ib := &s.inb[ch]
+	s.creditsBack(ch)
 	ib.owed += f
 	if int64(ib.owed+f) <= n.bufFlits {
 		return false
 	}
 	ib.room, ib.end = int32(n.bufFlits)-f, end // > 0, as f < the buffer
 	s.lane(ch).until = math.Inf(1)
+	s.seekOpen(ch, ib)
 	return true
 }
 
 // countCredits schedules the credits of packet p, which takes wire w from
-// start to end toward node next: those of the lane it came by, back at
+// start to end toward node next: those of the lane it came by are back at
 // its sender CreditDelay and that wire's latency after its middle flit
-// has left (evCredit, creditBack); and it counts its flits in BookSim's
-// used credits (sim.used) of a wire into a router, where a routing reads
-// them (route_switched.go).
+// has left, in the lane's own (owed by a packet that fits its buffer with
+// room to spare, and then in BookSim's used credits of its wire as they
+// are read: usedOf), or else in the used credits by an event (evCredit),
+// where a routing reads them (route_switched.go). And it counts its flits
+// in the used credits (sim.used) of a wire into a router.
 func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
 	n := s.net
 	flits := int32((p.bytes + n.flitSize - 1) / n.flitSize)
 	if p.nhops > 0 { // (at a router: it moves on)
 		in := p.hop(p.nhops - 1).ch
-		s.push((start+end)/2+n.spec.CreditDelay+n.linkP(in/n.lanes>>1).Latency, evCredit, in, flits)
+		t := (start+end)/2 + n.spec.CreditDelay + n.linkP(in/n.lanes>>1).Latency
+		if n.credits && int64(flits) < n.bufFlits {
+			s.creditOnItsWay(in, t, flits)
+		} else if s.used != nil {
+			s.push(t, evCredit, in, flits)
+		}
 	}
 	if s.used != nil && next < n.swr.S {
 		s.used[w] += flits
 	}
 }
 
-// creditBack gives back the credits of flits sent on lane ch: BookSim's
-// used credits of its wire, where kept, and the flits the lane owes under
-// credits, opening it if it was shut for want of them.
-func (s *sim) creditBack(ch, flits int32) {
-	if s.used != nil {
-		s.used[ch/s.net.lanes] -= flits
-	}
-	if !s.net.credits || int64(flits) >= s.net.bufFlits {
-		return // (not owed: roomFor)
-	}
+// creditOnItsWay files f flits' credits of lane ch, back at t, after the
+// lane's others: credits come back in the order the packets left the
+// buffer, so no sooner than the ones before (BookSim's input buffer is
+// served in order). A lane shut for want of credits learns when it opens.
+func (s *sim) creditOnItsWay(ch int32, t float64, f int32) {
 	ib := &s.inb[ch]
-	ib.owed -= flits
-	if ib.room > 0 && ib.owed <= ib.room {
-		ib.room = 0
-		s.reopen(ch, later(ib.end, s.now))
+	if ib.last != 0 {
+		t = later(t, s.cred[ib.last-1].t)
 	}
+	i := s.credFree
+	if i != 0 {
+		s.credFree = s.cred[i-1].next
+	} else {
+		// A credit on its way back stands for the event it would be
+		// (and takes less): it is bounded as the pending events are.
+		if s.guard.maxEvents > 0 && len(s.cred) >= s.guard.maxEvents && s.err == nil {
+			s.err = s.guard.exceeded("credits on their way back", len(s.cred), int64(unsafe.Sizeof(pendingCredit{})))
+		}
+		s.cred = append(s.cred, pendingCredit{})
+		i = int32(len(s.cred))
+	}
+	s.cred[i-1] = pendingCredit{t: t, f: f}
+	if ib.last != 0 {
+		s.cred[ib.last-1].next = i
+	} else {
+		ib.first = i
+	}
+	ib.last = i
+	if ib.room > 0 {
+		s.seekOpen(ch, ib)
+	}
+}
+
+// creditsBack takes off lane ch's flits owed, and its wire's used credits
+// where kept, the credits back by now.
+func (s *sim) creditsBack(ch int32) {
+	ib := &s.inb[ch]
+	for ib.first != 0 {
+		i := ib.first
+		c := &s.cred[i-1]
+		if c.t > s.now {
+			return
+		}
+		ib.owed -= c.f
+		if s.used != nil {
+			s.used[ch/s.net.lanes] -= c.f
+		}
+		ib.first = c.next
+		if ib.first == 0 {
+			ib.last = 0
+		}
+		c.next, s.credFree = s.credFree, i
+	}
+}
+
+// seekOpen schedules the opening of lane ch, shut for want of credits,
+// when its credits on their way back bring the flits owed down to its
+// room, if they do (else a credit filed later will: creditOnItsWay).
+func (s *sim) seekOpen(ch int32, ib *inLane) {
+	owed := ib.owed
+	for i := ib.first; i != 0; i = s.cred[i-1].next {
+		if owed -= s.cred[i-1].f; owed <= ib.room {
+			s.push(later(s.cred[i-1].t, s.now), evLaneOpen, ch, 0)
+			ib.room = -ib.room
+			return
+		}
+	}
+}
+
+// laneOpen opens lane ch, shut for want of credits, whose credits are now
+// back enough.
+func (s *sim) laneOpen(ch int32) {
+	ib := &s.inb[ch]
+	s.creditsBack(ch)
+	ib.room = 0
+	s.reopen(ch, later(ib.end, s.now))
+}
+
+// usedOf is BookSim's used credits of wire w (sim.used), those of its
+// lanes' credits back by now taken off.
+func (s *sim) usedOf(w int32) int32 {
+	if s.inb != nil {
+		for ch := w * s.net.lanes; ch < (w+1)*s.net.lanes; ch++ {
+			s.creditsBack(ch)
+		}
+	}
+	return s.used[w]
 }

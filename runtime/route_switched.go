@@ -463,7 +463,7 @@ func (s *sim) ugalLDetour(at, dst int32, lessInFlight bool) (mid int32, ok bool)
 // as queue).
 func (s *sim) ugalQueue(at, l int32, lessInFlight bool) int32 {
 	n := s.net
-	q := s.used[n.wire(l, at)]
+	q := s.usedOf(n.wire(l, at))
 	if lessInFlight {
 		lp := n.linkP(l)
 		q -= int32(lp.Latency * lp.Bandwidth / float64(n.flitSize))
@@ -554,7 +554,7 @@ func (s *sim) ffChoose(p *packet) {
 			k, st := r.sides[d], r.strides[d]
 			if a, b := (src/st)%k, (to/st)%k; a != b {
 				l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
-				return s.used[s.net.wire(l, src)]
+				return s.usedOf(s.net.wire(l, src))
 			}
 		}
 		return 0
