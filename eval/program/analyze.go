@@ -170,7 +170,10 @@ func AnalyzeFootprint() runtime.Footprint {
 	// of a schedule's (those that depend on nothing start without one);
 	// about half at the peak of the schedules measured (a program's
 	// sends and receives; TestEstimatesAreWithinOneAndAHalfTimesThePeak).
-	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes/2, Dep: 4, Rank: 8*5 + 4 + 2*fifoBytes + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
+	// A rank's posted queue and its unexpected queue's count; the
+	// unexpected queue itself is made when a message waits in it, as
+	// an event is when one is queued.
+	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes/2, Dep: 4, Rank: 8*5 + 4 + fifoBytes + 4 + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
 }
 
 // analyzeBytes is what Analyze takes for s beyond s: AnalyzeFootprint,
@@ -196,7 +199,7 @@ func analyzeBytes(s *lang.Schedule) int64 {
 var (
 	anEventBytes   = int64(unsafe.Sizeof(anEvent{}))
 	waiterBytes    = int64(unsafe.Sizeof(waiter{}))
-	fifoBytes      = int64(unsafe.Sizeof(fifo[msgEntry, *msgEntry]{}))
+	fifoBytes      = int64(unsafe.Sizeof(fifo[postEntry, *postEntry]{}))
 	rankTimesBytes = int64(unsafe.Sizeof(runtime.RankTimes{}))
 )
 
@@ -505,8 +508,14 @@ type analysis struct {
 	send    []ps
 	recv    []ps
 	lastOp  []int32 // the operation that ended last on the rank
-	uq      []fifo[msgEntry, *msgEntry]
-	rq      []fifo[postEntry, *postEntry]
+	// uq is, until the rank's first unexpected message, how many may
+	// come (≥ 0), then -1 - its unexpected queue's index in uqs: a queue
+	// is made on first use, where every rank had one (32 bytes; the
+	// three schedgen rows of issue 30 use none: 1.8 MB less for the
+	// 65,536-rank broadcast).
+	uq  []int32
+	uqs []fifo[msgEntry, *msgEntry]
+	rq  []fifo[postEntry, *postEntry]
 
 	// per processor (× CPUs for the CPU clocks, × NICs for the NICs':
 	// GOAL's cpu N and nic N, as many as the schedule names)
@@ -623,7 +632,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	for i := range a.lastOp {
 		a.lastOp[i] = -1
 	}
-	a.uq, a.rq = make([]fifo[msgEntry, *msgEntry], R), make([]fifo[postEntry, *postEntry], R)
+	a.uq, a.rq = make([]int32, R), make([]fifo[postEntry, *postEntry], R)
 	// One pass over the operations: their state, the queues' sizes, the
 	// CPUs and NICs named, and the count of each one's dependents
 	// (revOff[k], made the end of k's dependents by the sum below).
@@ -642,7 +651,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 				a.rq[r].expect()
 			case lang.OpSend:
 				if o.Peer >= 0 && int(o.Peer) < R {
-					a.uq[o.Peer].expect()
+					a.uq[o.Peer]++
 				}
 			}
 			a.ncpu = max(a.ncpu, int(o.CPU)+1)
@@ -1346,22 +1355,38 @@ func (a *analysis) startOp(e anEvent) error {
 		a.begin(op, e.t)
 		a.ops[op].finish = e.t
 		a.started(op)
-		q := &a.uq[r]
-		for i := int(q.head); i < len(q.e); i++ {
-			m := &q.e[i]
-			if m.dead || !matches(o.Peer, o.Tag, m.src, m.tag) {
-				continue
+		if q := a.unexpected(r, false); q != nil {
+			for i := int(q.head); i < len(q.e); i++ {
+				m := &q.e[i]
+				if m.dead || !matches(o.Peer, o.Tag, m.src, m.tag) {
+					continue
+				}
+				send, from, at := m.op, m.from, m.at
+				q.remove(i)
+				a.match(op, send, from, max(e.t, at), e.t)
+				return nil
 			}
-			send, from, at := m.op, m.from, m.at
-			q.remove(i)
-			a.match(op, send, from, max(e.t, at), e.t)
-			return nil
 		}
 		a.rq[r].push(postEntry{op: op, src: o.Peer, tag: o.Tag})
 	case lang.OpColl:
 		a.enter(op, e.t)
 	}
 	return nil
+}
+
+// unexpected is rank r's unexpected queue, made if create is set; nil if
+// it has none.
+func (a *analysis) unexpected(r int, create bool) *fifo[msgEntry, *msgEntry] {
+	k := a.uq[r]
+	if k >= 0 {
+		if !create {
+			return nil
+		}
+		a.uqs = append(a.uqs, fifo[msgEntry, *msgEntry]{head: k})
+		k = -int32(len(a.uqs))
+		a.uq[r] = k
+	}
+	return &a.uqs[-1-k]
 }
 
 // matches reports whether a receive from peer with tag want accepts a
@@ -1424,7 +1449,7 @@ func (a *analysis) arrive(e anEvent) error {
 	if o.CPU == 0 {
 		a.busy(d, "recv", e.t, doneAt, -1)
 	}
-	a.uq[d].push(msgEntry{op: send, src: src, tag: o.Tag, from: e.t, at: doneAt})
+	a.unexpected(d, true).push(msgEntry{op: send, src: src, tag: o.Tag, from: e.t, at: doneAt})
 	return nil
 }
 
