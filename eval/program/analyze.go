@@ -832,16 +832,29 @@ func (a *analysis) mapRanks(m []int) error {
 		}
 		a.proc[r], a.rank[r] = int32(g.Rank(v)), rankSums{rank: r, node: m[r]}
 	}
-	a.sendOverhead, a.recvOverhead = make([]ps, P), make([]ps, P)
 	// Processors of one type have its overheads: looked up once per run
-	// of them (65,536 processors of one type in std:loggp at P = 65536).
+	// of them (65,536 processors of one type in std:loggp at P = 65536),
+	// and kept once while every processor has the first's (1 MB less for
+	// std:loggp at P = 65536; costs reads them at min(p, len - 1)).
+	a.sendOverhead, a.recvOverhead = make([]ps, 1), make([]ps, 1)
 	var last *eval.NodeType
 	var so, ro ps
 	for i := 0; i < P; i++ {
 		if nt := a.topo.NodeTypes[g.Proc(i)]; nt != last || i == 0 {
 			last, so, ro = nt, overhead(nt, "send_overhead"), overhead(nt, "recv_overhead")
 		}
-		a.sendOverhead[i], a.recvOverhead[i] = so, ro
+		if i == 0 {
+			a.sendOverhead[0], a.recvOverhead[0] = so, ro
+			continue
+		}
+		if len(a.sendOverhead) == 1 && (so != a.sendOverhead[0] || ro != a.recvOverhead[0]) {
+			// The first processor whose overheads differ: every one's kept.
+			a.sendOverhead = slices.Repeat(a.sendOverhead, P)
+			a.recvOverhead = slices.Repeat(a.recvOverhead, P)
+		}
+		if len(a.sendOverhead) > 1 {
+			a.sendOverhead[i], a.recvOverhead[i] = so, ro
+		}
 	}
 	return nil
 }
@@ -940,10 +953,10 @@ func (a *analysis) costs(n int64, sp, dp int32) (sizeCosts, error) {
 	}
 	*slot = recentCost{n: n, c: c, ok: true}
 	if a.sendCPU == nil {
-		c.sendCPU = a.sendOverhead[sp]
+		c.sendCPU = a.sendOverhead[min(int(sp), len(a.sendOverhead)-1)]
 	}
 	if a.recvCPU == nil {
-		c.recvCPU = a.recvOverhead[dp]
+		c.recvCPU = a.recvOverhead[min(int(dp), len(a.recvOverhead)-1)]
 	}
 	return c, nil
 }

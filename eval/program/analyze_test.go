@@ -454,6 +454,35 @@ machine "fallback" {
 }
 `
 
+// Processors of two types with their own overheads: each message's
+// sender's CPU takes its processor's send_overhead and its receiver's
+// CPU its processor's recv_overhead (the analysis keeps the overheads
+// once while every processor has the first's, and per processor from
+// the first that differs).
+func TestAnalyzeTakesEachProcessorsOverheads(t *testing.T) {
+	m, err := eval.LoadSource("two.machine", strings.Replace(strings.Replace(analyzeFallbackMachine,
+		"node 10 = cpu", "node 10 = slow", 1),
+		"\ttopology star {", "\tprocessor slow {\n\t\tsend_overhead = 5us\n\t\trecv_overhead = 7us\n\t}\n\ttopology star {", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "num_ranks 2\nrank 0 {\nsend 1000b to 1 tag 0\n}\nrank 1 {\nrecv 1000b from 0 tag 0\n}\n"
+	for _, tt := range []struct {
+		name       string
+		nodes      []int
+		send, recv float64 // rank 0's send and rank 1's receive CPU time, s
+	}{
+		{"from a cpu to a slow processor", []int{3, 10}, 2e-6, 7e-6},
+		{"from a slow processor to a cpu", []int{10, 3}, 5e-6, 3e-6},
+		{"between two cpus", []int{0, 3}, 2e-6, 3e-6},
+	} {
+		res := analyze(t, m, readGOAL(t, "t.goal", text), AnalyzeOptions{Map: tt.nodes})
+		if s, r := res.Ranks[0].Send, res.Ranks[1].Recv; math.Abs(s-tt.send) > 1e-15 || math.Abs(r-tt.recv) > 1e-15 {
+			t.Errorf("%s: rank 0 sends for %g s and rank 1 receives for %g s, want %g and %g", tt.name, s, r, tt.send, tt.recv)
+		}
+	}
+}
+
 func TestAnalyzeTakesCostsFromTheMachine(t *testing.T) {
 	m, err := eval.LoadSource("fallback.machine", analyzeFallbackMachine)
 	if err != nil {
