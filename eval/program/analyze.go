@@ -170,10 +170,10 @@ func AnalyzeFootprint() runtime.Footprint {
 	// of a schedule's (those that depend on nothing start without one);
 	// about half at the peak of the schedules measured (a program's
 	// sends and receives; TestEstimatesAreWithinOneAndAHalfTimesThePeak).
-	// A rank's posted queue and its unexpected queue's count; the
-	// unexpected queue itself is made when a message waits in it, as
-	// an event is when one is queued.
-	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes/2, Dep: 4, Rank: 4 + fifoBytes + 4 + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
+	// A rank's first posted receive and its two queues' counts; the
+	// queues themselves are made when a second receive or a message waits
+	// in them, as an event is when one is queued.
+	return runtime.Footprint{Op: analyzeOpBytes + anEventBytes/2, Dep: 4, Rank: 4 + postEntryBytes + 2*4 + 8 + 2*4 + rankTimesBytes + 2*waiterBytes}
 }
 
 // analyzeBytes is what Analyze takes for s beyond s: AnalyzeFootprint,
@@ -200,7 +200,7 @@ func analyzeBytes(s *lang.Schedule) int64 {
 var (
 	anEventBytes   = int64(unsafe.Sizeof(anEvent{}))
 	waiterBytes    = int64(unsafe.Sizeof(waiter{}))
-	fifoBytes      = int64(unsafe.Sizeof(fifo[postEntry, *postEntry]{}))
+	postEntryBytes = int64(unsafe.Sizeof(postEntry{}))
 	rankTimesBytes = int64(unsafe.Sizeof(runtime.RankTimes{}))
 )
 
@@ -454,9 +454,6 @@ type fifo[E any, P queueEntry[E]] struct {
 
 const maxFirstFifo = 64
 
-// expect counts one more entry the queue may hold; before its first.
-func (q *fifo[E, P]) expect() { q.head++ }
-
 func (q *fifo[E, P]) push(m E) {
 	if q.e == nil {
 		q.e, q.head = make([]E, 0, max(1, min(q.head, maxFirstFifo))), 0
@@ -523,7 +520,14 @@ type analysis struct {
 	// 65,536-rank broadcast).
 	uq  []int32
 	uqs []fifo[msgEntry, *msgEntry]
-	rq  []fifo[postEntry, *postEntry]
+	// A rank's posted receives: the first in rqOne while no other waits
+	// (op -1: none), the others in its queue, made on first use as the
+	// unexpected one (rqAt, rqs as uq, uqs). A rank of a broadcast posts
+	// one at a time: 16 bytes a rank, where a queue and its entry took 48
+	// (2.1 MB less for 65,536 ranks).
+	rqOne []postEntry
+	rqAt  []int32
+	rqs   []fifo[postEntry, *postEntry]
 
 	// per processor (× CPUs for the CPU clocks, × NICs for the NICs':
 	// GOAL's cpu N and nic N, as many as the schedule names)
@@ -635,11 +639,12 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 		return nil, err
 	}
 	R := s.Ranks
-	a.lastOp = make([]int32, R)
+	a.lastOp, a.rqOne = make([]int32, R), make([]postEntry, R)
 	for i := range a.lastOp {
 		a.lastOp[i] = -1
+		a.rqOne[i].op = -1
 	}
-	a.uq, a.rq = make([]int32, R), make([]fifo[postEntry, *postEntry], R)
+	a.uq, a.rqAt = make([]int32, R), make([]int32, R)
 	// One pass over the operations: their state, the queues' sizes, the
 	// CPUs and NICs named, and the count of each one's dependents
 	// (revOff[k], made the end of k's dependents by the sum below).
@@ -655,7 +660,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 			o := &s.Ops[i]
 			switch o.Kind {
 			case lang.OpRecv:
-				a.rq[r].expect()
+				a.rqAt[r]++
 			case lang.OpSend:
 				if o.Peer >= 0 && int(o.Peer) < R {
 					a.uq[o.Peer]++
@@ -1387,7 +1392,7 @@ func (a *analysis) startOp(e anEvent) error {
 				return nil
 			}
 		}
-		a.rq[r].push(postEntry{op: op, src: o.Peer, tag: o.Tag})
+		a.post(r, postEntry{op: op, src: o.Peer, tag: o.Tag})
 	case lang.OpColl:
 		a.enter(op, e.t)
 	}
@@ -1397,16 +1402,58 @@ func (a *analysis) startOp(e anEvent) error {
 // unexpected is rank r's unexpected queue, made if create is set; nil if
 // it has none.
 func (a *analysis) unexpected(r int, create bool) *fifo[msgEntry, *msgEntry] {
-	k := a.uq[r]
+	return queueOf(a.uq, &a.uqs, r, create)
+}
+
+// queueOf is the queue of rank r, whose entry in at is how many entries
+// it may hold before it is made and -1 - its index in qs after; made if
+// create is set; nil if there is none.
+func queueOf[E any, P queueEntry[E]](at []int32, qs *[]fifo[E, P], r int, create bool) *fifo[E, P] {
+	k := at[r]
 	if k >= 0 {
 		if !create {
 			return nil
 		}
-		a.uqs = append(a.uqs, fifo[msgEntry, *msgEntry]{head: k})
-		k = -int32(len(a.uqs))
-		a.uq[r] = k
+		*qs = append(*qs, fifo[E, P]{head: k})
+		k = -int32(len(*qs))
+		at[r] = k
 	}
-	return &a.uqs[-1-k]
+	return &(*qs)[-1-k]
+}
+
+// post queues receive p at rank r: in rqOne if nothing else is posted
+// there, else at the end of its queue.
+func (a *analysis) post(r int, p postEntry) {
+	if a.rqOne[r].op < 0 {
+		if q := queueOf(a.rqAt, &a.rqs, r, false); q == nil || int(q.head) >= len(q.e) {
+			a.rqOne[r] = p
+			return
+		}
+	}
+	queueOf(a.rqAt, &a.rqs, r, true).push(p)
+}
+
+// takePosted removes and returns the first receive posted at rank d that
+// accepts a message from src with tag; -1 if none. rqOne's, if any, was
+// posted before every one in the queue (post).
+func (a *analysis) takePosted(d int, src, tag int32) int32 {
+	// A posted receive's entry holds its source and tag: its operation
+	// need not be read.
+	if p := &a.rqOne[d]; p.op >= 0 && matches(p.src, p.tag, src, tag) {
+		recv := p.op
+		p.op = -1
+		return recv
+	}
+	if q := queueOf(a.rqAt, &a.rqs, d, false); q != nil {
+		for i := int(q.head); i < len(q.e); i++ {
+			if m := &q.e[i]; m.op >= 0 && matches(m.src, m.tag, src, tag) {
+				recv := m.op
+				q.remove(i)
+				return recv
+			}
+		}
+	}
+	return -1
 }
 
 // matches reports whether a receive from peer with tag want accepts a
@@ -1450,16 +1497,7 @@ func (a *analysis) arrive(e anEvent) error {
 	if doneAt > a.rank[d].end {
 		a.rank[d].end = doneAt
 	}
-	q := &a.rq[d]
-	for i := int(q.head); i < len(q.e); i++ {
-		m := &q.e[i]
-		// A posted receive's entry holds its source and tag: its
-		// operation need not be read.
-		if m.op < 0 || !matches(m.src, m.tag, src, o.Tag) {
-			continue
-		}
-		recv := m.op
-		q.remove(i)
+	if recv := a.takePosted(d, src, o.Tag); recv >= 0 {
 		if o.CPU == 0 {
 			a.busy(d, "recv", e.t, doneAt, recv)
 		}

@@ -414,6 +414,14 @@ func TestAnalyzeReportsDeadlocks(t *testing.T) {
 			[]runtime.WaitingRank{{Rank: 0, Op: 0, Label: "r", Line: 3, Peer: 1}, {Rank: 1, Op: 0, Label: "r", Line: 8, Peer: 0}}},
 		{"a tag nobody sends", "num_ranks 2\nrank 0 {\ns: send 8b to 1 tag 1\n}\nrank 1 {\nr: recv 8b from -1 tag 2\n}\n",
 			[]runtime.WaitingRank{{Rank: 1, Op: 0, Label: "r", Line: 6, Peer: -1}}},
+		// A message matches the first receive posted that accepts it:
+		// here the first of two (a), the second left waiting.
+		{"receives matched in the order posted", "num_ranks 2\nrank 0 {\ns: send 8b to 1 tag 1\n}\nrank 1 {\na: recv 8b from 0 tag 1\nb: recv 8b from 0 tag 1\nc: recv 8b from 0 tag 2\n}\n",
+			[]runtime.WaitingRank{{Rank: 1, Op: 1, Label: "b", Line: 7, Peer: 0}}},
+		// d, posted once a took the first message, is behind b, which
+		// takes the second (sent 10 µs later): d is left waiting.
+		{"a receive posted later waits behind those posted before", "num_ranks 2\nrank 0 {\ns: send 8b to 1 tag 1\nc: calc 10000\nt: send 8b to 1 tag 2\nc requires s\nt requires c\n}\nrank 1 {\na: recv 8b from 0 tag 1\nb: recv 8b from 0 tag 2\nd: recv 8b from 0 tag 2\nd requires a\n}\n",
+			[]runtime.WaitingRank{{Rank: 1, Op: 2, Label: "d", Line: 12, Peer: 0}}},
 		{"a rendezvous send never received", "num_ranks 2\nrank 0 {\ns: send 100000b to 1 tag 0\nc: calc 5\nc requires s\n}\nrank 1 {\n}\n",
 			[]runtime.WaitingRank{{Rank: 0, Op: 0, Label: "s", Line: 3, Peer: 1}}},
 	}
