@@ -655,6 +655,7 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 	a.revOff = make([]int32, n+1)
 	a.ncpu, a.nnic = 1, 1
 	badDep := -1 // the first operation with a dependency out of range
+	multi := 0   // ranks with more than one receive
 	for r := 0; r < R; r++ {
 		for i := s.RankStart[r]; i < s.RankStart[r+1]; i++ {
 			o := &s.Ops[i]
@@ -680,7 +681,13 @@ func newAnalysis(m *eval.Machine, s *lang.Schedule, o AnalyzeOptions) (*analysis
 				a.revOff[d.Op]++
 			}
 		}
+		if a.rqAt[r] > 1 {
+			multi++
+		}
 	}
+	// Room for the posted queues of every rank that may post two
+	// receives, so that they are not grown by copying.
+	a.rqs = make([]fifo[postEntry, *postEntry], 0, multi)
 	if err := a.checkUnits(); err != nil {
 		return nil, err
 	}
