@@ -1135,14 +1135,14 @@ func (p *progRun) nodeP(v int32) *NodeParams {
 	return p.spec.Node(v)
 }
 
-// internNodes fills kinds and kindOf from spec's node list (a record a
-// node, or its different nodes and NodeOf) when it has at most 256
-// different nodes: std:loggp's 65,537 nodes are of two, and reading a
-// node's parameters from a list of a record a node (232 B each) was a
-// sixth of the time of attempt, a cache miss, where a byte a node and two
-// records stay in the cache.
+// internNodes fills kinds and kindOf from spec's node list of a record a
+// node when it has at most 256 different nodes: reading a node's
+// parameters from such a list (232 B a record) was a sixth of the time of
+// attempt on std:loggp, a cache miss, where a byte a node and a few
+// records stay in the cache. A spec that gives its different nodes once
+// (NodeOf, as eval's do) is read as it is.
 func (p *progRun) internNodes(spec *Spec) {
-	if len(spec.Nodes) == 0 {
+	if len(spec.Nodes) == 0 || spec.NodeOf != nil {
 		return
 	}
 	kindOf := make([]uint8, spec.Graph.N())
