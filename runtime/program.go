@@ -1519,9 +1519,7 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 // simMsgOf is a simulator message of bytes from node va to node vb: one
 // that a message taken in has left (spare), else a new one.
 func (p *progRun) simMsgOf(va, vb int32, bytes int64) int32 {
-	if n := len(p.spare); n > 0 && p.s.refill(p.tr, p.spare[n-1], va, vb, bytes) {
-		m := p.spare[n-1]
-		p.spare = p.spare[:n-1]
+	if m := p.s.reuse(&p.spare, p.tr, va, vb, bytes); m >= 0 {
 		return m
 	}
 	return p.s.addMsg(p.tr, va, vb, bytes)

@@ -133,11 +133,28 @@ func (s *sim) newMsg(tr *traffic, src, dst int32, size int64) int32 {
 	return m
 }
 
-// refill makes message m, which its sender and receiver are done with
-// (and no acknowledgement will come back for), a message of size bytes
-// from src to dst in its place, and tells whether it could: m must split
-// into as many parts as before. A program run reuses its messages so,
-// which took 150 B each of memory never touched again.
+// reuse is a message of size bytes from src to dst made of the last of
+// spare, messages their senders and receivers are done with (and no
+// acknowledgement will come back for), and takes it off spare; -1 if
+// spare is empty or its last splits into a different number of parts.
+// Program runs and open-loop points reuse their delivered messages so,
+// which otherwise took 150 B each of memory never touched again (an
+// open-loop curve's garbage). A message's id decides no order: the
+// kernel's events are ordered by time and sequence number, and ids only
+// index messages and parts.
+func (s *sim) reuse(spare *[]int32, tr *traffic, src, dst int32, size int64) int32 {
+	n := len(*spare)
+	if n == 0 || !s.refill(tr, (*spare)[n-1], src, dst, size) {
+		return -1
+	}
+	m := (*spare)[n-1]
+	*spare = (*spare)[:n-1]
+	return m
+}
+
+// refill makes message m, which its sender and receiver are done with,
+// a message of size bytes from src to dst in its place, and tells
+// whether it could: m must split into as many parts as before.
 func (s *sim) refill(tr *traffic, m, src, dst int32, size int64) bool {
 	msg := &s.msgs[m]
 	if int64(msg.parts) != tr.parts(size) {
