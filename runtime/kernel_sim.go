@@ -195,6 +195,7 @@ type message struct {
 	lat          float64 // latency, once done
 	dep0, dep1   int32   // dependents: s.depList[dep0:dep1]
 	done         bool
+	marked       bool // generated during an open-loop point's measurement
 }
 
 // lane is one lane's state, all that taking it touches, in 16 bytes:

@@ -1,11 +1,13 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -379,7 +381,7 @@ type openLoop struct {
 	prevLat, prevAcc  float64
 	settled           bool
 	t0, t1            float64
-	m0, m1            int32 // marked messages are [m0, m1)
+	nMarked           int   // messages generated during measurement (message.marked)
 	genBytes, accByte int64 // measurement phase
 	markedLeft        int
 	marked            []float64 // latencies of delivered marked messages
@@ -390,7 +392,13 @@ type openLoop struct {
 	inflight0         int64 // inflight when measurement began
 	byHops            hopAgg
 	maxMsgs           int
-	wires0            []wireState // at the start of measurement, for per-link figures
+	// spare holds the delivered messages, which carry the next ones
+	// generated (sim.reuse): a point's records are those in flight or
+	// queued, not every message it generated; nil while a trace will read
+	// them all, or acknowledgements refer to them after delivery.
+	spare  []int32
+	reuse  bool
+	wires0 []wireState // at the start of measurement, for per-link figures
 }
 
 // offered runs one point on s.
@@ -498,8 +506,9 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		}
 	}
 	o.window = WindowCycles * cycle
-	// Messages are never recycled within a point: bound them by what the
-	// memory limit leaves this worker.
+	o.reuse = !s.opt.Trace && n.spec.Packet.Window == 0
+	// Bound the messages held by what the memory limit leaves this worker
+	// (every message of the point, unless they are reused).
 	spare := max(limits.Or(s.opt.MaxMemory)-need, 0) / 4
 	o.maxMsgs = int(min(spare/(messageBytes+partBytes+8), math.MaxInt32))
 	if err := o.checkPhases(msgTime, msgRate, need); err != nil {
@@ -528,10 +537,12 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 
 // checkPhases refuses a fixed measurement too short to hold one message
 // in each of its windows, and fixed phases that would generate more
-// messages than the point may keep (they are never recycled within a
-// point), before anything runs: msgTime is one message's longest time on
-// the wire at the injection bandwidth, msgRate the messages generated per
-// second over all processors, need what the network takes.
+// messages than the point may keep, before anything runs: msgTime is one
+// message's longest time on the wire at the injection bandwidth, msgRate
+// the messages generated per second over all processors, need what the
+// network takes. Every message counts as kept, as under a trace; without
+// one the records are reused (sim.reuse), but the marked messages'
+// latencies are kept, and phases that long would not end.
 func (o *openLoop) checkPhases(msgTime, msgRate float64, need int64) error {
 	l := o.load
 	if least := MeasureWindows * msgTime; l.Measure > 0 && l.Measure < least {
@@ -606,10 +617,6 @@ func (o *openLoop) wake(id, aux int32) {
 // generate makes rank r's message now and draws its next.
 func (o *openLoop) generate(r int32) {
 	s := o.s
-	if len(s.msgs) >= o.maxMsgs {
-		s.err = &limits.TooLarge{What: fmt.Sprintf("an open-loop point (%d messages generated)", len(s.msgs)), Need: limits.Mul(int64(len(s.msgs)), 2*(messageBytes+partBytes)), Limit: limits.Or(s.opt.MaxMemory)}
-		return
-	}
 	d := o.dest[r]
 	size := o.tr.size
 	if d == listDest {
@@ -628,13 +635,21 @@ func (o *openLoop) generate(r int32) {
 		}
 		d = o.procs[x]
 	}
-	m := s.newMsg(o.tr, o.procs[r], d, size)
+	m := s.reuse(&o.spare, o.tr, o.procs[r], d, size)
+	if m < 0 {
+		if len(s.msgs) >= o.maxMsgs {
+			s.err = &limits.TooLarge{What: fmt.Sprintf("an open-loop point (%d messages held)", len(s.msgs)), Need: limits.Mul(int64(len(s.msgs)), 2*(messageBytes+partBytes)), Limit: limits.Or(s.opt.MaxMemory)}
+			return
+		}
+		m = s.newMsg(o.tr, o.procs[r], d, size)
+	}
 	w := o.tr.wireBytes(size)
 	o.winGen += w
 	o.inflight += w
 	if o.phase == measuring {
 		o.genBytes += w
-		o.m1 = m + 1
+		s.msgs[m].marked = true
+		o.nMarked++
 		o.markedLeft++
 	}
 	o.schedule(r)
@@ -672,7 +687,6 @@ func (o *openLoop) endWindow() {
 			o.settled = fixed || settled
 			o.phase, o.windows = measuring, 0
 			o.t0 = s.now
-			o.m0, o.m1 = int32(len(s.msgs)), int32(len(s.msgs))
 			o.inflight0 = o.inflight
 			o.wires0 = o.wires0[:0]
 			for w := range s.numWires() {
@@ -756,7 +770,10 @@ func (o *openLoop) delivered(m int32) {
 	if o.phase == measuring {
 		o.accByte += w
 	}
-	if m < o.m0 || m >= o.m1 {
+	if o.reuse {
+		o.spare = append(o.spare, m) // read below, refilled later
+	}
+	if !msg.marked {
 		return
 	}
 	lat := roundTime(msg.lat)
@@ -779,7 +796,7 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	T := t1 - o.t0
 	lr := &LoadResult{Load: o.load.Fraction, Process: o.load.Process.String(), Settled: o.settled,
 		Drained: o.phase == draining && o.markedLeft == 0, Cycle: o.window / WindowCycles,
-		Warmup: o.t0, Measure: T, Marked: int(o.m1 - o.m0)}
+		Warmup: o.t0, Measure: T, Marked: o.nMarked}
 	if o.load.Measure > 0 {
 		lr.Cycle = 0
 		if len(o.procs) > 0 {
@@ -801,11 +818,16 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	// Marked messages still in flight count at their age when the run
 	// stopped: a lower bound, so that a saturated point shows how far
 	// latency has run away rather than only the lucky few delivered.
-	for m := o.m0; m < o.m1; m++ {
-		if msg := &s.msgs[m]; !msg.done {
+	// They are taken in the order they were generated, the oldest first:
+	// their ages from the longest down (records are reused, so ids do
+	// not give that order).
+	k := len(o.marked)
+	for i := range s.msgs {
+		if msg := &s.msgs[i]; msg.marked && !msg.done {
 			o.marked = append(o.marked, roundTime(s.now-msg.ready))
 		}
 	}
+	slices.SortFunc(o.marked[k:], func(a, b float64) int { return cmp.Compare(b, a) })
 	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
 	rr.undelivered = o.markedLeft
 	// Wire figures are over the measurement and the drain, where the

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -430,5 +431,77 @@ func TestUniformSelfAddressed(t *testing.T) {
 	plain := basic(mustGen(t, "mesh", 4, 4), 1e-9, 4e9)
 	if _, err := Offered(context.Background(), plain, Options{Op: "uniform", Size: 32, Seed: 1}, Load{Fraction: 0.05, Self: true}); !errors.As(err, &oe) || !strings.Contains(err.Error(), "nic = true") {
 		t.Errorf("Self without routers: %v, want an OptionError asking for nic = true", err)
+	}
+}
+
+func TestOfferedReusedMessagesGiveTheSameResults(t *testing.T) {
+	// A point reuses its delivered messages' records for the next ones it
+	// generates, unless a trace will read them all (Options.Trace): the
+	// traced point, whose messages each have a record of their own as
+	// every point's had before records were reused, is the reference.
+	// The cases: below saturation; past it (marked messages left in
+	// flight count at their ages); Poisson arrivals; a list whose
+	// messages split into different numbers of parts (two channels: 1
+	// byte is one part, 32 bytes two), so that a record is not always
+	// reusable.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	list := make(MessageList, 16)
+	for r := range list {
+		list[r] = []ListedMessage{{Dst: (r + 1) % 16, Bytes: 32}, {Dst: (r + 5) % 16, Bytes: 1}}
+	}
+	for _, c := range []struct {
+		name string
+		o    Options
+		l    Load
+	}{
+		{"uniform 0.1", Options{Op: "uniform", Size: 32, Seed: 1}, Load{Fraction: 0.1}},
+		{"uniform 0.6", Options{Op: "uniform", Size: 32, Seed: 1}, Load{Fraction: 0.6}},
+		{"tornado poisson 0.2", Options{Op: "tornado", Size: 64, Seed: 2}, Load{Fraction: 0.2, Process: Poisson}},
+		{"list, two channels", Options{Op: ListOp, Size: 1, Channels: 2, Seed: 3}, Load{Fraction: 0.1, List: list}},
+	} {
+		reused := offered1(t, spec, c.o, c.l)
+		c.o.Trace = true
+		kept := offered1(t, spec, c.o, c.l)
+		if kept.Trace == nil || len(kept.Trace.Messages) <= kept.Marked {
+			t.Fatalf("%s: the traced point kept no record of each message", c.name)
+		}
+		a, _ := json.Marshal(reused)
+		b, _ := json.Marshal(kept)
+		if string(a) != string(b) {
+			t.Errorf("%s: with records reused\n%s\nwith every record kept\n%s", c.name, a, b)
+		}
+	}
+}
+
+func TestOfferedHoldsOnlyTheMessagesInFlight(t *testing.T) {
+	// Uniform traffic at 0.1 on a 4×4 mesh generates 0.1 × 4 GB/s / 32 B
+	// = 12.5 messages a µs a processor, 200 a µs in all; at a mean latency
+	// of about 25 ns, 5 are in flight on average (Little's law). The
+	// point's records are those of the messages in flight or queued at
+	// once, not the thousands it generates.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	opts := Options{Op: "uniform", Size: 32, Seed: 1}
+	if err := checkOptions(&opts); err != nil {
+		t.Fatal(err)
+	}
+	n, err := compile(spec, opts.Routing, opts.Switching, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := n.traffic(&opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(n, &opts)
+	r, err := s.offered(context.Background(), tr, Load{Fraction: 0.1}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inFlight := r.Offered * 16 * 4e9 / float64(tr.wireBytes(32)) * r.Latency.Mean
+	if r.Saturated || r.Marked < 500 || inFlight > 10 {
+		t.Fatalf("saturated %v, %d marked, %.3g in flight on average; want an unsaturated point with hundreds marked", r.Saturated, r.Marked, inFlight)
+	}
+	if held := len(s.msgs); float64(held) > 4*inFlight+10 {
+		t.Errorf("%d message records held after %d marked (%.3g in flight on average); want no more than 4 times those in flight and 10", held, r.Marked, inFlight)
 	}
 }
