@@ -329,7 +329,7 @@ type sim struct {
 	ties   []int // candidates sharing the best score
 	events int64
 	nDone  int
-	lat    []float64
+	lat    []float64 // a burst's latencies in delivery order; an open-loop point's marked ones (openLoop.delivered)
 	err    error
 	guard  growthGuard // zero: no bound (the route checker's sims never run)
 	drv    driver      // nil for a burst
@@ -1684,7 +1684,9 @@ func (s *sim) deliver(id int32) {
 	msg.done = true
 	s.nDone++
 	msg.lat = done - msg.ready
-	s.lat = append(s.lat, msg.lat)
+	if s.drv == nil {
+		s.lat = append(s.lat, msg.lat)
+	}
 	for _, d := range s.depList[msg.dep0:msg.dep1] {
 		dm := &s.msgs[d]
 		dm.ready = max(dm.ready, done)
