@@ -384,7 +384,6 @@ type openLoop struct {
 	nMarked           int   // messages generated during measurement (message.marked)
 	genBytes, accByte int64 // measurement phase
 	markedLeft        int
-	marked            []float64 // latencies of delivered marked messages
 	hopSum            int64
 	hopMax            int
 	markedDone        int   // marked messages delivered
@@ -777,7 +776,7 @@ func (o *openLoop) delivered(m int32) {
 		return
 	}
 	lat := roundTime(msg.lat)
-	o.marked = append(o.marked, lat)
+	s.lat = append(s.lat, lat) // kept from point to point, where a slice of the point's own grew
 	o.markedDone++
 	o.hopSum += int64(msg.hops)
 	o.hopMax = max(o.hopMax, int(msg.hops))
@@ -821,14 +820,14 @@ func (o *openLoop) result(partial bool) *LoadResult {
 	// They are taken in the order they were generated, the oldest first:
 	// their ages from the longest down (records are reused, so ids do
 	// not give that order).
-	k := len(o.marked)
+	k := len(s.lat)
 	for i := range s.msgs {
 		if msg := &s.msgs[i]; msg.marked && !msg.done {
-			o.marked = append(o.marked, roundTime(s.now-msg.ready))
+			s.lat = append(s.lat, roundTime(s.now-msg.ready))
 		}
 	}
-	slices.SortFunc(o.marked[k:], func(a, b float64) int { return cmp.Compare(b, a) })
-	rr := runResult{lat: o.marked, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
+	slices.SortFunc(s.lat[k:], func(a, b float64) int { return cmp.Compare(b, a) })
+	rr := runResult{lat: s.lat, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
 	rr.undelivered = o.markedLeft
 	// Wire figures are over the measurement and the drain, where the
 	// marked messages travelled.
