@@ -212,9 +212,6 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	// std:loggp, whose eager limit is 64 KiB, held three times the
 	// messages they sent).
 	reserve := int(sends + 2*rendezvous)
-	// The kernel's latency of each message delivered likewise (grown
-	// as it went, it made 4.7 times its size in garbage).
-	sm.lat = slices.Grow(sm.lat[:0], reserve)
 	// Where the kernel's messages are reused (progRun.spare), those sent
 	// at the start are the most in flight that can be foreseen.
 	if reuse {
