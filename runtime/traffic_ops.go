@@ -160,8 +160,18 @@ func (s *sim) refill(tr *traffic, m, src, dst int32, size int64) bool {
 	if int64(msg.parts) != tr.parts(size) {
 		return false
 	}
+	same := msg.size == size
 	*msg = message{src: src, dst: dst, size: size, part0: msg.part0, parts: msg.parts}
-	s.setParts(tr, m)
+	if !same {
+		s.setParts(tr, m)
+		return true
+	}
+	// Parts of as many bytes as before (as every message of an open-loop
+	// pattern has) keep what setParts derives from the size.
+	for j := msg.part0; j < msg.part0+msg.parts; j++ {
+		pt := &s.parts[j]
+		*pt = part{msg: m, src: src, dst: dst, j: pt.j, link: pt.link, npk: pt.npk, bytes: pt.bytes, last: pt.last}
+	}
 	return true
 }
 
