@@ -363,6 +363,7 @@ type openLoop struct {
 	procs []int32   // rank -> node
 	gap   []float64 // per rank: mean time between messages (Poisson), cycle (Bernoulli)
 	prob  []float64 // per rank: Bernoulli chance per cycle
+	logq  []float64 // per rank: log(1 − prob), which each draw divides by
 	dest  []int32   // per rank: fixed destination node, -1 for uniform, listDest for its list
 	list  MessageList
 	next  []int32 // per rank: the list's next message
@@ -406,7 +407,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	n := s.net
 	g := n.g
 	P := n.nprocs
-	o := &openLoop{s: s, tr: tr, load: l, procs: make([]int32, P), gap: make([]float64, P), prob: make([]float64, P), dest: make([]int32, P)}
+	o := &openLoop{s: s, tr: tr, load: l, procs: make([]int32, P), gap: make([]float64, P), prob: make([]float64, P), logq: make([]float64, P), dest: make([]int32, P)}
 	o.wire = tr.wireBytes(tr.size)
 	if tr.op == ListOp {
 		o.list, o.next = make(MessageList, P), make([]int32, P)
@@ -477,7 +478,7 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 		}
 		mean := float64(wire) / rate // seconds between messages
 		if l.Process == Bernoulli {
-			o.gap[r], o.prob[r] = c, c/mean
+			o.gap[r], o.prob[r], o.logq[r] = c, c/mean, math.Log1p(-c/mean)
 			if c/mean > 1+1e-9 {
 				return nil, &OptionError{"Load", l.String(), fmt.Sprintf("a Bernoulli process makes at most one message a flit cycle, a load of %.4g here (%d-byte messages; --process poisson has no such bound)", float64(wire)/float64(min(flit, wire)), wire)}
 			}
@@ -577,6 +578,15 @@ func (tr *traffic) wireBytes(size int64) int64 {
 	return size + tr.packets(size)*tr.hdrTail
 }
 
+// wireOf is tr.wireBytes(size) without its division where every message
+// has the pattern's size (all but a list's).
+func (o *openLoop) wireOf(size int64) int64 {
+	if o.list == nil {
+		return o.wire
+	}
+	return o.tr.wireBytes(size)
+}
+
 // schedule draws rank r's next generation time from now.
 func (o *openLoop) schedule(r int32) {
 	s := o.s
@@ -588,7 +598,7 @@ func (o *openLoop) schedule(r int32) {
 		p := o.prob[r]
 		k := 1.0
 		if p < 1 {
-			k = 1 + math.Floor(math.Log(1-s.rng.Float64())/math.Log1p(-p))
+			k = 1 + math.Floor(math.Log(1-s.rng.Float64())/o.logq[r])
 		}
 		dt = k * o.gap[r]
 	}
@@ -642,7 +652,7 @@ func (o *openLoop) generate(r int32) {
 		}
 		m = s.newMsg(o.tr, o.procs[r], d, size)
 	}
-	w := o.tr.wireBytes(size)
+	w := o.wireOf(size)
 	o.winGen += w
 	o.inflight += w
 	if o.phase == measuring {
@@ -763,7 +773,7 @@ func (o *openLoop) delivered(m int32) {
 	msg := &s.msgs[m]
 	o.winLat += msg.lat
 	o.winN++
-	w := o.tr.wireBytes(msg.size)
+	w := o.wireOf(msg.size)
 	o.winBytes += w
 	o.inflight -= w
 	if o.phase == measuring {
