@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -503,5 +504,36 @@ func TestOfferedHoldsOnlyTheMessagesInFlight(t *testing.T) {
 	}
 	if held := len(s.msgs); float64(held) > 4*inFlight+10 {
 		t.Errorf("%d message records held after %d marked (%.3g in flight on average); want no more than 4 times those in flight and 10", held, r.Marked, inFlight)
+	}
+}
+
+func TestOfferedAllocatesNothingPerMessage(t *testing.T) {
+	// A point ten times as long generates ten times the messages; with
+	// their records reused what it allocates more is the marked
+	// messages' latencies alone: 8 bytes each where the result sorts
+	// them, and where the point keeps them a slice that grows by a
+	// quarter at a time past 256 (Go's append: 8 / (1 − 0.8) = 40 bytes
+	// allocated a latency over its growth), 48 bytes in all. A record of
+	// its own a message took 152 bytes (message and part), itself grown
+	// so, for every message generated, marked or not.
+	spec := bookSimSpec(t, 1e-9, "mesh", 4, 4)
+	o := Options{Op: "uniform", Size: 32, Seed: 1, Workers: 1}
+	run := func(measure float64) (alloc uint64, marked int) {
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		r := offered1(t, spec, o, Load{Fraction: 0.1, Warmup: 3e-6, Measure: measure})
+		goruntime.ReadMemStats(&after)
+		if r.Saturated {
+			t.Fatalf("measure %g: saturated", measure)
+		}
+		return after.TotalAlloc - before.TotalAlloc, r.Marked
+	}
+	a1, m1 := run(3e-6)
+	a10, m10 := run(30e-6)
+	if m10 < 9*m1 {
+		t.Fatalf("%d and %d messages marked; want ten times as many in ten times the measurement", m1, m10)
+	}
+	if per := float64(a10-a1) / float64(m10-m1); per > 48 {
+		t.Errorf("%.1f bytes allocated a marked message (%d → %d bytes for %d → %d marked); want at most the 48 its latency takes", per, a1, a10, m1, m10)
 	}
 }
