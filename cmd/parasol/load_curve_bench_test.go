@@ -33,10 +33,14 @@ const switchedLoads = "0.03,0.06,0.09,0.12,0.15,0.18,0.21,0.24,0.27,0.3"
 // --load L1,…,L10 --format csv` whole, in process, for each curve of
 // loadCurves; with -test.cpu 1 its points run one after another, as the
 // per-curve CPU time of docs/PERFORMANCE.md counts them. It reports the
-// process's CPU seconds a curve (cpu-s/op) beside the wall time.
+// process's CPU seconds a curve (cpu-s/op) beside the wall time, and the
+// bytes allocated a curve (B/op: what the collector has to clear; an
+// open-loop point reuses its delivered messages, so they do not grow with
+// the messages a curve generates).
 func BenchmarkLoadCurve(b *testing.B) {
 	for _, c := range loadCurves {
 		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
 			args := append([]string{"sim"}, strings.Fields(c.args)...)
 			if !strings.Contains(c.args, "--load") {
 				args = append(args, "--load", switchedLoads)
