@@ -157,10 +157,10 @@ func (s *sim) reuse(spare *[]int32, tr *traffic, src, dst int32, size int64) int
 // whether it could: m must split into as many parts as before.
 func (s *sim) refill(tr *traffic, m, src, dst int32, size int64) bool {
 	msg := &s.msgs[m]
-	if int64(msg.parts) != tr.parts(size) {
+	same := msg.size == size // then as many parts, of the same sizes (one tr a run)
+	if !same && int64(msg.parts) != tr.parts(size) {
 		return false
 	}
-	same := msg.size == size
 	*msg = message{src: src, dst: dst, size: size, part0: msg.part0, parts: msg.parts}
 	if !same {
 		s.setParts(tr, m)
