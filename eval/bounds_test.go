@@ -146,7 +146,7 @@ processornumber = 1`, nil, []string{
 			m, err := LoadSource("m.machine", src, opts...)
 			if err == nil {
 				tp, _ := m.Topology("")
-				t.Fatalf("loaded (latencies %v, speeds %v); want %d errors", tp.Latency, tp.Speed, len(tc.errors))
+				t.Fatalf("loaded (latencies %v, speeds %v); want %d errors", tp.latency, tp.speed, len(tc.errors))
 			}
 			var want []string
 			for i, msg := range tc.errors {

@@ -25,11 +25,11 @@ func notFinite(what string, v lang.Value, err error) string {
 // gives the simulator nothing that overflows.
 func firstNotFinite(m *eval.Machine) string {
 	for _, t := range m.Topologies() {
-		for i := range t.Latency {
-			if msg := runtime.TimeBound.Check("latency", t.Latency[i]); msg != "" {
+		for i := range int32(t.Graph.NumLinks()) {
+			if msg := runtime.TimeBound.Check("latency", t.LinkLatency(i)); msg != "" {
 				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
 			}
-			if msg := runtime.LinkSpeedBound.Check("speed", t.Speed[i]); msg != "" {
+			if msg := runtime.LinkSpeedBound.Check("speed", t.LinkSpeed(i)); msg != "" {
 				return fmt.Sprintf("topology %s, link %d: %s", t.Label, i, msg)
 			}
 		}

@@ -71,7 +71,7 @@ func (t *Topology) MaxTotalSpeed() float64 {
 	total := 0.0
 	for l := int32(0); l < int32(g.NumLinks()); l++ {
 		lk := g.Link(l)
-		rate := t.Speed[l] * float64(max(lk.Channels, 1))
+		rate := t.LinkSpeed(l) * float64(max(lk.Channels, 1))
 		for _, v := range g.Members(l) {
 			if g.NodeKind(v) == topo.Processor {
 				total += rate
@@ -245,9 +245,9 @@ func (t *Topology) maxRate(label string) float64 {
 	g := t.Graph
 	per := make(map[int32]float64)
 	for l := int32(0); l < int32(g.NumLinks()); l++ {
-		rate := t.Speed[l] * float64(max(g.Link(l).Channels, 1))
+		rate := t.LinkSpeed(l) * float64(max(g.Link(l).Channels, 1))
 		for _, v := range g.Members(l) {
-			if nt := t.NodeTypes[v]; nt != nil && nt.Kind == "processor" && nt.Label == label {
+			if nt := t.NodeType(v); nt != nil && nt.Kind == "processor" && nt.Label == label {
 				per[v] += rate
 			}
 		}

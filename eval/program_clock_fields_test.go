@@ -39,7 +39,7 @@ func TestClockFieldsGiveEachProcessorItsClock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := top.Clock(top.NodeTypes[0])
+			got := top.Clock(top.NodeType(0))
 			if !clockNear(got, tc.want) {
 				t.Errorf("clock = %+v, want %+v", got, tc.want)
 			}

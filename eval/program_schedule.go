@@ -144,7 +144,7 @@ func (in *inst) processors(m *Machine, mapping []int) ([][]lang.Value, error) {
 		if !ok || t.Graph.NodeKind(v) != 0 {
 			return nil, fmt.Errorf("rank %d maps to %d, which is no processor of topology %s", r, id, t.Label)
 		}
-		nt := t.NodeTypes[v]
+		nt := t.NodeType(v)
 		if nt == nil {
 			return nil, fmt.Errorf("rank %d maps to node %d, which has no processor type", r, id)
 		}

@@ -31,9 +31,9 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 		return nil, err
 	}
 	spec := &runtime.Spec{Graph: t.Graph}
-	spec.Links = make([]runtime.LinkParams, len(t.Latency))
-	for i := range t.Latency {
-		spec.Links[i] = runtime.LinkParams{Latency: t.Latency[i], Bandwidth: t.Speed[i]}
+	spec.Links = make([]runtime.LinkParams, t.Graph.NumLinks())
+	for i := range spec.Links {
+		spec.Links[i] = runtime.LinkParams{Latency: t.LinkLatency(int32(i)), Bandwidth: t.LinkSpeed(int32(i))}
 	}
 	// Node costs: one NodeParams per node type, in the order of their
 	// first nodes; when the types differ, each node's index among them
@@ -41,7 +41,8 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 	byType := map[*NodeType]uint16{}
 	var kinds []runtime.NodeParams
 	var nodeOf []uint16
-	for i, nt := range t.NodeTypes {
+	for i := range t.Graph.N() {
+		nt := t.NodeType(int32(i))
 		k, ok := byType[nt]
 		if !ok {
 			if len(kinds) > math.MaxUint16 {
@@ -54,7 +55,7 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 			kinds = append(kinds, np)
 		}
 		if k != 0 && nodeOf == nil {
-			nodeOf = make([]uint16, len(t.NodeTypes)) // 0 up to i
+			nodeOf = make([]uint16, t.Graph.N()) // 0 up to i
 		}
 		if nodeOf != nil {
 			nodeOf[i] = k

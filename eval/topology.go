@@ -36,7 +36,8 @@ const (
 	explicitBytesPerNode = 160
 	explicitBytesPerLink = 300
 	// A generated topology adds to its graph (topo.Size.Bytes) each
-	// link's latency and speed and each node's type.
+	// link's latency and speed and each node's type (at most: see
+	// Topology).
 	generatedBytesPerNode = 8
 	generatedBytesPerLink = 16
 )
@@ -46,13 +47,48 @@ const (
 type Topology struct {
 	Label string
 	Graph *topo.Graph
-	// Per link index: latency (s) and speed (B/s).
-	Latency, Speed []float64
-	// Per node index: the processor or switch block the node is.
-	NodeTypes []*NodeType
-	obj       *object
-	m         *Machine
+	// latency (s) and speed (B/s) per link index (LinkLatency,
+	// LinkSpeed); one entry each when every link has the same, as a
+	// generator's links without a link template have, where an entry a
+	// link took 1 MB for std:loggp's 65,536 links.
+	latency, speed []float64
+	// nodeTypes is the processor or switch block per node index
+	// (NodeType); nil while every processor is procType and every switch
+	// switchType (a generated topology no node statement retypes), where
+	// an entry a node took 0.5 MB for std:loggp's 65,537 nodes.
+	nodeTypes            []*NodeType
+	procType, switchType *NodeType
+	obj                  *object
+	m                    *Machine
 	hopsCache
+}
+
+// LinkLatency is the latency of link l, in seconds.
+func (t *Topology) LinkLatency(l int32) float64 {
+	if len(t.latency) == 1 {
+		return t.latency[0]
+	}
+	return t.latency[l]
+}
+
+// LinkSpeed is the speed of link l, in bytes per second.
+func (t *Topology) LinkSpeed(l int32) float64 {
+	if len(t.speed) == 1 {
+		return t.speed[0]
+	}
+	return t.speed[l]
+}
+
+// NodeType is the processor or switch block node v (a node index) is;
+// nil for a node of an explicit topology declared with no type.
+func (t *Topology) NodeType(v int32) *NodeType {
+	if t.nodeTypes != nil {
+		return t.nodeTypes[v]
+	}
+	if t.Graph.NodeKind(v) == topo.Switch {
+		return t.switchType
+	}
+	return t.procType
 }
 
 // NodeType is a processor or switch declaration.
@@ -380,17 +416,17 @@ func (r *realizer) realize() *Topology {
 		r.errs.Add(r.obj.pos, "topology %s: %v", r.obj.label, err)
 		return nil
 	}
-	t.Graph, t.Latency, t.Speed = g, r.lat, r.spd
+	t.Graph, t.latency, t.speed = g, r.lat, r.spd
 	if order != nil {
-		t.Latency, t.Speed = make([]float64, len(order)), make([]float64, len(order))
+		t.latency, t.speed = make([]float64, len(order)), make([]float64, len(order))
 		for l, old := range order {
-			t.Latency[l], t.Speed[l] = r.lat[old], r.spd[old]
+			t.latency[l], t.speed[l] = r.lat[old], r.spd[old]
 		}
 	}
-	t.NodeTypes = make([]*NodeType, g.N())
-	for i := range t.NodeTypes {
+	t.nodeTypes = make([]*NodeType, g.N())
+	for i := range t.nodeTypes {
 		k, _ := r.ids.get(g.ID(int32(i)))
-		t.NodeTypes[i] = r.types[k]
+		t.nodeTypes[i] = r.types[k]
 	}
 	return t
 }
@@ -559,31 +595,30 @@ func (r *realizer) generated(t *Topology, def *NodeType) *Topology {
 		return nil
 	}
 	t.Graph = g
-	t.NodeTypes = make([]*NodeType, g.N())
-	sw := def
+	t.procType, t.switchType = def, def
 	if g.NumProcs() < g.N() { // the generator made switches
-		sw = r.switchType()
+		t.switchType = r.switchType()
 	}
-	for i := range t.NodeTypes {
-		t.NodeTypes[i] = def
-		if g.NodeKind(int32(i)) == topo.Switch {
-			t.NodeTypes[i] = sw
-		}
-	}
-	t.Latency = make([]float64, g.NumLinks())
-	t.Speed = make([]float64, g.NumLinks())
-	props := r.linkProps()
+	props, same := r.linkProps()
 	if props == nil {
 		return nil
 	}
-	for i := range t.Latency {
+	if same && g.NumLinks() > 0 {
+		// The topology's latency and speed, no template: every link's.
+		lat, spd, _ := props(0, 0, 0)
+		t.latency, t.speed = []float64{lat}, []float64{spd}
+		return t
+	}
+	t.latency = make([]float64, g.NumLinks())
+	t.speed = make([]float64, g.NumLinks())
+	for i := range t.latency {
 		l := g.Link(int32(i))
 		lat, spd, err := props(int(l.Dim), g.ID(l.A), g.ID(l.B))
 		if err != nil {
 			r.errs.Append(err)
 			return nil
 		}
-		t.Latency[i], t.Speed[i] = lat, spd
+		t.latency[i], t.speed[i] = lat, spd
 	}
 	return t
 }
@@ -623,12 +658,20 @@ func (r *realizer) retype(t *Topology) *Topology {
 		if typ.Kind == "switch" {
 			want = topo.Switch
 		}
+		if t.nodeTypes == nil {
+			// A node of its own type: every node's is kept from here on.
+			types := make([]*NodeType, g.N())
+			for v := range types {
+				types[v] = t.NodeType(int32(v))
+			}
+			t.nodeTypes = types
+		}
 		for v := from; v <= to; v++ {
 			if k := g.NodeKind(int32(v)); k != want {
 				r.errs.Add(s.TypePos, "node %d is a %v of %s, and %s is a %s type", v, k, format.Expr(r.obj.gen), s.Type, typ.Kind)
 				break
 			}
-			t.NodeTypes[v] = typ
+			t.nodeTypes[v] = typ
 		}
 	}
 	if len(r.errs) > 0 {
@@ -638,15 +681,16 @@ func (r *realizer) retype(t *Topology) *Topology {
 }
 
 // linkProps compiles the link template (or the topology's latency and speed
-// fields) into a function of (dimension, source, destination).
-func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
+// fields) into a function of (dimension, source, destination); same says
+// it gives every link the same (there is no template).
+func (r *realizer) linkProps() (props func(dim, a, b int) (float64, float64, error), same bool) {
 	tmpl := r.obj.template
 	if tmpl == nil {
 		lat, spd, ok := r.topologyDefaults(r.obj.pos)
 		if !ok {
-			return nil
+			return nil, false
 		}
-		return func(int, int, int) (float64, float64, error) { return lat, spd, nil }
+		return func(int, int, int) (float64, float64, error) { return lat, spd, nil }, true
 	}
 	var nslots int
 	sc := &scope{obj: r.obj, locals: map[string]local{}, nslots: &nslots}
@@ -672,14 +716,14 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 		exprs[canonicalLink(f.Name)] = f.Value
 	}
 	if len(r.errs) > 0 {
-		return nil
+		return nil, false
 	}
 	defLat, defSpd, _ := r.topologyDefaultsQuiet()
 	latC, hasLat := fields["latency"]
 	spdC, hasSpd := fields["speed"]
 	if !hasSpd && defSpd == 0 {
 		r.errs.Add(tmpl.Pos, "links need a speed: set speed in the link template or the topology")
-		return nil
+		return nil, false
 	}
 	legacy := r.obj.templateLegacy
 	return func(dim, a, b int) (float64, float64, error) {
@@ -727,7 +771,7 @@ func (r *realizer) linkProps() func(dim, a, b int) (float64, float64, error) {
 			return 0, 0, lang.Errorf(tmpl.Pos, "link %d -- %d (dimension %d) has speed %s; it must be positive", a, b, dim, lang.FormatQuantity(spd, lang.RateDim))
 		}
 		return lat, spd, nil
-	}
+	}, false
 }
 
 func fieldNameOf(s lang.Stmt) string {

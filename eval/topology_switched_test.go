@@ -45,8 +45,8 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 		if g.NodeKind(v) == topo.Switch {
 			want = "spine"
 		}
-		if tp.NodeTypes[v] == nil || tp.NodeTypes[v].Label != want {
-			t.Fatalf("node %d (%v) typed %v, want %s", v, g.NodeKind(v), tp.NodeTypes[v], want)
+		if tp.NodeType(v) == nil || tp.NodeType(v).Label != want {
+			t.Fatalf("node %d (%v) typed %v, want %s", v, g.NodeKind(v), tp.NodeType(v), want)
 		}
 	}
 	for l := range int32(g.NumLinks()) {
@@ -54,8 +54,8 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 		if g.Link(l).Dim == 2 {
 			want = 100e-9
 		}
-		if !near(tp.Latency[l], want, 1e-12) {
-			t.Fatalf("link %d (class %d): latency %g, want %g", l, g.Link(l).Dim, tp.Latency[l], want)
+		if !near(tp.LinkLatency(l), want, 1e-12) {
+			t.Fatalf("link %d (class %d): latency %g, want %g", l, g.Link(l).Dim, tp.LinkLatency(l), want)
 		}
 	}
 	for expr, want := range map[string]float64{"nodes": 72, "switches": 36, "links": 72 + 9*6 + 36} {
@@ -66,8 +66,8 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 	}
 	f, _ := m.Topology("f")
 	for v := range int32(f.Graph.N()) {
-		if f.Graph.NodeKind(v) == topo.Switch && f.NodeTypes[v].Label != "leaf" {
-			t.Fatalf("fattree switch %d typed %s, want the first switch, leaf", v, f.NodeTypes[v].Label)
+		if f.Graph.NodeKind(v) == topo.Switch && f.NodeType(v).Label != "leaf" {
+			t.Fatalf("fattree switch %d typed %s, want the first switch, leaf", v, f.NodeType(v).Label)
 		}
 	}
 	rt, _ := m.Topology("r")
@@ -79,8 +79,8 @@ func TestSwitchedGeneratorsTypeTheirSwitches(t *testing.T) {
 		case v < 12:
 			want = "leaf"
 		}
-		if rt.NodeTypes[v].Label != want {
-			t.Errorf("retyped fattree: node %d typed %s, want %s", v, rt.NodeTypes[v].Label, want)
+		if rt.NodeType(v).Label != want {
+			t.Errorf("retyped fattree: node %d typed %s, want %s", v, rt.NodeType(v).Label, want)
 		}
 	}
 }

@@ -35,8 +35,8 @@ func linkRates(t *testing.T, m *eval.Machine) map[float64]bool {
 		t.Fatal(err)
 	}
 	out := map[float64]bool{}
-	for _, s := range tp.Speed {
-		out[s] = true
+	for l := range int32(tp.Graph.NumLinks()) {
+		out[tp.LinkSpeed(l)] = true
 	}
 	return out
 }
@@ -80,7 +80,7 @@ func todaysMachines(t *testing.T) section {
 	g := tp.Graph
 	ib, mem, ibPorts := 0, 0, 0
 	for v := range int32(g.N()) {
-		switch tp.NodeTypes[v].Label {
+		switch tp.NodeType(v).Label {
 		case "quantum2":
 			ib++
 			ibPorts = max(ibPorts, g.Degree(v))
@@ -122,7 +122,7 @@ func todaysMachines(t *testing.T) section {
 	g = tp.Graph
 	leaves, nvs := 0, 0
 	for v := range int32(g.N()) {
-		switch tp.NodeTypes[v].Label {
+		switch tp.NodeType(v).Label {
 		case "quantum2":
 			leaves++
 			if g.Degree(v) != 32 {

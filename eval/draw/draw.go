@@ -202,7 +202,7 @@ func (d *Drawing) WriteFull(w io.Writer) {
 	dims := g.Dims()
 	for v := range int32(g.N()) {
 		typ := ""
-		if nt := t.NodeTypes[v]; nt != nil {
+		if nt := t.NodeType(v); nt != nil {
 			typ = " (" + nt.Label + ")"
 		}
 		attrs := fmt.Sprintf("label=%s, shape=circle, fillcolor=%q, tooltip=%s", Quote(strconv.Itoa(g.ID(v))), processorColour,
@@ -219,7 +219,7 @@ func (d *Drawing) WriteFull(w io.Writer) {
 	}
 	for l := range int32(g.NumLinks()) {
 		k := g.Link(l)
-		tip := fmt.Sprintf("link %d: latency %s, speed %s", l, lang.FormatQuantity(t.Latency[l], lang.TimeDim), lang.FormatQuantity(t.Speed[l], lang.RateDim))
+		tip := fmt.Sprintf("link %d: latency %s, speed %s", l, lang.FormatQuantity(t.LinkLatency(l), lang.TimeDim), lang.FormatQuantity(t.LinkSpeed(l), lang.RateDim))
 		colour, width, label := "black", 1.0, ""
 		if k.Channels > 1 {
 			label = fmt.Sprintf("×%d", k.Channels)

@@ -852,7 +852,7 @@ func (a *analysis) mapRanks(m []int) error {
 	var last *eval.NodeType
 	var so, ro ps
 	for i := 0; i < P; i++ {
-		if nt := a.topo.NodeTypes[g.Proc(i)]; nt != last || i == 0 {
+		if nt := a.topo.NodeType(g.Proc(i)); nt != last || i == 0 {
 			last, so, ro = nt, overhead(nt, "send_overhead"), overhead(nt, "recv_overhead")
 		}
 		if i == 0 {
@@ -895,7 +895,7 @@ func (a *analysis) checkUnits() error {
 	var last *eval.NodeType
 	var cpus, nics int
 	for r := 0; r < a.s.Ranks; r++ {
-		if nt := a.topo.NodeTypes[g.Proc(int(a.proc[r]))]; nt != last || r == 0 {
+		if nt := a.topo.NodeType(g.Proc(int(a.proc[r]))); nt != last || r == 0 {
 			last, cpus, nics = nt, count(nt, "cpus", a.ncpu), count(nt, "nics", a.nnic)
 		}
 		if cpus == a.ncpu && nics == a.nnic {
