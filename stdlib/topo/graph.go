@@ -96,8 +96,8 @@ type Graph struct {
 	nodeK  []NodeKind
 	ids    []int         // external id per node; nil means id == index
 	byID   map[int]int32 // nil means id == index
-	procs  []int32       // processor node indices in index order (rank -> node); nil = all nodes
-	rank   []int32       // node -> rank, -1 for switches; nil = identity
+	procs  []int32       // processor node indices in index order (rank -> node); nil = nodes 0..nprocs-1
+	rank   []int32       // node -> rank, -1 for switches; nil = identity below nprocs, switches from it
 	links  []Link
 	multi  map[int32][]int32 // members of multi-point links
 	off    []int32           // CSR offsets, len N+1
@@ -218,6 +218,9 @@ func (g *Graph) Proc(r int) int32 {
 // Rank is the processor rank of node v, or -1 for a switch.
 func (g *Graph) Rank(v int32) int {
 	if g.rank == nil {
+		if int(v) >= g.nprocs {
+			return -1
+		}
 		return int(v)
 	}
 	return int(g.rank[v])
@@ -282,8 +285,12 @@ func (g *Graph) finish(n int) {
 	if len(g.adj) != int(deg[n]) {
 		g.adj = make([]Adj, deg[n])
 	}
-	pos := slices.Clone(deg[:n])
-	each(func(a, b, l int32) { g.adj[pos[a]] = Adj{b, l}; pos[a]++ })
+	// deg[a] is a's next place while filling, then the start of a + 1:
+	// moved up by one it is the offsets again (where a copy of them was
+	// the cursors, 256 KB for std:loggp's star).
+	each(func(a, b, l int32) { g.adj[deg[a]] = Adj{b, l}; deg[a]++ })
+	copy(deg[1:], deg[:n])
+	deg[0] = 0
 	if g.nodeK != nil {
 		procs := 0
 		for _, k := range g.nodeK {
@@ -291,20 +298,28 @@ func (g *Graph) finish(n int) {
 				procs++
 			}
 		}
-		g.procs, g.rank = nil, make([]int32, n)
-		if procs > 0 {
-			g.procs = make([]int32, 0, procs)
-		}
-		for v := range n {
-			g.rank[v] = -1
-			if g.nodeK[v] == Processor {
-				g.rank[v] = int32(len(g.procs))
-				g.procs = append(g.procs, int32(v))
+		// Processors first (nodes 0..procs-1, switches after them, as in
+		// star(n) and a loop of links to a switch numbered last): ranks
+		// are node indices, no table either way (where the two took 8
+		// bytes a node, 0.5 MB for std:loggp's star).
+		first := !slices.Contains(g.nodeK[:procs], Switch)
+		g.procs, g.rank = nil, nil
+		if !first {
+			g.rank = make([]int32, n)
+			if procs > 0 {
+				g.procs = make([]int32, 0, procs)
+			}
+			for v := range n {
+				g.rank[v] = -1
+				if g.nodeK[v] == Processor {
+					g.rank[v] = int32(len(g.procs))
+					g.procs = append(g.procs, int32(v))
+				}
 			}
 		}
-		g.nprocs = len(g.procs)
+		g.nprocs = procs
 		if g.nprocs == n {
-			g.procs, g.rank, g.nodeK = nil, nil, nil
+			g.nodeK = nil
 		}
 	} else {
 		g.nprocs = n

@@ -200,3 +200,40 @@ func ExampleGenerate() {
 	// torus 16 32 4 8
 	// 2.1333
 }
+
+// A graph whose processors are its first nodes (star(n): processors 0..n-1,
+// the switch n) ranks its processors by node index and its switches -1
+// without a table of either (8 bytes a node, 0.5 MB for std:loggp's
+// star); one with a switch among them (TestBuilder) keeps its tables.
+func TestProcessorsFirstAreRankedWithoutTables(t *testing.T) {
+	g, err := Generate("star", []int{5}, GenerateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.procs != nil || g.rank != nil || g.NumProcs() != 5 || g.N() != 6 {
+		t.Fatalf("star(5): procs %v, rank %v, %d processors of %d nodes", g.procs, g.rank, g.NumProcs(), g.N())
+	}
+	for v := range int32(6) {
+		want := int(v)
+		if v == 5 {
+			want = -1
+		}
+		if got := g.Rank(v); got != want {
+			t.Errorf("star(5).Rank(%d) = %d, want %d", v, got, want)
+		}
+	}
+	for r := range 5 {
+		if got := g.Proc(r); got != int32(r) {
+			t.Errorf("star(5).Proc(%d) = %d, want %d", r, got, r)
+		}
+	}
+	b := NewBuilder().Switch(0).Processor(1).Processor(2)
+	b.Connect(1, 0).Connect(0, 2)
+	h, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Rank(0) != -1 || h.Rank(1) != 0 || h.Rank(2) != 1 || h.Proc(0) != 1 || h.Proc(1) != 2 {
+		t.Errorf("a switch before its processors: ranks %d %d %d, procs %d %d", h.Rank(0), h.Rank(1), h.Rank(2), h.Proc(0), h.Proc(1))
+	}
+}
