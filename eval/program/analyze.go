@@ -269,26 +269,48 @@ type anEvent struct {
 // a radix heap: an event sits in the bucket of the highest bit in which
 // its time differs from that last time, and only the lowest non-empty
 // bucket is ever sorted out, each event moving down a few times at most.
-// Bucket 0 holds the events due at the last time, in seq order, taken
-// from its head.
+// Bucket 0 (due) holds the events due at the last time, in seq order,
+// taken from its head.
+//
+// Buckets 1 to 64 keep their events in chunks of one pool, taken as a
+// bucket fills and given back as it is sorted out, so that the queue
+// holds about as many events as are pending at once. Arrays a bucket
+// (each kept at the most it had held, lent between buckets) held five
+// times that: a 65,536-rank broadcast, at most 20,880 events pending,
+// allocated 5.4 MB for them, a tenth of its peak memory.
 type anQueue struct {
-	last    ps
-	buckets [65][]anEvent
-	head    int // the next event of bucket 0
-	n       int
-	merged  []anEvent // inSeqOrder's other buffer
+	last   ps
+	due    []anEvent
+	head   int // the next event of due
+	later  [65]evBucket
+	free   *evChunk // chunks emptied, to be filled again
+	n      int
+	merged []anEvent // inSeqOrder's other buffer
 }
 
-// inSeqOrder puts bucket 0 in seq order. A bucket receives events in seq
+// evChunkLen events fill an 8 KB chunk with its count and link.
+const evChunkLen = (8192 - 16) / int(unsafe.Sizeof(anEvent{}))
+
+type evChunk struct {
+	ev   [evChunkLen]anEvent
+	n    int
+	next *evChunk
+}
+
+// evBucket is a bucket's events in the order they came: its chunks from
+// first to last, each full but the last.
+type evBucket struct{ first, last *evChunk }
+
+// inSeqOrder puts due in seq order. A bucket receives events in seq
 // order, from pushes and from the sorting out of a higher bucket (each in
-// the order that bucket had), so bucket 0 is a few runs already in order
+// the order that bucket had), so due is a few runs already in order
 // (one in a schedgen allreduce or dissemination, up to three in a
 // binomial broadcast): they are merged, run with run, where a sort
 // compared them all (a tenth of a 65,536-rank broadcast's analysis).
 // Seqs are distinct, so the order is the sort's.
 func (q *anQueue) inSeqOrder() {
-	for z := q.buckets[0]; seqRun(z, 0) < len(z); z = q.buckets[0] {
-		out := q.merged[:0]
+	for z := q.due; seqRun(z, 0) < len(z); z = q.due {
+		out := slices.Grow(q.merged[:0], len(z))
 		for i := 0; i < len(z); {
 			m := seqRun(z, i)
 			e := seqRun(z, m)
@@ -303,7 +325,7 @@ func (q *anQueue) inSeqOrder() {
 			out = append(append(out, a...), b...)
 			i = e
 		}
-		q.buckets[0], q.merged = out, z[:0]
+		q.due, q.merged = out, z[:0]
 	}
 }
 
@@ -320,78 +342,88 @@ func seqRun(z []anEvent, i int) int {
 func (q *anQueue) bucket(t ps) int { return bits.Len64(uint64(t ^ q.last)) }
 
 func (q *anQueue) push(e anEvent) {
-	b := q.bucket(e.t)
-	if b == 0 && len(q.buckets[0]) > q.head && q.buckets[0][len(q.buckets[0])-1].seq > e.seq {
+	switch b := q.bucket(e.t); {
+	case b > 0:
+		q.add(b, e)
+	case len(q.due) > q.head && q.due[len(q.due)-1].seq > e.seq:
 		// An event retried to the current time after later ones: into
 		// its place by seq (rare: a retry is normally to a later time).
-		z := q.buckets[0]
+		z := q.due
 		k := len(z)
 		for k > q.head && z[k-1].seq > e.seq {
 			k--
 		}
-		q.buckets[0] = slices.Insert(z, k, e)
-	} else {
-		q.buckets[b] = q.add(q.buckets[b], e)
+		q.due = slices.Insert(z, k, e)
+	default:
+		q.due = append(q.due, e)
 	}
 	q.n++
 }
 
-// add appends e to z, a bucket's events, making room first when z is
-// full and large.
-func (q *anQueue) add(z []anEvent, e anEvent) []anEvent {
-	if len(z) == cap(z) && len(z) >= 1024 {
-		z = q.room(z)
-	}
-	return append(z, e)
-}
-
-// room gives z, a full and large bucket, a larger array: the smallest
-// larger one of an empty bucket, which takes z's in exchange (each bucket
-// kept the most it had ever held: nine times the most ever queued in
-// one, 7.6 MB for a 16,384-rank dissemination); else z doubled, rather
-// than grown by a quarter as append does (a quarter at a time copied a
-// 16,384-rank dissemination's 245,000 first events over and over, 45 MB
-// of garbage that raised the peak memory). Small buckets grow as append
-// grows them: lending to them too, at each first event of a bucket
-// emptied, cost 10% more instructions on BenchmarkAnalyzeManyRanks.
-func (q *anQueue) room(z []anEvent) []anEvent {
-	best := -1
-	for j := range q.buckets {
-		if sp := q.buckets[j]; len(sp) == 0 && cap(sp) > len(z) && (best < 0 || cap(sp) < cap(q.buckets[best])) {
-			best = j
+// add appends e to bucket b (1 to 64).
+func (q *anQueue) add(b int, e anEvent) {
+	k := &q.later[b]
+	c := k.last
+	if c == nil || c.n == evChunkLen {
+		c = q.free
+		if c == nil {
+			c = new(evChunk)
+		} else {
+			q.free, c.n, c.next = c.next, 0, nil
 		}
+		if k.last == nil {
+			k.first = c
+		} else {
+			k.last.next = c
+		}
+		k.last = c
 	}
-	if best < 0 {
-		return slices.Grow(z, len(z))
-	}
-	sp := q.buckets[best]
-	q.buckets[best] = z[:0]
-	return append(sp, z...)
+	c.ev[c.n] = e
+	c.n++
 }
 
 func (q *anQueue) pop() anEvent {
-	if q.head == len(q.buckets[0]) {
-		q.buckets[0], q.head = q.buckets[0][:0], 0
+	if q.head == len(q.due) {
+		q.due, q.head = q.due[:0], 0
 		b := 1
-		for len(q.buckets[b]) == 0 {
+		for q.later[b].first == nil {
 			b++
 		}
-		from := q.buckets[b]
-		min := from[0].t
-		for _, e := range from[1:] {
-			if e.t < min {
-				min = e.t
+		from := q.later[b].first
+		q.later[b] = evBucket{}
+		// The least time becomes the last, and the events at it are
+		// due: as many as due is made room for at once.
+		min, at := from.ev[0].t, 0
+		for c := from; c != nil; c = c.next {
+			for _, e := range c.ev[:c.n] {
+				if e.t < min {
+					min, at = e.t, 0
+				}
+				if e.t == min {
+					at++
+				}
 			}
 		}
 		q.last = min
-		for _, e := range from {
-			k := q.bucket(e.t)
-			q.buckets[k] = q.add(q.buckets[k], e)
+		q.due = slices.Grow(q.due, at)
+		// Every event moves to a lower bucket (its time and min agree
+		// above the bit b - 1 they differ in from the old last), so a
+		// chunk sorted out is free for the next at once.
+		for c := from; c != nil; {
+			for _, e := range c.ev[:c.n] {
+				if k := q.bucket(e.t); k == 0 {
+					q.due = append(q.due, e)
+				} else {
+					q.add(k, e)
+				}
+			}
+			next := c.next
+			c.next, q.free = q.free, c
+			c = next
 		}
-		q.buckets[b] = from[:0]
 		q.inSeqOrder()
 	}
-	e := q.buckets[0][q.head]
+	e := q.due[q.head]
 	q.head++
 	q.n--
 	return e

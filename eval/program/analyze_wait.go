@@ -152,7 +152,7 @@ func (a *analysis) live(e anEvent) bool {
 // events; false when none is due now.
 func (a *analysis) nextNow() (uint64, bool) {
 	q := &a.events
-	z := q.buckets[0]
+	z := q.due
 	for q.head < len(z) {
 		e := z[q.head]
 		if e.kind != evWake || a.live(e) {
