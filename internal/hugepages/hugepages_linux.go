@@ -27,3 +27,24 @@ func Make[T any](n, c int) []T {
 	}
 	return s
 }
+
+// Trim gives the system back the pages of s's capacity past its length,
+// which a huge page holding its last elements made resident with them
+// (up to 2 MiB of an array made larger than it was filled: a schedule's
+// operations, sized from its file's length before they are read). They
+// read as zeros again when touched, as they were: s's elements must hold
+// no pointers, and none past its length may have been written.
+func Trim[T any](s []T) {
+	var zero T
+	size := uintptr(cap(s)) * unsafe.Sizeof(zero)
+	if size < minBytes {
+		return
+	}
+	const page = 4 << 10
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	lo := (start + uintptr(len(s))*unsafe.Sizeof(zero) + page - 1) &^ (page - 1)
+	hi := (start + size) &^ (page - 1)
+	if hi > lo {
+		_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), lo-start)), hi-lo), syscall.MADV_DONTNEED)
+	}
+}
