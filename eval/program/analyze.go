@@ -586,7 +586,7 @@ type analysis struct {
 	ready  []int32 // operations made ready by the current event
 
 	// operations waiting for a processor (analyze_wait.go)
-	waits     []waitList
+	waits     waitLists
 	freeWaits []int32
 	waitAt    map[waitKey]int32
 	epoch     uint64

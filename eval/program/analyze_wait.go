@@ -60,6 +60,29 @@ type waitList struct {
 	woken bool
 }
 
+// waitLists holds the wait lists, list i at at(i), in chunks of
+// waitChunk that stay where they are: grown as one array by append, the
+// lists of a 65,536-rank broadcast (at most 3,928 at once, 96 bytes each)
+// allocated 1.7 MB, four times what they hold, in copies the run's end
+// still counted in its peak memory.
+type waitLists struct {
+	chunks []*[waitChunk]waitList
+	n      int32
+}
+
+const waitChunk = 64
+
+func (w *waitLists) at(i int32) *waitList { return &w.chunks[i/waitChunk][i%waitChunk] }
+
+// add makes room for one more list, which it returns the index of.
+func (w *waitLists) add() int32 {
+	if int(w.n) == len(w.chunks)*waitChunk {
+		w.chunks = append(w.chunks, new([waitChunk]waitList))
+	}
+	w.n++
+	return w.n - 1
+}
+
 // free says when class's resources of CPU c and NIC g are free, and which
 // operation holds them (-1: no one the critical path follows).
 func (a *analysis) free(c, g int, class uint8) (ps, int32) {
@@ -84,7 +107,7 @@ func (a *analysis) wait(e anEvent, c, g int, class uint8, due ps, blocker int32)
 	a.epoch++
 	w := waiter{seq: e.seq, epoch: a.epoch, op: e.op, kind: e.kind}
 	i := a.waitList(waitKey{due, int32(c), int32(g), class})
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	k := len(l.members)
 	if k > 0 && l.members[k-1].seq > w.seq {
 		k, _ = slices.BinarySearchFunc(l.members, w.seq, func(m waiter, s uint64) int { return cmp.Compare(m.seq, s) })
@@ -106,10 +129,9 @@ func (a *analysis) waitList(key waitKey) int32 {
 		i = a.freeWaits[n-1]
 		a.freeWaits = a.freeWaits[:n-1]
 	} else {
-		a.waits = append(a.waits, waitList{})
-		i = int32(len(a.waits) - 1)
+		i = a.waits.add()
 	}
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	l.key, l.why, l.whyEpoch, l.woken = key, -1, 0, false
 	l.members = l.buf[:0]
 	if a.waitAt == nil {
@@ -120,7 +142,7 @@ func (a *analysis) waitList(key waitKey) int32 {
 }
 
 func (a *analysis) dropWaitList(i int32) {
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	delete(a.waitAt, l.key)
 	l.woken = false
 	l.members = l.buf[:0]
@@ -137,14 +159,14 @@ func (l *waitList) adopt() {
 
 // wake queues the event of list i's head.
 func (a *analysis) wake(i int32) {
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	l.woken = true
 	a.events.push(anEvent{t: l.key.due, seq: l.members[0].seq, op: i, kind: evWake})
 }
 
 // live reports whether a wake event is its list's current one.
 func (a *analysis) live(e anEvent) bool {
-	l := &a.waits[e.op]
+	l := a.waits.at(e.op)
 	return l.woken && l.key.due == e.t && len(l.members) > 0 && l.members[0].seq == e.seq
 }
 
@@ -168,9 +190,9 @@ func (a *analysis) nextNow() (uint64, bool) {
 // each as the event it stands for, until the next event due now comes
 // before the next member.
 func (a *analysis) wakeList(i int32) error {
-	a.waits[i].woken = false
+	a.waits.at(i).woken = false
 	for {
-		l := &a.waits[i]
+		l := a.waits.at(i)
 		if len(l.members) == 0 {
 			a.dropWaitList(i)
 			return nil
@@ -235,7 +257,7 @@ func (a *analysis) heldPast(c int, class uint8, t ps) bool {
 // whether that was all of them.
 func (a *analysis) move(i int32, j int, due ps, blocker int32) bool {
 	a.epoch++
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	key := waitKey{due, l.key.c, l.key.g, l.key.class}
 	t, exists := a.waitAt[key]
 	if j == len(l.members) && !exists {
@@ -266,7 +288,6 @@ func (a *analysis) move(i int32, j int, due ps, blocker int32) bool {
 		t = a.waitList(key)
 	}
 	a.merge(t, run)
-	l = &a.waits[i] // a.waitList may have grown a.waits
 	l.members = l.members[j:]
 	if len(l.members) == 0 {
 		a.dropWaitList(i)
@@ -277,7 +298,7 @@ func (a *analysis) move(i int32, j int, due ps, blocker int32) bool {
 
 // merge adds run, in seq order, to list t.
 func (a *analysis) merge(t int32, run []waiter) {
-	l := &a.waits[t]
+	l := a.waits.at(t)
 	old := l.members
 	if len(old) == 0 || old[len(old)-1].seq < run[0].seq {
 		l.members = append(old, run...)

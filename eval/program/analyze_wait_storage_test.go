@@ -9,7 +9,7 @@ import "testing"
 func TestWaitListReusesItsStorageWhenEmptied(t *testing.T) {
 	a := &analysis{}
 	i := a.waitList(waitKey{due: 1})
-	l := &a.waits[i]
+	l := a.waits.at(i)
 	for s := range uint64(100) {
 		l.members = append(l.members, waiter{seq: s})
 		l.adopt()
@@ -23,12 +23,31 @@ func TestWaitListReusesItsStorageWhenEmptied(t *testing.T) {
 	if j != i {
 		t.Fatalf("list %d was not reused (got %d)", i, j)
 	}
-	if got := cap(a.waits[j].members); got != full {
+	if got := cap(a.waits.at(j).members); got != full {
 		t.Fatalf("reused list has room for %d members, want %d", got, full)
 	}
 	// Grown past its storage by a merge, it keeps the new storage.
 	a.merge(j, make([]waiter, full+1))
-	if got := cap(a.waits[j].buf); got < full+1 {
+	if got := cap(a.waits.at(j).buf); got < full+1 {
 		t.Fatalf("after a merge of %d the list's storage holds %d", full+1, got)
+	}
+}
+
+// The wait lists stay where they are as more are made (they are kept in
+// chunks, never copied to a larger array), each list's index its own.
+func TestWaitListsStayWhereTheyAre(t *testing.T) {
+	a := &analysis{}
+	var at []*waitList
+	for d := range ps(3*waitChunk + 5) {
+		i := a.waitList(waitKey{due: d})
+		if int(i) != len(at) {
+			t.Fatalf("list %d made at index %d", len(at), i)
+		}
+		at = append(at, a.waits.at(i))
+	}
+	for i, l := range at {
+		if a.waits.at(int32(i)) != l || l.key.due != ps(i) {
+			t.Fatalf("list %d moved or changed: due %d", i, l.key.due)
+		}
 	}
 }
