@@ -310,7 +310,10 @@ type evBucket struct{ first, last *evChunk }
 // Seqs are distinct, so the order is the sort's.
 func (q *anQueue) inSeqOrder() {
 	for z := q.due; seqRun(z, 0) < len(z); z = q.due {
-		out := slices.Grow(q.merged[:0], len(z))
+		out := q.merged[:0]
+		if cap(out) < len(z) {
+			out = make([]anEvent, 0, cap(z))
+		}
 		for i := 0; i < len(z); {
 			m := seqRun(z, i)
 			e := seqRun(z, m)
@@ -326,6 +329,19 @@ func (q *anQueue) inSeqOrder() {
 			i = e
 		}
 		q.due, q.merged = out, z[:0]
+	}
+}
+
+// roomDue gives due, emptied, room for n events: at least twice what it
+// had when it must grow (the events due at once come in growing batches,
+// a binomial broadcast's doubling, and an array made for each allocated
+// 3 MB for 15,360 at most), and its old array, when larger, to inSeqOrder.
+func (q *anQueue) roomDue(n int) {
+	if old := q.due; cap(old) < n {
+		q.due = make([]anEvent, 0, max(n, 2*cap(old)))
+		if cap(old) > cap(q.merged) {
+			q.merged = old[:0]
+		}
 	}
 }
 
@@ -405,7 +421,7 @@ func (q *anQueue) pop() anEvent {
 			}
 		}
 		q.last = min
-		q.due = slices.Grow(q.due, at)
+		q.roomDue(at)
 		// Every event moves to a lower bucket (its time and min agree
 		// above the bit b - 1 they differ in from the old last), so a
 		// chunk sorted out is free for the next at once.
