@@ -4,5 +4,8 @@
 // such read also misses the processor's address translation cache, and
 // the page-table walk misses the data cache too. It is a hint: where
 // transparent huge pages are off, or on systems other than Linux, Make
-// is make.
+// is make. A huge page is resident whole once touched, so an array made
+// larger than it turns out to be filled (sized from an estimate) gives
+// back with Trim the pages past its length that its last huge page
+// brought in.
 package hugepages
