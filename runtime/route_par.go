@@ -55,7 +55,7 @@ func (s *sim) parChoose(p *packet) {
 		return
 	}
 	at, dst := p.at, n.g.Attached(p.dst)
-	if at/r.a == dst/r.a {
+	if r.group(at) == r.group(dst) {
 		return
 	}
 	if mid, ok := s.ugalLDetour(at, dst, true); ok {

@@ -90,18 +90,48 @@ type switchedRoute struct {
 	m, w     []int32
 	pm, pw   []int32 // pm[i] = m[0]·…·m[i-1], likewise pw
 	levelEnd []int32
-	// dragonfly: p, a, h, g and gate[G·g+G2], the first global port of
-	// group G (router j/h's port j mod h) leading to group G2.
+	// The hop's figures worked out once, so that a hop divides by none
+	// of the radices (a division takes tens of cycles; a fat tree's hop
+	// took four, a dragonfly's six): each switch's level and subtree
+	// (ftSw), each level's figures with dividers (ftLv), and the
+	// processors' up ports (byW0).
+	ftSw []ftSwitch
+	ftLv []ftLevel
+	byW0 divider
+	// dragonfly: p, a, h, g and gates[G·g+G2], the first global link of
+	// group G leading to group G2 (the router it leaves from and its
+	// adjacency index there).
 	p, a, dh, g int32
-	gate        []int32
+	gates       []dfGate
+	byA         divider // router → group
 	// flattened butterfly / HyperX: concentration, sides, strides, and
-	// the adjacency index of each dimension's first port.
+	// the adjacency index of each dimension's first port; coord[v·D+d]
+	// router v's coordinate along dimension d (D dimensions).
 	c       int32
 	sides   []int32
 	strides []int32
 	port0   []int32
+	coord   []int32
 	links   checkLinks // for route --check (switchedNext)
 }
+
+// ftSwitch is a fat-tree switch's level and the rank of the first
+// processor of its subtree, which holds ftLevel.span processors from it.
+type ftSwitch struct{ level, sub int32 }
+
+// ftLevel is what a hop from a switch of one level (i ≥ 1) reads: its
+// subtree's processors (pm[i]), its first up port (m[i-1]) and dividers
+// by pm[i-1] (the down port of a processor below), pw[i] and w[i] (the
+// D-mod-k up port ⌊t / pw[i]⌋ mod w[i]).
+type ftLevel struct {
+	span, upLo int32
+	down, up   divider
+	ups        divider
+}
+
+// dfGate is the router of a group whose global link leads to another
+// group, and that link's adjacency index there.
+type dfGate struct{ at, port int32 }
 
 // setSwitched sets a routing by rule on a switched graph; it reports
 // false when name is not one of them (or not for this family).
@@ -183,6 +213,21 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 			r.first[i], r.levelEnd[i] = next, next+cnt
 			next += cnt
 		}
+		r.byW0 = newDivider(uint32(w[0]))
+		r.ftLv = make([]ftLevel, h+1)
+		for i := 1; i <= h; i++ {
+			up := int32(1)
+			if i < h {
+				up = w[i]
+			}
+			r.ftLv[i] = ftLevel{span: r.pm[i], upLo: m[i-1], down: newDivider(uint32(r.pm[i-1])),
+				up: newDivider(uint32(r.pw[i])), ups: newDivider(uint32(up))}
+		}
+		r.ftSw = make([]ftSwitch, r.S) // (S < the graph's links: no limit to check)
+		for v := range r.S {
+			i, x := r.level(v)
+			r.ftSw[v] = ftSwitch{level: i, sub: x / r.pw[i] * r.pm[i]}
+		}
 	case topo.Dragonfly:
 		r.p, r.a, r.dh, r.g = int32(d[0]), int32(d[1]), int32(d[2]), int32(d[3])
 		arr := 0
@@ -191,17 +236,25 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		}
 		if r.g > 1 {
 			used := int(r.a*r.dh) / int(r.g-1) * int(r.g-1)
-			r.gate = make([]int32, int(r.g)*int(r.g))
-			for i := range r.gate {
-				r.gate[i] = -1
+			// gate[G·g+G2] is the first global port j of group G (router
+			// j/h's port j mod h) leading to group G2.
+			gate := make([]int32, int(r.g)*int(r.g))
+			for i := range gate {
+				gate[i] = -1
 			}
 			for G := range int(r.g) {
 				for j := used - 1; j >= 0; j-- {
 					G2, _ := topo.DragonflyGlobal(arr, int(r.g), G, j)
-					r.gate[G*int(r.g)+G2] = int32(j)
+					gate[G*int(r.g)+G2] = int32(j)
 				}
 			}
+			r.gates = make([]dfGate, len(gate))
+			for i, j := range gate {
+				G := int32(i) / r.g
+				r.gates[i] = dfGate{at: G*r.a + j/r.dh, port: r.p + r.a - 1 + j%r.dh}
+			}
 		}
+		r.byA = newDivider(uint32(r.a))
 		need = 2
 		if alg != swMin {
 			need = 3
@@ -229,6 +282,13 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 			r.port0 = append(r.port0, port)
 			stride *= int32(k)
 			port += int32(k) - 1
+		}
+		// (S·D entries: fewer than the routers' ports, S·Σ(k-1) ≥ S·D)
+		r.coord = make([]int32, int(r.S)*len(sides))
+		for v := range r.S {
+			for d, k := range r.sides {
+				r.coord[int(v)*len(sides)+d] = v / r.strides[d] % k
+			}
 		}
 		switch alg {
 		case swMin:
@@ -284,7 +344,7 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 			if alg == swNCAAdaptive || alg == swNCARandom {
 				return append(buf, adj[:r.w[0]]...)
 			}
-			return append(buf, adj[t%r.w[0]])
+			return append(buf, adj[r.byW0.mod(uint32(t))])
 		}
 		return append(buf, adj[0])
 	}
@@ -292,15 +352,17 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 	switch r.kind {
 	case topo.FatTree, topo.XGFT:
 		t := dst - r.S
-		i, x := r.level(at)
-		if x/r.pw[i] == t/r.pm[i] { // an ancestor of dst: down
-			return append(buf, adj[(t/r.pm[i-1])%r.m[i-1]])
+		sw := r.ftSw[at]
+		lv := &r.ftLv[sw.level]
+		if u := uint32(t - sw.sub); u < uint32(lv.span) { // an ancestor of dst: down
+			// (t's subtree below is ⌊(t - sub) / pm[i-1]⌋, as sub is a
+			// multiple of pm[i] = pm[i-1]·m[i-1])
+			return append(buf, adj[lv.down.div(u)])
 		}
-		up := adj[r.m[i-1] : r.m[i-1]+r.w[i]]
 		if alg == swNCAAdaptive || alg == swNCARandom {
-			return append(buf, up...)
+			return append(buf, adj[lv.upLo:lv.upLo+r.w[sw.level]]...)
 		}
-		return append(buf, up[(t/r.pw[i])%r.w[i]])
+		return append(buf, adj[lv.upLo+int32(lv.ups.mod(lv.up.div(uint32(t))))])
 	case topo.Dragonfly:
 		to := target
 		if target >= r.S {
@@ -319,9 +381,10 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 	if to == at {
 		return n.ejectPort(at, target, buf)
 	}
-	for d := range r.sides {
-		k, st := r.sides[d], r.strides[d]
-		a, b := (at/st)%k, (to/st)%k
+	ca, cb := r.coords(at), r.coords(to)
+	cb = cb[:len(ca)]
+	for d, a := range ca {
+		b := cb[d]
 		if a == b {
 			continue
 		}
@@ -331,6 +394,25 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 		}
 	}
 	return buf
+}
+
+// coords are router v's coordinates on a flattened butterfly or HyperX.
+func (r *switchedRoute) coords(v int32) []int32 {
+	D := int32(len(r.sides))
+	return r.coord[v*D : v*D+D]
+}
+
+// ffHops is the number of router hops from router u to router v,
+// minimally: one a dimension they differ in.
+func (r *switchedRoute) ffHops(u, v int32) (h int32) {
+	cu, cv := r.coords(u), r.coords(v)
+	cv = cv[:len(cu)]
+	for d, x := range cu {
+		if x != cv[d] {
+			h++
+		}
+	}
+	return h
 }
 
 // ffPort is the adjacency index of the port along dimension d from
@@ -346,22 +428,25 @@ func (r *switchedRoute) ffPort(d, a, b int32) int32 {
 // router to (≠ at): local to the router of at's group with a global link
 // to to's group, that link, or local to `to` in its group.
 func (r *switchedRoute) dfNext(at, to int32) int32 {
-	G, G2 := at/r.a, to/r.a
+	G, G2 := r.group(at), r.group(to)
 	dest := to
 	if G != G2 {
-		j := r.gate[G*r.g+G2]
-		gw := G*r.a + j/r.dh
-		if gw == at {
-			return r.p + r.a - 1 + j%r.dh
+		gw := r.gates[G*r.g+G2]
+		if gw.at == at {
+			return gw.port
 		}
-		dest = gw
+		dest = gw.at
 	}
-	q, x := at%r.a, dest%r.a
+	base := G * r.a
+	q, x := at-base, dest-base
 	if x > q {
 		x--
 	}
 	return r.p + x
 }
+
+// group is the dragonfly group of router v.
+func (r *switchedRoute) group(v int32) int32 { return int32(r.byA.div(uint32(v))) }
 
 // dfHops is the number of router hops from router at to router to,
 // minimally: local, global, local, each where needed.
@@ -409,7 +494,7 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 		} else if p.nhops == 1 && !p.ack && r.alg != swMin && r.g > 2 {
 			s.dfChoose(p)
 		}
-		if p.target != p.dst && p.at/r.a == p.target/r.a {
+		if p.target != p.dst && r.group(p.at) == r.group(p.target) {
 			p.target = p.dst
 		}
 	case topo.FlatFly, topo.HyperX:
@@ -448,7 +533,7 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 func (s *sim) ugalLDetour(at, dst int32, lessInFlight bool) (mid int32, ok bool) {
 	r := s.net.swr
 	mid = int32(s.rng.Intn(int(r.S)))
-	if mid/r.a == at/r.a {
+	if r.group(mid) == r.group(at) {
 		return mid, false
 	}
 	adj := s.net.g.Adj(at)
@@ -477,7 +562,7 @@ func (s *sim) ugalQueue(at, l int32, lessInFlight bool) int32 {
 func (s *sim) dfChoose(p *packet) {
 	r := s.net.swr
 	src, dst := p.at, s.net.g.Attached(p.dst)
-	Gs, Gd := src/r.a, dst/r.a
+	Gs, Gd := r.group(src), r.group(dst)
 	if Gs == Gd {
 		return
 	}
@@ -512,10 +597,9 @@ func (s *sim) dfChoose(p *packet) {
 // global view of the queues.
 func (s *sim) dfGlobalQueue(G, G2 int32) int32 {
 	r := s.net.swr
-	j := r.gate[G*r.g+G2]
-	gw := G*r.a + j/r.dh
-	a := s.net.g.Adj(gw)[r.p+r.a-1+j%r.dh]
-	return s.occupancy(s.net.wire(a.Link, gw))
+	gw := r.gates[G*r.g+G2]
+	a := s.net.g.Adj(gw.at)[gw.port]
+	return s.occupancy(s.net.wire(a.Link, gw.at))
 }
 
 // ffChoose picks a random intermediate router for p at its source and,
@@ -533,37 +617,34 @@ func (s *sim) ffChoose(p *packet) {
 	// BookSim's find_ran_intm: random along the dimensions source and
 	// destination differ in, the source's coordinate along the others.
 	mid := int32(0)
-	for d := range r.sides {
-		k, st := r.sides[d], r.strides[d]
-		x := (src / st) % k
-		if x != (dst/st)%k {
-			x = int32(s.rng.Intn(int(k)))
+	cs, cd := r.coords(src), r.coords(dst)
+	cd = cd[:len(cs)]
+	for d, x := range cs {
+		if x != cd[d] {
+			x = int32(s.rng.Intn(int(r.sides[d])))
 		}
-		mid += x * st
+		mid += x * r.strides[d]
 	}
-	hops := func(u, v int32) (h int32) {
-		for d := range r.sides {
-			if (u/r.strides[d])%r.sides[d] != (v/r.strides[d])%r.sides[d] {
-				h++
-			}
-		}
-		return h
-	}
-	first := func(to int32) int32 {
-		for d := range r.sides {
-			k, st := r.sides[d], r.strides[d]
-			if a, b := (src/st)%k, (to/st)%k; a != b {
-				l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
-				return s.usedOf(s.net.wire(l, src))
-			}
-		}
-		return 0
-	}
-	if mid != src && mid != dst && first(dst)*hops(src, dst) > first(mid)*(hops(src, mid)+hops(mid, dst))+ffUGALThreshold {
+	if mid != src && mid != dst && s.ffFirstUsed(src, dst)*r.ffHops(src, dst) > s.ffFirstUsed(src, mid)*(r.ffHops(src, mid)+r.ffHops(mid, dst))+ffUGALThreshold {
 		p.target = mid
 		return
 	}
 	p.class = 1 // minimally, in BookSim's second half of the VCs
+}
+
+// ffFirstUsed is the used credits of the port dimension order takes from
+// router src toward router to (≠ src).
+func (s *sim) ffFirstUsed(src, to int32) int32 {
+	r := s.net.swr
+	cs, ct := r.coords(src), r.coords(to)
+	ct = ct[:len(cs)]
+	for d, a := range cs {
+		if b := ct[d]; a != b {
+			l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
+			return s.usedOf(s.net.wire(l, src))
+		}
+	}
+	return 0
 }
 
 // switchedNext is route --check's view of a switched routing: from node at

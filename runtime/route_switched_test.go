@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -192,4 +193,116 @@ func bookSimDragonflyNext(g *topo.Graph, p, a, S, r, term int32) int32 {
 		}
 	}
 	return -1
+}
+
+// TestSwitchedHopsAreTheirRules: the hop a switched routing takes, from
+// the figures it works out once (ftSw, ftLv, gates, coord), is the one
+// its rule gives by the node labels' arithmetic, from every switch or
+// router toward every processor, on shapes with unequal radices, taper,
+// processors of several parents, dragonflies of each arrangement with
+// fewer groups than a·h + 1, and HyperX of unequal sides: fat tree and
+// XGFT (D-mod-k): down to child ⌊t / pm[i-1]⌋ mod m[i-1] from an ancestor
+// of t (⌊x / pw[i]⌋ = ⌊t / pm[i]⌋), else up port ⌊t / pw[i]⌋ mod w[i];
+// dragonfly: to the router of the source group whose global link leads
+// to the destination's group, that link, then to the destination's router;
+// flattened butterfly and HyperX: along the first dimension whose
+// coordinate (⌊v / stride⌋ mod k) differs, and the hops a route takes
+// are the dimensions that differ.
+func TestSwitchedHopsAreTheirRules(t *testing.T) {
+	for _, c := range []struct {
+		gen     string
+		args    []int
+		routing string
+	}{
+		{"fattree", []int{4, 3}, "nca"},
+		{"fattree", []int{3, 2}, "nca"},
+		{"xgft", []int{3, 3, 2, 4, 2, 3, 2}, "nca"},
+		{"xgft", []int{2, 5, 3, 1, 2}, "nca"},
+		{"dragonfly", []int{2, 4, 2, 9, topo.Absolute}, "min"},
+		{"dragonfly", []int{1, 3, 2, 5, topo.Relative}, "min"},
+		{"dragonfly", []int{2, 5, 1, 4, topo.Circulant}, "ugal-l"},
+		{"flatfly", []int{4, 2, 4}, "dor"},
+		{"flatfly", []int{3, 3, 1}, "min"},
+		{"hyperx", []int{2, 3, 5, 2}, "ugal"},
+	} {
+		n, err := compile(basic(mustGen(t, c.gen, c.args...), 1e-9, 4e9), c.routing, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, r := n.g, n.swr
+		name := fmt.Sprint(c.gen, c.args)
+		for at := range r.S {
+			for t0 := range int32(g.NumProcs()) {
+				dst := r.S + t0
+				got := n.switchedCandidates(at, dst, dst, r.alg, nil)
+				var want []int32 // adjacency indexes
+				switch r.kind {
+				case topo.FatTree, topo.XGFT:
+					i, x := r.level(at)
+					if x/r.pw[i] == t0/r.pm[i] {
+						want = []int32{(t0 / r.pm[i-1]) % r.m[i-1]}
+					} else {
+						want = []int32{r.m[i-1] + (t0/r.pw[i])%r.w[i]}
+					}
+				case topo.Dragonfly:
+					to := g.Attached(dst)
+					if to == at {
+						break // the ejection port: not the rule's
+					}
+					G, G2, dest := at/r.a, to/r.a, to
+					if G != G2 {
+						// The first global port j of G toward G2 (router
+						// j/h's port j mod h), found by following links.
+						for j := range r.a * r.dh {
+							gw := G*r.a + j/r.dh
+							if g.Adj(gw)[r.p+r.a-1+j%r.dh].Node/r.a == G2 {
+								if gw == at {
+									want = []int32{r.p + r.a - 1 + j%r.dh}
+								}
+								dest = gw
+								break
+							}
+						}
+					}
+					if want == nil {
+						x := dest % r.a
+						if x > at%r.a {
+							x--
+						}
+						want = []int32{r.p + x}
+					}
+				default:
+					to := g.Attached(dst)
+					hops := int32(0)
+					for d := range r.sides {
+						k, st := r.sides[d], r.strides[d]
+						if a, b := at/st%k, to/st%k; a != b {
+							hops++
+							if b > a {
+								b--
+							}
+							if want == nil || r.alg == swMin {
+								want = append(want, r.port0[d]+b)
+							}
+						}
+					}
+					if h := r.ffHops(at, to); h != hops {
+						t.Fatalf("%s: %d hops from router %d to router %d, want %d", name, h, at, to, hops)
+					}
+				}
+				if want == nil {
+					continue
+				}
+				adj := g.Adj(at)
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d hops from %d toward processor %d, want %d", name, len(got), at, t0, len(want))
+				}
+				for i, j := range want {
+					if got[i] != adj[j] {
+						t.Fatalf("%s: from %d toward processor %d hop %d is %v, the rule's %v", name, at, t0, i, got[i], adj[j])
+					}
+				}
+			}
+		}
+	}
 }
