@@ -320,35 +320,83 @@ func (r *switchedRoute) level(v int32) (int32, int32) {
 	return -1, -1
 }
 
-// ejectPort appends the adjacency entry from router at to processor dst
-// (none when dst does not hang off at).
-func (n *network) ejectPort(at, dst int32, buf []topo.Adj) []topo.Adj {
+// ejectPort is the adjacency entry from router at to processor dst (k =
+// 1; k = 0 when dst does not hang off at).
+func (n *network) ejectPort(at, dst int32) (topo.Adj, int) {
 	for _, a := range n.g.Adj(at) {
 		if a.Node == dst {
-			return append(buf, a)
+			return a, 1
 		}
 	}
-	return buf
+	return topo.Adj{}, 0
 }
 
 // switchedCandidates appends the hops the routing may take from at toward
 // p's target (for the sim) or toward dst (target = dst). Deterministic
 // routings give one hop; adaptive ones every hop they choose among.
 func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []topo.Adj) []topo.Adj {
-	g, r := n.g, n.swr
 	buf = buf[:0]
-	if at >= r.S { // a processor: its first port
-		adj := g.Adj(at)
-		if r.kind == topo.FatTree || r.kind == topo.XGFT {
-			t := dst - r.S
-			if alg == swNCAAdaptive || alg == swNCARandom {
-				return append(buf, adj[:r.w[0]]...)
+	g, r := n.g, n.swr
+	if r.ffMinimal(at, target, dst, alg) {
+		// The flattened butterfly's minimal hops, one along each
+		// dimension still to go (listed in one pass: most are one).
+		to := g.Attached(target)
+		if to == at {
+			if a, k := n.ejectPort(at, target); k > 0 {
+				buf = append(buf, a)
 			}
-			return append(buf, adj[r.byW0.mod(uint32(t))])
+			return buf
 		}
-		return append(buf, adj[0])
+		adj := g.Adj(at)
+		ca, cb := r.coords(at), r.coords(to)
+		cb = cb[:len(ca)]
+		for d, a := range ca {
+			if b := cb[d]; a != b {
+				buf = append(buf, adj[r.ffPort(int32(d), a, b)])
+			}
+		}
+		return buf
 	}
+	switch a, k := n.switchedOne(at, target, dst, alg); k {
+	case 0:
+		return buf
+	case 1:
+		return append(buf, a)
+	}
+	// Several: an adaptive fat tree's up ports.
 	adj := g.Adj(at)
+	if at >= r.S {
+		return append(buf, adj[:r.w[0]]...)
+	}
+	sw := r.ftSw[at]
+	lo := r.ftLv[sw.level].upLo
+	return append(buf, adj[lo:lo+r.w[sw.level]]...)
+}
+
+// ffMinimal tells whether the hop from at is the flattened butterfly's
+// (or HyperX's) minimal adaptive choice (switchedCandidates lists it).
+func (r *switchedRoute) ffMinimal(at, target, dst int32, alg swAlg) bool {
+	return alg == swMin && target == dst && at < r.S && (r.kind == topo.FlatFly || r.kind == topo.HyperX)
+}
+
+// switchedOne is the hop from at toward p's target (or dst, as
+// switchedCandidates) when the routing has one there (k = 1); k = 0 when
+// it has none, 2 when it chooses among several (switchedCandidates lists
+// them). A hop's common case, without a list; not the flattened
+// butterfly's minimal adaptive choice (ffMinimal).
+func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k int) {
+	g, r := n.g, n.swr
+	adj := g.Adj(at)
+	adaptive := alg == swNCAAdaptive || alg == swNCARandom
+	if at >= r.S { // a processor: its first port
+		if r.kind == topo.FatTree || r.kind == topo.XGFT {
+			if adaptive && r.w[0] > 1 {
+				return a, 2
+			}
+			return adj[r.byW0.mod(uint32(dst-r.S))], 1
+		}
+		return adj[0], 1
+	}
 	switch r.kind {
 	case topo.FatTree, topo.XGFT:
 		t := dst - r.S
@@ -357,21 +405,24 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 		if u := uint32(t - sw.sub); u < uint32(lv.span) { // an ancestor of dst: down
 			// (t's subtree below is ⌊(t - sub) / pm[i-1]⌋, as sub is a
 			// multiple of pm[i] = pm[i-1]·m[i-1])
-			return append(buf, adj[lv.down.div(u)])
+			return adj[lv.down.div(u)], 1
 		}
-		if alg == swNCAAdaptive || alg == swNCARandom {
-			return append(buf, adj[lv.upLo:lv.upLo+r.w[sw.level]]...)
+		if adaptive {
+			if r.w[sw.level] > 1 {
+				return a, 2
+			}
+			return adj[lv.upLo], 1
 		}
-		return append(buf, adj[lv.upLo+int32(lv.ups.mod(lv.up.div(uint32(t))))])
+		return adj[lv.upLo+int32(lv.ups.mod(lv.up.div(uint32(t))))], 1
 	case topo.Dragonfly:
 		to := target
 		if target >= r.S {
 			to = g.Attached(target)
 		}
 		if to == at {
-			return n.ejectPort(at, target, buf)
+			return n.ejectPort(at, target)
 		}
-		return append(buf, adj[r.dfNext(at, to)])
+		return adj[r.dfNext(at, to)], 1
 	}
 	// Flattened butterfly / HyperX.
 	to := target
@@ -379,21 +430,16 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 		to = g.Attached(target)
 	}
 	if to == at {
-		return n.ejectPort(at, target, buf)
+		return n.ejectPort(at, target)
 	}
 	ca, cb := r.coords(at), r.coords(to)
 	cb = cb[:len(ca)]
-	for d, a := range ca {
-		b := cb[d]
-		if a == b {
-			continue
-		}
-		buf = append(buf, adj[r.ffPort(int32(d), a, b)])
-		if alg != swMin || target != dst {
-			break // dimension order
+	for d, x := range ca {
+		if y := cb[d]; x != y {
+			return adj[r.ffPort(int32(d), x, y)], 1 // dimension order
 		}
 	}
-	return buf
+	return a, 0
 }
 
 // coords are router v's coordinates on a flattened butterfly or HyperX.
@@ -508,12 +554,19 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 			p.target, p.class = p.dst, 1
 		}
 	}
-	s.cand = n.switchedCandidates(p.at, p.target, p.dst, r.alg, s.cand)
-	if len(s.cand) == 0 {
-		return topo.Adj{}, false
+	if !r.ffMinimal(p.at, p.target, p.dst, r.alg) {
+		switch a, k := n.switchedOne(p.at, p.target, p.dst, r.alg); k {
+		case 0:
+			return topo.Adj{}, false
+		case 1:
+			return a, true
+		}
 	}
+	s.cand = n.switchedCandidates(p.at, p.target, p.dst, r.alg, s.cand)
 	ci := 0
 	switch {
+	case len(s.cand) == 0:
+		return topo.Adj{}, false
 	case len(s.cand) == 1:
 	case r.alg == swNCARandom:
 		ci = s.rng.Intn(len(s.cand))

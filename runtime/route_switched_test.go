@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -197,10 +198,11 @@ func bookSimDragonflyNext(g *topo.Graph, p, a, S, r, term int32) int32 {
 
 // TestSwitchedHopsAreTheirRules: the hop a switched routing takes, from
 // the figures it works out once (ftSw, ftLv, gates, coord), is the one
-// its rule gives by the node labels' arithmetic, from every switch or
-// router toward every processor, on shapes with unequal radices, taper,
-// processors of several parents, dragonflies of each arrangement with
-// fewer groups than a·h + 1, and HyperX of unequal sides: fat tree and
+// its rule gives by the node labels' arithmetic (the adaptive ones: the
+// hops it chooses among), from every node toward every processor, on
+// shapes with unequal radices, taper, processors of several parents,
+// dragonflies of each arrangement with fewer groups than a·h + 1, and
+// HyperX of unequal sides: fat tree and
 // XGFT (D-mod-k): down to child ⌊t / pm[i-1]⌋ mod m[i-1] from an ancestor
 // of t (⌊x / pw[i]⌋ = ⌊t / pm[i]⌋), else up port ⌊t / pw[i]⌋ mod w[i];
 // dragonfly: to the router of the source group whose global link leads
@@ -218,6 +220,8 @@ func TestSwitchedHopsAreTheirRules(t *testing.T) {
 		{"fattree", []int{3, 2}, "nca"},
 		{"xgft", []int{3, 3, 2, 4, 2, 3, 2}, "nca"},
 		{"xgft", []int{2, 5, 3, 1, 2}, "nca"},
+		{"xgft", []int{2, 3, 2, 2, 3}, "nca-adaptive"},
+		{"fattree", []int{3, 3}, "nca-random"},
 		{"dragonfly", []int{2, 4, 2, 9, topo.Absolute}, "min"},
 		{"dragonfly", []int{1, 3, 2, 5, topo.Relative}, "min"},
 		{"dragonfly", []int{2, 5, 1, 4, topo.Circulant}, "ugal-l"},
@@ -231,17 +235,35 @@ func TestSwitchedHopsAreTheirRules(t *testing.T) {
 		}
 		g, r := n.g, n.swr
 		name := fmt.Sprint(c.gen, c.args)
-		for at := range r.S {
+		for at := range r.S + int32(g.NumProcs()) {
 			for t0 := range int32(g.NumProcs()) {
 				dst := r.S + t0
+				if at >= r.S { // a processor: its first port, or its w[0] up ports
+					want, adj := []topo.Adj{g.Adj(at)[0]}, g.Adj(at)
+					if r.kind == topo.FatTree || r.kind == topo.XGFT {
+						want = []topo.Adj{adj[t0%r.w[0]]}
+						if r.alg != swNCA {
+							want = adj[:r.w[0]]
+						}
+					}
+					if got := n.switchedCandidates(at, dst, dst, r.alg, nil); !slices.Equal(got, want) {
+						t.Fatalf("%s: from processor %d toward %d: %v, want %v", name, at, t0, got, want)
+					}
+					continue
+				}
 				got := n.switchedCandidates(at, dst, dst, r.alg, nil)
 				var want []int32 // adjacency indexes
 				switch r.kind {
 				case topo.FatTree, topo.XGFT:
 					i, x := r.level(at)
-					if x/r.pw[i] == t0/r.pm[i] {
+					switch {
+					case x/r.pw[i] == t0/r.pm[i]:
 						want = []int32{(t0 / r.pm[i-1]) % r.m[i-1]}
-					} else {
+					case r.alg != swNCA:
+						for j := range r.w[i] {
+							want = append(want, r.m[i-1]+j)
+						}
+					default:
 						want = []int32{r.m[i-1] + (t0/r.pw[i])%r.w[i]}
 					}
 				case topo.Dragonfly:
