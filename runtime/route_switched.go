@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -105,13 +106,20 @@ type switchedRoute struct {
 	gates       []dfGate
 	byA         divider // router → group
 	// flattened butterfly / HyperX: concentration, sides, strides, and
-	// the adjacency index of each dimension's first port; coord[v·D+d]
-	// router v's coordinate along dimension d (D dimensions).
+	// the adjacency index of each dimension's first port; key[v] router
+	// v's coordinates packed, dimension d's in the bits of mask[d] from
+	// bit shift[d] up (lower dimensions in lower bits; the widths add up
+	// to at most 54, two bits for each of the ≤ 2²⁷ routers' factor of
+	// two), and dimOf[b] the dimension of bit b: the dimensions two
+	// routers differ in are the fields where their keys do.
 	c       int32
 	sides   []int32
 	strides []int32
 	port0   []int32
-	coord   []int32
+	key     []uint64
+	mask    []uint64
+	shift   []uint8
+	dimOf   [64]int8
 	links   checkLinks // for route --check (switchedNext)
 }
 
@@ -283,11 +291,20 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 			stride *= int32(k)
 			port += int32(k) - 1
 		}
-		// (S·D entries: fewer than the routers' ports, S·Σ(k-1) ≥ S·D)
-		r.coord = make([]int32, int(r.S)*len(sides))
+		at := uint8(0)
+		for _, k := range r.sides {
+			w := uint8(bits.Len32(uint32(k - 1)))
+			r.shift = append(r.shift, at)
+			r.mask = append(r.mask, (1<<w-1)<<at)
+			for b := at; b < at+w; b++ {
+				r.dimOf[b] = int8(len(r.mask) - 1)
+			}
+			at += w
+		}
+		r.key = make([]uint64, r.S) // (S entries: fewer than the graph's links)
 		for v := range r.S {
 			for d, k := range r.sides {
-				r.coord[int(v)*len(sides)+d] = v / r.strides[d] % k
+				r.key[v] |= uint64(v/r.strides[d]%k) << r.shift[d]
 			}
 		}
 		switch alg {
@@ -348,12 +365,11 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 			return buf
 		}
 		adj := g.Adj(at)
-		ca, cb := r.coords(at), r.coords(to)
-		cb = cb[:len(ca)]
-		for d, a := range ca {
-			if b := cb[d]; a != b {
-				buf = append(buf, adj[r.ffPort(int32(d), a, b)])
-			}
+		ka, kb := r.key[at], r.key[to]
+		for x := ka ^ kb; x != 0; {
+			d := r.dimOf[bits.TrailingZeros64(x)]
+			x &^= r.mask[d]
+			buf = append(buf, adj[r.ffPort(d, ka, kb)])
 		}
 		return buf
 	}
@@ -432,38 +448,31 @@ func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k i
 	if to == at {
 		return n.ejectPort(at, target)
 	}
-	ca, cb := r.coords(at), r.coords(to)
-	cb = cb[:len(ca)]
-	for d, x := range ca {
-		if y := cb[d]; x != y {
-			return adj[r.ffPort(int32(d), x, y)], 1 // dimension order
-		}
+	ka, kb := r.key[at], r.key[to]
+	if x := ka ^ kb; x != 0 { // (≠ 0: to ≠ at)
+		return adj[r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ka, kb)], 1 // dimension order
 	}
 	return a, 0
 }
 
-// coords are router v's coordinates on a flattened butterfly or HyperX.
-func (r *switchedRoute) coords(v int32) []int32 {
-	D := int32(len(r.sides))
-	return r.coord[v*D : v*D+D]
+// ffCoord is the coordinate along dimension d of the router of key k.
+func (r *switchedRoute) ffCoord(k uint64, d int8) int32 {
+	return int32(k & r.mask[d] >> r.shift[d])
 }
 
 // ffHops is the number of router hops from router u to router v,
 // minimally: one a dimension they differ in.
 func (r *switchedRoute) ffHops(u, v int32) (h int32) {
-	cu, cv := r.coords(u), r.coords(v)
-	cv = cv[:len(cu)]
-	for d, x := range cu {
-		if x != cv[d] {
-			h++
-		}
+	for x := r.key[u] ^ r.key[v]; x != 0; h++ {
+		x &^= r.mask[r.dimOf[bits.TrailingZeros64(x)]]
 	}
 	return h
 }
 
-// ffPort is the adjacency index of the port along dimension d from
-// coordinate a to b.
-func (r *switchedRoute) ffPort(d, a, b int32) int32 {
+// ffPort is the adjacency index of the port along dimension d from the
+// router of key ka to that of key kb (whose coordinates differ there).
+func (r *switchedRoute) ffPort(d int8, ka, kb uint64) int32 {
+	a, b := r.ffCoord(ka, d), r.ffCoord(kb, d)
 	if b > a {
 		b--
 	}
@@ -669,14 +678,11 @@ func (s *sim) ffChoose(p *packet) {
 	}
 	// BookSim's find_ran_intm: random along the dimensions source and
 	// destination differ in, the source's coordinate along the others.
-	mid := int32(0)
-	cs, cd := r.coords(src), r.coords(dst)
-	cd = cd[:len(cs)]
-	for d, x := range cs {
-		if x != cd[d] {
-			x = int32(s.rng.Intn(int(r.sides[d])))
-		}
-		mid += x * r.strides[d]
+	mid, ks := src, r.key[src]
+	for x := ks ^ r.key[dst]; x != 0; {
+		d := r.dimOf[bits.TrailingZeros64(x)]
+		x &^= r.mask[d]
+		mid += (int32(s.rng.Intn(int(r.sides[d]))) - r.ffCoord(ks, d)) * r.strides[d]
 	}
 	if mid != src && mid != dst && s.ffFirstUsed(src, dst)*r.ffHops(src, dst) > s.ffFirstUsed(src, mid)*(r.ffHops(src, mid)+r.ffHops(mid, dst))+ffUGALThreshold {
 		p.target = mid
@@ -689,15 +695,13 @@ func (s *sim) ffChoose(p *packet) {
 // router src toward router to (≠ src).
 func (s *sim) ffFirstUsed(src, to int32) int32 {
 	r := s.net.swr
-	cs, ct := r.coords(src), r.coords(to)
-	ct = ct[:len(cs)]
-	for d, a := range cs {
-		if b := ct[d]; a != b {
-			l := s.net.g.Adj(src)[r.ffPort(int32(d), a, b)].Link
-			return s.usedOf(s.net.wire(l, src))
-		}
+	ks, kt := r.key[src], r.key[to]
+	x := ks ^ kt
+	if x == 0 {
+		return 0
 	}
-	return 0
+	l := s.net.g.Adj(src)[r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ks, kt)].Link
+	return s.usedOf(s.net.wire(l, src))
 }
 
 // switchedNext is route --check's view of a switched routing: from node at

@@ -328,3 +328,91 @@ func TestSwitchedHopsAreTheirRules(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatFlyUGALDecidesAsBookSims: at the source router the flattened
+// butterfly's UGAL takes the detour exactly when BookSim's ugal_flatfly
+// would: an intermediate router random along the dimensions source and
+// destination differ in (find_ran_intm: the source's coordinate along the
+// others, drawn in dimension order), taken if the used credits of the
+// first port toward the destination × its hops exceed those toward the
+// intermediate × the detour's hops plus 2 flits, the ports found by their
+// far routers (coordinates by division), on a HyperX of unequal sides,
+// for random used-credit states; else minimally in class 1.
+func TestFlatFlyUGALDecidesAsBookSims(t *testing.T) {
+	sides := []int32{3, 5, 2}
+	spec := basic(mustGen(t, "hyperx", 2, 3, 5, 2), 1e-9, 4e9)
+	spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, 2, Wormhole
+	s, _ := runOnce(t, spec, Options{Op: "uniform", Size: 32, Seed: 1, Routing: "ugal"})
+	g, S := s.net.g, int32(30)
+	coord := func(v int32, d int) int32 {
+		st := int32(1)
+		for _, k := range sides[:d] {
+			st *= k
+		}
+		return v / st % sides[d]
+	}
+	hops := func(u, v int32) (h int32) {
+		for d := range sides {
+			if coord(u, d) != coord(v, d) {
+				h++
+			}
+		}
+		return h
+	}
+	first := func(u, v int32) int32 { // used credits toward the first hop of u's dimension order to v
+		for d := range sides {
+			if coord(u, d) != coord(v, d) {
+				next, st := u, int32(1)
+				for _, k := range sides[:d] {
+					st *= k
+				}
+				next += (coord(v, d) - coord(u, d)) * st
+				for _, a := range g.Adj(u) {
+					if a.Node == next {
+						return s.used[s.net.wire(a.Link, u)]
+					}
+				}
+				t.Fatalf("router %d has no link to router %d", u, next)
+			}
+		}
+		return 0
+	}
+	rnd := topo.NewRand(5)
+	var long, short int
+	for range 3000 {
+		src, dst := int32(rnd.Intn(int(S))), int32(rnd.Intn(int(S)))
+		if src == dst {
+			continue
+		}
+		for w := range s.used {
+			s.used[w] = int32(rnd.Intn(20))
+		}
+		r := s.rng // the draws ffChoose makes
+		mid, st := int32(0), int32(1)
+		for d, k := range sides {
+			x := coord(src, d)
+			if x != coord(dst, d) {
+				x = int32(r.Intn(int(k)))
+			}
+			mid += x * st
+			st *= k
+		}
+		want, class := S+2*dst, int32(1)
+		if mid != src && mid != dst && first(src, dst)*hops(src, dst) > first(src, mid)*(hops(src, mid)+hops(mid, dst))+2 {
+			want, class = mid, 0
+		}
+		pk := &packet{at: src, dst: S + 2*dst, target: S + 2*dst}
+		s.ffChoose(pk)
+		if pk.target != want || pk.class != class {
+			t.Fatalf("router %d toward router %d, intermediate %d: target %d class %d, BookSim's %d class %d", src, dst, mid, pk.target, pk.class, want, class)
+		}
+		if class == 0 {
+			long++
+		} else {
+			short++
+		}
+	}
+	if long < 100 || short < 100 {
+		t.Errorf("%d detours and %d minimal decisions: want both", long, short)
+	}
+}
