@@ -72,9 +72,12 @@ func benchCommand(b *testing.B, args []string) {
 // 32-byte messages on BookSim's 16×16 mesh (std:booksim-mesh) with one
 // lane and no credits (today's wormhole), two and four lanes a wire with
 // credits, and minimal adaptive choices of route (least-used,
-// first-ready: with two lanes, as one lane deadlocks them); and on
+// first-ready: with two lanes, as one lane deadlocks them); on
 // std:booksim's 72-terminal dragonfly (3 lanes, credits), minimal routing
-// against UGAL-L.
+// against UGAL-L; and on its other switched networks as their load curves
+// run them (credits): the 64-terminal flattened butterfly (2 lanes) with
+// minimal adaptive routing and UGAL, the 64-terminal fat tree (1 lane)
+// with D-mod-k.
 var hopCosts = []struct {
 	name, machine, topology, routing string
 	vcs                              int
@@ -87,6 +90,9 @@ var hopCosts = []struct {
 	{"mesh-2lanes-first-ready", "std:booksim-mesh", "", "first-ready", 2, true},
 	{"dragonfly-min", "std:booksim", "dragonfly", "min", 0, true},
 	{"dragonfly-ugal-l", "std:booksim", "dragonfly", "ugal-l", 0, true},
+	{"flatfly-min", "std:booksim", "flatfly", "min", 0, true},
+	{"flatfly-ugal", "std:booksim", "flatfly", "ugal", 0, true},
+	{"fattree-nca", "std:booksim", "fattree", "nca", 0, true},
 }
 
 // BenchmarkHopCost reports what a packet's hop costs (issue 30 item 5:
