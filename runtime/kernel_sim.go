@@ -1124,8 +1124,12 @@ func (s *sim) choose(p *packet) int {
 		case rShortQueue, rFirstReady, rSwitched:
 			q := int32(math.MaxInt32)
 			for c := w * n.lanes; c < (w+1)*n.lanes; c++ {
-				l := s.queued(c)
-				if !s.lane(c).free(s.now) {
+				l := int32(0) // queued(c), on the lane of the wire known
+				ln := s.wl.laneOn(w, c)
+				if ln.head >= 0 {
+					l = s.laneQ[c].n
+				}
+				if !ln.free(s.now) {
 					l++
 				}
 				q = min(q, l)
