@@ -520,8 +520,11 @@ func (n *network) dfHops(at, to int32) int32 {
 func (s *sim) occupancy(w int32) int32 {
 	q := int32(0)
 	for c := w * s.net.lanes; c < (w+1)*s.net.lanes; c++ {
-		q += s.queued(c)
-		if !s.lane(c).free(s.now) {
+		ln := s.wl.laneOn(w, c) // (s.lane and queued find w again)
+		if ln.head >= 0 {
+			q += s.laneQ[c].n
+		}
+		if !ln.free(s.now) {
 			q++
 		}
 	}
