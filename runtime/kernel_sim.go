@@ -596,13 +596,8 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		if s.events >= limit {
 			return true
 		}
-		if s.events&0xffff == 0xffff {
-			if ctx.Err() != nil {
-				return true
-			}
-			if s.tick != nil {
-				s.tick()
-			}
+		if s.events&0xffff == 0xffff && s.poll(ctx) {
+			return true
 		}
 		e := s.pop()
 		if s.fetchAhead {
@@ -638,6 +633,18 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evLaneOpen:
 			s.laneOpen(e.id)
 		}
+	}
+	return false
+}
+
+// poll, every 65,536 events, tells whether ctx is cancelled and calls
+// tick.
+func (s *sim) poll(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	if s.tick != nil {
+		s.tick()
 	}
 	return false
 }
