@@ -391,6 +391,10 @@ type sim struct {
 	// whose processors state LogGOPS's NIC (NodeParams.SendGap…); nil
 	// on every other (kernel_nic.go).
 	nic []nodeNIC
+	// star: a program run on a crossbar takes the star's path
+	// (kernel_star.go), its links' dimension starDim.
+	star    bool
+	starDim int32
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -591,6 +595,9 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 	limit := s.opt.MaxEvents
 	if limit <= 0 {
 		limit = math.MaxInt64
+	}
+	if s.star {
+		return s.runStar(ctx, limit)
 	}
 	for s.q.len() > 0 && s.err == nil {
 		if s.events >= limit {

@@ -262,6 +262,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.passing = p.passing
 		sm.routeCPU = p.routeCPU
 	}
+	sm.star = sm.useStar()
 	sm.push(0, evDriver, 0, wStart)
 	if err := ctx.Err(); err != nil {
 		return nil, err // cancelled while setting up (run polls it only now and then)
@@ -1495,7 +1496,7 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 	p.simMsg[m] = pm
 	if !p.nic {
 		c0 = max(p.now(), s.nodes[va].cpu)
-		s.msgReady(m)
+		s.ready(m)
 		return c0, s.nodes[va].cpu
 	}
 	np := p.nodeP(va)
@@ -1537,7 +1538,7 @@ func (p *progRun) leave(m int32) {
 	c := &p.s.nodes[p.s.msgs[m].src].cpu
 	was := *c
 	*c = p.s.now
-	p.s.msgReady(m)
+	p.s.ready(m)
 	*c = was
 }
 
