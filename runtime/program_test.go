@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -427,6 +429,45 @@ func TestProgramRankOfEveryOperation(t *testing.T) {
 			if got := p.rankOf(int32(op)); got != r {
 				t.Errorf("ranks of %v operations: operation %d is of rank %d, not %d", counts, op, got, r)
 			}
+		}
+	}
+}
+
+// sortRuns leaves contenders in the order a stable sort by (ts, seq)
+// does: batches of one to a dozen runs in order, with keys repeated (one
+// contender twice, and ties that only the stable order breaks), short
+// and longer than it merges.
+func TestSortRunsSortsAsTheStableSort(t *testing.T) {
+	byTime := func(a, b contender) int {
+		if a.ts != b.ts {
+			return cmp.Compare(a.ts, b.ts)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	}
+	rng := topo.NewRand(7)
+	var spare []contender
+	for trial := range 400 {
+		n := 1 + rng.Intn(60)
+		if trial%100 == 0 {
+			n = maxMerged + 1 + rng.Intn(5)
+		}
+		runs := 1 + rng.Intn(12)
+		b := make([]contender, n)
+		for i := range b {
+			// Runs in order, each from a random start; a few keys drawn
+			// from a small range so that they repeat.
+			b[i] = contender{ts: float64(rng.Intn(8)), seq: int64(rng.Intn(4)), id: int32(i)}
+		}
+		for r := range runs {
+			lo, hi := r*n/runs, (r+1)*n/runs
+			slices.SortStableFunc(b[lo:hi], byTime)
+		}
+		want := slices.Clone(b)
+		slices.SortStableFunc(want, byTime)
+		var got []contender
+		got, spare = sortRuns(b, spare, byTime)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d contenders, %d runs): got %v, want %v", trial, n, runs, got, want)
 		}
 	}
 }
