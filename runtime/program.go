@@ -228,6 +228,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
 	p.posted = newPostedTable(int(c.freeRecvs))
+	p.free = free
 	p.spec, p.reuse = orig, reuse
 	p.internNodes(orig)
 	if nic {
@@ -679,6 +680,7 @@ type progRun struct {
 	startDeps bool      // some operation irequires another (its start releases it)
 	depAt     []int32
 	ready     []int32 // worklist
+	free      int64   // operations that wait for nothing, ready at the start
 	// rankBy[op] is op's rank where ranks have different numbers of
 	// operations (a binomial broadcast's root sends 16 messages, a leaf
 	// receives 1), where rankOf searched RankStart; nil where they have
@@ -774,24 +776,29 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 		deps := x.DepsOf(i)
 		p.ops[i].need = int32(len(deps))
 		for _, d := range deps {
-			p.depAt[d.Op+1]++
+			p.depAt[d.Op]++
 		}
 		p.ops[i].cause, p.ops[i].readyBy = -1, -1
 	}
-	for i := range N {
-		p.depAt[i+1] += p.depAt[i]
+	// depAt[j] is where j's dependents end, and they are filled from
+	// there down, the last operation's first: each then starts at
+	// depAt[j], in the order of the operations, without a copy of
+	// depAt to fill up from (1.8 MB for a 16,384-rank dissemination).
+	for i := 1; i <= N; i++ {
+		p.depAt[i] += p.depAt[i-1]
 	}
 	p.dependent = make([]int32, len(x.Deps))
-	fill := slices.Clone(p.depAt[:N])
-	for i := range N {
-		for _, d := range x.DepsOf(i) {
+	for i := N - 1; i >= 0; i-- {
+		deps := x.DepsOf(i)
+		for k := len(deps) - 1; k >= 0; k-- {
+			d := deps[k]
 			v := int32(i) << 1
 			if d.Start {
 				v |= 1
 				p.startDeps = true
 			}
-			p.dependent[fill[d.Op]] = v
-			fill[d.Op]++
+			p.depAt[d.Op]--
+			p.dependent[p.depAt[d.Op]] = v
 		}
 	}
 	p.ranks = make([]rankState, x.Ranks)
@@ -847,6 +854,11 @@ func (p *progRun) wake(id, aux int32) {
 	now := p.now()
 	switch aux {
 	case wStart:
+		// Every operation that waits for nothing is ready now: room for
+		// them at once, where the list grew by copies (5 MB of garbage
+		// for a 16,384-rank dissemination, whose 245,760 receives and
+		// sends are all free).
+		p.ready = slices.Grow(p.ready[:0], int(p.free))
 		for i := range p.ops {
 			if p.ops[i].need == 0 {
 				p.ready = append(p.ready, int32(i))
