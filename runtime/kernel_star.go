@@ -1,6 +1,10 @@
 package runtime
 
-import "context"
+import (
+	"context"
+
+	"github.com/parasol-lang/parasol/internal/hugepages"
+)
 
 // The star's path: a program's messages on one crossbar (std:loggp's
 // star(P): processor v on link v to the switch, one lane a wire, virtual
@@ -101,6 +105,15 @@ func (s *sim) starLaunch(pi int32) {
 func (s *sim) starPacket(pi int32, pt *part) int32 {
 	n := len(s.free)
 	if n == 0 {
+		if l := len(s.pkts); l == cap(s.pkts) && (s.guard.maxPackets == 0 || l < s.guard.maxPackets) {
+			// Twice the room (as roomFor; the guard's bound is newPacket's
+			// to report, once reached).
+			c := 2 * max(l, 8)
+			if s.guard.maxPackets > 0 {
+				c = min(c, s.guard.maxPackets)
+			}
+			s.pkts = append(hugepages.Make[packet](0, c), s.pkts...)
+		}
 		return s.newPacket(pi, pt.src, pt.dst, false)
 	}
 	id := s.free[n-1]

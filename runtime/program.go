@@ -1452,8 +1452,21 @@ func (p *progRun) newPmsg(m pmsg) int32 {
 		p.msgs[pm] = m
 		return pm
 	}
-	p.msgs = append(p.msgs, m)
+	p.msgs = append(roomFor(p.msgs), m)
 	return int32(len(p.msgs) - 1)
+}
+
+// roomFor is s with room for one more: twice its room when it is full,
+// where append makes room for a quarter more once a slice is large.
+// Messages in flight at once grow as a run goes on (a 65,536-rank
+// broadcast's last round has 32,768): grown by quarters, the records
+// that carry them were copied some twenty times, four times their size
+// in garbage.
+func roomFor[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), 16))
 }
 
 // donePmsg: program message pm has been received (and its send is
@@ -1504,7 +1517,7 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 		}
 	}
 	for int(m) >= len(p.simMsg) {
-		p.simMsg = append(p.simMsg, -1)
+		p.simMsg = append(roomFor(p.simMsg), -1)
 	}
 	p.simMsg[m] = pm
 	if !p.nic {
@@ -1533,7 +1546,12 @@ func (p *progRun) simMsgOf(va, vb int32, bytes int64) int32 {
 	if m := p.s.reuse(&p.spare, p.tr, va, vb, bytes); m >= 0 {
 		return m
 	}
-	return p.s.addMsg(p.tr, va, vb, bytes)
+	s := p.s
+	s.msgs = roomFor(s.msgs)
+	if parts := int(p.tr.parts(bytes)); len(s.parts)+parts > cap(s.parts) {
+		s.parts = slices.Grow(s.parts, max(len(s.parts), parts))
+	}
+	return s.addMsg(p.tr, va, vb, bytes)
 }
 
 // taken: simulator message m has been taken in where it went, and the
@@ -1794,7 +1812,7 @@ func (p *progRun) try(c contender) {
 // LogGOPSim would try it again at that time (and every waiter with it).
 func (p *progRun) wait(c contender, x int32) {
 	if p.waitAt[x] == 0 {
-		p.waits = append(p.waits, waitList{})
+		p.waits = append(roomFor(p.waits), waitList{})
 		p.waitAt[x] = int32(len(p.waits))
 	}
 	w := p.waitList(x)

@@ -471,3 +471,22 @@ func TestSortRunsSortsAsTheStableSort(t *testing.T) {
 		}
 	}
 }
+
+// roomFor leaves a slice with room as it is, and doubles the room of a
+// full one (from 16 at least), keeping its elements.
+func TestRoomForDoublesAFullSlice(t *testing.T) {
+	s := make([]int32, 3, 5)
+	if got := roomFor(s); cap(got) != 5 || len(got) != 3 {
+		t.Errorf("room left: cap %d len %d, want 5 and 3", cap(got), len(got))
+	}
+	for _, n := range []int{0, 7, 16, 100, 1000} {
+		s := make([]int32, n)
+		for i := range s {
+			s[i] = int32(i)
+		}
+		got := roomFor(s)
+		if len(got) != n || cap(got) < max(2*n, 16) || !slices.Equal(got, s) {
+			t.Errorf("full slice of %d: len %d cap %d (want cap ≥ %d), same elements %v", n, len(got), cap(got), max(2*n, 16), slices.Equal(got, s))
+		}
+	}
+}
