@@ -95,6 +95,18 @@ func (s *sim) starLaunch(pi int32) {
 	s.starRoute(id, &s.pkts[id])
 }
 
+// starRefill is refill on the star's path for a program's message of
+// one part and one packet (one channel and link, whole-message packets,
+// so tr.parts is 1 at any size): m, which carried such a message, carries
+// size bytes from src to dst, its part as setParts writes it (all its
+// payload in one packet), without setParts' divisions.
+func (s *sim) starRefill(m, src, dst int32, size int64) {
+	msg := &s.msgs[m]
+	p0 := msg.part0
+	*msg = message{src: src, dst: dst, size: size, part0: p0, parts: 1}
+	s.parts[p0] = part{msg: m, src: src, dst: dst, npk: 1, bytes: size, last: size}
+}
+
 // starPacket is newPacket for the next data packet of part pi (pt) on
 // the star's path (no routing of its own, no Valiant, no circuit, no
 // worm kept): a packet done with is set field by field, every one as

@@ -264,6 +264,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.routeCPU = p.routeCPU
 	}
 	sm.star = sm.useStar()
+	p.wholeStar = sm.star && p.tr.payload == 0 && p.tr.channels == 1 && p.tr.links == 1 && !p.tr.circuit
 	sm.push(0, evDriver, 0, wStart)
 	if err := ctx.Err(); err != nil {
 		return nil, err // cancelled while setting up (run polls it only now and then)
@@ -708,6 +709,9 @@ type progRun struct {
 	// one (its record and part, 150 B, never touched again).
 	spare []int32
 	reuse bool
+	// wholeStar: the run takes the star's path (kernel_star.go) with
+	// messages of one part and one packet, whose reuse is starRefill.
+	wholeStar bool
 
 	// held is what the run holds (the budget's estimate), beside the
 	// timeline's spans, of which there may be maxSpans: with the waits
@@ -1543,6 +1547,12 @@ func (p *progRun) inject(pm, a, b int32, bytes int64, op *lang.SchedOp) (c0, c1 
 // simMsgOf is a simulator message of bytes from node va to node vb: one
 // that a message taken in has left (spare), else a new one.
 func (p *progRun) simMsgOf(va, vb int32, bytes int64) int32 {
+	if n := len(p.spare); n > 0 && p.wholeStar {
+		m := p.spare[n-1]
+		p.spare = p.spare[:n-1]
+		p.s.starRefill(m, va, vb, bytes)
+		return m
+	}
 	if m := p.s.reuse(&p.spare, p.tr, va, vb, bytes); m >= 0 {
 		return m
 	}
