@@ -210,10 +210,13 @@ func (s *sim) starAcquire(id int32, p *packet, w, next int32) {
 	p.at = next
 	s.push(start+lp.Latency, evArrive, id, p.nhops-1)
 	if p.nhops == 1 && !p.ack {
-		m := &s.msgs[s.parts[p.part].msg]
+		pt := &s.parts[p.part]
+		m := &s.msgs[pt.msg]
 		m.sent = max(m.sent, end)
 		m.tx = max(m.tx, end)
-		s.starLaunch(p.part)
+		if pt.sent < pt.npk { // (starLaunch's test, without the call for a part's last packet)
+			s.starLaunch(p.part)
+		}
 	}
 }
 
