@@ -235,7 +235,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		p.nic, p.unitAt, p.used = true, units[:len(units)-1], used
 		p.units = make([]float64, units[len(units)-1])
 		p.waitAt = make([]int32, len(p.units)+len(sm.nodes))
-		p.batch = make([]contender, 0, free)
+		p.batch = hugepages.Make[contender](0, int(free))
 	}
 	p.limit = limits.Or(o.MaxMemory)
 	p.held = need
@@ -774,7 +774,7 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
 	p.rankBy, p.byRank = rankIndex(x)
-	p.ops = make([]opState, N)
+	p.ops = hugepages.Make[opState](N, N)
 	p.depAt = make([]int32, N+1)
 	for i := range N {
 		deps := x.DepsOf(i)
