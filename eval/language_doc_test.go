@@ -50,7 +50,7 @@ func schemaMarkdown() string {
 	}
 	b.WriteString("\nThe words of the enumerated fields (a word in the second column is\naccepted for the first):\n\n")
 	b.WriteString("| field | word | also | meaning |\n|---|---|---|---|\n")
-	for _, en := range []*registry.Enum{registry.Switching, registry.Routing, registry.Arbitration, registry.Buffering, registry.Rendezvous, registry.ChannelSetup} {
+	for _, en := range []*registry.Enum{registry.Switching, registry.Routing, registry.Arbitration, registry.Buffering, registry.Allocator, registry.Rendezvous, registry.ChannelSetup} {
 		for k, e := range en.Entries {
 			col := ""
 			if k == 0 {

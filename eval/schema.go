@@ -172,6 +172,7 @@ var blocks = map[string]*blockSpec{
 		"routing":      {typ: tSymbol, enum: registry.Routing, doc: "routing function"},
 		"arbitration":  {typ: tSymbol, enum: registry.Arbitration, doc: "how a lane chooses among waiting packets"},
 		"buffering":    {typ: tSymbol, enum: registry.Buffering, doc: "where routers keep a blocked packet: input (default) or output queues"},
+		"allocator":    {typ: tSymbol, enum: registry.Allocator, doc: "how the switch allocator gives a shared wire's cycles to its lanes under credits: packet (default) or islip"},
 		"packet":       {typ: tSize, doc: "payload bytes per packet (0: a message is one packet)"},
 		"header":       {typ: tSize, doc: "bytes added to each packet in front"},
 		"trailer":      {typ: tSize, doc: "bytes added to each packet behind"},

@@ -85,6 +85,16 @@ func (m *Machine) Spec(topology string) (*runtime.Spec, error) {
 			return nil, fmt.Errorf("topology %s: buffering %q: want input or output", t.Label, v.Text())
 		}
 	}
+	if v, ok := t.Value("allocator"); ok {
+		switch v.Text() {
+		case "packet":
+			spec.Allocator = runtime.AnyLane
+		case "islip":
+			spec.Allocator = runtime.ISLIP
+		default:
+			return nil, fmt.Errorf("topology %s: allocator %q: want packet or islip", t.Label, v.Text())
+		}
+	}
 	if v, ok := t.Value("arbitration"); ok {
 		switch v.Text() {
 		case "fifo":

@@ -130,6 +130,13 @@ var Buffering = &Enum{What: "buffering", Entries: []Entry{
 	{Name: "output", Doc: "in unbounded output queues: a blocked packet waits whole at the router and frees the lane it came in by, so packets behind it go on to other outputs"},
 }}
 
+// Allocator is how a router's switch allocator gives a wire's cycles to
+// the lanes that share it (under credit flow control, with several lanes).
+var Allocator = &Enum{What: "allocator", Entries: []Entry{
+	{Name: "packet", Doc: "packet by packet: a packet alone on a wire keeps it to its tail, through the cycles it waits for credits or its own flits, and packets that share a wire lose nothing to allocation (the default)"},
+	{Name: "islip", Doc: "BookSim 2's default iSLIP, one iteration: the cycles a lone packet waits carry the flits of the packets that share the wire next, and a wire shared by packets of different inputs, one of which also sends elsewhere, loses cycles to mismatched grants"},
+}}
+
 // Rendezvous is how a processor sends a message above the eager limit.
 var Rendezvous = &Enum{What: "rendezvous", Entries: []Entry{
 	{Name: "handshake", Doc: "a request to send, a clear-to-send back once the receiver has matched it, then the data (the default)"},
@@ -145,10 +152,10 @@ var ChannelSetup = &Enum{What: "channel_setup", Entries: []Entry{
 
 // enums are the enumerations, each known by the field it is written in
 // (Enum.What).
-var enums = []*Enum{Switching, Routing, Arbitration, Buffering, Rendezvous, ChannelSetup}
+var enums = []*Enum{Switching, Routing, Arbitration, Buffering, Allocator, Rendezvous, ChannelSetup}
 
 // Enums returns the enumerations: switching, routing, arbitration,
-// buffering, rendezvous and channel_setup, in that order.
+// buffering, allocator, rendezvous and channel_setup, in that order.
 func Enums() []*Enum { return slices.Clone(enums) }
 
 // EnumOf returns the enumeration a field is written with ("routing"), if the

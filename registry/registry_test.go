@@ -91,6 +91,20 @@ func TestRuntimeTakesEveryBufferingOfTheRegistry(t *testing.T) {
 	}
 }
 
+func TestRuntimeTakesEveryAllocatorOfTheRegistry(t *testing.T) {
+	want := map[string]runtime.Allocator{"packet": runtime.AnyLane, "islip": runtime.ISLIP}
+	for _, en := range registry.Allocator.Entries {
+		a, ok := want[en.Name]
+		if !ok {
+			t.Errorf("allocator %s: the runtime does not know it", en.Name)
+			continue
+		}
+		if spec := load(t, "allocator = "+en.Name, "ring(4)"); spec.Allocator != a {
+			t.Errorf("allocator = %s: Allocator %v, want %v", en.Name, spec.Allocator, a)
+		}
+	}
+}
+
 // TestGeneratorsOfTheRegistryAreTopos: topo reads names, signatures and
 // argument counts from the registry, so it accepts no generator the
 // registry lacks; here it builds every one the registry has.

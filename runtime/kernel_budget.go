@@ -123,14 +123,15 @@ func (tr *traffic) parts(size int64) int64 {
 
 // Per-item bytes of the simulator's state, for the estimate.
 var (
-	laneBytes    = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
-	wireBytes    = int64(unsafe.Sizeof(wireState{}))
-	inLaneBytes  = int64(unsafe.Sizeof(inLane{})) // under credits
-	injNextBytes = int64(unsafe.Sizeof(int32(0))) // a node's sim.injNext, where terminals inject round robin
-	nodeBytes    = int64(unsafe.Sizeof(nodeState{}))
-	runBytes     = int64(unsafe.Sizeof(runResult{}))
-	eventBytes   = int64(unsafe.Sizeof(event{}))
-	messageBytes = int64(unsafe.Sizeof(message{})) + eventBytes +
+	laneBytes      = int64(unsafe.Sizeof(lane{}) + unsafe.Sizeof(laneQueue{}) + unsafe.Sizeof(int32(0))) // and lastIn, under round robin
+	wireBytes      = int64(unsafe.Sizeof(wireState{}))
+	inLaneBytes    = int64(unsafe.Sizeof(inLane{}))    // under credits
+	allocWireBytes = int64(unsafe.Sizeof(allocWire{})) // under the iSLIP allocator, and a lane's input (4 bytes)
+	injNextBytes   = int64(unsafe.Sizeof(int32(0)))    // a node's sim.injNext, where terminals inject round robin
+	nodeBytes      = int64(unsafe.Sizeof(nodeState{}))
+	runBytes       = int64(unsafe.Sizeof(runResult{}))
+	eventBytes     = int64(unsafe.Sizeof(event{}))
+	messageBytes   = int64(unsafe.Sizeof(message{})) + eventBytes +
 		3*8 + // its latency in the run, the run's result and the aggregate
 		4*4 // dependency lists
 	// A part has its record and, in flight, a packet with a few hops.
@@ -166,6 +167,9 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	}
 	if n.credits {
 		network = limits.Add(network, limits.Mul(wires, int64(n.lanes), inLaneBytes))
+	}
+	if n.islip {
+		network = limits.Add(network, limits.Mul(wires, allocWireBytes), limits.Mul(wires, int64(n.lanes), 4))
 	}
 	if n.injectsRoundRobin() {
 		network = limits.Add(network, limits.Mul(int64(g.N()), injNextBytes))

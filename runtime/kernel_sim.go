@@ -395,6 +395,9 @@ type sim struct {
 	// (kernel_star.go), its links' dimension starDim.
 	star    bool
 	starDim int32
+	// alloc is the iSLIP switch allocator's state (switch_alloc.go), nil
+	// on every network without it.
+	alloc *islipState
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -422,6 +425,9 @@ func newSim(n *network, opt *Options) *sim {
 	}
 	if n.credits {
 		s.inb = make([]inLane, lanes)
+	}
+	if n.islip {
+		s.alloc = newISLIP(wires, lanes)
 	}
 	if n.injectsRoundRobin() {
 		s.injNext = make([]int32, g.N())
@@ -463,6 +469,9 @@ func (s *sim) reset(seed uint64) {
 	}
 	s.bufIn, s.hot = 0, nil
 	clear(s.nic)
+	if s.alloc != nil {
+		s.alloc.reset()
+	}
 	s.q.reset()
 	for i := range s.hopMemo {
 		s.hopMemo[i].id = -1
@@ -1356,6 +1365,11 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 		start = later(start, wr.free)
 		end = start + dur
 	}
+	var loss float64
+	if s.alloc != nil {
+		loss = s.islipLoss(p, w, ch, start, dur, shared)
+		end += loss
+	}
 	if xbar != nil {
 		*xbar = start + dur/n.spec.Speedup
 	}
@@ -1372,9 +1386,12 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 			end = later(end, p.lastEnd+p.lastLat+n.nodeP(p.at).HopDelay)
 		}
 	}
-	if shared {
+	switch {
+	case s.alloc != nil:
+		s.islipBook(p, w, start, dur, loss, end, shared)
+	case shared:
 		wr.free = femto(wr.free + dur)
-	} else {
+	default:
 		wr.free = end
 	}
 	wr.busy += dur

@@ -56,7 +56,10 @@ type network struct {
 	softRoute bool
 	// credits: wormhole lanes under credit flow control (Spec.Credits),
 	// with buffers of bufFlits flits of flitBytes.
-	credits            bool
+	credits bool
+	// islip: the switch allocator is iSLIP's (Spec.Allocator), under
+	// credits on shared wires (switch_alloc.go).
+	islip              bool
 	bufFlits, flitSize int64
 	dateline           bool // torus dimension-order routing: lanes split before/after the wrap link
 	// splitTies: dimension order on a torus with an even side, where a
@@ -201,6 +204,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 	}
 	n.shareWire = n.lanes > 1
 	n.credits = spec.Credits && n.sw == Wormhole
+	n.islip = spec.Allocator == ISLIP && n.credits && n.shareWire
 	n.flitSize, n.bufFlits = int64(max(pk.FlitBytes, 1)), int64(pk.BufferFlits)
 	if n.bufFlits == 0 {
 		n.bufFlits = 16

@@ -126,6 +126,11 @@ type Spec struct {
 	Credits     bool
 	CreditDelay float64 // seconds, ≥ 0
 
+	// Allocator is how a router's switch allocator gives a wire's cycles
+	// to the lanes that share it (switch_alloc.go); it acts under Credits
+	// on wires of several lanes and does nothing elsewhere.
+	Allocator Allocator
+
 	// Routes adds named user routing functions usable as Routing or
 	// Options.Routing. (Acyclic routing is built in: "acyclic" and
 	// "acyclic-improved" in Routings.)
@@ -270,6 +275,22 @@ type Arbitration uint8
 const (
 	FIFO       Arbitration = iota // in order of request
 	RoundRobin                    // cycling over the input links of the waiting packets
+)
+
+// Allocator is how a router's switch allocator gives a wire's cycles to
+// the lanes that share it.
+type Allocator uint8
+
+const (
+	// AnyLane: a lone packet on a wire keeps it to its tail, as a wire of
+	// one lane, and packets that share it lose nothing to allocation.
+	AnyLane Allocator = iota
+	// ISLIP is BookSim 2's default switch allocator (iSLIP, one
+	// iteration): the cycles a lone packet's lane waits (for credits, for
+	// its own flits) carry other lanes' flits, and a wire shared by
+	// packets of different inputs, one of which also sends elsewhere,
+	// loses cycles to mismatched grants (switch_alloc.go).
+	ISLIP
 )
 
 // Routings returns the names of the built-in routing functions, sorted. They
