@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/parasol-lang/parasol/lang"
@@ -167,27 +168,34 @@ func deadlockRisk(spec *runtime.Spec, t *Topology) string {
 // on spec, whose switching how names, and warns of what it finds: a
 // routing it could not check, a cycle of channels that can wait for each
 // other, processors it gives no route. subject names the routing and its
-// topology.
-func checkDeadlock(spec *runtime.Spec, routing, subject, how string, maxMemory int64, warn func(format string, args ...any)) {
+// topology. It reports whether the routing was found free of deadlock.
+func checkDeadlock(spec *runtime.Spec, routing, subject, how string, maxMemory int64, warn func(format string, args ...any)) bool {
 	rc, err := runtime.CheckRouting(context.Background(), spec, runtime.CheckOptions{Routing: routing, MaxWork: checkWork, MaxMemory: maxMemory})
 	switch {
 	case err != nil:
 		warn("%s under %s is not checked for deadlock: %s", subject, how, err)
 	case !rc.Acyclic && !rc.Deflection:
-		warn("%s can deadlock under %s: these channels can wait for each other in a cycle: %s", subject, how, cycleText(rc.Cycle))
+		warn("%s can deadlock under %s: these channels can wait for each other in a cycle: %s", subject, how, cycleText(rc.Cycle, nil))
 	}
 	if err == nil && !rc.Connected {
 		warn("%s gives no route to %d ordered pair%s of processors", subject, rc.PairsWithoutRoute, plural(rc.PairsWithoutRoute))
 	}
+	return err == nil && rc.Acyclic && !rc.Deflection
 }
 
-// sendRoutingChecks checks each routing a program's send names (rs,
+// sendRoutingChecks checks each routing a program's send names (ps,
 // seed 003's SEND and SSEQ: sendRoutings) on the topology programs run on,
 // by the same analysis as simChecks checks the topology's own routing, and
 // warns at the send that first names it. A send that names the
 // topology's own routing adds nothing: its warning is at the topology.
-func (m *Machine) sendRoutingChecks(rs []sendRouting, maxMemory int64) lang.Diagnostics {
-	if len(rs) == 0 {
+// Then, as a program's messages of different routings share the lanes, it
+// checks the routings each program uses together, the topology's own
+// among them (sends that name none and collectives take it), when each
+// alone is free of deadlock: their union can still cycle, and the warning,
+// at the program's first send that names another routing, lists the cycle
+// with the routing of the packet that waits at each lane.
+func (m *Machine) sendRoutingChecks(ps []programRoutings, maxMemory int64) lang.Diagnostics {
+	if len(ps) == 0 {
 		return nil
 	}
 	t, err := m.programTopology(lang.Pos{})
@@ -206,17 +214,50 @@ func (m *Machine) sendRoutingChecks(rs []sendRouting, maxMemory int64) lang.Diag
 	if own == "" {
 		own = "shortest"
 	}
+	// free says whether each routing alone was found free of deadlock.
+	free := map[string]bool{own: checkDeadlock(spec, own, "", how, maxMemory, func(string, ...any) {})}
 	var ds lang.Diagnostics
-	for _, r := range rs {
-		if r.name == own {
+	for _, p := range ps {
+		for _, r := range p.named {
+			if _, done := free[r.name]; done {
+				continue
+			}
+			subject := fmt.Sprintf("routing %s, which this send names, of topology %s", r.name, t.Label)
+			free[r.name] = checkDeadlock(spec, r.name, subject, how, maxMemory, func(format string, args ...any) {
+				d := lang.Errorf(r.start, format, args...).Span(r.end)
+				d.Severity = lang.Warning
+				ds = append(ds, d)
+			})
+		}
+	}
+	for _, p := range ps {
+		names := []string{own}
+		var at *sendRouting
+		for i, r := range p.named {
+			if r.name != own {
+				names = append(names, r.name)
+				if at == nil {
+					at = &p.named[i]
+				}
+			}
+		}
+		if at == nil || slices.ContainsFunc(names, func(n string) bool { return !free[n] }) {
+			continue // one routing, or one alone can deadlock (warned of)
+		}
+		rc, err := runtime.CheckRoutings(context.Background(), spec, names, runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
+		subject := fmt.Sprintf("routings %s, which program %s uses together on topology %s,", strings.Join(names, ", "), p.program, t.Label)
+		var d *lang.Diagnostic
+		switch {
+		case err != nil:
+			d = lang.Errorf(at.start, "%s are not checked for deadlock together under %s: %s", subject, how, err)
+		case !rc.Acyclic:
+			d = lang.Errorf(at.start, "%s can deadlock under %s, though none can alone: their messages share the lanes, and these channels can wait for each other in a cycle (the routing of the packet waiting at each): %s", subject, how, cycleText(rc.Cycle, rc.CycleRoutings))
+		default:
 			continue
 		}
-		subject := fmt.Sprintf("routing %s, which this send names, of topology %s", r.name, t.Label)
-		checkDeadlock(spec, r.name, subject, how, maxMemory, func(format string, args ...any) {
-			d := lang.Errorf(r.start, format, args...).Span(r.end)
-			d.Severity = lang.Warning
-			ds = append(ds, d)
-		})
+		d = d.Span(at.end)
+		d.Severity = lang.Warning
+		ds = append(ds, d)
 	}
 	return ds
 }
@@ -225,14 +266,20 @@ func (m *Machine) sendRoutingChecks(rs []sendRouting, maxMemory int64) lang.Diag
 const maxCycleShown = 16
 
 // cycleText prints a cycle of channels as route --check does, the first
-// channel again at the end; a long one is cut in the middle.
-func cycleText(cycle []runtime.Channel) string {
+// channel again at the end, each followed by its routing in parentheses
+// when routings is given (CheckRoutings' CycleRoutings); a long one is cut
+// in the middle.
+func cycleText(cycle []runtime.Channel, routings []string) string {
 	var parts []string
 	for i, c := range cycle {
 		if len(cycle) > maxCycleShown && i >= maxCycleShown/2 && i < len(cycle)-maxCycleShown/2 {
 			if i == maxCycleShown/2 {
 				parts = append(parts, fmt.Sprintf("… %d more …", len(cycle)-maxCycleShown))
 			}
+			continue
+		}
+		if routings != nil {
+			parts = append(parts, fmt.Sprintf("%s (%s)", c, routings[i]))
 			continue
 		}
 		parts = append(parts, c.String())

@@ -286,20 +286,32 @@ func (m *Machine) checkPrograms(ps []*lang.Program) error {
 	return errs.Err()
 }
 
-// sendRoutings lists the routings the sends of ps name on m (check warns
-// of those that can deadlock: sendRoutingChecks), each where a send
-// first names it; a program with errors names none.
-func (m *Machine) sendRoutings(ps []*lang.Program) []sendRouting {
-	var out []sendRouting
+// programRoutings are the routings one program's sends name, each where
+// a send of it first names it.
+type programRoutings struct {
+	program string
+	named   []sendRouting
+}
+
+// sendRoutings lists, program by program, the routings the sends of ps
+// name on m (check warns of those that can deadlock alone or together:
+// sendRoutingChecks); a program with errors, or whose sends name none, is
+// left out.
+func (m *Machine) sendRoutings(ps []*lang.Program) []programRoutings {
+	var out []programRoutings
 	for _, p := range ps {
 		c, _ := (&Program{ast: p}).compileWith(m, ScheduleOptions{}, false)
 		if c.errs.Err() != nil {
 			continue
 		}
+		var rs []sendRouting
 		for _, r := range c.named {
-			if !slices.ContainsFunc(out, func(o sendRouting) bool { return o.name == r.name }) {
-				out = append(out, r)
+			if !slices.ContainsFunc(rs, func(o sendRouting) bool { return o.name == r.name }) {
+				rs = append(rs, r)
 			}
+		}
+		if len(rs) > 0 {
+			out = append(out, programRoutings{program: p.Name, named: rs})
 		}
 	}
 	return out

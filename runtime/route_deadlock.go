@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"strings"
 	"sync"
 
 	"github.com/parasol-lang/parasol/internal/limits"
@@ -37,6 +38,10 @@ type RouteCheck struct {
 	// goes up in level and direction); empty for the exact check. See
 	// route_deadlock_scale.go.
 	Proof string `json:"proof,omitempty"`
+	// CycleRoutings, from [CheckRoutings], names for each lane of Cycle
+	// the routing of a packet that holds it while it requests the next:
+	// a cycle through several routings' dependencies names several.
+	CycleRoutings []string `json:"cycle_routings,omitempty"`
 }
 
 // DefaultMaxCheckWork bounds CheckRouting: processors × channels (lanes),
@@ -190,27 +195,7 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 			r.Endpoints[i] = int(g.Proc(i))
 		}
 	}
-	if n.rk == rAcyclic {
-		t := n.acyc
-		r.Next = func(buf []int, _, dst, at, in int) []int {
-			ac := acyclic.Local
-			if in >= 0 {
-				if ac = t.channel(int32(in)); ac < 0 {
-					return buf
-				}
-			}
-			k := len(buf)
-			buf = t.nw.Next(buf, at, dst, ac)
-			for i := k; i < len(buf); i++ {
-				buf[i] = int(t.lane(buf[i]))
-			}
-			return buf
-		}
-	} else if n.rk == rSwitched {
-		r.Next = n.switchedNext
-	} else {
-		r.Next = n.checkNext(0)
-	}
+	r.Next = n.exactNext()
 	if reps != nil {
 		r.MaxSteps = bound
 	}
@@ -244,6 +229,157 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		rc.Cycle = append(rc.Cycle, s.channel(c))
 	}
 	return rc, nil
+}
+
+// CheckRoutings checks several routings of spec together (names, from
+// [Routings] or spec.Routes, at least two): the packets of a program whose
+// sends name routings (seed 003's SEND and SSEQ) each follow their own
+// routing but share the lanes, so a lane held by a packet of one routing
+// can be waited for by a packet of another, and deadlock freedom needs the
+// union of the routings' channel dependency graphs to be acyclic, which it
+// need not be when each alone is. The walk is CheckRouting's exact one
+// over a copy of the lanes per routing (acyclic.Routing.Copies); the
+// report's Routing joins the names with " + ", its cycle is over the real
+// lanes with CycleRoutings naming, lane by lane, the routing whose packet
+// waits there, and a pair has a route when some routing gives one.
+// Hot-potato routing, which deflects instead of waiting, and Valiant
+// routing without lane classes per phase, which the exact walk cannot
+// follow, are refused; so is a network beyond o.MaxWork (the proofs by
+// routers and by layers are of one routing).
+func CheckRoutings(ctx context.Context, spec *Spec, names []string, o CheckOptions) (*RouteCheck, error) {
+	if len(names) < 2 {
+		return nil, fmt.Errorf("route check together: %d routings, need at least two", len(names))
+	}
+	nets := make([]*network, len(names))
+	for i, name := range names {
+		n, err := compile(spec, name, "", o.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case n.rk == rHotPotato:
+			return nil, fmt.Errorf("route check together: %s deflects packets instead of letting them wait, so it is not checked with other routings", name)
+		case n.rk == rValiant && !n.phased:
+			return nil, fmt.Errorf("route check together: %s without lane classes per phase is not followed exactly (use VirtualChannels >= 2, >= 4 on a torus)", name)
+		case i > 0 && n.lanes != nets[0].lanes:
+			return nil, fmt.Errorf("route check together: %s has %d lanes a wire, %s %d", name, n.lanes, names[0], nets[0].lanes)
+		}
+		nets[i] = n
+	}
+	n0 := nets[0]
+	g := n0.g
+	for l := range int32(g.NumLinks()) {
+		if k := g.Link(l); k.Multi {
+			return nil, fmt.Errorf("route check: link %d (node %d, %d members) is a multi-point link, not a channel between two nodes", l, g.ID(k.A), len(g.Members(l)))
+		}
+	}
+	joined := strings.Join(names, " + ")
+	lanes := 2 * int64(g.NumLinks()) * int64(n0.lanes)
+	channels := lanes * int64(len(names))
+	if channels > 1<<31-1 {
+		return nil, fmt.Errorf("route check: %d links × %d lanes × %d routings: too many channels", g.NumLinks(), n0.lanes, len(names))
+	}
+	bound := o.MaxWork
+	if bound <= 0 {
+		bound = DefaultMaxCheckWork
+	}
+	if work := float64(g.NumProcs()) * float64(channels); work > bound {
+		return nil, &CheckBoundError{Work: work, Bound: bound, what: fmt.Sprintf("the route check of %s together on a %d-node %s graph needs about %s steps (%d lanes, a copy a routing, explored toward each of %d processors)",
+			joined, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs())}
+	}
+	workers := int64(goruntime.GOMAXPROCS(0))
+	need := limits.Mul(channels, 12+16*workers+48)
+	for _, n := range nets {
+		if n.rk == rSwitched {
+			need = limits.Add(need, limits.Mul(int64(g.NumLinks()), checkLinkBytes))
+		}
+	}
+	if err := limits.Check(fmt.Sprintf("the route check of %s together on a %d-node %s graph (%d lanes, a copy a routing)", joined, g.N(), g.Kind(), channels), need, o.MaxMemory); err != nil {
+		return nil, err
+	}
+	nexts := make([]func(buf []int, src, dst, at, in int) []int, len(nets))
+	parallel := true
+	for i, n := range nets {
+		nexts[i] = n.exactNext()
+		parallel = parallel && n.rk != rCustom
+	}
+	L := int(lanes)
+	r := acyclic.Routing{
+		Nodes:    g.N(),
+		Channels: int(channels),
+		Copies:   len(names),
+		Ends:     func(c int) (int, int) { return n0.laneEnds(c % L) },
+		Next: func(buf []int, src, dst, at, in int) []int {
+			ks := nexts
+			off := 0
+			if in >= 0 {
+				off = in / L * L
+				ks, in = nexts[in/L:in/L+1], in%L
+			}
+			for _, next := range ks {
+				k := len(buf)
+				buf = next(buf, src, dst, at, in)
+				for i := k; i < len(buf); i++ {
+					buf[i] += off
+				}
+				if in < 0 {
+					off += L
+				}
+			}
+			return buf
+		},
+		SourceFree: true,
+		Parallel:   parallel,
+		Context:    ctx,
+		Progress:   o.Progress,
+	}
+	if g.NumProcs() < g.N() {
+		r.Endpoints = make([]int, g.NumProcs())
+		for i := range r.Endpoints {
+			r.Endpoints[i] = int(g.Proc(i))
+		}
+	}
+	rep, err := acyclic.Check(r)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("route check of %s together: %w", joined, err)
+	}
+	rc := &RouteCheck{Routing: joined, Acyclic: rep.Acyclic, Cycle: []Channel{},
+		Connected: rep.Connected, PairsWithoutRoute: rep.PairsWithoutRoute}
+	s := &sim{net: n0}
+	for i, c := range rep.Cycle {
+		rc.Cycle = append(rc.Cycle, s.channel(int32(c)))
+		rc.CycleRoutings = append(rc.CycleRoutings, names[rep.CycleCopies[i]])
+	}
+	return rc, nil
+}
+
+// exactNext returns n's routing as the Next of an acyclic.Routing over its
+// lanes, as the exact check follows it.
+func (n *network) exactNext() func(buf []int, src, dst, at, in int) []int {
+	switch n.rk {
+	case rAcyclic:
+		t := n.acyc
+		return func(buf []int, _, dst, at, in int) []int {
+			ac := acyclic.Local
+			if in >= 0 {
+				if ac = t.channel(int32(in)); ac < 0 {
+					return buf
+				}
+			}
+			k := len(buf)
+			buf = t.nw.Next(buf, at, dst, ac)
+			for i := k; i < len(buf); i++ {
+				buf[i] = int(t.lane(buf[i]))
+			}
+			return buf
+		}
+	case rSwitched:
+		return n.switchedNext
+	}
+	return n.checkNext(0)
 }
 
 // laneEnds returns the nodes lane c (wire c/V) leaves and enters; a lane of

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
@@ -428,5 +430,78 @@ func TestRouteCheckReportsProgressAndStopsWhenCancelled(t *testing.T) {
 	_, err = CheckRouting(ctx, spec, CheckOptions{Routing: "ecube", Progress: func(int, int) { cancel() }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// mixedSquare is the case of TestSeveralRoutingsAreCheckedTogether: a
+// 3 × 3 torus (node x + 3y) under wormhole with one lane a wire, routed
+// xy, and a program whose ranks 0 and 5 send each other 4 KB by acyclic
+// routing while ranks 3 and 2 do by the topology's xy, each send before
+// its receive; acyclic names the routing of 0's and 5's sends, or of
+// every send, or none.
+func mixedSquare(t *testing.T, acyclic string) (*Spec, *lang.Schedule) {
+	spec := basic(mustGen(t, "torus", 3, 3), 10e-9, 100e6)
+	spec.Switching = Wormhole
+	spec.Routing = "xy"
+	spec.Packet.FlitBytes, spec.Packet.BufferFlits = 4, 2
+	pair := func(to int32, r uint8) []lang.SchedOp {
+		s := send(to, 4096, 0)
+		s.Routing = r
+		return []lang.SchedOp{s, recv(to, 4096, 0)}
+	}
+	by := map[string][2]uint8{"none": {0, 0}, "some": {1, 0}, "all": {1, 1}}[acyclic]
+	ranks := make([][]lang.SchedOp, 9)
+	ranks[0], ranks[5] = pair(5, by[0]), pair(0, by[0])
+	ranks[3], ranks[2] = pair(2, by[1]), pair(3, by[1])
+	s := chainSchedule(nil, ranks...)
+	s.Routings = []string{"acyclic"}
+	return spec, s
+}
+
+// TestSeveralRoutingsAreCheckedTogether: messages of a program's
+// routings share the lanes, so deadlock freedom needs the union of their
+// channel dependency graphs acyclic. On mixedSquare's torus xy alone is
+// acyclic (each ring of three is crossed in one hop) and so is acyclic
+// routing; together they close the square 0 → 3 → 5 → 2 → 0, worked out
+// from their paths: xy sends 3 → 2 over 3 → 5 (x first, the wrap) then
+// 5 → 2, and 2 → 3 over 2 → 0 then 0 → 3; acyclic routing (TINY's
+// colouring) sends 0 → 5 over 3 and 5 → 0 over 2. The simulation agrees:
+// the four sends together never complete (each worm holds the lane the
+// next requests: a deadlock of all four ranks), while with one routing
+// for all they do. Hot-potato routing, which deflects, is not checked
+// with others, nor is one routing alone.
+func TestSeveralRoutingsAreCheckedTogether(t *testing.T) {
+	spec, _ := mixedSquare(t, "none")
+	for _, r := range []string{"xy", "acyclic"} {
+		if rc := check(t, spec, r); !rc.Acyclic {
+			t.Fatalf("%s alone: cycle %v; want acyclic", r, rc.Cycle)
+		}
+	}
+	rc, err := CheckRoutings(context.Background(), spec, []string{"xy", "acyclic"}, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[Channel]string{{0, 3, 0}: "acyclic", {3, 5, 0}: "xy", {5, 2, 0}: "acyclic", {2, 0, 0}: "xy"}
+	got := map[Channel]string{}
+	for i, c := range rc.Cycle {
+		got[c] = rc.CycleRoutings[i]
+	}
+	if rc.Acyclic || !closedWalk(rc.Cycle) || !maps.Equal(got, want) || rc.Routing != "xy + acyclic" || !rc.Connected {
+		t.Errorf("xy + acyclic: %+v; want the cycle %v", rc, want)
+	}
+	for _, tc := range []struct {
+		acyclic  string
+		deadlock bool
+	}{{"none", false}, {"all", false}, {"some", true}} {
+		spec, s := mixedSquare(t, tc.acyclic)
+		res := runProg(t, spec, s, ProgramOptions{})
+		if got := res.Deadlock != nil && len(res.Deadlock.Waiting) == 4; got != tc.deadlock {
+			t.Errorf("acyclic routing for %s of the sends: deadlock %+v; want one of four ranks %v", tc.acyclic, res.Deadlock, tc.deadlock)
+		}
+	}
+	for _, names := range [][]string{{"xy"}, {"xy", "hot-potato"}} {
+		if _, err := CheckRoutings(context.Background(), spec, names, CheckOptions{}); err == nil {
+			t.Errorf("CheckRoutings(%v): no error", names)
+		}
 	}
 }

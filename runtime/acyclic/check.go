@@ -55,6 +55,15 @@ type Routing struct {
 	// Progress, if set, is called (from one goroutine at a time) as each
 	// destination has been explored, with the number done and the total.
 	Progress func(done, total int)
+	// Copies, if above 1, says the channels are Copies copies of
+	// Channels/Copies real ones, channel c of copy k numbered
+	// k·Channels/Copies + c: several routings whose packets share the real
+	// channels, each packet keeping to its routing's copy (Next offers a
+	// source the first channels of every copy and from a channel only
+	// channels of its copy). The dependency graph Check reports, its
+	// cycle and Dependencies are then over the real channels: the union
+	// of the routings' graphs, which can cycle where none does alone.
+	Copies int
 }
 
 // Report is the result of [Check].
@@ -75,6 +84,11 @@ type Report struct {
 	DeadEnds int
 	// Dependencies is the number of edges of the channel dependency graph.
 	Dependencies int
+	// CycleCopies gives, with Routing.Copies above 1, for each edge
+	// Cycle[i] → Cycle[i+1] (the last to the first) the lowest copy whose
+	// routing has that dependency: which routing's packet holds Cycle[i]
+	// while it waits for the next.
+	CycleCopies []int
 }
 
 // StepsError is Check's refusal to go on past Routing.MaxSteps: Steps
@@ -128,6 +142,9 @@ func Check(r Routing) (Report, error) {
 	}
 	if r.Group != nil && !r.SourceFree {
 		return Report{}, fmt.Errorf("%w: Group needs SourceFree", ErrRouting)
+	}
+	if r.Copies < 0 || r.Copies > 1 && r.Channels%r.Copies != 0 {
+		return Report{}, fmt.Errorf("%w: %d channels are not %d copies", ErrRouting, r.Channels, r.Copies)
 	}
 	// With Group, the work items are the groups of endpoints (each a list
 	// of indices into ends), in order of their first endpoint.
@@ -302,13 +319,55 @@ func Check(r Routing) (Report, error) {
 			slices.Sort(d)
 		}
 	}
+	all := deps
+	if r.Copies > 1 {
+		deps = realDeps(deps, r.Copies)
+	}
 	for _, d := range deps {
 		rep.Dependencies += len(d)
 	}
 	rep.Connected = rep.PairsWithoutRoute == 0
 	rep.Cycle = findCycle(deps)
 	rep.Acyclic = rep.Cycle == nil
+	if r.Copies > 1 && rep.Cycle != nil {
+		rep.CycleCopies = cycleCopies(all, rep.Cycle, r.Copies)
+	}
 	return rep, nil
+}
+
+// realDeps projects the dependencies among copies' channels (sorted lists)
+// onto the real channels (Routing.Copies): c → d for every copy's
+// c → d, sorted.
+func realDeps(all [][]int32, copies int) [][]int32 {
+	n := len(all) / copies
+	deps := make([][]int32, n)
+	for c, ds := range all {
+		for _, d := range ds {
+			deps[c%n] = append(deps[c%n], d%int32(n))
+		}
+	}
+	for c, d := range deps {
+		slices.Sort(d)
+		deps[c] = slices.Compact(d)
+	}
+	return deps
+}
+
+// cycleCopies returns, for each edge of cycle (real channels), the lowest
+// copy among all's whose dependencies include it.
+func cycleCopies(all [][]int32, cycle []int, copies int) []int {
+	n := len(all) / copies
+	out := make([]int, len(cycle))
+	for i, c := range cycle {
+		d := int32(cycle[(i+1)%len(cycle)])
+		for k := range copies {
+			if _, ok := slices.BinarySearch(all[k*n+c], d+int32(k*n)); ok {
+				out[i] = k
+				break
+			}
+		}
+	}
+	return out
 }
 
 type checker struct {

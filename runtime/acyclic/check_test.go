@@ -92,3 +92,68 @@ func TestCheckByGroupsNeedsSourceFree(t *testing.T) {
 		t.Errorf("Group without SourceFree: %v; want ErrRouting", err)
 	}
 }
+
+// TestCopiesCheckTheUnionOfRoutings: two routings on the clockwise
+// channels of a ring of four (channel i from node i to i+1), one that
+// never takes channel 3 and one that never takes channel 1, are each a
+// path and acyclic alone; sharing the channels (Routing.Copies) their
+// dependencies close the ring, 0 → 1 and 1 → 2 by the first (a packet
+// from 0 to 2, 1 to 3), 2 → 3 and 3 → 0 by the second (2 to 0, 3 to 1).
+// A pair has a route when either routing gives one: those whose clockwise
+// path crosses both channels 1 and 3 have none, counted here by walking
+// each path. Channels that are not a whole number of copies are refused.
+func TestCopiesCheckTheUnionOfRoutings(t *testing.T) {
+	avoid := [2]int{3, 1}
+	crosses := func(s, d, c int) bool { // the clockwise path s → d takes channel c
+		for v := s; v != d; v = (v + 1) % 4 {
+			if v == c {
+				return true
+			}
+		}
+		return false
+	}
+	routing := func(copies []int) Routing {
+		return Routing{
+			Nodes: 4, Channels: 4 * len(copies), Copies: len(copies),
+			Ends:       func(c int) (int, int) { return c % 4, (c%4 + 1) % 4 },
+			SourceFree: true,
+			Next: func(buf []int, _, dst, at, in int) []int {
+				for i, k := range copies {
+					if (in == Local || in/4 == i) && !crosses(at, dst, avoid[k]) {
+						buf = append(buf, 4*i+at)
+					}
+				}
+				return buf
+			},
+		}
+	}
+	for _, k := range []int{0, 1} {
+		rep, err := Check(routing([]int{k}))
+		if err != nil || !rep.Acyclic {
+			t.Errorf("the routing that avoids channel %d alone: %+v, %v; want acyclic", avoid[k], rep, err)
+		}
+	}
+	rep, err := Check(routing([]int{0, 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for s := range 4 {
+		for d := range 4 {
+			if s != d && crosses(s, d, 1) && crosses(s, d, 3) {
+				want++
+			}
+		}
+	}
+	if rep.Acyclic || !slices.Equal(rep.Cycle, []int{0, 1, 2, 3}) || !slices.Equal(rep.CycleCopies, []int{0, 0, 1, 1}) {
+		t.Errorf("together: cycle %v by copies %v; want [0 1 2 3] by [0 0 1 1]", rep.Cycle, rep.CycleCopies)
+	}
+	if rep.PairsWithoutRoute != want || want == 0 || rep.Dependencies != 4 {
+		t.Errorf("together: %d pairs without a route, %d dependencies; want %d and 4", rep.PairsWithoutRoute, rep.Dependencies, want)
+	}
+	r := routing([]int{0, 1})
+	r.Channels = 7
+	if _, err := Check(r); !errors.Is(err, ErrRouting) {
+		t.Errorf("7 channels in 2 copies: %v; want ErrRouting", err)
+	}
+}

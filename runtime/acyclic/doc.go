@@ -63,4 +63,8 @@
 // each destination in turn; a routing that reads a destination outside its
 // group only through the group (Routing.Group: a dragonfly's) is walked
 // outside a group once for all its destinations, with the same report.
+// Several routings whose packets share the channels are checked together
+// over a copy of the channels each (Routing.Copies): a packet keeps to its
+// routing's copy, and the dependencies are merged onto the real channels,
+// whose graph can cycle where no routing's alone does.
 package acyclic
