@@ -163,12 +163,8 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 		// at the bound.
 		proof = proofRouters
 	}
-	// Per lane: its ends and index (12 bytes), each worker's stamps and
-	// dependency masks (16), and the merged dependency lists; per link
-	// a switched routing's packed figures (switchedNext).
-	workers := int64(goruntime.GOMAXPROCS(0))
 	what := fmt.Sprintf("the route check of %s on a %d-node %s graph (%d lanes)", name, g.N(), g.Kind(), channels)
-	need := limits.Mul(channels, 12+16*workers+48)
+	need := checkBytes(channels, n.rk != rCustom)
 	if n.rk == rSwitched {
 		need = limits.Add(need, limits.Mul(int64(g.NumLinks()), checkLinkBytes))
 	}
@@ -199,10 +195,13 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 	if reps != nil {
 		r.MaxSteps = bound
 	}
-	rep, err := acyclic.Check(r)
+	rep, err := checkWithin(r, what, need, o.MaxMemory)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if tl := (*limits.TooLarge)(nil); errors.As(err, &tl) {
+			return nil, err
 		}
 		if se := (*acyclic.StepsError)(nil); errors.As(err, &se) {
 			est := se.Steps / float64(se.Done) * float64(se.Total)
@@ -287,21 +286,21 @@ func CheckRoutings(ctx context.Context, spec *Spec, names []string, o CheckOptio
 		return nil, &CheckBoundError{Work: work, Bound: bound, what: fmt.Sprintf("the route check of %s together on a %d-node %s graph needs about %s steps (%d lanes, a copy a routing, explored toward each of %d processors)",
 			joined, g.N(), g.Kind(), topo.Sci(work), channels, g.NumProcs())}
 	}
-	workers := int64(goruntime.GOMAXPROCS(0))
-	need := limits.Mul(channels, 12+16*workers+48)
-	for _, n := range nets {
-		if n.rk == rSwitched {
-			need = limits.Add(need, limits.Mul(int64(g.NumLinks()), checkLinkBytes))
-		}
-	}
-	if err := limits.Check(fmt.Sprintf("the route check of %s together on a %d-node %s graph (%d lanes, a copy a routing)", joined, g.N(), g.Kind(), channels), need, o.MaxMemory); err != nil {
-		return nil, err
-	}
 	nexts := make([]func(buf []int, src, dst, at, in int) []int, len(nets))
 	parallel := true
 	for i, n := range nets {
 		nexts[i] = n.exactNext()
 		parallel = parallel && n.rk != rCustom
+	}
+	what := fmt.Sprintf("the route check of %s together on a %d-node %s graph (%d lanes, a copy a routing)", joined, g.N(), g.Kind(), channels)
+	need := checkBytes(channels, parallel)
+	for _, n := range nets {
+		if n.rk == rSwitched {
+			need = limits.Add(need, limits.Mul(int64(g.NumLinks()), checkLinkBytes))
+		}
+	}
+	if err := limits.Check(what, need, o.MaxMemory); err != nil {
+		return nil, err
 	}
 	L := int(lanes)
 	r := acyclic.Routing{
@@ -339,10 +338,13 @@ func CheckRoutings(ctx context.Context, spec *Spec, names []string, o CheckOptio
 			r.Endpoints[i] = int(g.Proc(i))
 		}
 	}
-	rep, err := acyclic.Check(r)
+	rep, err := checkWithin(r, what, need, o.MaxMemory)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if tl := (*limits.TooLarge)(nil); errors.As(err, &tl) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("route check of %s together: %w", joined, err)
 	}
@@ -354,6 +356,40 @@ func CheckRoutings(ctx context.Context, spec *Spec, names []string, o CheckOptio
 		rc.CycleRoutings = append(rc.CycleRoutings, names[rep.CycleCopies[i]])
 	}
 	return rc, nil
+}
+
+// checkBytes estimates what the route check takes for its lanes before
+// its walks' transitions: per lane its ends and index (12 bytes), each
+// worker's stamps, dependency bits and walk states
+// (acyclic.ChannelBytes), and the merged dependency lists (48); parallel
+// says the walk runs a worker a CPU.
+func checkBytes(channels int64, parallel bool) int64 {
+	workers := int64(1)
+	if parallel {
+		workers = int64(goruntime.GOMAXPROCS(0))
+	}
+	return limits.Mul(channels, limits.Add(12+48, limits.Mul(workers, acyclic.ChannelBytes)))
+}
+
+// checkWithin runs acyclic.Check on r with what the memory limit
+// (maxMemory, or the default) leaves beside need bytes as the bound of
+// its walks' transitions, which no estimate before the walk can know (a
+// lane offers as many as the routing gives: PAR on three lane classes on
+// the 16,512-terminal dragonfly makes 1e9 of them), and reports a walk
+// that would pass it as a *limits.TooLarge naming what (the check), the
+// transitions and the limit.
+func checkWithin(r acyclic.Routing, what string, need, maxMemory int64) (acyclic.Report, error) {
+	limit := limits.Or(maxMemory)
+	r.MaxBytes = max(limit-need, 1)
+	rep, err := acyclic.Check(r)
+	if me := (*acyclic.MemoryError)(nil); errors.As(err, &me) {
+		how := fmt.Sprintf("whose walk toward one destination reached %d transitions", me.Count)
+		if me.What == "dependencies" {
+			how = fmt.Sprintf("whose dependency graph has %d dependencies", me.Count)
+		}
+		return rep, &limits.TooLarge{What: what + ", " + how + ",", Need: limits.Add(need, me.Bytes), Limit: limit}
+	}
+	return rep, err
 }
 
 // exactNext returns n's routing as the Next of an acyclic.Routing over its

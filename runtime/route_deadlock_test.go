@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/runtime/acyclic"
 	"github.com/parasol-lang/parasol/stdlib/topo"
@@ -503,5 +505,34 @@ func TestSeveralRoutingsAreCheckedTogether(t *testing.T) {
 		if _, err := CheckRoutings(context.Background(), spec, names, CheckOptions{}); err == nil {
 			t.Errorf("CheckRoutings(%v): no error", names)
 		}
+	}
+}
+
+// TestRouteCheckCountsItsWalksAgainstTheLimit: the check's lanes are
+// estimated before it starts (a limit below that refuses it at once,
+// naming the lanes) and its walks' transitions, which the lanes do not
+// bound, are counted against what the limit leaves as they grow: with
+// 100 bytes left PAR's walk on three lanes of a 72-terminal dragonfly is
+// refused, naming its transitions, the figure past the limit; with 64 MB
+// left the check gives the answer it gives unbounded.
+func TestRouteCheckCountsItsWalksAgainstTheLimit(t *testing.T) {
+	spec := parSpec(t, 3)
+	o := CheckOptions{Routing: "par", MaxMemory: 1}
+	var tl *limits.TooLarge
+	if _, err := CheckRouting(context.Background(), spec, o); !errors.As(err, &tl) || !strings.Contains(tl.What, "lanes)") || strings.Contains(tl.What, "transitions") {
+		t.Fatalf("limit 1 byte: %v; want the lanes' estimate refused", err)
+	}
+	lanes := tl.Need
+	o.MaxMemory = lanes + 100
+	if _, err := CheckRouting(context.Background(), spec, o); !errors.As(err, &tl) || !strings.Contains(tl.What, "transitions") || tl.Need <= tl.Limit || tl.Limit != lanes+100 {
+		t.Errorf("limit %d bytes: %v; want the walk refused, its transitions named", lanes+100, err)
+	}
+	o.MaxMemory = lanes + 64<<20
+	got, err := CheckRouting(context.Background(), spec, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := check(t, spec, "par"); want.Acyclic || got.Acyclic || !slices.Equal(got.Cycle, want.Cycle) || got.Connected != want.Connected {
+		t.Errorf("with room: %+v; want %+v, cyclic", got, want)
 	}
 }

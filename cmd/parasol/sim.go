@@ -644,7 +644,10 @@ switched network's routing is proved another way, with the same answer:
 a dragonfly, flattened butterfly or HyperX with one processor per router
 standing for the others (stopped at the bound), a fat tree or XGFT by
 layers (every hop goes up in level and direction); the text says so and
---json adds "proof": "routers" or "layers".
+--json adds "proof": "routers" or "layers". Its memory is bounded by
+--max-memory: the lanes' share is estimated before it starts, and the
+routes it follows (as many as the routing offers, most where it can
+cycle) are counted as they grow; past the limit it stops with the figure.
 
 Examples:
   parasol route std:xmp64 2 7

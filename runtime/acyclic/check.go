@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parasol-lang/parasol/internal/workers"
 )
@@ -55,6 +56,13 @@ type Routing struct {
 	// Progress, if set, is called (from one goroutine at a time) as each
 	// destination has been explored, with the number done and the total.
 	Progress func(done, total int)
+	// MaxBytes, if positive, bounds the walks' transitions, every
+	// worker's together (4 bytes each, grown by doubling), and then the
+	// list of the dependencies (4 bytes each): the parts of Check's memory
+	// that the channels do not bound, as a state has as many as Next
+	// offers. Check stops with a *MemoryError before it would take more.
+	// The rest is about ChannelBytes a channel a worker.
+	MaxBytes int64
 	// Copies, if above 1, says the channels are Copies copies of
 	// Channels/Copies real ones, channel c of copy k numbered
 	// k·Channels/Copies + c: several routings whose packets share the real
@@ -101,6 +109,32 @@ type StepsError struct {
 func (e *StepsError) Error() string {
 	return fmt.Sprintf("%.3g states explored toward %d of %d destinations, past the bound", e.Steps, e.Done, e.Total)
 }
+
+// MaskedOut is the most channels leaving a node for which Check keeps each
+// worker's dependencies as bits (MaskedOut/8 bytes a channel), else as
+// lists: a set bit costs nothing to test, where a list is searched for
+// every dependency recorded.
+const MaskedOut = 256
+
+// MemoryError is Check's refusal to go past Routing.MaxBytes: to grow a
+// walk to Count transitions (Bytes: every worker's walks with them) or to
+// list Count dependencies, 4 bytes each.
+type MemoryError struct {
+	What                string // "transitions" (a walk's) or "dependencies"
+	Count, Bytes, Limit int64
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("%d %s would take %d bytes, past the bound of %d", e.Count, e.What, e.Bytes, e.Limit)
+}
+
+// ChannelBytes is about what Check takes a channel for each worker
+// (Routing.Parallel: one a CPU), besides the walks' transitions
+// (MaxBytes) and the merged dependencies: a stamp and a local index, the
+// dependency bits (MaskedOut of them at most), and two walks' states
+// (a channel is a state of a walk at most once) with their first
+// transitions, goodness and spread's search.
+const ChannelBytes = 4 + 4 + MaskedOut/8 + 2*(4+4+1+4+4+4+8)
 
 // ErrRouting reports a malformed Routing or a Next that returns a channel
 // which is out of range or does not leave the processor it was asked about.
@@ -180,14 +214,17 @@ func Check(r Routing) (Report, error) {
 		return r.Weights[i]
 	}
 	// Dependencies c → d are kept as a bit per d among the channels leaving
-	// head(c) when no node has more than 64 of them, else as lists.
+	// head(c) (words 64-bit words a channel) when no node has more than
+	// MaskedOut of them, else as lists.
 	outIdx := make([]int32, r.Channels)
 	outN := make([]int32, r.Nodes)
 	for c, v := range tail {
 		outIdx[c] = outN[v]
 		outN[v]++
 	}
-	useMask := slices.Max(append(outN, 0)) <= 64
+	maxOut := int(slices.Max(append(outN, 0)))
+	useMask := maxOut <= MaskedOut
+	words := (maxOut + 63) / 64
 	nworkers := 1
 	if r.Parallel {
 		nworkers = 0 // one per CPU
@@ -200,7 +237,11 @@ func Check(r Routing) (Report, error) {
 		stepsMu    sync.Mutex
 		steps      float64 // states explored, for MaxSteps
 		done       int
+		budget     *atomic.Int64
 	)
+	if r.MaxBytes > 0 {
+		budget = new(atomic.Int64)
+	}
 	reported := func() {
 		if r.Progress != nil {
 			progressMu.Lock()
@@ -210,11 +251,11 @@ func Check(r Routing) (Report, error) {
 		}
 	}
 	newChecker := func() *checker {
-		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx, grp: grp,
+		ck := &checker{r: r, tail: tail, head: head, outIdx: outIdx, grp: grp, words: words, budget: budget,
 			stamp: make([]uint32, r.Channels), local: make([]int32, r.Channels),
 			srcs: make([]int, 0, len(ends))}
 		if useMask {
-			ck.mask = make([]uint64, r.Channels)
+			ck.mask = make([]uint64, r.Channels*words)
 		} else {
 			ck.deps = make([][]int32, r.Channels)
 		}
@@ -292,18 +333,35 @@ func Check(r Routing) (Report, error) {
 	}
 	deps := make([][]int32, r.Channels)
 	if useMask {
+		// The workers' bits merged into the first's, counted, then listed
+		// in one array, which the walks' room is given back for.
 		byTail := make([][]int32, r.Nodes)
 		for c, v := range tail {
 			byTail[v] = append(byTail[v], int32(c))
 		}
+		mask := cks[0].mask
+		total := 0
+		for i := range mask {
+			for _, ck := range cks[1:] {
+				mask[i] |= ck.mask[i]
+			}
+			total += bits.OnesCount64(mask[i])
+		}
+		for _, ck := range cks {
+			ck.w, ck.in = walk{}, walk{}
+		}
+		if r.MaxBytes > 0 && 4*int64(total) > r.MaxBytes {
+			return Report{}, &MemoryError{What: "dependencies", Count: int64(total), Bytes: 4 * int64(total), Limit: r.MaxBytes}
+		}
+		flat := make([]int32, 0, total)
 		for c := range deps {
-			var m uint64
-			for _, ck := range cks {
-				m |= ck.mask[c]
+			out, k0 := byTail[head[c]], len(flat)
+			for k, m := range mask[c*words : (c+1)*words] {
+				for ; m != 0; m &= m - 1 {
+					flat = append(flat, out[64*k+bits.TrailingZeros64(m)])
+				}
 			}
-			for out := byTail[head[c]]; m != 0; m &= m - 1 {
-				deps[c] = append(deps[c], out[bits.TrailingZeros64(m)])
-			}
+			deps[c] = flat[k0:len(flat):len(flat)]
 		}
 	} else {
 		for _, ck := range cks {
@@ -373,10 +431,12 @@ func cycleCopies(all [][]int32, cycle []int, copies int) []int {
 type checker struct {
 	r          Routing
 	tail, head []int32
-	grp        []int32   // dense group of each node (Routing.Group), or nil
-	outIdx     []int32   // index of each channel among those leaving its tail
-	mask       []uint64  // dependencies as bits over head(c)'s channels, or
-	deps       [][]int32 // as lists
+	grp        []int32       // dense group of each node (Routing.Group), or nil
+	outIdx     []int32       // index of each channel among those leaving its tail
+	words      int           // mask's words a channel
+	budget     *atomic.Int64 // the walks' transitions' bytes, every worker's (MaxBytes), or nil
+	mask       []uint64      // dependencies as bits over head(c)'s channels, or
+	deps       [][]int32     // as lists
 	deadEnds   int
 	noRoute    int
 
@@ -393,18 +453,24 @@ type checker struct {
 	steps   float64 // states explored since the last count (MaxSteps)
 }
 
-// walk is one exploration: the channels (states) reached, in order, the
-// transitions between them, and which lead to the destination.
+// walk is one exploration: the channels (states) reached, in order, and
+// the transitions out of each (to[out[q]:out[q+1]] leave state q), which
+// lead to the destination (good) and the scratch of spread's search.
 type walk struct {
 	states    []int32
-	from, to  []int32 // transitions between local indices
+	out       []int32 // per state, its first transition; one more at the end
+	to        []int32 // transitions' targets, as local indices
 	initStart []int32 // init[initStart[k]:initStart[k+1]]: source k's first states
 	init      []int32
 	good      []bool
-	revStart  []int32
-	rev       []int32
-	queue     []int32
+	order     []int32 // spread: each state's visit number (0: unvisited)
+	low       []int32 // spread: the lowest visit number it reaches on the stack; 0 once its component is found
+	stack     []int32 // spread: the states of the components being found
+	frames    []frame // spread: the depth-first search's path
 }
+
+// frame is a state on spread's search path and its next transition.
+type frame struct{ q, next int32 }
 
 // start begins a new walk on w: every channel unvisited.
 func (ck *checker) start(w *walk) {
@@ -413,7 +479,7 @@ func (ck *checker) start(w *walk) {
 		clear(ck.stamp)
 		ck.epoch = 1
 	}
-	w.states, w.from, w.to = w.states[:0], w.from[:0], w.to[:0]
+	w.states, w.out, w.to = w.states[:0], w.out[:0], w.to[:0]
 	w.initStart, w.init = append(w.initStart[:0], 0), w.init[:0]
 }
 
@@ -465,11 +531,11 @@ func (ck *checker) next(src, dst, at, in int) ([]int, error) {
 // addDeps records the dependencies of channel a on each of bs.
 func (ck *checker) addDeps(a int32, bs []int) {
 	if ck.mask != nil {
-		m := ck.mask[a]
+		m := ck.mask[int(a)*ck.words : int(a+1)*ck.words]
 		for _, b := range bs {
-			m |= 1 << ck.outIdx[b]
+			i := ck.outIdx[b]
+			m[i>>6] |= 1 << (i & 63)
 		}
-		ck.mask[a] = m
 		return
 	}
 next:
@@ -490,6 +556,7 @@ next:
 func (ck *checker) expand(w *walk, q, src, dst int, stop func(c int32) bool) (int, error) {
 	dead := 0
 	for ; q < len(w.states); q++ {
+		w.out = append(w.out, int32(len(w.to)))
 		c := w.states[q]
 		at := int(ck.head[c])
 		if at == dst || stop != nil && stop(c) {
@@ -503,55 +570,104 @@ func (ck *checker) expand(w *walk, q, src, dst int, stop func(c int32) bool) (in
 			dead++
 		}
 		ck.addDeps(c, nx)
+		if len(w.to)+len(nx) > cap(w.to) {
+			if err := ck.grow(w, len(nx)); err != nil {
+				return 0, err
+			}
+		}
 		for _, d := range nx {
-			j := ck.visit(w, int32(d))
-			w.from = append(w.from, int32(q))
-			w.to = append(w.to, j)
+			w.to = append(w.to, ck.visit(w, int32(d)))
 		}
 	}
+	w.out = append(w.out, int32(len(w.to)))
 	return dead, nil
 }
 
-// reverse indexes w's transitions by their target (revStart, rev).
-func (w *walk) reverse() {
-	ns := len(w.states)
-	w.revStart = resize(w.revStart, ns+1)
-	for _, t := range w.to {
-		w.revStart[t+1]++
+// grow makes room in w's transitions for n more, doubling them, within
+// Routing.MaxBytes: the transitions are the walk's one part that the
+// channels do not bound (a state offers as many as Next gives), so their
+// bytes, every worker's together, are counted as they grow.
+func (ck *checker) grow(w *walk, n int) error {
+	c := max(2*cap(w.to), len(w.to)+n, 1024)
+	if ck.budget != nil {
+		add := 4 * int64(c-cap(w.to))
+		if used := ck.budget.Add(add); used > ck.r.MaxBytes {
+			ck.budget.Add(-add)
+			return &MemoryError{What: "transitions", Count: int64(len(w.to) + n), Bytes: used, Limit: ck.r.MaxBytes}
+		}
 	}
-	for i := 0; i < ns; i++ {
-		w.revStart[i+1] += w.revStart[i]
-	}
-	w.rev = resize(w.rev, len(w.to))
-	fill := w.revStart[:ns] // consumed below; rebuilt by shifting
-	for k, t := range w.to {
-		w.rev[fill[t]] = w.from[k]
-		fill[t]++
-	}
-	// fill[i] now equals the old revStart[i+1]; shift back.
-	copy(w.revStart[1:], w.revStart[:ns])
-	w.revStart[0] = 0
+	to := make([]int32, len(w.to), c)
+	copy(to, w.to)
+	w.to = to
+	return nil
 }
 
 // spread marks good every state of w from which a good one is reached,
-// backwards over the transitions (reverse must have run).
+// following the transitions forward (no reverse index). Where a few
+// passes do not settle it, Tarjan's search for strongly connected
+// components, in which goodness passes from a
+// state to the one it was searched from and from a component found
+// before (final) to the state with a transition into it, so a
+// component's root, which every member was searched from, is good when a
+// member is or a transition leaves it for a good state, and then so is
+// every member.
 func (w *walk) spread() {
-	queue := w.queue[:0]
-	for i, g := range w.good {
-		if g {
-			queue = append(queue, int32(i))
+	ns := len(w.states)
+	w.order, w.low = resize(w.order, ns), resize(w.low, ns)
+	stack, frames := w.stack[:0], w.frames[:0]
+	n := int32(0)
+	for r := range int32(ns) {
+		if w.order[r] != 0 {
+			continue
 		}
-	}
-	for q := 0; q < len(queue); q++ {
-		t := queue[q]
-		for _, f := range w.rev[w.revStart[t]:w.revStart[t+1]] {
-			if !w.good[f] {
-				w.good[f] = true
-				queue = append(queue, f)
+		n++
+		w.order[r], w.low[r] = n, n
+		stack = append(stack, r)
+		frames = append(frames, frame{r, w.out[r]})
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			q := f.q
+			if f.next < w.out[q+1] {
+				t := w.to[f.next]
+				f.next++
+				switch {
+				case w.good[t]: // q is good, whatever t's component
+					w.good[q] = true
+				case w.order[t] == 0:
+					n++
+					w.order[t], w.low[t] = n, n
+					stack = append(stack, t)
+					frames = append(frames, frame{t, w.out[t]})
+				case w.low[t] > 0: // on the stack: t is in q's component
+					w.low[q] = min(w.low[q], w.order[t])
+				default: // in a component found before: final
+					w.good[q] = w.good[q] || w.good[t]
+				}
+				continue
+			}
+			frames = frames[:len(frames)-1]
+			if w.low[q] == w.order[q] {
+				// q roots a component, the states above it on the stack,
+				// all searched from q, which their goodness has reached.
+				k := len(stack) - 1
+				for stack[k] != q {
+					k--
+				}
+				for _, m := range stack[k:] {
+					w.good[m], w.low[m] = w.good[q], 0
+				}
+				stack = stack[:k]
+			}
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].q
+				if w.low[q] > 0 { // q's component is p's, not found yet
+					w.low[p] = min(w.low[p], w.low[q])
+				}
+				w.good[p] = w.good[p] || w.good[q]
 			}
 		}
 	}
-	w.queue = queue
+	w.stack, w.frames = stack, frames
 }
 
 // reaches tells whether source k of walk w has a good first state.
@@ -635,7 +751,6 @@ func (ck *checker) exploreGroup(dsts, ends []int, weight func(int) int, done fun
 			ck.entries = append(ck.entries, int32(i))
 		}
 	}
-	out.reverse()
 	out.good = resize(out.good, len(out.states))
 	for _, e := range ck.entries {
 		out.good[e] = true
@@ -745,7 +860,6 @@ func (ck *checker) inside(ti, t, src int, dsts, ends []int, outside func(c int32
 func (ck *checker) finish(w *walk, dead, dst int) {
 	ck.deadEnds += dead
 	ck.steps += float64(len(w.states))
-	w.reverse()
 	w.good = resize(w.good, len(w.states))
 	for i, c := range w.states {
 		w.good[i] = int(ck.head[c]) == dst

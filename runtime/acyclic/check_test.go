@@ -157,3 +157,126 @@ func TestCopiesCheckTheUnionOfRoutings(t *testing.T) {
 		t.Errorf("7 channels in 2 copies: %v; want ErrRouting", err)
 	}
 }
+
+// TestPairsWithoutRouteFollowLoopingWalks: on a complete directed graph
+// of 7 nodes, routings that offer a pseudo-random subset of the channels
+// leaving a node (by destination, node and channel held, so routes may
+// loop and a walk's states form cycles) leave the pairs without a route
+// that a search from each source over the channels a packet may hold
+// finds: a pair has a route when a channel into the destination is
+// reached. Most seeds leave some pairs without a route and route others.
+func TestPairsWithoutRouteFollowLoopingWalks(t *testing.T) {
+	mixed := 0
+	const n = 7
+	var tail, head []int
+	for a := range n {
+		for b := range n {
+			if a != b {
+				tail, head = append(tail, a), append(head, b)
+			}
+		}
+	}
+	for seed := range uint64(40) {
+		offers := func(dst, at, in, c int) bool {
+			h := (seed+1)*0x9e3779b97f4a7c15 ^ uint64(dst*1000003+at*10007+(in+1)*101+c)
+			h ^= h >> 29
+			h *= 0xbf58476d1ce4e5b9
+			h ^= h >> 32
+			return h%5 < 2
+		}
+		next := func(buf []int, dst, at, in int) []int {
+			for c := range tail {
+				if tail[c] == at && offers(dst, at, in, c) {
+					buf = append(buf, c)
+				}
+			}
+			return buf
+		}
+		want := 0
+		for src := range n {
+			for dst := range n {
+				if src == dst {
+					continue
+				}
+				seen := make([]bool, len(tail))
+				queue := next(nil, dst, src, Local)
+				for _, c := range queue {
+					seen[c] = true
+				}
+				found := false
+				for i := 0; i < len(queue) && !found; i++ {
+					c := queue[i]
+					if head[c] == dst {
+						found = true
+						break
+					}
+					for _, d := range next(nil, dst, head[c], c) {
+						if !seen[d] {
+							seen[d] = true
+							queue = append(queue, d)
+						}
+					}
+				}
+				if !found {
+					want++
+				}
+			}
+		}
+		r := Routing{Nodes: n, Channels: len(tail), SourceFree: true,
+			Ends: func(c int) (int, int) { return tail[c], head[c] },
+			Next: func(buf []int, _, dst, at, in int) []int { return next(buf, dst, at, in) }}
+		rep, err := Check(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.PairsWithoutRoute != want {
+			t.Errorf("seed %d: %d pairs without a route; want %d", seed, rep.PairsWithoutRoute, want)
+		}
+		if want > 0 && want < n*(n-1) {
+			mixed++
+		}
+	}
+	if mixed < 20 {
+		t.Errorf("%d of 40 seeds leave some pairs without a route and route others; want most", mixed)
+	}
+}
+
+// TestMaxBytesBoundsTheWalksAndTheDependencies: shortest paths on a ring
+// of 600 (one worker) reach at most the 600 channels toward a destination,
+// each offering one next channel: a walk's transitions fit the first room
+// given, 1,024 of 4 bytes. With 4,096 bytes that is all the walks take,
+// but the 1,200 dependencies (each of the 1,200 channels waits for the
+// next one on) need 4,800 bytes and are refused; with 4,095 bytes the
+// first walk is; with 16 KB both fit and the report is the unbounded one.
+func TestMaxBytesBoundsTheWalksAndTheDependencies(t *testing.T) {
+	r := newShortest(600, ring(600)).routing()
+	r.Parallel = false
+	want, err := Check(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		bytes int64
+		what  string
+		count int64
+	}{{4095, "transitions", 600}, {4096, "dependencies", int64(want.Dependencies)}, {16 << 10, "", 0}} {
+		r.MaxBytes = c.bytes
+		got, err := Check(r)
+		var me *MemoryError
+		switch {
+		case c.what == "":
+			if err != nil || got.Acyclic != want.Acyclic || !slices.Equal(got.Cycle, want.Cycle) || got.Dependencies != want.Dependencies {
+				t.Errorf("MaxBytes %d: %+v, %v; want %+v", c.bytes, got, err, want)
+			}
+		case !errors.As(err, &me) || me.What != c.what || me.Limit != c.bytes:
+			t.Errorf("MaxBytes %d: %v; want a MemoryError for %s", c.bytes, err, c.what)
+		case c.what == "dependencies" && (me.Count != c.count || me.Bytes != 4*c.count):
+			t.Errorf("MaxBytes %d: %+v; want %d dependencies in %d bytes", c.bytes, me, c.count, 4*c.count)
+		case c.what == "transitions" && me.Count > c.count:
+			t.Errorf("MaxBytes %d: %+v; want a walk of at most %d transitions", c.bytes, me, c.count)
+		}
+	}
+	if want.Dependencies != 1200 {
+		t.Errorf("%d dependencies; want 1,200", want.Dependencies)
+	}
+}
