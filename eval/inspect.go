@@ -214,12 +214,14 @@ func (m *Machine) sendRoutingChecks(ps []programRoutings, maxMemory int64) lang.
 	if own == "" {
 		own = "shortest"
 	}
-	// free says whether each routing alone was found free of deadlock.
-	free := map[string]bool{own: checkDeadlock(spec, own, "", how, maxMemory, func(string, ...any) {})}
+	// free says whether each routing a send names was found free of
+	// deadlock alone (the topology's own is checked when first needed:
+	// its warning is simChecks').
+	free := map[string]bool{}
 	var ds lang.Diagnostics
 	for _, p := range ps {
 		for _, r := range p.named {
-			if _, done := free[r.name]; done {
+			if _, done := free[r.name]; done || r.name == own {
 				continue
 			}
 			subject := fmt.Sprintf("routing %s, which this send names, of topology %s", r.name, t.Label)
@@ -241,8 +243,14 @@ func (m *Machine) sendRoutingChecks(ps []programRoutings, maxMemory int64) lang.
 				}
 			}
 		}
-		if at == nil || slices.ContainsFunc(names, func(n string) bool { return !free[n] }) {
-			continue // one routing, or one alone can deadlock (warned of)
+		if at == nil {
+			continue // the topology's routing only
+		}
+		if _, done := free[own]; !done {
+			free[own] = checkDeadlock(spec, own, "", how, maxMemory, func(string, ...any) {})
+		}
+		if slices.ContainsFunc(names, func(n string) bool { return !free[n] }) {
+			continue // one alone can deadlock (warned of)
 		}
 		rc, err := runtime.CheckRoutings(context.Background(), spec, names, runtime.CheckOptions{MaxWork: checkWork, MaxMemory: maxMemory})
 		subject := fmt.Sprintf("routings %s, which program %s uses together on topology %s,", strings.Join(names, ", "), p.program, t.Label)
