@@ -603,24 +603,37 @@ func (ck *checker) grow(w *walk, n int) error {
 }
 
 // spread marks good every state of w from which a good one is reached,
-// following the transitions forward (no reverse index). Where a few
-// passes do not settle it, Tarjan's search for strongly connected
-// components, in which goodness passes from a
-// state to the one it was searched from and from a component found
-// before (final) to the state with a transition into it, so a
-// component's root, which every member was searched from, is good when a
-// member is or a transition leaves it for a good state, and then so is
-// every member.
+// following the transitions forward (no reverse index), from the last
+// state back: a state with a transition to one already good is good (most
+// are, as the states were reached breadth first); from one with none,
+// Tarjan's search for strongly connected components, in which goodness
+// passes from a state to the one it was searched from and from a state
+// done (final) to any with a transition into it, so a component's root,
+// which every member was searched from, is good when a member is or a
+// transition leaves it for a good state, and then so is every member.
 func (w *walk) spread() {
 	ns := len(w.states)
 	w.order, w.low = resize(w.order, ns), resize(w.low, ns)
 	stack, frames := w.stack[:0], w.frames[:0]
 	n := int32(0)
-	for r := range int32(ns) {
+	for r := int32(ns) - 1; r >= 0; r-- {
 		if w.order[r] != 0 {
 			continue
 		}
 		n++
+		// Most states, taken from the last back (they were reached in
+		// breadth-first order), have a transition to one already good:
+		// good, and done, with no search.
+		for _, t := range w.to[w.out[r]:w.out[r+1]] {
+			if w.good[t] {
+				w.good[r] = true
+				break
+			}
+		}
+		if w.good[r] {
+			w.order[r] = n
+			continue
+		}
 		w.order[r], w.low[r] = n, n
 		stack = append(stack, r)
 		frames = append(frames, frame{r, w.out[r]})
