@@ -197,11 +197,8 @@ func CheckRouting(ctx context.Context, spec *Spec, o CheckOptions) (*RouteCheck,
 	}
 	rep, err := checkWithin(r, what, need, o.MaxMemory)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if tl := (*limits.TooLarge)(nil); errors.As(err, &tl) {
-			return nil, err
+		if e := checkFailed(ctx, err); e != nil {
+			return nil, e
 		}
 		if se := (*acyclic.StepsError)(nil); errors.As(err, &se) {
 			est := se.Steps / float64(se.Done) * float64(se.Total)
@@ -340,11 +337,8 @@ func CheckRoutings(ctx context.Context, spec *Spec, names []string, o CheckOptio
 	}
 	rep, err := checkWithin(r, what, need, o.MaxMemory)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if tl := (*limits.TooLarge)(nil); errors.As(err, &tl) {
-			return nil, err
+		if e := checkFailed(ctx, err); e != nil {
+			return nil, e
 		}
 		return nil, fmt.Errorf("route check of %s together: %w", joined, err)
 	}
@@ -390,6 +384,19 @@ func checkWithin(r acyclic.Routing, what string, need, maxMemory int64) (acyclic
 		return rep, &limits.TooLarge{What: what + ", " + how + ",", Need: limits.Add(need, me.Bytes), Limit: limit}
 	}
 	return rep, err
+}
+
+// checkFailed returns what a failed check's caller returns as it is: the
+// context's error once cancelled, or the memory limit's; nil for an error the
+// caller explains.
+func checkFailed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if tl := (*limits.TooLarge)(nil); errors.As(err, &tl) {
+		return err
+	}
+	return nil
 }
 
 // exactNext returns n's routing as the Next of an acyclic.Routing over its
