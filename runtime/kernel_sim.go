@@ -20,7 +20,6 @@ const (
 	evGrant                  // id = lane: its holder's tail is due to leave it; hand it to the first waiter
 	evAckGen                 // id = part, aux = node: acknowledgement to send from node
 	evDriver                 // id, aux: the driver's own (see driver)
-	evCredit                 // id = lane, aux = flits: their credits are back at its sender, for BookSim's used credits (lane_credits.go)
 	evRetry                  // id = packet: hot-potato routing tries again (route_deflect.go)
 	evLaneOpen               // id = lane: enough of its credits are back to open it (lane_credits.go)
 )
@@ -295,6 +294,10 @@ type sim struct {
 	seq  uint64
 	now  float64
 	last float64
+	// cur is the sequence (event.seq) of the event being handled, which
+	// orders it against the used credits filed with their wire at its
+	// time (lane_credits.go).
+	cur uint64
 
 	// State is grouped per lane, wire and node so that one access costs
 	// one cache line on networks far larger than the cache.
@@ -373,6 +376,13 @@ type sim struct {
 	// come back (BookSim's used credits, which its UGAL reads); kept
 	// only for the routings that read it (route_switched.go).
 	used []int32
+	// usedCred holds the credits of used that are on their way back with
+	// no event of their own, usedFirst per wire the first of its (+1; 0:
+	// none), usedFree the first unused (lane_credits.go).
+	usedCred  []usedCredit
+	usedFirst []int32
+	usedFree  int32
+	usedLast  float64 // when the last of them is back
 	// bufIn is the packets in all lanes' buffers.
 	bufIn int64
 	// hot is hot-potato routing's state (route_deflect.go), nil until a
@@ -418,7 +428,7 @@ func newSim(n *network, opt *Options) *sim {
 		s.bufUsed, s.bufEnd = make([]int32, lanes), make([]float64, lanes)
 	}
 	if n.rk == rSwitched && n.swr.readsCredits() {
-		s.used = make([]int32, wires)
+		s.used, s.usedFirst = make([]int32, wires), make([]int32, wires)
 	}
 	if n.routerProcesses() {
 		s.router = make([]float64, g.N())
@@ -462,6 +472,8 @@ func (s *sim) reset(seed uint64) {
 	clear(s.router)
 	clear(s.bufUsed)
 	clear(s.used)
+	clear(s.usedFirst)
+	s.usedCred, s.usedFree, s.usedLast = s.usedCred[:0], 0, 0
 	s.cred, s.credFree = s.cred[:0], 0
 	clear(s.injNext)
 	for i := range s.injLast {
@@ -620,7 +632,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.touchAhead()
 		}
 		s.events++
-		s.now = e.t
+		s.now, s.cur = e.t, e.seq
 		if e.t > s.last || e.t != e.t { // max(s.last, e.t), without its signed-zero cases (s.last is never -0)
 			s.last = e.t
 		}
@@ -642,13 +654,14 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 			s.route(p, &s.pkts[p])
 		case evDriver:
 			s.drv.wake(e.id, e.aux)
-		case evCredit:
-			s.used[e.id/s.net.lanes] -= e.aux
 		case evRetry:
 			s.retry(e.id)
 		case evLaneOpen:
 			s.laneOpen(e.id)
 		}
+	}
+	if s.usedLast > s.last && s.err == nil {
+		s.last = s.usedLast // as if their events had been handled (lane_credits.go's usedBack)
 	}
 	return false
 }

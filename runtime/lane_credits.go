@@ -66,7 +66,7 @@ func (s *sim) owe(p *packet, ch int32, end float64) bool {
 // its sender CreditDelay and that wire's latency after its middle flit
 // has left, in the lane's own (owed by a packet that fits its buffer with
 // room to spare, and then in BookSim's used credits of its wire as they
-// are read: usedOf), or else in the used credits by an event (evCredit),
+// are read: usedOf), or else in the used credits of its wire (usedBack),
 // where a routing reads them (route_switched.go). And it counts its flits
 // in the used credits (sim.used) of a wire into a router.
 func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
@@ -78,7 +78,7 @@ func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
 		if n.credits && int64(flits) < n.bufFlits {
 			s.creditOnItsWay(in, t, flits)
 		} else if s.used != nil {
-			s.push(t, evCredit, in, flits)
+			s.usedBack(in/n.lanes, t, flits)
 		}
 	}
 	if s.used != nil && next < n.swr.S {
@@ -172,5 +172,65 @@ func (s *sim) usedOf(w int32) int32 {
 			s.creditsBack(ch)
 		}
 	}
+	if s.usedFirst[w] != 0 {
+		s.usedTaken(w)
+	}
 	return s.used[w]
+}
+
+// usedCredit is f flits' credits of a wire on their way back (sim.
+// usedCred): back at t, after the events pushed up to sequence seq (an
+// event's seq, its kind's bits all set), and the wire's next (+1; 0:
+// none), or the next unused.
+type usedCredit struct {
+	t    float64
+	seq  uint64
+	f    int32
+	next int32
+}
+
+// usedBack files f flits' credits of wire w, back in its used credits at
+// t, where an event would have taken them off (an event a hop, a quarter
+// of a curve's events on the flattened butterfly's UGAL): they are taken
+// off when the wire is read (usedOf) exactly as that event would have
+// been handled by then, the same time and the same order against the
+// other events of that instant, since it stands where the event would
+// have been pushed (seq). A wire nobody reads sheds its credits back as
+// it files more, so that each wire keeps only those on their way.
+func (s *sim) usedBack(w int32, t float64, f int32) {
+	if s.usedFirst[w] != 0 {
+		s.usedTaken(w)
+	}
+	i := s.usedFree
+	if i != 0 {
+		s.usedFree = s.usedCred[i-1].next
+	} else {
+		// It stands for the event it would be: bounded as those are.
+		if s.guard.maxEvents > 0 && len(s.usedCred) >= s.guard.maxEvents && s.err == nil {
+			s.err = s.guard.exceeded("credits on their way back", len(s.usedCred), int64(unsafe.Sizeof(usedCredit{})))
+		}
+		s.usedCred = append(s.usedCred, usedCredit{})
+		i = int32(len(s.usedCred))
+	}
+	s.usedCred[i-1] = usedCredit{t: t, seq: s.seq<<8 | 0xff, f: f, next: s.usedFirst[w]}
+	if t > s.usedLast {
+		s.usedLast = t
+	}
+	s.usedFirst[w] = i
+}
+
+// usedTaken takes off wire w's used credits those filed with it (usedBack)
+// that are back: before now, or at now and filed before the event being
+// handled was pushed (its event would have come first).
+func (s *sim) usedTaken(w int32) {
+	prev := &s.usedFirst[w]
+	for i := *prev; i != 0; i = *prev {
+		c := &s.usedCred[i-1]
+		if c.t > s.now || c.t == s.now && c.seq > s.cur {
+			prev = &c.next
+			continue
+		}
+		s.used[w] -= c.f
+		*prev, c.next, s.usedFree = c.next, s.usedFree, i
+	}
 }

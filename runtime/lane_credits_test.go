@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -66,4 +67,57 @@ func TestLaneCountsFlitsRoundedUp(t *testing.T) {
 	spec := creditSpec(mustGen(t, "chain", 3), true, 2, 0)
 	spec.Packet.FlitBytes = 2
 	runTwo(t, spec, "3-byte packets in 2-byte flits", testMsg{0, 2, 3}, testMsg{0, 2, 3}, 9, 12)
+}
+
+// TestUsedCreditComesBackAsItsEventWould: a used credit filed with its
+// wire (usedBack) is back when its event would have been handled, which
+// is the event queue's order, (time, then the order pushed): the event
+// stands where usedBack was called. Hand-built on flatfly(4, 2, 4) under
+// UGAL, wire w, at T = 5: event A pushed, then credit c1 (3 flits, back at
+// T), then event B, then credit c2 (2 flits, back at T), then event C;
+// credit c0 (4 flits) back at 4 and c3 (1 flit) at 6, filed first. The
+// queue pops A, B, C at T (and nothing else), in that order: while A is
+// handled c0 alone is back (c1's event, pushed after A, would come next):
+// 10 − 4 = 6 used; while B is, c1 as well: 3; while C is, c2 as well: 1;
+// and c3, at 6, not yet. Counting every credit of the instant (c.t ≤ now)
+// reads 1 at A and B; counting none of them reads 6 at B and C (and
+// changes the flatfly UGAL load curve's results).
+func TestUsedCreditComesBackAsItsEventWould(t *testing.T) {
+	spec := basic(mustGen(t, "flatfly", 4, 2, 4), 1e-9, 4e9)
+	spec.Packet.FlitBytes, spec.Switching = 4, Wormhole
+	n, err := compile(spec, "ugal", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(n, &Options{Routing: "ugal"})
+	s.reset(1)
+	const w, T = 7, 5.0
+	s.used[w] = 10 // c0..c3's flits, counted when their packets took w
+	s.usedBack(w, T-1, 4)
+	s.usedBack(w, T+1, 1)
+	s.push(T, evDriver, 0, 'A')
+	s.usedBack(w, T, 3)
+	s.push(T, evDriver, 0, 'B')
+	s.usedBack(w, T, 2)
+	s.push(T, evDriver, 0, 'C')
+	for _, want := range []struct {
+		ev   int32
+		used int32
+	}{{'A', 6}, {'B', 3}, {'C', 1}} {
+		e := s.pop()
+		s.now, s.cur = e.t, e.seq // as run does
+		if e.t != T || e.aux != want.ev {
+			t.Fatalf("popped %q at %v, want %q at %v", e.aux, e.t, want.ev, T)
+		}
+		if got := s.usedOf(w); got != want.used {
+			t.Errorf("while %q is handled at %v: %d used credits, want %d", e.aux, T, got, want.used)
+		}
+	}
+	if s.q.len() != 0 {
+		t.Errorf("%d events left, want none (a credit is no event)", s.q.len())
+	}
+	s.now, s.cur = T+1, math.MaxUint64
+	if got := s.usedOf(w); got != 0 {
+		t.Errorf("after %v: %d used credits, want 0", T+1, got)
+	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -84,8 +85,9 @@ func TestNCARandomSpreadsUpPorts(t *testing.T) {
 // TestUsedCreditsComeBack: the used credits UGAL reads (sim.used) count
 // a packet's flits on each channel into a router from when it takes the
 // channel until they have left that router and their credits are back,
-// so after a run every count is back to zero; and while the routing does
-// not read them they are not kept.
+// so after a run every count, read at its end (after its last event:
+// usedOf), is back to zero; and while the routing does not read them
+// they are not kept.
 func TestUsedCreditsComeBack(t *testing.T) {
 	spec := basic(mustGen(t, "flatfly", 4, 2, 4), 1e-9, 4e9)
 	spec.Packet.FlitBytes, spec.Switching = 4, Wormhole
@@ -100,8 +102,9 @@ func TestUsedCreditsComeBack(t *testing.T) {
 		if s.used == nil {
 			t.Fatal("ugal keeps no used credits")
 		}
-		for w, u := range s.used {
-			if u != 0 {
+		s.now, s.cur = s.last, math.MaxUint64
+		for w := range s.used {
+			if u := s.usedOf(int32(w)); u != 0 {
 				t.Errorf("wire %d: %d flits still owed after the run", w, u)
 			}
 		}
@@ -343,6 +346,10 @@ func TestFlatFlyUGALDecidesAsBookSims(t *testing.T) {
 	spec := basic(mustGen(t, "hyperx", 2, 3, 5, 2), 1e-9, 4e9)
 	spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, 2, Wormhole
 	s, _ := runOnce(t, spec, Options{Op: "uniform", Size: 32, Seed: 1, Routing: "ugal"})
+	s.now, s.cur = s.last, math.MaxUint64 // the run's credits filed with their wires all back, read off
+	for w := range s.used {
+		s.usedOf(int32(w))
+	}
 	g, S := s.net.g, int32(30)
 	coord := func(v int32, d int) int32 {
 		st := int32(1)
