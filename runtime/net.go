@@ -418,8 +418,7 @@ func (n *network) wire(l, from int32) int32 {
 	if n.rule != ruleNone {
 		return n.ruleWire(l, from)
 	}
-	k := n.g.Link(l)
-	if k.Multi || k.A == from {
+	if a, multi := n.g.LinkEnd(l); multi || a == from {
 		return 2 * l
 	}
 	return 2*l + 1

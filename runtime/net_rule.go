@@ -104,7 +104,7 @@ func (n *network) dim(l int32) int32 {
 	if n.rule != ruleNone {
 		return n.linkDim(l)
 	}
-	return n.g.Link(l).Dim
+	return n.g.LinkDim(l)
 }
 
 // ruleWire is the wire of link l leaving node from, by rule.

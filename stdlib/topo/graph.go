@@ -229,6 +229,19 @@ func (g *Graph) Rank(v int32) int {
 // Link returns link l.
 func (g *Graph) Link(l int32) Link { return g.links[l] }
 
+// LinkDim returns link l's Dim: Link(l).Dim without the copy of the
+// whole Link, which the compiler makes through the stack in two
+// overlapping halves whose reading back stalls (a simulator's hop reads
+// it).
+func (g *Graph) LinkDim(l int32) int32 { return g.links[l].Dim }
+
+// LinkEnd returns link l's end A and whether it has more than two members
+// (Link(l).A and .Multi without the copy: see LinkDim).
+func (g *Graph) LinkEnd(l int32) (a int32, multi bool) {
+	k := &g.links[l]
+	return k.A, k.Multi
+}
+
 // Members lists the nodes on link l (two for a point-to-point link).
 func (g *Graph) Members(l int32) []int32 {
 	if ms, ok := g.multi[l]; ok {
