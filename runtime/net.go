@@ -418,10 +418,7 @@ func (n *network) wire(l, from int32) int32 {
 	if n.rule != ruleNone {
 		return n.ruleWire(l, from)
 	}
-	if a, multi := n.g.LinkEnd(l); multi || a == from {
-		return 2 * l
-	}
-	return 2*l + 1
+	return 2*l + n.g.Away(l, from)
 }
 
 // candidates appends the adjacency entries a packet at `at` may take

@@ -235,11 +235,14 @@ func (g *Graph) Link(l int32) Link { return g.links[l] }
 // it).
 func (g *Graph) LinkDim(l int32) int32 { return g.links[l].Dim }
 
-// LinkEnd returns link l's end A and whether it has more than two members
-// (Link(l).A and .Multi without the copy: see LinkDim).
-func (g *Graph) LinkEnd(l int32) (a int32, multi bool) {
-	k := &g.links[l]
-	return k.A, k.Multi
+// Away is 1 where link l is point-to-point and node v is not its end A
+// (the link's second direction, B to A, is the one leaving v), else 0:
+// Link(l)'s A and Multi read without the copy (see LinkDim).
+func (g *Graph) Away(l, v int32) int32 {
+	if k := &g.links[l]; !k.Multi && k.A != v {
+		return 1
+	}
+	return 0
 }
 
 // Members lists the nodes on link l (two for a point-to-point link).
