@@ -68,20 +68,25 @@ func (s *sim) owe(p *packet, ch int32, end float64) bool {
 // room to spare, and then in BookSim's used credits of its wire as they
 // are read: usedOf), or else in the used credits of its wire (usedBack),
 // where a routing reads them (route_switched.go). And it counts its flits
-// in the used credits (sim.used) of a wire into a router.
+// in the used credits (sim.used) of a wire from a router into a router.
 func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
 	n := s.net
 	flits := int32((p.bytes + n.flitSize - 1) / n.flitSize)
+	ownLane := n.credits && int64(flits) < n.bufFlits
 	if p.nhops > 0 { // (at a router: it moves on)
 		in := p.hop(p.nhops - 1).ch
 		t := (start+end)/2 + n.spec.CreditDelay + n.linkP(in/n.lanes>>1).Latency
-		if n.credits && int64(flits) < n.bufFlits {
+		if ownLane {
 			s.creditOnItsWay(in, t, flits)
-		} else if s.used != nil {
+		} else if s.used != nil && p.nhops > 1 {
 			s.usedBack(in/n.lanes, t, flits)
 		}
 	}
-	if s.used != nil && next < n.swr.S {
+	// A routing reads the used credits of wires that leave a router
+	// (switches are the nodes below swr.S): a processor's wire (the first
+	// hop's, as packets start at processors) keeps none, unless they come
+	// back with its lane's own credits, which take them off all the same.
+	if s.used != nil && next < n.swr.S && (ownLane || p.at < n.swr.S) {
 		s.used[w] += flits
 	}
 }

@@ -87,7 +87,10 @@ func TestNCARandomSpreadsUpPorts(t *testing.T) {
 // channel until they have left that router and their credits are back,
 // so after a run every count, read at its end (after its last event:
 // usedOf), is back to zero; and while the routing does not read them
-// they are not kept.
+// they are not kept, nor on the wires that leave processors (no routing
+// reads those: on the 4-ary flattened butterfly, where packets of 256 B
+// fill their buffers, their credits would be filed, each in its wire's
+// list, and the last ones left there).
 func TestUsedCreditsComeBack(t *testing.T) {
 	spec := basic(mustGen(t, "flatfly", 4, 2, 4), 1e-9, 4e9)
 	spec.Packet.FlitBytes, spec.Switching = 4, Wormhole
@@ -101,6 +104,11 @@ func TestUsedCreditsComeBack(t *testing.T) {
 		}
 		if s.used == nil {
 			t.Fatal("ugal keeps no used credits")
+		}
+		for w := range s.used {
+			if from := s.fromNode(int32(w) * s.net.lanes); from >= s.net.swr.S && (s.used[w] != 0 || s.usedFirst[w] != 0) {
+				t.Errorf("wire %d from processor node %d: %d used credits, list %d, want none kept", w, from, s.used[w], s.usedFirst[w])
+			}
 		}
 		s.now, s.cur = s.last, math.MaxUint64
 		for w := range s.used {
