@@ -1191,6 +1191,18 @@ func (s *sim) choose(p *packet) int {
 	return s.ties[0]
 }
 
+// afterPacketOverhead is when a packet leaving node at start may take its
+// first wire: after the node's per-packet overhead β (PacketOverhead), which
+// its packets pay one after another; start itself where β is 0.
+func (s *sim) afterPacketOverhead(node int32, start float64) float64 {
+	if beta := s.net.nodeP(node).PacketOverhead; beta > 0 {
+		vs := max(start, s.nodes[node].vcp)
+		s.nodes[node].vcp = vs + beta
+		return vs + beta
+	}
+	return start
+}
+
 // acquire gives lane ch, of wire w, to packet id (p) at the current time
 // and sends the packet (or, for a circuit probe, the header) over it.
 func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
@@ -1219,11 +1231,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	l := w >> 1 // w / 2 (w ≥ 0), without a signed division's fix-up
 	lp := n.linkP(l)
 	if p.nhops == 0 {
-		if beta := n.nodeP(p.at).PacketOverhead; beta > 0 {
-			vs := max(start, s.nodes[p.at].vcp)
-			s.nodes[p.at].vcp = vs + beta
-			start = vs + beta
-		}
+		start = s.afterPacketOverhead(p.at, start)
 	}
 	if p.first {
 		wr.load++

@@ -176,11 +176,7 @@ func (s *sim) starAcquire(id int32, p *packet, w, next int32) {
 	l := w >> 1
 	lp := n.linkP(l)
 	if p.nhops == 0 {
-		if beta := n.nodeP(p.at).PacketOverhead; beta > 0 {
-			vs := max(start, s.nodes[p.at].vcp)
-			s.nodes[p.at].vcp = vs + beta
-			start = vs + beta
-		}
+		start = s.afterPacketOverhead(p.at, start)
 	}
 	if p.first {
 		wr.load++
