@@ -170,6 +170,9 @@ func (n *network) checkBudget(tr *traffic, runs, workers int, maxMemory int64) (
 	}
 	if n.islip {
 		network = limits.Add(network, limits.Mul(wires, allocWireBytes), limits.Mul(wires, int64(n.lanes), 4))
+		if n.injectsOneAtATime() {
+			network = limits.Add(network, limits.Mul(int64(g.N()), 8)) // sim.injSent
+		}
 	}
 	if n.injectsRoundRobin() {
 		network = limits.Add(network, limits.Mul(int64(g.N()), injNextBytes))

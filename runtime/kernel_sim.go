@@ -313,6 +313,12 @@ type sim struct {
 	// (injectOne), the lane its last packet took, -1 before its first;
 	// nil on every other network.
 	injLast []int32
+	// injSent is, per terminal that injects one packet at a time under
+	// iSLIP, when its last packet's tail leaves it: its injection lane's
+	// end when the packet fits the first router's buffer, +Inf when it
+	// does not (a head blocked there holds its tail at the terminal); nil
+	// on every other network.
+	injSent []float64
 	nodes   []nodeState
 	// nodeLoad is scratch for maxThroughLoad.
 	nodeLoad []int32
@@ -444,6 +450,9 @@ func newSim(n *network, opt *Options) *sim {
 	}
 	if n.injectsOneAtATime() {
 		s.injLast = make([]int32, g.N())
+		if n.islip {
+			s.injSent = make([]float64, g.N())
+		}
 	}
 	if usesLogGOPS(n.spec) {
 		s.nic = make([]nodeNIC, g.N())
@@ -476,6 +485,7 @@ func (s *sim) reset(seed uint64) {
 	s.usedCred, s.usedFree, s.usedLast = s.usedCred[:0], 0, 0
 	s.cred, s.credFree = s.cred[:0], 0
 	clear(s.injNext)
+	clear(s.injSent)
 	for i := range s.injLast {
 		s.injLast[i] = -1
 	}
@@ -1040,7 +1050,7 @@ func (n *network) injectsOneAtATime() bool {
 func (s *sim) injectOne(w, at int32) int32 {
 	// (On a terminal of several wires the last packet's lane counts only
 	// for a packet leaving by the same wire.)
-	if l := s.injLast[at]; l >= w*s.net.lanes && l < (w+1)*s.net.lanes && !s.wl.laneOn(w, l).free(s.now) {
+	if l := s.injLast[at]; l >= w*s.net.lanes && l < (w+1)*s.net.lanes && !s.wl.laneOn(w, l).free(s.now) && !s.tailSent(w, l, at) {
 		return l
 	}
 	ch := s.injectLane(w, at)
@@ -1274,6 +1284,9 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		ln.until = math.Inf(1) // until the circuit is up
 	} else {
 		ln.until = end
+		if s.injSent != nil && p.nhops == 0 {
+			s.injSent[p.at] = s.tailLeaves(p, end)
+		}
 		// A full buffer at the lane's far end closes it until a packet
 		// leaves (buffers.go).
 		full := s.bufPkts > 0 && s.takeBuffer(p, ch, end)
@@ -1657,8 +1670,16 @@ func (s *sim) fromNode(ch int32) int32 {
 func (s *sim) grant(ch int32) {
 	ln := s.lane(ch)
 	q := ln.head
-	if q < 0 || ln.until > s.now {
-		return // handed over already, or kept on by a worm that blocked since
+	if q < 0 {
+		return // handed over already
+	}
+	if ln.until > s.now {
+		// kept on by a worm that blocked since; a terminal's packets that
+		// waited for it to send its tail may take another lane
+		if s.injSent != nil && s.pkts[q].nhops == 0 {
+			s.injectPast(ch, q)
+		}
+		return
 	}
 	lq := &s.laneQ[ch]
 	prev := int32(-1)

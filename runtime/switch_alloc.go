@@ -117,3 +117,70 @@ func (s *sim) islipBook(p *packet, w int32, start, dur, loss, end float64, share
 	aw.gap -= fill
 	wr.free = femto(wr.free + dur - fill + loss)
 }
+
+// A terminal that injects one packet at a time under iSLIP: BookSim's
+// terminal sends a packet's flits in turn and gives the next packet's
+// head the next VC round robin that is free and has a credit once the
+// last packet's tail has gone (trafficmanager.cpp:1105–1130, _Step's
+// injection: _last_vc, IsAvailableFor, IsFullFor; a VC is free once
+// its packet's tail has been sent, buffer_state.cpp:640–646), whether
+// or not that packet's head is blocked in the first router. A packet
+// that fits the router's input buffer has sent its tail F flit times
+// after its head, so a head blocked there holds its lane (the buffer
+// stays full) but not the terminal: the packets behind it go on by the
+// other lanes.
+
+// tailLeaves is when packet p, taking its injection lane with its tail
+// due to leave at end, has sent its tail from its terminal: end if it
+// fits the first router's buffer, +Inf if not (sim.injSent).
+func (s *sim) tailLeaves(p *packet, end float64) float64 {
+	if n := s.net; p.bytes > n.bufFlits*n.flitSize {
+		return math.Inf(1)
+	}
+	return end
+}
+
+// tailSent tells whether the packet holding terminal at's last lane l,
+// of wire w, has sent its tail, and no packet waits for l: the next
+// packet need not wait for that lane.
+func (s *sim) tailSent(w, l, at int32) bool {
+	return s.injSent != nil && s.injSent[at] <= s.now && s.wl.laneOn(w, l).head < 0
+}
+
+// injectPast moves the packets waiting at their terminal for lane ch,
+// whose holder's head blocked after its tail had left the terminal, to
+// the next lane round robin that is free (the first of them, q, takes
+// it), or else to the lane of the wire that frees first, if one will.
+func (s *sim) injectPast(ch, q int32) {
+	p := &s.pkts[q]
+	if s.injSent[p.at] > s.now {
+		return
+	}
+	w := s.wl.wireOf(ch)
+	first := w * s.net.lanes
+	to := int32(-1)
+	for c := first; c < first+s.net.lanes; c++ {
+		if c != ch && s.wl.laneOn(w, c).free(s.now) {
+			to = c
+			break
+		}
+	}
+	if to < 0 {
+		soonest := math.Inf(1)
+		for c := first; c < first+s.net.lanes; c++ {
+			if ln := s.wl.laneOn(w, c); c != ch && ln.head < 0 && ln.until < soonest {
+				to, soonest = c, ln.until
+			}
+		}
+		if to < 0 {
+			return // every lane kept: the queue waits where it is
+		}
+	}
+	from, dst := s.wl.laneOn(w, ch), s.wl.laneOn(w, to)
+	dst.head, from.head = from.head, -1
+	s.laneQ[to], s.laneQ[ch] = s.laneQ[ch], laneQueue{}
+	for x := dst.head; x >= 0; x = s.pkts[x].next {
+		s.pkts[x].waitCh = to
+	}
+	s.push(max(s.now, dst.until), evGrant, to, 0)
+}

@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // Under iSLIP (Spec.Allocator) the cycles a packet alone on a wire books
 // past its flits carry the flits of the packet that shares the wire next
@@ -80,6 +83,99 @@ func TestISLIPLosesWhereInputsConflict(t *testing.T) {
 		for i, want := range []float64{tc.q1, tc.q2, tc.q3} {
 			if got := s.msgs[i].lat; got != want {
 				t.Errorf("allocator %d: Q%d delivered at %v, want %v", tc.a, i+1, got, want)
+			}
+		}
+	}
+}
+
+// Under iSLIP a terminal that injects one packet at a time moves on to
+// its next lane once its last packet's tail has left it, as BookSim's
+// terminal gives the next head the next VC that is free and has a credit
+// (trafficmanager.cpp:1105–1130: _last_vc, IsAvailableFor, IsFullFor),
+// whether or not that packet's head is blocked in the first router
+// (switch_alloc.go). Terminal P0 of a chain of two routers, 2 lanes of 8
+// one-byte flits; its last packet took injection lane 0, whose tail left
+// at 5, and whose head blocked in R0 since (the lane kept: its buffer is
+// full). At 6 the next packet takes lane 1; at 4 (the tail still
+// leaving), or when that packet did not fit the buffer (its tail held at
+// the terminal), or with a packet already waiting for lane 0, it waits
+// for lane 0. Packets waiting for lane 0 when its holder blocked move to
+// lane 1 once the tail has left, or, lane 1 held too, to the lane that
+// frees first; with every lane kept they stay.
+func TestTerminalMovesOnOnceItsTailHasGone(t *testing.T) {
+	spec := creditSpec(mustGen(t, "chain", 2), true, 8, 2)
+	spec.Allocator = ISLIP
+	spec, err := WithNIC(spec, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := runMessages(t, spec, 1)
+	if s.injSent == nil {
+		t.Fatal("no injSent under iSLIP with terminals injecting one packet at a time")
+	}
+	p0 := spec.Graph.Proc(0)
+	w := s.net.wire(spec.Graph.Adj(p0)[0].Link, p0)
+	l0, l1 := w*s.net.lanes, w*s.net.lanes+1
+	set := func(now, sent float64, waiting bool) {
+		s.now = now
+		s.injLast[p0], s.injNext[p0] = l0, 1
+		s.injSent[p0] = sent
+		*s.lane(l0) = lane{owner: 0, until: math.Inf(1), head: -1}
+		*s.lane(l1) = lane{owner: -1, head: -1}
+		if waiting {
+			s.lane(l0).head = 0
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		now, sent float64
+		waiting   bool
+		want      int32
+	}{
+		{"tail gone", 6, 5, false, l1},
+		{"tail leaving", 4, 5, false, l0},
+		{"tail held at the terminal", 6, math.Inf(1), false, l0},
+		{"a packet waits for lane 0", 6, 5, true, l0},
+	} {
+		set(tc.now, tc.sent, tc.waiting)
+		if got := s.injectOne(w, p0); got != tc.want {
+			t.Errorf("%s: lane %d, want %d", tc.name, got-l0, tc.want-l0)
+		}
+	}
+	if got := s.tailLeaves(&packet{bytes: 8}, 5); got != 5 {
+		t.Errorf("an 8-flit packet's tail leaves at %v, want 5", got)
+	}
+	if got := s.tailLeaves(&packet{bytes: 9}, 5); !math.IsInf(got, 1) {
+		t.Errorf("a 9-flit packet's tail leaves at %v, want +Inf (held)", got)
+	}
+
+	// Packets 0 and 1 wait at P0 for lane 0, whose holder blocked.
+	queue := func() {
+		s.pkts = append(s.pkts[:0], packet{at: p0, next: 1, waitCh: l0}, packet{at: p0, next: -1, waitCh: l0})
+		s.lane(l0).head, s.laneQ[l0], s.laneQ[l1] = 0, laneQueue{tail: 1, n: 2}, laneQueue{}
+	}
+	for _, tc := range []struct {
+		name    string
+		l1Until float64
+		want    int32
+	}{
+		{"lane 1 free", 0, l1},
+		{"lane 1 held to 9", 9, l1},
+		{"every lane kept", math.Inf(1), l0},
+	} {
+		set(6, 5, false)
+		s.lane(l1).until = tc.l1Until
+		if tc.l1Until > 0 {
+			s.lane(l1).owner = 2
+		}
+		queue()
+		s.injectPast(l0, 0)
+		if s.lane(tc.want).head != 0 || s.laneQ[tc.want].n != 2 {
+			t.Errorf("%s: the queue is not on lane %d", tc.name, tc.want-l0)
+		}
+		for i := range 2 {
+			if s.pkts[i].waitCh != tc.want {
+				t.Errorf("%s: packet %d waits for lane %d, want %d", tc.name, i, s.pkts[i].waitCh-l0, tc.want-l0)
 			}
 		}
 	}
