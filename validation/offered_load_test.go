@@ -14,15 +14,16 @@ import (
 // topology (with sets), under switching sw ("" for the machine's).
 func offeredCurve(t *testing.T, topology, op, sw string, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
-	return seededCurve(t, "std:booksim-mesh", topology, runtime.Options{Op: op, Switching: sw}, false, []uint64{1}, loads, sets...)
+	return seededCurve(t, "std:booksim-mesh", topology, runtime.Options{Op: op, Switching: sw}, runtime.Load{}, []uint64{1}, loads, sets...)
 }
 
 // seededCurve is offeredCurve on machine under opts (its Op, Switching
-// and Routing; 32-byte messages), with messages to their sender
-// (runtime.Load.Self) when self, run once with each of seeds, the seeds
+// and Routing; 32-byte messages), each point being point at one of loads
+// (its Self, Warmup and Measure kept, its Fraction set), run once with
+// each of seeds, the seeds
 // spread over the cores (internal/workers): each point is the mean of the
 // seeds' (meanPoints), as a peer's figure over the same seeds is.
-func seededCurve(t *testing.T, machine, topology string, opts runtime.Options, self bool, seeds []uint64, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
+func seededCurve(t *testing.T, machine, topology string, opts runtime.Options, point runtime.Load, seeds []uint64, loads []float64, sets ...string) (*runtime.Spec, []*runtime.LoadResult) {
 	t.Helper()
 	spec, err := load(t, machine, sets...).Spec(topology)
 	if err != nil {
@@ -30,7 +31,8 @@ func seededCurve(t *testing.T, machine, topology string, opts runtime.Options, s
 	}
 	ls := make([]runtime.Load, len(loads))
 	for i, f := range loads {
-		ls[i] = runtime.Load{Fraction: f, Self: self}
+		ls[i] = point
+		ls[i].Fraction = f
 	}
 	opts.Size = 32
 	runs := make([][]*runtime.LoadResult, len(seeds))

@@ -148,7 +148,7 @@ type switchedCase struct {
 // topology under a routing, each the mean over seeds (seededCurve).
 func switchedCurve(t *testing.T, topology string, sets []string, routing, op string, seeds []uint64, loads []float64) []*runtime.LoadResult {
 	t.Helper()
-	_, pts := seededCurve(t, "std:booksim", topology, runtime.Options{Op: op, Routing: routing}, false, seeds, loads, sets...)
+	_, pts := seededCurve(t, "std:booksim", topology, runtime.Options{Op: op, Routing: routing}, runtime.Load{}, seeds, loads, sets...)
 	return pts
 }
 
