@@ -148,9 +148,12 @@ func (s *sim) tailSent(w, l, at int32) bool {
 }
 
 // injectPast moves the packets waiting at their terminal for lane ch,
-// whose holder's head blocked after its tail had left the terminal, to
-// the next lane round robin that is free (the first of them, q, takes
-// it), or else to the lane of the wire that frees first, if one will.
+// whose holder's head blocked after its tail had left the terminal (q
+// the first of them), to a free lane of the wire (grant then gives q the
+// next free one round robin, injectAfter), or else to the lane that
+// frees first, if one will. With every lane kept they wait for ch; a
+// packet that finds every lane held and its last one kept waits for the
+// lane after the last taken (injectLane), even if another frees first.
 func (s *sim) injectPast(ch, q int32) {
 	p := &s.pkts[q]
 	if s.injSent[p.at] > s.now {
