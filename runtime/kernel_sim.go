@@ -1293,7 +1293,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		// Under credits a packet the buffer at next cannot hold keeps
 		// the lane until its head moves on from next (credits sets when
 		// its tail leaves).
-		kept := n.credits && next != p.dst && p.bytes > n.bufFlits*n.flitSize
+		kept := n.credits && next != p.dst && p.bytes > n.bufBytes
 		if kept {
 			ln.until = math.Inf(1)
 		}
@@ -1305,7 +1305,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 			// nothing; only a worm of more lanes than the ring spills.
 			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
 		}
-		if n.credits && !kept && n.roomFor(p.bytes) && next != p.dst && s.owe(p, ch, end) {
+		if n.credits && !kept && n.roomFor(p.bytes) && next != p.dst && s.owe(n.flitsOf(p.bytes), ch, end) {
 			full = true // shut until credits come back (lane_credits.go)
 		}
 		if ln.head >= 0 && !full && !kept {
@@ -1387,7 +1387,7 @@ func (s *sim) transmit(id int32, p *packet, w, ch int32, start float64, lp *Link
 	if sp := n.spec.Speedup; sp > 0 && p.nhops > 0 {
 		// The crossbar input the packet came in by passes one packet
 		// at a time, at speedup times the link's rate (router.go).
-		xbar = &s.wire(p.hop(p.nhops-1).ch / n.lanes).xbar
+		xbar = &s.wire(s.wl.wireOf(p.hop(p.nhops - 1).ch)).xbar
 		start = max(start, *xbar)
 	}
 	// Lanes busy at once share the wire flit by flit: a packet that
@@ -1501,11 +1501,11 @@ func femto(t float64) float64 {
 // flit's time from the previous lane's wire to this one's), at least 0.
 func (s *sim) credits(id int32, p *packet, start, end float64, lp *LinkParams, next int32) float64 {
 	n := s.net
-	flits := (p.bytes + n.flitSize - 1) / n.flitSize
-	free := flits - n.bufFlits // flits a buffer cannot hold
-	if free <= 0 {
+	if p.bytes <= n.bufBytes { // (its flits fit the buffer)
 		return end
 	}
+	flits := (p.bytes + n.flitSize - 1) / n.flitSize
+	free := flits - n.bufFlits // flits a buffer cannot hold
 	sharedEnd := end
 	if next != p.dst {
 		tf := float64(n.flitSize) / lp.Bandwidth

@@ -29,9 +29,16 @@ import (
 // shut lane waits as well.
 
 // roomFor tells whether a packet of size bytes fits a lane's buffer with
-// room to spare (fewer flits than it holds): the packets owe counts.
+// room to spare (fewer flits than it holds): the packets owe counts. Its
+// ⌈size / flitSize⌉ flits are at most bufFlits - 1 exactly when size is
+// at most roomBytes.
 func (n *network) roomFor(size int64) bool {
-	return (size+n.flitSize-1)/n.flitSize < n.bufFlits
+	return size <= n.roomBytes
+}
+
+// flitsOf is the flits of a packet of size bytes.
+func (n *network) flitsOf(size int64) int32 {
+	return int32((size + n.flitSize - 1) / n.flitSize)
 }
 
 // pendingCredit is the credits of a packet's flits on their way back to
@@ -43,12 +50,11 @@ type pendingCredit struct {
 	next int32
 }
 
-// owe counts packet p's flits owed on lane ch, which its tail leaves at
-// end, and shuts the lane (reports true) when another packet as long
+// owe counts the f flits owed on lane ch of a packet whose tail leaves it
+// at end, and shuts the lane (reports true) when another packet as long
 // would not fit the flits owed.
-func (s *sim) owe(p *packet, ch int32, end float64) bool {
+func (s *sim) owe(f, ch int32, end float64) bool {
 	n := s.net
-	f := int32((p.bytes + n.flitSize - 1) / n.flitSize)
 	ib := &s.inb[ch]
 	s.creditsBack(ch)
 	ib.owed += f
@@ -71,15 +77,16 @@ func (s *sim) owe(p *packet, ch int32, end float64) bool {
 // in the used credits (sim.used) of a wire from a router into a router.
 func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
 	n := s.net
-	flits := int32((p.bytes + n.flitSize - 1) / n.flitSize)
-	ownLane := n.credits && int64(flits) < n.bufFlits
+	flits := n.flitsOf(p.bytes)
+	ownLane := n.credits && n.roomFor(p.bytes)
 	if p.nhops > 0 { // (at a router: it moves on)
 		in := p.hop(p.nhops - 1).ch
-		t := (start+end)/2 + n.spec.CreditDelay + n.linkP(in/n.lanes>>1).Latency
+		win := s.wl.wireOf(in)
+		t := (start+end)/2 + n.spec.CreditDelay + n.linkP(win>>1).Latency
 		if ownLane {
 			s.creditOnItsWay(in, t, flits)
 		} else if s.used != nil && p.nhops > 1 {
-			s.usedBack(in/n.lanes, t, flits)
+			s.usedBack(win, t, flits)
 		}
 	}
 	// A routing reads the used credits of wires that leave a router
@@ -136,7 +143,7 @@ func (s *sim) creditsBack(ch int32) {
 		}
 		ib.owed -= c.f
 		if s.used != nil {
-			s.used[ch/s.net.lanes] -= c.f
+			s.used[s.wl.wireOf(ch)] -= c.f
 		}
 		ib.first = c.next
 		if ib.first == 0 {

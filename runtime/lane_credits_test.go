@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // Under credits a lane into a router owes at most its buffer's flits, a
@@ -119,5 +121,93 @@ func TestUsedCreditComesBackAsItsEventWould(t *testing.T) {
 	s.now, s.cur = T+1, math.MaxUint64
 	if got := s.usedOf(w); got != 0 {
 		t.Errorf("after %v: %d used credits, want 0", T+1, got)
+	}
+}
+
+// TestUsedOfIsTheCreditsNotBack: what usedOf reads of a wire is the flits
+// sent on it whose credits are not back by now, though it takes credits off
+// only when asked (the lanes' own, and those filed with the wire), and owe
+// empties a lane of its credits back in between. Random credits on the
+// lanes of the dragonfly(2, 4, 2, 9)'s wires under UGAL-L (lane credits,
+// creditOnItsWay: back at their time, no sooner than the lane's one
+// before) and filed with the wires (usedBack: back before now, or at now
+// when filed before the event being handled), lanes emptied as owe does
+// (creditsBack), times on a half-unit grid so that many fall on the
+// instant read, the events at an instant handled in the order pushed; each
+// read is checked against a count kept here of every credit filed and
+// when it is back.
+func TestUsedOfIsTheCreditsNotBack(t *testing.T) {
+	spec := basic(mustGen(t, "dragonfly", 2, 4, 2, 9, 0), 1e-9, 4e9)
+	spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, 3, Wormhole
+	spec.Credits = true
+	n, err := compile(spec, "ugal-l", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(n, &Options{Routing: "ugal-l"})
+	s.reset(1)
+	if s.used == nil || s.inb == nil {
+		t.Fatal("UGAL-L under credits keeps no used credits or no lane credits")
+	}
+	type credit struct {
+		w    int32
+		lane bool // on a lane (creditOnItsWay), else filed with the wire (usedBack)
+		t    float64
+		seq  uint64
+		f    int32
+	}
+	var (
+		filed []credit
+		laneT = map[int32]float64{} // the last lane credit's time, per lane
+		rng   = topo.NewRand(7)
+		wires = int32(8) // the first few wires, so that each gathers credits
+	)
+	lanes := n.lanes
+	reads := 0
+	for step := range 20000 {
+		w := int32(rng.Intn(int(wires)))
+		f := int32(1 + rng.Intn(8))
+		switch op := rng.Intn(10); {
+		case op < 3: // a lane credit
+			ch := w*lanes + int32(rng.Intn(int(lanes)))
+			tc := s.now + float64(rng.Intn(8))/2
+			tc = max(tc, laneT[ch])
+			laneT[ch] = tc
+			s.used[w] += f
+			s.creditOnItsWay(ch, tc, f)
+			filed = append(filed, credit{w: w, lane: true, t: tc, f: f})
+		case op < 5: // a credit filed with its wire, after the events pushed so far
+			s.seq++
+			tc := s.now + float64(rng.Intn(8))/2
+			s.used[w] += f
+			s.usedBack(w, tc, f)
+			filed = append(filed, credit{w: w, t: tc, seq: s.seq<<8 | 0xff, f: f})
+		case op < 6: // a lane emptied of its credits back, as owe does
+			s.creditsBack(w*lanes + int32(rng.Intn(int(lanes))))
+		case op < 7: // time goes on: the next event handled may have been pushed at any time before
+			if d := float64(rng.Intn(3)) / 2; d > 0 {
+				s.now += d
+				s.cur = uint64(rng.Intn(int(s.seq)+1))<<8 | uint64(evRoute)
+			}
+		default: // a read while an event handled later at now is (pushed before or after some of now's credits)
+			s.cur = max(s.cur, uint64(rng.Intn(int(s.seq)+1))<<8|uint64(evRoute))
+			want := int32(0)
+			for _, c := range filed {
+				back := c.t <= s.now
+				if !c.lane {
+					back = c.t < s.now || c.t == s.now && c.seq <= s.cur
+				}
+				if c.w == w && !back {
+					want += c.f
+				}
+			}
+			if got := s.usedOf(w); got != want {
+				t.Fatalf("step %d, wire %d at %v: usedOf %d, want %d (credits not back)", step, w, s.now, got, want)
+			}
+			reads++
+		}
+	}
+	if reads < 5000 {
+		t.Fatalf("only %d reads", reads)
 	}
 }

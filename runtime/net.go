@@ -61,7 +61,12 @@ type network struct {
 	// credits on shared wires (switch_alloc.go).
 	islip              bool
 	bufFlits, flitSize int64
-	dateline           bool // torus dimension-order routing: lanes split before/after the wrap link
+	// roomBytes is the largest packet, in bytes, that fits a lane's
+	// buffer with room to spare ((bufFlits - 1) flits), and bufBytes the
+	// largest that fits it: roomFor and credits compare sizes with them
+	// rather than count flits by a division a hop.
+	roomBytes, bufBytes int64
+	dateline            bool // torus dimension-order routing: lanes split before/after the wrap link
 	// splitTies: dimension order on a torus with an even side, where a
 	// packet exactly half way round takes either way (at random).
 	splitTies bool
@@ -209,6 +214,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 	if n.bufFlits == 0 {
 		n.bufFlits = 16
 	}
+	n.roomBytes, n.bufBytes = (n.bufFlits-1)*n.flitSize, n.bufFlits*n.flitSize
 	n.recogniseLinkRule()
 	n.hub, n.star = g.Hub()
 	if err := n.setRouting(routing); err != nil {
