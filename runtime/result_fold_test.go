@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // Seed 004 Fig. 9: on the XMP 64-node hypercube a random permutation shows
@@ -49,5 +52,34 @@ func TestByHopsXmp64(t *testing.T) {
 	}
 	if !strings.Contains(string(a), `"by_hops":[{"hops":1,"messages":`) {
 		t.Errorf("JSON lacks by_hops: %s", a)
+	}
+}
+
+// TestFoldOneTakesTheLatenciesOver: foldOne's result is aggregate's for
+// one run (every figure, the latency statistics and histogram included),
+// and it sorts the run's own latencies rather than a copy of them (what an
+// open-loop point's result no longer allocates). Random latencies in random
+// order, none to a few thousand, some equal.
+func TestFoldOneTakesTheLatenciesOver(t *testing.T) {
+	rng := topo.NewRand(3)
+	for _, n := range []int{0, 1, 2, 17, 1000, 4096} {
+		lat := make([]float64, n)
+		for i := range lat {
+			lat[i] = float64(1+rng.Intn(500)) * 1e-9
+		}
+		run := func(l []float64) runResult {
+			return runResult{lat: l, hopSum: int64(3 * n), hopMax: 5, makespan: 1e-6, linkLoad: 4, utilMean: 0.25, utilMax: 0.5, events: int64(10 * n)}
+		}
+		want := aggregate("uniform", []runResult{run(slices.Clone(lat))})
+		x := run(lat)
+		got := foldOne("uniform", &x)
+		a, _ := json.Marshal(want)
+		b, _ := json.Marshal(got)
+		if string(a) != string(b) {
+			t.Errorf("%d latencies: foldOne\n%s\nwant aggregate's\n%s", n, b, a)
+		}
+		if !slices.IsSorted(lat) {
+			t.Errorf("%d latencies: the run's own are not sorted: foldOne folded a copy", n)
+		}
 	}
 }
