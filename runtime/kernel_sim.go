@@ -763,11 +763,18 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		id = int32(len(s.pkts) - 1)
 	}
 	p := &s.pkts[id]
-	hops := p.hops[:0]
 	pt := &s.parts[pi]
 	pk := &s.net.spec.Packet
-	*p = packet{part: pi, at: from, target: to, dst: to, inLink: -1, waitCh: -1, next: -1, idx: -1,
-		lastDim: -1, ack: ack, hops: hops}
+	// Field by field, every one but the ring, whose places are written
+	// before they are read (the path's lanes from 0 on): assigning the
+	// whole record cleared its 256 bytes and stored its slice through
+	// the collector's barrier, a hundred instructions a packet.
+	p.at, p.target, p.dst, p.tail, p.nhops, p.waitCh, p.inLink, p.lastDim, p.class = from, to, to, 0, 0, -1, -1, -1, 0
+	p.spilled, p.probe, p.first, p.ack = false, false, false, ack
+	p.bytes, p.lastLat, p.lastEnd = 0, 0, 0
+	p.part, p.idx, p.next, p.waitNext, p.base, p.k = pi, -1, -1, 0, 0, 0
+	p.blocked, p.lastTx = 0, 0
+	p.hops = p.hops[:0]
 	var size int64
 	if ack {
 		size = int64(pk.AckBytes)
