@@ -106,3 +106,24 @@ func TestSpecNodeOfRefusesAMalformedList(t *testing.T) {
 		}
 	}
 }
+
+// A compiled network reads each node's parameters where the spec keeps
+// them (nodeP, which looks those given by NodeOf up once a node): the
+// same record as Spec.Node, for nodes given once a kind, once a node, or
+// all by the default.
+func TestNetworkNodeParamsAreTheSpecs(t *testing.T) {
+	full := c104Chain(t, 3)
+	one := *full
+	one.Nodes, one.DefaultNode = nil, NodeParams{HopDelay: delta}
+	for name, spec := range map[string]*Spec{"a record a node": full, "once a kind": compactNodes(full), "the default": &one} {
+		n, err := compile(spec, "", "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range int32(spec.Graph.N()) {
+			if got, want := n.nodeP(v), spec.Node(v); got != want {
+				t.Fatalf("%s: node %d's parameters at %p (%+v), the spec's at %p (%+v)", name, v, got, *got, want, *want)
+			}
+		}
+	}
+}
