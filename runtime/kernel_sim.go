@@ -860,11 +860,10 @@ func (s *sim) route(id int32, p *packet) {
 		}
 	} else if n.rk == rSwitched {
 		var ok bool
-		if a, ok = s.switchedHop(p); !ok {
+		if a, w, d, ok = s.switchedHop(p); !ok {
 			s.err = fmt.Errorf("no route from node %d to node %d", n.g.ID(p.at), n.g.ID(p.target))
 			return
 		}
-		w, d = n.wire(a.Link, p.at), n.dim(a.Link)
 	} else {
 		if n.rk == rHotPotato {
 			s.deflect(id, p)

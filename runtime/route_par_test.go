@@ -55,12 +55,12 @@ func TestPARDivertsAtTheSourceGroupsSecondRouter(t *testing.T) {
 		}
 		s.used[global] = c.used
 		p := &packet{at: 0, target: 107, dst: 107, nhops: 1, lastDim: 0}
-		a, ok := s.switchedHop(p)
+		a, _, _, ok := s.switchedHop(p)
 		if !ok || a.Node != 3 || p.target != 107 || p.class != 0 {
 			t.Fatalf("%s at router 0: hop to %d (ok %v), target %d, class %d; want minimal to 3, class 0", c.routing, a.Node, ok, p.target, p.class)
 		}
 		p.at, p.nhops, p.lastDim = 3, 2, 1
-		a, ok = s.switchedHop(p)
+		a, _, _, ok = s.switchedHop(p)
 		if !ok || a.Node != c.next || p.target != c.target || p.class != c.class {
 			t.Errorf("%s, %d used credits on router 3's global link: at router 3 hop to %d, target %d, class %d; want %d, %d, %d",
 				c.routing, c.used, a.Node, p.target, p.class, c.next, c.target, c.class)

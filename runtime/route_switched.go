@@ -4,7 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"unsafe"
 
+	"github.com/parasol-lang/parasol/internal/limits"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -120,7 +122,11 @@ type switchedRoute struct {
 	mask    []uint64
 	shift   []uint8
 	dimOf   [64]int8
-	links   checkLinks // for route --check (switchedNext)
+	// ports[v·radix + j] is router v's port j, where every router has
+	// radix ports (setPorts; nil otherwise).
+	ports []swPort
+	radix int32
+	links checkLinks // for route --check (switchedNext)
 }
 
 // ftSwitch is a fat-tree switch's level and the rank of the first
@@ -315,6 +321,9 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		}
 	}
 	n.rk, n.swr = rSwitched, r
+	if kind != topo.FatTree && kind != topo.XGFT {
+		n.setPorts()
+	}
 	// Without lanes enough for its classes a routing uses all lanes alike
 	// (route --check then shows the cycles the classes would break).
 	n.classes = 1
@@ -337,15 +346,15 @@ func (r *switchedRoute) level(v int32) (int32, int32) {
 	return -1, -1
 }
 
-// ejectPort is the adjacency entry from router at to processor dst (k =
-// 1; k = 0 when dst does not hang off at).
-func (n *network) ejectPort(at, dst int32) (topo.Adj, int) {
-	for _, a := range n.g.Adj(at) {
+// ejectPort is the adjacency index of the port from router at to
+// processor dst (k = 1; k = 0 when dst does not hang off at).
+func (n *network) ejectPort(at, dst int32) (int32, int) {
+	for j, a := range n.g.Adj(at) {
 		if a.Node == dst {
-			return a, 1
+			return int32(j), 1
 		}
 	}
-	return topo.Adj{}, 0
+	return 0, 0
 }
 
 // switchedCandidates appends the hops the routing may take from at toward
@@ -359,8 +368,8 @@ func (n *network) switchedCandidates(at, target, dst int32, alg swAlg, buf []top
 		// dimension still to go (listed in one pass: most are one).
 		to := g.Attached(target)
 		if to == at {
-			if a, k := n.ejectPort(at, target); k > 0 {
-				buf = append(buf, a)
+			if j, k := n.ejectPort(at, target); k > 0 {
+				buf = append(buf, g.Adj(at)[j])
 			}
 			return buf
 		}
@@ -400,18 +409,26 @@ func (r *switchedRoute) ffMinimal(at, target, dst int32, alg swAlg) bool {
 // it has none, 2 when it chooses among several (switchedCandidates lists
 // them). A hop's common case, without a list; not the flattened
 // butterfly's minimal adaptive choice (ffMinimal).
-func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k int) {
+func (n *network) switchedOne(at, target, dst int32, alg swAlg) (topo.Adj, int) {
+	j, k := n.switchedPort(at, target, dst, alg)
+	if k != 1 {
+		return topo.Adj{}, k
+	}
+	return n.g.Adj(at)[j], 1
+}
+
+// switchedPort is switchedOne's hop as the adjacency index of its port.
+func (n *network) switchedPort(at, target, dst int32, alg swAlg) (j int32, k int) {
 	g, r := n.g, n.swr
-	adj := g.Adj(at)
 	adaptive := alg == swNCAAdaptive || alg == swNCARandom
 	if at >= r.S { // a processor: its first port
 		if r.kind == topo.FatTree || r.kind == topo.XGFT {
 			if adaptive && r.w[0] > 1 {
-				return a, 2
+				return 0, 2
 			}
-			return adj[r.byW0.mod(uint32(dst-r.S))], 1
+			return int32(r.byW0.mod(uint32(dst - r.S))), 1
 		}
-		return adj[0], 1
+		return 0, 1
 	}
 	switch r.kind {
 	case topo.FatTree, topo.XGFT:
@@ -421,15 +438,15 @@ func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k i
 		if u := uint32(t - sw.sub); u < uint32(lv.span) { // an ancestor of dst: down
 			// (t's subtree below is ⌊(t - sub) / pm[i-1]⌋, as sub is a
 			// multiple of pm[i] = pm[i-1]·m[i-1])
-			return adj[lv.down.div(u)], 1
+			return int32(lv.down.div(u)), 1
 		}
 		if adaptive {
 			if r.w[sw.level] > 1 {
-				return a, 2
+				return 0, 2
 			}
-			return adj[lv.upLo], 1
+			return lv.upLo, 1
 		}
-		return adj[lv.upLo+int32(lv.ups.mod(lv.up.div(uint32(t))))], 1
+		return lv.upLo + int32(lv.ups.mod(lv.up.div(uint32(t)))), 1
 	case topo.Dragonfly:
 		to := target
 		if target >= r.S {
@@ -438,7 +455,7 @@ func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k i
 		if to == at {
 			return n.ejectPort(at, target)
 		}
-		return adj[r.dfNext(at, to)], 1
+		return r.dfNext(at, to), 1
 	}
 	// Flattened butterfly / HyperX.
 	to := target
@@ -450,9 +467,54 @@ func (n *network) switchedOne(at, target, dst int32, alg swAlg) (a topo.Adj, k i
 	}
 	ka, kb := r.key[at], r.key[to]
 	if x := ka ^ kb; x != 0 { // (≠ 0: to ≠ at)
-		return adj[r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ka, kb)], 1 // dimension order
+		return r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ka, kb), 1 // dimension order
 	}
-	return a, 0
+	return 0, 0
+}
+
+// swPort is a router's port as a hop reads it: the node it leads to, its
+// link, the wire leaving by it and the link's dimension.
+type swPort struct{ node, link, wire, dim int32 }
+
+// setPorts keeps every router's ports (switchedRoute.ports) where the
+// routers have as many each: a hop reads its port there, in one line,
+// rather than the adjacency (two offsets and an entry) and the link (its
+// ends and dimension), which on the dragonfly's UGAL-L curve took 40
+// instructions a hop.
+func (n *network) setPorts() {
+	r, g := n.swr, n.g
+	if r.S == 0 {
+		return
+	}
+	R := int32(g.Degree(0))
+	for v := range r.S {
+		if int32(g.Degree(v)) != R {
+			return
+		}
+	}
+	// The routers' adjacency entries, about as many bytes as the graph's
+	// links: a table that would take more than a sixteenth of the memory
+	// limit is not kept (a hop then reads the graph).
+	if limits.Mul(int64(r.S), int64(R), int64(unsafe.Sizeof(swPort{}))) > limits.Or(n.maxMemory)/16 {
+		return
+	}
+	r.radix, r.ports = R, make([]swPort, int(r.S)*int(R))
+	for v := range r.S {
+		for j, a := range g.Adj(v) {
+			r.ports[v*R+int32(j)] = swPort{node: a.Node, link: a.Link, wire: n.wire(a.Link, v), dim: n.dim(a.Link)}
+		}
+	}
+}
+
+// portHop is the hop from node at by its port j: the adjacency entry, the
+// wire and the link's dimension.
+func (n *network) portHop(at, j int32) (topo.Adj, int32, int32) {
+	if r := n.swr; at < r.S && r.ports != nil {
+		pt := &r.ports[at*r.radix+j]
+		return topo.Adj{Node: pt.node, Link: pt.link}, pt.wire, pt.dim
+	}
+	a := n.g.Adj(at)[j]
+	return a, n.wire(a.Link, at), n.dim(a.Link)
 }
 
 // ffCoord is the coordinate along dimension d of the router of key k.
@@ -538,8 +600,9 @@ func (r *switchedRoute) readsCredits() bool {
 
 // switchedHop makes the routing decision of a switched routing for packet
 // p at its node: the phase (Valiant's intermediate, UGAL's choice at the
-// source), the lane class, and the hop. ci is the candidate chosen.
-func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
+// source), the lane class, and the hop, with the wire it leaves by and
+// its link's dimension.
+func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 	n := s.net
 	r := n.swr
 	switch r.kind {
@@ -567,25 +630,27 @@ func (s *sim) switchedHop(p *packet) (topo.Adj, bool) {
 		}
 	}
 	if !r.ffMinimal(p.at, p.target, p.dst, r.alg) {
-		switch a, k := n.switchedOne(p.at, p.target, p.dst, r.alg); k {
+		switch j, k := n.switchedPort(p.at, p.target, p.dst, r.alg); k {
 		case 0:
-			return topo.Adj{}, false
+			return a, 0, 0, false
 		case 1:
-			return a, true
+			a, w, d = n.portHop(p.at, j)
+			return a, w, d, true
 		}
 	}
 	s.cand = n.switchedCandidates(p.at, p.target, p.dst, r.alg, s.cand)
 	ci := 0
 	switch {
 	case len(s.cand) == 0:
-		return topo.Adj{}, false
+		return a, 0, 0, false
 	case len(s.cand) == 1:
 	case r.alg == swNCARandom:
 		ci = s.rng.Intn(len(s.cand))
 	default:
 		ci = s.choose(p)
 	}
-	return s.cand[ci], true
+	a = s.cand[ci]
+	return a, n.wire(a.Link, p.at), n.dim(a.Link), true
 }
 
 // ugalLDetour is UGAL-L's choice at router at for a packet bound for router
@@ -601,21 +666,21 @@ func (s *sim) ugalLDetour(at, dst int32, lessInFlight bool) (mid int32, ok bool)
 	if r.group(mid) == r.group(at) {
 		return mid, false
 	}
-	adj := s.net.g.Adj(at)
-	qMin := s.ugalQueue(at, adj[r.dfNext(at, dst)].Link, lessInFlight)
-	qNon := max(0, s.ugalQueue(at, adj[r.dfNext(at, mid)].Link, lessInFlight))
+	qMin := s.ugalQueue(at, r.dfNext(at, dst), lessInFlight)
+	qNon := max(0, s.ugalQueue(at, r.dfNext(at, mid), lessInFlight))
 	return mid, qMin > 2*qNon+dfUGALThreshold
 }
 
-// ugalQueue is the queue UGAL-L reads on link l out of router at: its used
-// credits, less with lessInFlight the flits its wire carries one way at
-// full rate (raw used credits count a long global wire's flits in flight
-// as queue).
-func (s *sim) ugalQueue(at, l int32, lessInFlight bool) int32 {
+// ugalQueue is the queue UGAL-L reads on port j of router at: its wire's
+// used credits, less with lessInFlight the flits the wire carries one way
+// at full rate (raw used credits count a long global wire's flits in
+// flight as queue).
+func (s *sim) ugalQueue(at, j int32, lessInFlight bool) int32 {
 	n := s.net
-	q := s.usedOf(n.wire(l, at))
+	a, w, _ := n.portHop(at, j)
+	q := s.usedOf(w)
 	if lessInFlight {
-		lp := n.linkP(l)
+		lp := n.linkP(a.Link)
 		q -= int32(lp.Latency * lp.Bandwidth / float64(n.flitSize))
 	}
 	return q
@@ -703,8 +768,8 @@ func (s *sim) ffFirstUsed(src, to int32) int32 {
 	if x == 0 {
 		return 0
 	}
-	l := s.net.g.Adj(src)[r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ks, kt)].Link
-	return s.usedOf(s.net.wire(l, src))
+	_, w, _ := s.net.portHop(src, r.ffPort(r.dimOf[bits.TrailingZeros64(x)], ks, kt))
+	return s.usedOf(w)
 }
 
 // switchedNext is route --check's view of a switched routing: from node at

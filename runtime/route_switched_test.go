@@ -431,3 +431,57 @@ func TestFlatFlyUGALDecidesAsBookSims(t *testing.T) {
 		t.Errorf("%d detours and %d minimal decisions: want both", long, short)
 	}
 }
+
+// TestPortsAreTheGraphs: where every router has as many ports (the
+// dragonfly, flattened butterfly and HyperX), a hop reads its port from a
+// table of the routers' ports (setPorts); each entry must be the graph's:
+// the adjacency entry, the wire leaving by it (the link's direction away
+// from the router) and the link's dimension, read here from the links
+// themselves. A processor's hop (portHop) reads the graph; a fat tree,
+// whose levels' switches differ in ports, a dragonfly of fewer groups
+// than its global ports lead to, and a table past a sixteenth of the
+// memory limit are not kept.
+func TestPortsAreTheGraphs(t *testing.T) {
+	for _, c := range []struct {
+		gen   string
+		args  []int
+		table bool
+	}{
+		{"dragonfly", []int{2, 4, 2, 9, topo.Absolute}, true},
+		{"dragonfly", []int{1, 3, 2, 5, topo.Relative}, false}, // 5 groups of 6 global ports, 4 used: routers differ
+		{"flatfly", []int{4, 2, 4}, true},
+		{"hyperx", []int{2, 3, 5, 2}, true},
+		{"fattree", []int{4, 3}, false},
+	} {
+		routing := "min"
+		if c.gen == "fattree" {
+			routing = "nca"
+		}
+		n, err := compile(basic(mustGen(t, c.gen, c.args...), 1e-9, 4e9), routing, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, r := n.g, n.swr
+		name := fmt.Sprint(c.gen, c.args)
+		if (r.ports != nil) != c.table {
+			t.Fatalf("%s: a table of ports %v, want %v", name, r.ports != nil, c.table)
+		}
+		// Past a sixteenth of the memory limit no table is kept.
+		if small, err := compile(basic(mustGen(t, c.gen, c.args...), 1e-9, 4e9), routing, "", 1<<10); err != nil || small.swr.ports != nil {
+			t.Fatalf("%s within 1 KiB: error %v, a table of ports %v; want none", name, err, small != nil && small.swr.ports != nil)
+		}
+		for v := range int32(g.N()) {
+			for j, want := range g.Adj(v) {
+				k := g.Link(want.Link)
+				wantW := 2 * want.Link
+				if !k.Multi && k.A != v {
+					wantW++
+				}
+				a, w, d := n.portHop(v, int32(j))
+				if a != want || w != wantW || d != k.Dim {
+					t.Fatalf("%s: node %d port %d: %+v, wire %d, dimension %d; the graph's %+v, %d, %d", name, v, j, a, w, d, want, wantW, k.Dim)
+				}
+			}
+		}
+	}
+}
