@@ -130,26 +130,33 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	var rendezvous int64
 	used := [2]int{1, 1}
 	above := rendezvousAbove(o.EagerLimit)
-	for i := range x.Ops {
-		op := &x.Ops[i]
-		c.count(op.Kind, x.DepStart[i+1] == x.DepStart[i])
-		used[0] = max(used[0], int(op.CPU)+1)
-		used[1] = max(used[1], int(op.NIC)+1)
-		// The readers refuse such operations; a schedule built by hand
-		// would otherwise end at NaN.
-		switch op.Kind {
-		case lang.OpSend:
-			if op.Bytes > above {
-				rendezvous++
-			}
-			if op.Bytes < 0 {
-				return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), x.RankOf(i), op.Bytes)
-			}
-		case lang.OpCalc:
-			if !(op.Time >= 0 && op.Time <= math.MaxFloat64) {
-				return nil, fmt.Errorf("operation %s of rank %d computes for %g s", x.LabelOf(i), x.RankOf(i), op.Time)
+	// recvs counts each rank's receives, which tell where its posted
+	// receives are kept (placePosted).
+	recvs := make([]int32, x.Ranks)
+	for r := range x.Ranks {
+		at := c.startRank()
+		for i := int(x.RankStart[r]); i < int(x.RankStart[r+1]); i++ {
+			op := &x.Ops[i]
+			c.count(op.Kind, x.DepStart[i+1] == x.DepStart[i])
+			used[0] = max(used[0], int(op.CPU)+1)
+			used[1] = max(used[1], int(op.NIC)+1)
+			// The readers refuse such operations; a schedule built by hand
+			// would otherwise end at NaN.
+			switch op.Kind {
+			case lang.OpSend:
+				if op.Bytes > above {
+					rendezvous++
+				}
+				if op.Bytes < 0 {
+					return nil, fmt.Errorf("operation %s of rank %d sends %d bytes", x.LabelOf(i), r, op.Bytes)
+				}
+			case lang.OpCalc:
+				if !(op.Time >= 0 && op.Time <= math.MaxFloat64) {
+					return nil, fmt.Errorf("operation %s of rank %d computes for %g s", x.LabelOf(i), r, op.Time)
+				}
 			}
 		}
+		recvs[r] = c.endRank(at)
 	}
 	sends, freeSends, free := c.sends, c.freeSends, c.free
 	// The schedule is held throughout, and the expanded one beside it.
@@ -227,7 +234,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
 	p := newProgRun(sm, n, x, s, origin, nodes, o)
-	p.posted = newPostedTable(int(c.freeRecvs))
+	p.placePosted(recvs, c)
 	p.free = free
 	p.spec, p.reuse = orig, reuse
 	p.internNodes(orig)
@@ -346,25 +353,32 @@ func ProgramFootprint(o ProgramOptions) Footprint {
 // operation that waits for no other its event and place among the ready,
 // for each such send (a trace's messages at time 0, a GOAL rank's
 // independent sends) what a message in flight with the others takes,
-// since they may all be at once, and for each such receive its place
-// among those posted. Messages that
-// come to be in flight together later (a trace's at one later time) are
-// not foreseen; programGuard bounds them as they come.
+// since they may all be at once, and for each such receive of a rank of
+// more than maxListed receives its place among those posted; every
+// receive of the other ranks has its place in its rank's list. Messages
+// that come to be in flight together later (a trace's at one later time)
+// are not foreseen; programGuard bounds them as they come.
 func ProgramBytes(x *lang.Schedule, o ProgramOptions) int64 {
 	return programBytes(countOps(x), int64(x.Ranks), o)
 }
 
 // opCounts are what the budget counts of a schedule's operations: all,
 // the sends, those that wait for no other (free), and of those the sends
-// and the receives.
-type opCounts struct{ ops, sends, free, freeSends, freeRecvs int64 }
+// and the receives of ranks whose posted receives are in the table
+// (postedTable); listed counts the receives of the other ranks, which
+// list their own (placePosted), and recvs every receive.
+type opCounts struct{ ops, sends, free, freeSends, freeRecvs, listed, recvs int64 }
 
 // countOps counts x's operations for the budget; RunProgram counts them
 // in its own pass over them.
 func countOps(x *lang.Schedule) opCounts {
 	c := opCounts{ops: int64(len(x.Ops))}
-	for i := range x.Ops {
-		c.count(x.Ops[i].Kind, x.DepStart[i+1] == x.DepStart[i])
+	for r := range x.Ranks {
+		at := c.startRank()
+		for i := x.RankStart[r]; i < x.RankStart[r+1]; i++ {
+			c.count(x.Ops[i].Kind, x.DepStart[i+1] == x.DepStart[i])
+		}
+		c.endRank(at)
 	}
 	return c
 }
@@ -380,16 +394,36 @@ func (c *opCounts) count(k lang.SchedKind, free bool) {
 		if free {
 			c.freeSends++
 		}
-	case k == lang.OpRecv && free:
-		c.freeRecvs++
+	case k == lang.OpRecv:
+		c.recvs++
+		if free {
+			c.freeRecvs++
+		}
 	}
+}
+
+// startRank is where the counts stand before a rank's operations are
+// counted, for endRank.
+func (c *opCounts) startRank() opCounts { return *c }
+
+// endRank counts the rank whose operations have been counted since at:
+// one of at most maxListed receives lists them, and its free receives
+// take no place in the table. It returns the rank's receives.
+func (c *opCounts) endRank(at opCounts) int32 {
+	n := c.recvs - at.recvs
+	if n <= maxListed {
+		c.listed += n
+		c.freeRecvs = at.freeRecvs
+	}
+	return int32(n)
 }
 
 // programBytes is ProgramBytes from the counts of a schedule of ranks
 // ranks.
 func programBytes(c opCounts, ranks int64, o ProgramOptions) int64 {
 	return limits.Add(ProgramFootprint(o).Bytes(c.ops, c.sends, 0, ranks),
-		limits.Mul(c.free, progFreeOpBytes), limits.Mul(c.freeSends, progFreeSendBytes+progSimMsgBytes+pmsgBytes), limits.Mul(c.freeRecvs, progFreeRecvBytes))
+		limits.Mul(c.free, progFreeOpBytes), limits.Mul(c.freeSends, progFreeSendBytes+progSimMsgBytes+pmsgBytes), limits.Mul(c.freeRecvs, progFreeRecvBytes),
+		limits.Mul(c.listed, listedRecvBytes))
 }
 
 // programGuard bounds the packets and pending events of a program's run,
@@ -423,7 +457,9 @@ const NoEager = -1
 // beyond that, for a message that may be in flight with all the others,
 // its packet and events, about 300 B, and its records in the program and
 // the simulator (progSimMsgBytes, which messages sent later reuse), and
-// a receive posted at the start, its place in a queue. (A flat 96 B an
+// a receive posted at the start, its place in a queue (a rank of at
+// most maxListed receives has a place for each in its list, counted
+// exactly: listedRecvBytes). (A flat 96 B an
 // operation and 320 B a message was 1.5 times what spaced messages take,
 // and 2.5 times under what a burst takes.)
 const (
@@ -434,7 +470,7 @@ const (
 	// receive (ProgramBytes).
 	progFreeOpBytes   = 40
 	progFreeSendBytes = 300
-	progFreeRecvBytes = 96 // its queue's place in postedTable (24 B), whose room is the next power of 2 past twice them: at most 4 places a receive
+	progFreeRecvBytes = 96 // of a rank of more than maxListed receives: its queue's place in postedTable (24 B), whose room is the next power of 2 past twice them: at most 4 places a receive
 	// progControlBytes is a rendezvous control message in the simulator.
 	progControlBytes = 160
 	progRankBytes    = 160
@@ -616,7 +652,7 @@ type queue struct{ head, tail int32 }
 func matchKey(src, tag int32) int64 { return int64(src)<<32 | int64(uint32(tag)) }
 
 // rankState is one rank's messages in and accounts (its posted receives
-// are in progRun.posted).
+// are in progRun.listed or progRun.posted).
 type rankState struct {
 	unexpected matchQueues // (source, tag) -> messages in, not yet received
 	// posted counts its posted receives, wild those of any source or any
@@ -624,9 +660,12 @@ type rankState struct {
 	// alone, where four look-ups were 4% of a 16,384-rank dissemination's
 	// simulation.
 	posted, wild int32
-	compute      float64
-	send, recv   float64
-	end          float64
+	// head and tail bound its list of posted receives in progRun.listed
+	// (placePosted); head is -1 where they are in progRun.posted.
+	head, tail int32
+	compute    float64
+	send, recv float64
+	end        float64
 }
 
 // opState is an operation's state in a program's run, in one record
@@ -699,7 +738,9 @@ type progRun struct {
 	// for a 16,384-rank dissemination.
 	msgs   []pmsg
 	donePm []int32
-	// posted holds every rank's queues of posted receives.
+	// listed holds the lists of posted receives of the ranks of few
+	// receives, posted the queues of the others' (placePosted).
+	listed []listedRecv
 	posted postedTable
 	sent   int64
 	simMsg []int32 // sim message -> program message
@@ -1773,7 +1814,10 @@ func (p *progRun) fetch(c contender) {
 	}
 	prefetch(uintptr(unsafe.Pointer(&p.s.msgs[^c.id])))
 	m := &p.msgs[p.simMsg[^c.id]]
-	prefetch(uintptr(unsafe.Pointer(p.posted.at(m.dst, matchKey(m.src, m.tag)))))
+	prefetch(uintptr(unsafe.Pointer(&p.ranks[m.dst])))
+	if p.posted.n > 0 {
+		prefetch(uintptr(unsafe.Pointer(p.posted.at(m.dst, matchKey(m.src, m.tag)))))
+	}
 }
 
 // fetchPosting asks for where the queue of receive op i (whose
@@ -1781,7 +1825,9 @@ func (p *progRun) fetch(c contender) {
 // a rank posts its receives at the start, those of every rank in turn.
 func (p *progRun) fetchPosting(i int32) {
 	if op := &p.x.Ops[i]; op.Kind == lang.OpRecv {
-		prefetch(uintptr(unsafe.Pointer(p.posted.at(int32(p.rankOf(i)), matchKey(op.Peer, op.Tag)))))
+		if r := int32(p.rankOf(i)); p.ranks[r].head < 0 {
+			prefetch(uintptr(unsafe.Pointer(p.posted.at(r, matchKey(op.Peer, op.Tag)))))
+		}
 	}
 }
 
@@ -1797,11 +1843,17 @@ func (p *progRun) fetchPosting(i int32) {
 // not its dependent.
 func (p *progRun) fetchReceiver(c contender) {
 	m := &p.msgs[p.simMsg[^c.id]]
-	q, ok := p.posted.get(m.dst, matchKey(m.src, m.tag))
-	if !ok {
+	h := int32(-1)
+	if rs := &p.ranks[m.dst]; rs.head >= 0 {
+		if rs.head < rs.tail {
+			h = p.listed[rs.head].op
+		}
+	} else if q, ok := p.posted.get(m.dst, matchKey(m.src, m.tag)); ok {
+		h = q.head
+	}
+	if h < 0 {
 		return
 	}
-	h := q.head
 	prefetch(uintptr(unsafe.Pointer(&p.ops[h])))
 	prefetch(uintptr(unsafe.Pointer(&p.depAt[h])))
 	if int(h)+1 < len(p.ops) {
@@ -2035,6 +2087,13 @@ func (p *progRun) matchPosted(pm int32) int32 {
 	if rs.posted == 0 {
 		return -1
 	}
+	if rs.head >= 0 {
+		best := p.matchListed(rs, m.src, m.tag)
+		if best >= 0 {
+			rs.posted--
+		}
+		return best
+	}
 	best, bestKey := int32(-1), int64(0)
 	try := func(src, tag int32) {
 		k := matchKey(src, tag)
@@ -2099,11 +2158,15 @@ func (p *progRun) post(i, r int32, op *lang.SchedOp) {
 	}
 	p.seq++
 	p.ops[i].need = int32(p.seq) // see opState.need
+	rs.posted++
+	if rs.head >= 0 {
+		p.postListed(rs, i, op.Peer, op.Tag)
+		return
+	}
 	k := matchKey(op.Peer, op.Tag)
 	if wildKey(k) {
 		rs.wild++
 	}
-	rs.posted++
 	// At the end of its queue, as enqueue puts a message in.
 	p.ops[i].cause = -1
 	if q, ok := p.posted.get(r, k); ok {

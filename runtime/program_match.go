@@ -1,6 +1,12 @@
 package runtime
 
-import "github.com/parasol-lang/parasol/internal/hugepages"
+import (
+	"unsafe"
+
+	"github.com/parasol-lang/parasol/internal/hugepages"
+	"github.com/parasol-lang/parasol/lang"
+	"github.com/parasol-lang/parasol/stdlib/collective"
+)
 
 // matchQueues are one rank's queues of messages in, by key (matchKey):
 // the first in a place of their own, the others in a map made when
@@ -170,4 +176,68 @@ func (t *postedTable) grow() {
 			t.e[i] = e
 		}
 	}
+}
+
+// maxListed is the most receives a rank may have for its posted receives
+// to be listed in order of posting (listedRecv) rather than kept in the
+// table (postedTable): a message in looks through its receiver's list
+// for the first receive that accepts it, which is the one the table's
+// queues would give, and never looks at more than maxListed entries.
+// The table's place of a receive was a cache miss where a rank's list is
+// one or two lines: a collective's ranks post their receives rank after
+// rank, in order, and take them off most often from the front.
+const maxListed = 64
+
+// listedRecv is a posted receive in its rank's list: the operation (-1
+// once matched) and what it accepts.
+type listedRecv struct{ op, src, tag int32 }
+
+// listedRecvBytes is a receive's place in its rank's list.
+const listedRecvBytes = int64(unsafe.Sizeof(listedRecv{}))
+
+// placePosted gives each rank of recvs[r] receives at most maxListed a
+// list of that many places in p.listed, one for each of its receives
+// (each is posted once, so a list never needs more room and is never
+// moved), and keeps the posted receives of the others in p.posted, with
+// room for those of theirs that wait for nothing (c.freeRecvs).
+func (p *progRun) placePosted(recvs []int32, c opCounts) {
+	p.listed = make([]listedRecv, c.listed)
+	at := int32(0)
+	for r, n := range recvs {
+		rs := &p.ranks[r]
+		if n > maxListed {
+			rs.head = -1
+			continue
+		}
+		rs.head, rs.tail = at, at
+		at += n
+	}
+	p.posted = newPostedTable(int(c.freeRecvs))
+}
+
+// postListed puts receive op i, from src with tag, at the end of the
+// list of rank state rs.
+func (p *progRun) postListed(rs *rankState, i, src, tag int32) {
+	p.listed[rs.tail] = listedRecv{op: i, src: src, tag: tag}
+	rs.tail++
+}
+
+// matchListed takes off the list of rank state rs, and returns, the
+// first receive posted that accepts a message from src with tag; -1 if
+// none does.
+func (p *progRun) matchListed(rs *rankState, src, tag int32) int32 {
+	for j := rs.head; j < rs.tail; j++ {
+		e := &p.listed[j]
+		if e.op < 0 || e.src != src && e.src != lang.AnyRank || !collective.TagMatches(e.tag, tag) {
+			continue
+		}
+		op := e.op
+		e.op = -1
+		if j == rs.head {
+			for rs.head++; rs.head < rs.tail && p.listed[rs.head].op < 0; rs.head++ {
+			}
+		}
+		return op
+	}
+	return -1
 }

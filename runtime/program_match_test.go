@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/parasol-lang/parasol/lang"
 	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
@@ -86,6 +87,58 @@ func TestMatchQueuesHoldWhatAMapHolds(t *testing.T) {
 		}
 		if _, ok := m.get(matchKey(9, 9)); ok {
 			t.Fatalf("step %d: a key never put is found", step)
+		}
+	}
+}
+
+// A rank that lists its posted receives (placePosted) matches a message
+// to the receive the table's queues give a rank of more receives, and
+// both to the first posted that accepts it, looked for by hand: through
+// random postings and messages of a few sources and tags, wildcards
+// among them, taken off the front and from the middle, in runs of
+// maxListed receives.
+func TestListedReceivesMatchAsTheTableDoes(t *testing.T) {
+	const posts = maxListed
+	rng := topo.NewRand(5)
+	for run := range 200 {
+		x := &lang.Schedule{Ranks: 2, Ops: make([]lang.SchedOp, 2*posts), RankStart: []int32{0, posts, 2 * posts}}
+		p := &progRun{x: x, node: make([]int32, 4), ranks: make([]rankState, 2), ops: make([]opState, 2*posts)}
+		// Rank 0 as of one receive more than are listed, rank 1 as of posts.
+		p.placePosted([]int32{posts + 1, posts}, opCounts{listed: posts, freeRecvs: posts + 1})
+		if p.ranks[0].head != -1 || p.ranks[1].head != 0 {
+			t.Fatalf("ranks placed at %d and %d", p.ranks[0].head, p.ranks[1].head)
+		}
+		type recv struct{ op, src, tag int32 }
+		var want []recv // rank 1's receives posted, by hand
+		next := int32(0)
+		for step := range 3 * posts {
+			if next < posts && rng.Intn(2) == 0 {
+				op := lang.SchedOp{Kind: lang.OpRecv, Peer: int32(rng.Intn(5)) - 1, Tag: int32(rng.Intn(4)) - 1}
+				x.Ops[next], x.Ops[posts+next] = op, op
+				p.post(next, 0, &x.Ops[next])
+				p.post(posts+next, 1, &x.Ops[posts+next])
+				want = append(want, recv{posts + next, op.Peer, op.Tag})
+				next++
+				continue
+			}
+			src, tag := int32(rng.Intn(4)), int32(rng.Intn(5))-2
+			p.msgs = append(p.msgs[:0], pmsg{src: src, dst: 0, tag: tag}, pmsg{src: src, dst: 1, tag: tag})
+			byTable, byList := p.matchPosted(0), p.matchPosted(1)
+			wantOp := int32(-1)
+			for k, r := range want {
+				if (r.src == lang.AnyRank || r.src == src) && (r.tag == tag || r.tag == lang.AnyTag && tag >= 0) {
+					wantOp = r.op
+					want = append(want[:k], want[k+1:]...)
+					break
+				}
+			}
+			if byList != wantOp || byTable >= 0 && byTable+posts != wantOp || byTable < 0 && wantOp >= 0 {
+				t.Fatalf("run %d, step %d: a message from %d with tag %d matched %d (table, rank 0) and %d (list, rank 1); want %d",
+					run, step, src, tag, byTable, byList, wantOp)
+			}
+			if p.ranks[1].posted != int32(len(want)) || p.ranks[0].posted != int32(len(want)) {
+				t.Fatalf("run %d, step %d: %d and %d receives posted; want %d", run, step, p.ranks[0].posted, p.ranks[1].posted, len(want))
+			}
 		}
 	}
 }
