@@ -653,8 +653,11 @@ func matchKey(src, tag int32) int64 { return int64(src)<<32 | int64(uint32(tag))
 
 // rankState is one rank's messages in and accounts (its posted receives
 // are in progRun.listed or progRun.posted).
+//
+// A message in reads its first 16 bytes, which fetch asks for: they are
+// in the first line of the record wherever it lies (records are 80
+// bytes, from a line's start or 16, 32 or 48 bytes into it).
 type rankState struct {
-	unexpected matchQueues // (source, tag) -> messages in, not yet received
 	// posted counts its posted receives, wild those of any source or any
 	// tag: while there are none, a message in looks up its own key
 	// alone, where four look-ups were 4% of a 16,384-rank dissemination's
@@ -663,6 +666,7 @@ type rankState struct {
 	// head and tail bound its list of posted receives in progRun.listed
 	// (placePosted); head is -1 where they are in progRun.posted.
 	head, tail int32
+	unexpected matchQueues // (source, tag) -> messages in, not yet received
 	compute    float64
 	send, recv float64
 	end        float64
@@ -1044,7 +1048,7 @@ func (p *progRun) release(j, by int32, start bool) {
 	if p.ops[j].need--; p.ops[j].need == 0 {
 		p.ready = append(p.ready, j)
 		// issue reads it next, of a rank far from the last (fetchReceiver).
-		prefetch(uintptr(unsafe.Pointer(&p.x.Ops[j])))
+		p.fetchOp(j)
 	}
 }
 
@@ -1724,6 +1728,9 @@ func (p *progRun) settle() {
 			if j := k + 2*settleAhead; j < len(p.batch) {
 				p.fetch(p.batch[j])
 			}
+			if j := k + settleAhead + settleAhead/2; j < len(p.batch) && p.batch[j].id < 0 {
+				p.fetchListed(p.batch[j])
+			}
 			if j := k + settleAhead; j < len(p.batch) {
 				if c := p.batch[j]; c.id >= 0 {
 					p.fetchPosting(c.id)
@@ -1808,7 +1815,7 @@ const settleAhead = 4
 // simulation.
 func (p *progRun) fetch(c contender) {
 	if c.id >= 0 {
-		prefetch(uintptr(unsafe.Pointer(&p.x.Ops[c.id])))
+		p.fetchOp(c.id)
 		prefetch(uintptr(unsafe.Pointer(&p.ops[c.id])))
 		return
 	}
@@ -1820,6 +1827,15 @@ func (p *progRun) fetch(c contender) {
 	}
 }
 
+// fetchOp asks for operation i of the schedule, both its lines where it
+// spans two (an operation is 40 bytes: its kind, at 32, is in the line
+// after its start for half of them, which a fetch of its start missed).
+func (p *progRun) fetchOp(i int32) {
+	op := &p.x.Ops[i]
+	prefetch(uintptr(unsafe.Pointer(op)))
+	prefetch(uintptr(unsafe.Pointer(op)) + unsafe.Sizeof(*op) - 1)
+}
+
 // fetchPosting asks for where the queue of receive op i (whose
 // operation fetch has asked for) goes among its rank's posted receives:
 // a rank posts its receives at the start, those of every rank in turn.
@@ -1828,6 +1844,16 @@ func (p *progRun) fetchPosting(i int32) {
 		if r := int32(p.rankOf(i)); p.ranks[r].head < 0 {
 			prefetch(uintptr(unsafe.Pointer(p.posted.at(r, matchKey(op.Peer, op.Tag)))))
 		}
+	}
+}
+
+// fetchListed asks, for message contender c (whose receiver's record
+// fetch has asked for), for the front of its receiver's list of posted
+// receives, which fetchReceiver reads.
+func (p *progRun) fetchListed(c contender) {
+	m := &p.msgs[p.simMsg[^c.id]]
+	if rs := &p.ranks[m.dst]; rs.head >= 0 && rs.head < rs.tail {
+		prefetch(uintptr(unsafe.Pointer(&p.listed[rs.head])))
 	}
 }
 
@@ -1858,7 +1884,7 @@ func (p *progRun) fetchReceiver(c contender) {
 	prefetch(uintptr(unsafe.Pointer(&p.depAt[h])))
 	if int(h)+1 < len(p.ops) {
 		prefetch(uintptr(unsafe.Pointer(&p.ops[h+1])))
-		prefetch(uintptr(unsafe.Pointer(&p.x.Ops[h+1])))
+		p.fetchOp(h + 1)
 	}
 }
 
