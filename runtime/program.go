@@ -133,6 +133,8 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	// recvs counts each rank's receives, which tell where its posted
 	// receives are kept (placePosted).
 	recvs := make([]int32, x.Ranks)
+	// values: the schedule has run-time values (lang.Schedule.UsesRunTimeValues).
+	values := x.Regs > 0
 	for r := range x.Ranks {
 		at := c.startRank()
 		for i := int(x.RankStart[r]); i < int(x.RankStart[r+1]); i++ {
@@ -143,6 +145,8 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			// The readers refuse such operations; a schedule built by hand
 			// would otherwise end at NaN.
 			switch op.Kind {
+			case lang.OpNow, lang.OpUntil, lang.OpSet:
+				values = true
 			case lang.OpSend:
 				if op.Bytes > above {
 					rendezvous++
@@ -255,7 +259,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 		// The links' busy intervals share what the timeline leaves.
 		sm.busy = newBusyLog(sm.numWires(), max(p.limit-p.held, 0)/(4*busyIntervalBytes))
 	}
-	if p.clk, err = newProgClock(p, o.Seed, o.MaxMemory); err != nil {
+	if p.clk, err = newProgClock(p, values, o.Seed, o.MaxMemory); err != nil {
 		return nil, err
 	}
 	// The program's messages likewise, which are reused unless a trace
@@ -2246,11 +2250,15 @@ func (p *progRun) result(partial bool) (*ProgramResult, error) {
 	res := &ProgramResult{Method: "simulated", Messages: p.sent, Events: p.s.events, Partial: partial}
 	res.Ranks = make([]RankTimes, len(p.ranks))
 	last := int32(-1)
+	done := 0
 	for i := range p.ops {
 		// On a tie the later rank's operation: a rendezvous send ends
 		// with its receive, which then leads the path back to it.
-		if p.ops[i].state == 3 && (last < 0 || p.ops[i].end >= p.ops[last].end) {
-			last = int32(i)
+		if p.ops[i].state == 3 {
+			done++
+			if last < 0 || p.ops[i].end >= p.ops[last].end {
+				last = int32(i)
+			}
 		}
 	}
 	for r := range p.ranks {
@@ -2288,7 +2296,9 @@ func (p *progRun) result(partial bool) (*ProgramResult, error) {
 		}
 		res.Links = links
 	}
-	if !partial {
+	// A run whose every operation is done has no deadlock, which
+	// deadlock would find reading every operation's state again.
+	if !partial && done < len(p.ops) {
 		res.Deadlock = p.deadlock()
 	}
 	return res, nil

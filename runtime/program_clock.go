@@ -48,12 +48,13 @@ type progClock struct {
 const clockSeed = 0x5eed_c10c
 
 // newProgClock prepares the run-time registers and clocks of a schedule,
-// or returns nil when the schedule has neither run-time values nor clock
-// operations. Its memory (two values per operation, two per register of
+// or returns nil without values: when the schedule has neither run-time
+// values nor clock operations (lang.Schedule.UsesRunTimeValues, which
+// RunProgram finds out as it counts the operations). Its memory (two values per operation, two per register of
 // every rank) is checked against maxMem.
-func newProgClock(p *progRun, seed uint64, maxMem int64) (*progClock, error) {
+func newProgClock(p *progRun, values bool, seed uint64, maxMem int64) (*progClock, error) {
 	x := p.x
-	if !x.UsesRunTimeValues() {
+	if !values {
 		return nil, nil
 	}
 	need := limits.Add(limits.Mul(int64(len(x.Ops)), 16), limits.Mul(int64(x.Ranks), int64(x.Regs), 16), limits.Mul(int64(p.n.g.N()), 40))
