@@ -580,7 +580,11 @@ type pmsg struct {
 	seq  int32
 	next int32 // the message after it in its receiver's queue of messages in
 	kind uint8
-	at   float64
+	// cpu and nic are those its send's operation names, which take it in
+	// at a LogGOPS receiver (tryTake): the operation, of a rank far away,
+	// was not in the cache when the message came in.
+	cpu, nic uint8
+	at       float64
 	// On LogGOPS processors: when the send started and its order then,
 	// which order the message among what contends for the receiving CPU.
 	ts    float64
@@ -1443,7 +1447,7 @@ func (p *progRun) send(i, r int32, op *lang.SchedOp) {
 		p.s.err = fmt.Errorf("rank %d sends to rank %d, which is not a rank (ranks are 0..%d)", r, dst, len(p.node)-1)
 		return
 	}
-	pm := p.newPmsg(pmsg{src: r, dst: dst, tag: op.Tag, send: i, recv: -1})
+	pm := p.newPmsg(pmsg{src: r, dst: dst, tag: op.Tag, send: i, recv: -1, cpu: op.CPU, nic: op.NIC})
 	if p.node[r] == p.node[dst] {
 		// Through memory: the CPU copies out, then in.
 		m := &p.msgs[pm]
@@ -2010,9 +2014,8 @@ func (p *progRun) tryTake(c contender) {
 	pk := &p.msgs[pm]
 	at := pk.chargedTo()
 	np := p.nodeP(msg.dst)
-	op := &p.x.Ops[pk.send]
-	xc := p.cpuRes(at, uint8(int(op.CPU)%or(np.CPUs, p.used[0])))
-	xg := p.recvGapRes(msg.dst, uint8(int(op.NIC)%or(np.NICs, p.used[1])))
+	xc := p.cpuRes(at, uint8(int(pk.cpu)%or(np.CPUs, p.used[0])))
+	xg := p.recvGapRes(msg.dst, uint8(int(pk.nic)%or(np.NICs, p.used[1])))
 	cpu, gap := p.res(xc), p.res(xg)
 	if t := max(*cpu, *gap); toPS(t) > p.now() {
 		if *gap > *cpu {
