@@ -237,9 +237,8 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if cap(sm.pkts) < int(freeSends) {
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
-	p := newProgRun(sm, n, x, s, origin, nodes, o)
+	p := newProgRun(sm, n, x, s, origin, nodes, o, free)
 	p.placePosted(recvs, c)
-	p.free = free
 	p.spec, p.reuse = orig, reuse
 	p.internNodes(orig)
 	if nic {
@@ -548,7 +547,7 @@ func placeRanks(n *network, ranks int, m []int) ([]int32, error) {
 
 // Driver event kinds (evDriver's aux).
 const (
-	wStart   int32 = iota // id unused: start every ready operation
+	wStart   int32 = iota // id unused: start every operation ready at the start (newProgRun's list)
 	wOpStart              // id = op: it starts now (for irequires)
 	wCalcEnd              // id = op: its CPU time may be over
 	wSent                 // id = op: the send is done with the CPU
@@ -732,7 +731,6 @@ type progRun struct {
 	startDeps bool      // some operation irequires another (its start releases it)
 	depAt     []int32
 	ready     []int32 // worklist
-	free      int64   // operations that wait for nothing, ready at the start
 	// rankBy[op] is op's rank where ranks have different numbers of
 	// operations (a binomial broadcast's root sends 16 messages, a leaf
 	// receives 1), where rankOf searched RankStart; nil where they have
@@ -821,7 +819,9 @@ type progRun struct {
 	pieceFrom map[int32]float64
 }
 
-func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions) *progRun {
+// newProgRun prepares the run of x, whose free operations wait for
+// nothing: those are its ready list at the start.
+func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions, free int64) *progRun {
 	p := &progRun{s: s, n: n, x: x, orig: orig, origin: origin, node: nodes, o: o, eager: rendezvousAbove(o.EagerLimit),
 		tr: &traffic{op: "program", channels: 1, links: 1, payload: int64(n.spec.Packet.Payload),
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
@@ -829,9 +829,18 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	p.rankBy, p.byRank = rankIndex(x)
 	p.ops = hugepages.Make[opState](N, N)
 	p.depAt = make([]int32, N+1)
+	// Every operation that waits for nothing is ready at the start: room
+	// for them at once, where the list grew by copies (5 MB of garbage
+	// for a 16,384-rank dissemination, whose 245,760 receives and sends
+	// are all free), listed here rather than by another pass over the
+	// operations when the run starts.
+	p.ready = make([]int32, 0, free)
 	for i := range N {
 		deps := x.DepsOf(i)
 		p.ops[i].need = int32(len(deps))
+		if len(deps) == 0 {
+			p.ready = append(p.ready, int32(i))
+		}
 		for _, d := range deps {
 			p.depAt[d.Op]++
 		}
@@ -911,16 +920,8 @@ func (p *progRun) wake(id, aux int32) {
 	now := p.now()
 	switch aux {
 	case wStart:
-		// Every operation that waits for nothing is ready now: room for
-		// them at once, where the list grew by copies (5 MB of garbage
-		// for a 16,384-rank dissemination, whose 245,760 receives and
-		// sends are all free).
-		p.ready = slices.Grow(p.ready[:0], int(p.free))
-		for i := range p.ops {
-			if p.ops[i].need == 0 {
-				p.ready = append(p.ready, int32(i))
-			}
-		}
+		// The operations that wait for nothing, which newProgRun has
+		// listed, are ready now.
 	case wOpStart:
 		p.started(id)
 	case wCalcEnd:
@@ -1839,9 +1840,12 @@ func (p *progRun) fetch(c contender) {
 // spans two (an operation is 40 bytes: its kind, at 32, is in the line
 // after its start for half of them, which a fetch of its start missed).
 func (p *progRun) fetchOp(i int32) {
-	op := &p.x.Ops[i]
-	prefetch(uintptr(unsafe.Pointer(op)))
-	prefetch(uintptr(unsafe.Pointer(op)) + unsafe.Sizeof(*op) - 1)
+	a := uintptr(unsafe.Pointer(&p.x.Ops[i]))
+	b := a + unsafe.Sizeof(p.x.Ops[i]) - 1
+	prefetch(a)
+	if b>>6 != a>>6 {
+		prefetch(b)
+	}
 }
 
 // fetchPosting asks for where the queue of receive op i (whose
