@@ -206,7 +206,7 @@ func (p *progRun) placePosted(recvs []int32, c opCounts) {
 	for r, n := range recvs {
 		rs := &p.ranks[r]
 		if n > maxListed {
-			rs.head = -1
+			rs.head, p.tabled = -1, true
 			continue
 		}
 		rs.head, rs.tail = at, at
