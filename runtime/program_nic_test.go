@@ -131,3 +131,22 @@ func TestProgramRendezvousWaitsForTheMatch(t *testing.T) {
 		t.Errorf("handshake: ends %v, want %v", got, want)
 	}
 }
+
+// Operations ready together start in LogGOPSim's order, rank by rank:
+// sends, then receives, then computation, whatever their order in the
+// schedule. Rank 0's send and 50 µs computation both wait for nothing:
+// the send takes the CPU at 0 (o), the computation after it, and the
+// message, in at o + L, is taken in by 2o + L, however the two are
+// listed (listed in that order the start's list is left as it is, else
+// sorted).
+func TestProgramReadyOperationsStartSendsFirst(t *testing.T) {
+	const o, g, L, work = 1e-6, 2e-6, 1e-6, 50e-6
+	np := NodeParams{SendOverhead: o, RecvOverhead: o, SendGap: g, RecvGap: g}
+	for _, ops := range [][]lang.SchedOp{{calc(work), send(1, 1, 0)}, {send(1, 1, 0), calc(work)}} {
+		s := independent(chainSchedule(nil, ops, []lang.SchedOp{recv(0, 1, 0)}))
+		res := runProg(t, nicSpec(t, np), s, ProgramOptions{})
+		if got, want := ends(res), []float64{o + work, 2*o + L}; !nearAll(got, want) {
+			t.Errorf("rank 0 %v: ends %v, want %v", ops[0].Kind, got, want)
+		}
+	}
+}
