@@ -118,9 +118,14 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if n.nprocs == 0 {
 		return nil, fmt.Errorf("the topology has no processors")
 	}
-	x, origin, err := collective.ExpandOrigin(s, collective.Options{Hypercube: isHypercube(n.g), Segment: o.Segment, MaxMemory: o.MaxMemory})
-	if err != nil {
-		return nil, err
+	// A schedule without collectives is its own expansion, where
+	// ExpandOrigin read every operation to find none: the count below
+	// reads them anyway, and refuses one that calls a collective.
+	x, origin := s, []int32(nil)
+	if len(s.Colls) > 0 {
+		if x, origin, err = collective.ExpandOrigin(s, collective.Options{Hypercube: isHypercube(n.g), Segment: o.Segment, MaxMemory: o.MaxMemory}); err != nil {
+			return nil, err
+		}
 	}
 	// The operations ready at the start are LogGOPS processors' first
 	// contenders, their receives posted at once; used is how many CPUs
@@ -145,6 +150,13 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 			// The readers refuse such operations; a schedule built by hand
 			// would otherwise end at NaN.
 			switch op.Kind {
+			case lang.OpColl:
+				// Of a schedule that has none (x is s): ExpandOrigin
+				// says what is wrong with it.
+				if _, _, err := collective.ExpandOrigin(s, collective.Options{MaxMemory: o.MaxMemory}); err != nil {
+					return nil, err
+				}
+				return nil, fmt.Errorf("operation %s of rank %d calls a collective the schedule does not have", x.LabelOf(i), r)
 			case lang.OpNow, lang.OpUntil, lang.OpSet:
 				values = true
 			case lang.OpSend:

@@ -490,3 +490,15 @@ func TestRoomForDoublesAFullSlice(t *testing.T) {
 		}
 	}
 }
+
+// A schedule of no collectives whose operation calls one is refused as
+// the expansion of collectives refuses it, naming the operation and how
+// many collectives there are, though the run no longer expands such a
+// schedule.
+func TestProgramRefusesACollectiveTheScheduleLacks(t *testing.T) {
+	s := chainSchedule(nil, []lang.SchedOp{calc(1e-6)}, []lang.SchedOp{calc(1e-6), coll(0)})
+	_, err := RunProgram(context.Background(), basic(mustGen(t, "chain", 2), 1e-6, 1e9), s, ProgramOptions{})
+	if err == nil || !strings.Contains(err.Error(), "operation 1 calls collective 0; the schedule has 0") {
+		t.Fatalf("err = %v, want the collective refused", err)
+	}
+}
