@@ -140,11 +140,32 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	recvs := make([]int32, x.Ranks)
 	// values: the schedule has run-time values (lang.Schedule.UsesRunTimeValues).
 	values := x.Regs > 0
+	// The operations' records are filled as they are counted, where a
+	// pass of their own read the schedule again, if the limit holds them:
+	// where it does not, the run's estimate, checked below, which counts
+	// progOpBytes and more an operation, refuses the run.
+	var ops []opState
+	if limits.Check("", limits.Mul(int64(len(x.Ops)), progOpBytes), o.MaxMemory) == nil {
+		ops = hugepages.Make[opState](len(x.Ops), len(x.Ops))
+	}
+	// inOrder: each rank's operations that wait for nothing are in
+	// LogGOPSim's order of kinds (newProgRun's ready list).
+	inOrder := true
 	for r := range x.Ranks {
 		at := c.startRank()
+		last := 0
 		for i := int(x.RankStart[r]); i < int(x.RankStart[r+1]); i++ {
 			op := &x.Ops[i]
-			c.count(op.Kind, x.DepStart[i+1] == x.DepStart[i])
+			deps := x.DepStart[i+1] - x.DepStart[i]
+			c.count(op.Kind, deps == 0)
+			if ops != nil {
+				ops[i] = opState{need: deps, readyBy: -1, cause: -1, kind: op.Kind}
+			}
+			if deps == 0 {
+				k := kindOrder(op.Kind)
+				inOrder = inOrder && k >= last
+				last = k
+			}
 			used[0] = max(used[0], int(op.CPU)+1)
 			used[1] = max(used[1], int(op.NIC)+1)
 			// The readers refuse such operations; a schedule built by hand
@@ -249,7 +270,7 @@ func RunProgram(ctx context.Context, spec *Spec, s *lang.Schedule, o ProgramOpti
 	if cap(sm.pkts) < int(freeSends) {
 		sm.pkts = hugepages.Make[packet](0, int(freeSends))
 	}
-	p := newProgRun(sm, n, x, s, origin, nodes, o, free)
+	p := newProgRun(sm, n, x, s, origin, nodes, o, ops, free, inOrder)
 	p.placePosted(recvs, c)
 	p.spec, p.reuse = orig, reuse
 	p.internNodes(orig)
@@ -841,15 +862,17 @@ type progRun struct {
 	pieceFrom map[int32]float64
 }
 
-// newProgRun prepares the run of x, whose free operations wait for
-// nothing: those are its ready list at the start.
-func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions, free int64) *progRun {
+// newProgRun prepares the run of x, whose operations' records ops are
+// filled (RunProgram's count), and whose free operations wait for
+// nothing: those are its ready list at the start, in drain's order if
+// inOrder.
+func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, nodes []int32, o ProgramOptions, ops []opState, free int64, inOrder bool) *progRun {
 	p := &progRun{s: s, n: n, x: x, orig: orig, origin: origin, node: nodes, o: o, eager: rendezvousAbove(o.EagerLimit),
 		tr: &traffic{op: "program", channels: 1, links: 1, payload: int64(n.spec.Packet.Payload),
 			hdrTail: int64(n.spec.Packet.Header + n.spec.Packet.Trailer), circuit: n.sw == Circuit}}
 	N := len(x.Ops)
 	p.rankBy, p.byRank = rankIndex(x)
-	p.ops = hugepages.Make[opState](N, N)
+	p.ops = ops
 	p.depAt = make([]int32, N+1)
 	// Every operation that waits for nothing is ready at the start: room
 	// for them at once, where the list grew by copies (5 MB of garbage
@@ -860,27 +883,15 @@ func newProgRun(s *sim, n *network, x, orig *lang.Schedule, origin []int32, node
 	// The list is in drain's order when each rank's operations in it
 	// are in LogGOPSim's order of kinds (ranks and operations are in
 	// order): then the start's drain need not sort 245,760 of them.
-	p.readyInOrder = true
-	r, last := 0, 0
+	p.readyInOrder = inOrder
 	for i := range N {
 		deps := x.DepsOf(i)
-		p.ops[i].need, p.ops[i].kind = int32(len(deps)), x.Ops[i].Kind
 		if len(deps) == 0 {
 			p.ready = append(p.ready, int32(i))
-			k := kindOrder(x.Ops[i].Kind)
-			if r+1 < len(x.RankStart) && i >= int(x.RankStart[r+1]) {
-				for r+1 < len(x.RankStart) && i >= int(x.RankStart[r+1]) {
-					r++
-				}
-			} else if k < last {
-				p.readyInOrder = false
-			}
-			last = k
 		}
 		for _, d := range deps {
 			p.depAt[d.Op]++
 		}
-		p.ops[i].cause, p.ops[i].readyBy = -1, -1
 	}
 	// depAt[j] is where j's dependents end, and they are filled from
 	// there down, the last operation's first: each then starts at
