@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"unsafe"
 
 	"github.com/parasol-lang/parasol/internal/hugepages"
 )
@@ -233,22 +232,6 @@ func (s *sim) starArrive(id int32) {
 	s.starRoute(id, p)
 }
 
-// starTouchAhead is touchAhead on the star's path: the packet of an
-// event touchDistance places ahead, whose line its handler reads first
-// (where it is and is bound, its last hop's end); the ranks of a
-// collective's round are far apart, and that line missed the cache on
-// nearly every arrival and delivery. The star's route is arithmetic: no
-// lanes to fetch nearer.
-func (s *sim) starTouchAhead() {
-	e := s.q.lists.peek(touchDistance)
-	if e == nil {
-		e = s.q.aheadSlow(touchDistance)
-	}
-	if e != nil && e.kind() >= evRoute && e.kind() <= evDeliver {
-		prefetch(uintptr(unsafe.Pointer(&s.pkts[e.id])))
-	}
-}
-
 // runStar is run on the star's path: the same loop, with the star's
 // handlers for the events a head and a part take.
 func (s *sim) runStar(ctx context.Context, limit int64) (partial bool) {
@@ -260,9 +243,6 @@ func (s *sim) runStar(ctx context.Context, limit int64) (partial bool) {
 			return true
 		}
 		e := s.pop()
-		if s.fetchAhead {
-			s.starTouchAhead()
-		}
 		s.events++
 		s.now = e.t
 		if e.t > s.last || e.t != e.t {
