@@ -1963,10 +1963,14 @@ func (p *progRun) fetchReceiver(c contender) {
 	if h < 0 {
 		return
 	}
-	prefetch(uintptr(unsafe.Pointer(&p.ops[h])))
+	a := uintptr(unsafe.Pointer(&p.ops[h]))
+	prefetch(a)
 	prefetch(uintptr(unsafe.Pointer(&p.depAt[h])))
 	if int(h)+1 < len(p.ops) {
-		prefetch(uintptr(unsafe.Pointer(&p.ops[h+1])))
+		// Two states to a line: the next is often in the one asked for.
+		if b := uintptr(unsafe.Pointer(&p.ops[h+1])); b>>6 != a>>6 {
+			prefetch(b)
+		}
 		p.fetchOp(h + 1)
 	}
 }
