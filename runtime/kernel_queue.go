@@ -17,7 +17,10 @@ import (
 // as on a network whose times are sums of a few latencies and
 // transmission times, however large. Past that (continuous times, as from
 // Poisson sources) they go to a 4-ary heap, and above heapMax pending
-// events to a one-rung ladder queue.
+// events to a one-rung ladder queue. A run whose times are whole cycles a
+// short way ahead (an open-loop point on a small network) keeps them in a
+// calendar instead (kernel_queue_calendar.go), which gives them to the
+// lists if they do not fit it.
 //
 // The ladder queue is one rung. Events far enough ahead go to top, an
 // unsorted list, in O(1). When everything nearer is done, top is spread
@@ -53,6 +56,9 @@ type evQueue struct {
 	// (listed), in near otherwise.
 	lists  timeLists
 	listed bool
+	// cal keeps every event instead when a run has set it going
+	// (useCalendar).
+	cal calendar
 	// scratch for sortByTime
 	vals    []float64
 	idx     []uint8
@@ -77,6 +83,9 @@ func (q *evQueue) reset() {
 	}
 	q.near, q.bot, q.bi, q.top, q.n = q.near[:0], nil, 0, q.top[:0], 0
 	q.lists.reset()
+	if q.cal.on {
+		q.cal.drain(func(event) {})
+	}
 	q.lists.max = min(cmp.Or(q.maxTimes, maxListTimes), maxListTimes)
 	q.listed = true
 	clear(q.buckets)
@@ -118,6 +127,31 @@ func (q *evQueue) toLadder() {
 
 func (q *evQueue) len() int { return q.n }
 
+// useCalendar keeps the events of the run about to start in a calendar
+// of quantum-second slots (kernel_queue_calendar.go), if the queue is
+// empty and quantum makes slots; the queue leaves it for its time lists
+// if it gives up.
+func (q *evQueue) useCalendar(quantum float64) {
+	if q.n == 0 && quantum > 0 && quantum < math.Inf(1) && 1/quantum < math.Inf(1) {
+		q.listed = false
+		q.cal.start(quantum)
+	}
+}
+
+// leaveCalendar moves the calendar's events to the time lists (or, if
+// they give up, the heap or ladder), which keep them from now on: in
+// order of sequence, as the lists take them.
+func (q *evQueue) leaveCalendar() {
+	es := q.scratch[:0]
+	q.cal.drain(func(e event) { es = append(es, e) })
+	slices.SortFunc(es, func(a, b event) int { return cmp.Compare(a.seq, b.seq) })
+	q.n, q.listed = 0, true
+	for _, e := range es {
+		q.push(e)
+	}
+	q.scratch = es[:0]
+}
+
 // bucket returns where time t belongs in the rung: below 0 for the open
 // bucket or earlier (near), nb or more for top. NaN goes to top.
 func (q *evQueue) bucket(t float64) int {
@@ -150,6 +184,12 @@ func (q *evQueue) pushFast(e *event) bool {
 
 func (q *evQueue) push(e event) {
 	q.n++
+	if q.cal.on {
+		if q.cal.push(e); q.cal.full {
+			q.leaveCalendar()
+		}
+		return
+	}
 	if q.listed {
 		if q.lists.push(e) {
 			return
@@ -190,6 +230,10 @@ func (q *evQueue) pop() event {
 }
 
 func (q *evQueue) popSlow() event {
+	if q.cal.on {
+		q.n--
+		return q.cal.pop()
+	}
 	if q.listed {
 		q.n--
 		return q.lists.pop()

@@ -37,14 +37,25 @@ type queueOp struct {
 func checkQueueOrder(t *testing.T, ops []queueOp) {
 	t.Helper()
 	for _, c := range []struct{ heapMax, maxTimes int }{{0, 0}, {0, 1}, {1, 1}, {100, 1}, {100, 3}, {0, 64}} {
-		checkQueueOrderFrom(t, ops, c.heapMax, c.maxTimes)
+		checkQueueOrderFrom(t, ops, c.heapMax, c.maxTimes, 0)
+	}
+	// In a calendar, of slots that hold many times or few, or that do not
+	// fit them (giving up to the lists, and on to the heap or, past
+	// heapMax, the ladder).
+	for _, c := range []struct {
+		heapMax int
+		quantum float64
+	}{{0, 1e-9}, {100, 1}} {
+		checkQueueOrderFrom(t, ops, c.heapMax, 0, c.quantum)
 	}
 }
 
 // checkQueueOrderFrom is checkQueueOrder with the queue leaving its lists
-// past maxTimes distinct times and its heap after heapMax pending events.
-// Every event ahead says it is a pending one.
-func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
+// past maxTimes distinct times and its heap after heapMax pending events,
+// or in a calendar of quantum-second slots if quantum is not 0, and
+// reports whether the calendar kept every event to the end (did not give
+// up). Every event ahead says it is a pending one.
+func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int, quantum float64) bool {
 	t.Helper()
 	q := evQueue{heapMax: heapMax, maxTimes: maxTimes}
 	q.reset()
@@ -52,7 +63,7 @@ func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
 	checkAhead := func(pass, i int) {
 		for _, d := range []int{1, 3, 16, 70} {
 			if e := q.ahead(d); e != nil && !pending[e.seq] {
-				t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: ahead(%d) is (t=%v, seq=%d), not pending", heapMax, maxTimes, pass, i, d, e.t, e.seq)
+				t.Fatalf("heapMax %d, maxTimes %d, quantum %g, pass %d, op %d: ahead(%d) is (t=%v, seq=%d), not pending", heapMax, maxTimes, quantum, pass, i, d, e.t, e.seq)
 			}
 		}
 	}
@@ -60,6 +71,9 @@ func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
 		var ref refHeap
 		var seq uint64
 		q.reset()
+		if quantum != 0 {
+			q.useCalendar(quantum)
+		}
 		clear(pending)
 		for i, op := range ops {
 			if op.pop {
@@ -69,7 +83,7 @@ func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
 				want := heap.Pop(&ref).(event)
 				got := q.pop()
 				if got != want {
-					t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, pass, i, got.t, got.seq, want.t, want.seq)
+					t.Fatalf("heapMax %d, maxTimes %d, quantum %g, pass %d, op %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, quantum, pass, i, got.t, got.seq, want.t, want.seq)
 				}
 				delete(pending, got.seq)
 				checkAhead(pass, i)
@@ -83,19 +97,20 @@ func checkQueueOrderFrom(t *testing.T, ops []queueOp, heapMax, maxTimes int) {
 			}
 			pending[seq] = true
 			if q.len() != ref.Len() {
-				t.Fatalf("heapMax %d, maxTimes %d, pass %d, op %d: %d pending, want %d", heapMax, maxTimes, pass, i, q.len(), ref.Len())
+				t.Fatalf("heapMax %d, maxTimes %d, quantum %g, pass %d, op %d: %d pending, want %d", heapMax, maxTimes, quantum, pass, i, q.len(), ref.Len())
 			}
 		}
 		for ref.Len() > 0 {
 			want := heap.Pop(&ref).(event)
 			if got := q.pop(); got != want {
-				t.Fatalf("heapMax %d, maxTimes %d, pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, pass, got.t, got.seq, want.t, want.seq)
+				t.Fatalf("heapMax %d, maxTimes %d, quantum %g, pass %d, draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", heapMax, maxTimes, quantum, pass, got.t, got.seq, want.t, want.seq)
 			}
 		}
 		if q.len() != 0 {
-			t.Fatalf("heapMax %d, maxTimes %d, pass %d: %d pending after draining", heapMax, maxTimes, pass, q.len())
+			t.Fatalf("heapMax %d, maxTimes %d, quantum %g, pass %d: %d pending after draining", heapMax, maxTimes, quantum, pass, q.len())
 		}
 	}
+	return q.cal.on
 }
 
 // simLike is a script in the manner of the simulator: each pop schedules

@@ -516,6 +516,12 @@ func (s *sim) offered(ctx context.Context, tr *traffic, l Load, seed uint64, nee
 	}
 	s.drv = o
 	defer func() { s.drv = nil }()
+	if !s.fetchAhead {
+		// Times are whole cycles (on a network of whole-cycle latencies)
+		// a few hundred ahead, and few: a calendar of cycles beats the
+		// time lists. A large network keeps the lists, which fetch ahead.
+		s.q.useCalendar(cycle)
+	}
 	for r := range P {
 		if (o.dest[r] != o.procs[r] || l.Self) && P > 1 {
 			o.schedule(int32(r))
