@@ -185,7 +185,7 @@ func (q *evQueue) pushFast(e *event) bool {
 func (q *evQueue) push(e event) {
 	q.n++
 	if q.cal.on {
-		if q.cal.push(e); q.cal.full {
+		if q.cal.push(&e); q.cal.full {
 			q.leaveCalendar()
 		}
 		return
@@ -216,14 +216,21 @@ func (q *evQueue) push(e event) {
 }
 
 // pop removes and returns the first pending event; the queue must not be
-// empty. The common case, the next event of the list being popped, is
-// small enough to be inlined into the simulator's loop.
+// empty. Its common cases are the next event of the list being popped or
+// of the calendar's open slot.
 func (q *evQueue) pop() event {
 	l := &q.lists
 	if c := l.cc; c != nil && l.hd < c.n {
 		q.n--
 		e := c.ev[l.hd]
 		l.hd++
+		return e
+	}
+	if c := &q.cal; c.hd < len(c.run) { // calendar's pop, inlined
+		q.n--
+		c.n--
+		e := c.run[c.hd]
+		c.hd++
 		return e
 	}
 	return q.popSlow()

@@ -1,6 +1,10 @@
 package runtime
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // calendar holds pending events in a ring of slots, one a quantum of time
 // (a cycle), for a run whose times are whole cycles a short way ahead:
@@ -8,36 +12,37 @@ import "math/bits"
 // at a few hundred distinct times, a handful each. There the time lists
 // start a list, a hash slot and a place in their heap of lists for a third
 // of the pushes, each list popped a few events later; here a push is a
-// multiplication and an append, and a pop reads the slot in hand or finds
-// the next slot that holds events in a bitmap.
+// multiplication and an append, and a pop reads the slot in hand or opens
+// the next slot that holds events, found in a bitmap.
 //
 // Slot s holds the events whose time t has ⌊t·inv + ½⌋ = s (a time of
 // whole quanta lies in the middle of its slot, so that the rounding of
-// sums, a hair above or below, keeps it there), in (time, sequence)
-// order: a push appends and moves its event back past any later one
-// (times written differently, 5.31e-07 and 5.310000000000001e-07, fall in
-// one slot in any order). A slot's storage is taken when its first event
-// comes and given back when it has been popped, last-freed first, so
-// that the storage in use stays in the nearest caches rather than the
-// ring's sweeping through memory a cycle at a time.
+// sums, a hair above or below, keeps it there), in push order; opening
+// it puts them in (time, sequence) order (open). One cycle is most often
+// written as a few floats (5.31e-07 and 5.310000000000001e-07), pushed in
+// any order: kept in order as they came, 70% of the pushes on a dragonfly
+// curve moved back past 5 others each. A slot's storage is taken when its
+// first event comes and given back when it has been popped, last-freed
+// first, so that the storage in use stays in the nearest caches rather
+// than the ring's sweeping through memory a cycle at a time.
 //
 // The ring holds slots cur to cur+calSlots-1; an event past them waits in
-// far, a heap, and is moved into its slot once cur comes near enough, so
+// far, a heap, and is linked into its slot once cur comes near enough, so
 // that every event in far is later than every one in the ring. An event
-// earlier than slot cur (the simulator pushes none, but the queue takes
-// it) goes into slot cur, where its time puts it first. Times that are NaN
-// have no order: they come out last, in push order.
+// pushed into the open slot (or earlier: the simulator pushes none, but
+// the queue takes it) goes among its pending events, in order. Times that
+// are NaN have no order: they come out last, in push order.
 //
-// It gives up (full) where its slots do not fit the times: when its
-// events move back past more than calMoves others each on average (many
-// events a slot, out of order) or far holds more than calSlots; the queue
-// then takes its events into its time lists.
+// It gives up (full) where its slots do not fit the times: when events
+// put in order by insertion move back past more than calMoves others each
+// on average (many events a slot, out of order) or far holds more than
+// calSlots; the queue then takes its events into its time lists.
 type calendar struct {
 	on  bool
 	inv float64 // slots a second: 1/quantum
-	// cur is the slot being popped and hd its next event; the ring holds
-	// slots cur to lim-1 (lim = cur + calSlots). nextF and limF are cur+1
-	// and lim as floats; run is slot cur's storage.
+	// cur is the open slot and hd its next event; the ring holds slots
+	// cur to lim-1 (lim = cur + calSlots). nextF and limF are cur+1 and
+	// lim as floats; run is slot cur's storage, in order.
 	cur, lim    int64
 	nextF, limF float64
 	run         []event
@@ -46,11 +51,12 @@ type calendar struct {
 	slots       [][]event // by slot & calMask; nil when empty
 	spare       [][]event // storage given back, reused last first
 	used        [calSlots / 64]uint64
+	sorted      []event // storage open places a slot's events in
 	far         []event // a 4-ary heap of the events at slot lim or later
 	nan         []event
 	nanHd       int
-	// moves counts the events that added ones moved back past, since
-	// the last calWindow'th was added (added ago).
+	// moves counts the events that events put in order moved back past,
+	// over the last added events popped (from calWindow on, afresh).
 	moves, added int
 	full         bool
 }
@@ -64,9 +70,10 @@ const (
 	calMask  = calSlots - 1
 	// calCap is the room a slot's storage starts with.
 	calCap = 32
-	// calMoves is the most events an added one moves back past on
-	// average: the calendar gives up when the events added since the
-	// last calWindow'th have moved past more than calMoves·calWindow.
+	// calMoves is the most events an event moves back past on
+	// average: the calendar gives up when the events put in order by
+	// insertion have moved past more than calMoves·calWindow others over
+	// fewer than calWindow events popped.
 	calMoves  = 4
 	calWindow = 1 << 14
 )
@@ -85,35 +92,32 @@ func (c *calendar) start(quantum float64) {
 	c.moveTo(0)
 }
 
-// moveTo makes slot s the one being popped, from its first event.
+// moveTo makes slot s the one to open next.
 func (c *calendar) moveTo(s int64) {
 	c.cur, c.lim, c.hd = s, s+calSlots, 0
 	c.nextF, c.limF = float64(s+1), float64(c.lim)
-	c.run = c.slots[s&calMask]
 }
 
 // at is where time t falls: slot ⌊at(t)⌋.
 func (c *calendar) at(t float64) float64 { return t*c.inv + 0.5 }
 
-func (c *calendar) push(e event) {
+func (c *calendar) push(e *event) {
 	x := c.at(e.t)
 	switch {
 	case x >= c.limF:
-		c.far = heapPush4(c.far, e)
+		c.far = heapPush4(c.far, *e)
 		c.full = c.full || len(c.far) > calSlots
 	case x >= c.nextF:
-		c.add(int64(x), e, 0)
+		c.link(int64(x), e)
 	case e.t == e.t:
-		c.add(c.cur, e, c.hd)
+		c.addRun(e)
 	default:
-		c.nan = append(c.nan, e)
+		c.nan = append(c.nan, *e)
 	}
 }
 
-// add puts e into slot s of the ring, after its events from lo on that
-// come before e.
-func (c *calendar) add(s int64, e event, lo int) {
-	i := s & calMask
+// storage is slot i's storage, taken from the spare if it has none.
+func (c *calendar) storage(i int64) []event {
 	b := c.slots[i]
 	if cap(b) == 0 {
 		if n := len(c.spare); n > 0 {
@@ -123,23 +127,37 @@ func (c *calendar) add(s int64, e event, lo int) {
 		}
 		c.used[i>>6] |= 1 << (i & 63)
 	}
-	b = append(b, e)
+	return b
+}
+
+// link puts e last in slot s, after cur and before lim.
+func (c *calendar) link(s int64, e *event) {
+	i := s & calMask
+	c.slots[i] = append(c.storage(i), *e)
+	c.n++
+}
+
+// addRun puts e among slot cur's pending events, after those that come
+// before it.
+func (c *calendar) addRun(e *event) {
+	i := c.cur & calMask
+	b := append(c.storage(i), *e)
 	j := len(b) - 1
-	for j > lo && e.before(&b[j-1]) {
+	for j > c.hd && e.before(&b[j-1]) {
 		b[j] = b[j-1]
 		j--
 	}
-	b[j] = e
-	c.moves += len(b) - 1 - j
-	c.full = c.full || c.moves > calMoves*calWindow
-	if c.added++; c.added == calWindow {
-		c.moves, c.added = 0, 0
-	}
-	c.slots[i] = b
-	if s == c.cur {
-		c.run = b
-	}
+	b[j] = *e
+	c.slots[i], c.run = b, b
 	c.n++
+	c.count(len(b) - 1 - j)
+}
+
+// count notes moved events moved back past, and gives up past
+// calMoves·calWindow of them.
+func (c *calendar) count(moved int) {
+	c.moves += moved
+	c.full = c.full || c.moves > calMoves*calWindow
 }
 
 // release gives slot i's storage back.
@@ -162,9 +180,12 @@ func (c *calendar) pop() event {
 	return c.popNext()
 }
 
-// popNext is pop when slot cur is done: it moves to the next slot that
-// holds events, else to far's first event's slot, else to the NaNs.
+// popNext is pop when slot cur is done: it opens the next slot that holds
+// events, else far's first event's slot, else pops the NaNs.
 func (c *calendar) popNext() event {
+	if c.added += len(c.run); c.added >= calWindow {
+		c.moves, c.added = 0, 0
+	}
 	c.release(int(c.cur & calMask))
 	c.run, c.hd = nil, 0
 	switch {
@@ -189,9 +210,80 @@ func (c *calendar) popNext() event {
 	for len(c.far) > 0 && c.at(c.far[0].t) < c.limF {
 		var e event
 		c.far, e = heapPop4(c.far)
-		c.add(int64(c.at(e.t)), e, 0)
+		c.link(int64(c.at(e.t)), &e)
 	}
+	c.open()
 	return c.pop()
+}
+
+// open puts slot cur's events, in push order, in (time, sequence) order,
+// as run. Most often their sequences ascend and their times are a few
+// floats within a few units in the last place of each other (one cycle
+// written as sums in different orders): then a stable order by time is
+// the order, found by counting the events of each time's distance from
+// the least (in the same order as the times, timeKey) and placing them,
+// without a comparison between events; otherwise they are sorted by
+// insertion.
+func (c *calendar) open() {
+	i := c.cur & calMask
+	b := c.slots[i]
+	c.run = b
+	if len(b) < 2 {
+		return
+	}
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	inOrder, ascend := true, true
+	prev := timeKey(b[0].t + 0)
+	for j := range b {
+		k := timeKey(b[j].t + 0) // +0: -0 and +0 are one time
+		lo, hi = min(lo, k), max(hi, k)
+		inOrder = inOrder && k >= prev
+		prev = k
+		if j > 0 {
+			ascend = ascend && b[j].seq > b[j-1].seq
+		}
+	}
+	switch {
+	case ascend && inOrder:
+	case ascend && hi-lo < calSpread:
+		var at [calSpread + 1]int32
+		for j := range b {
+			at[timeKey(b[j].t+0)-lo+1]++
+		}
+		for k := 1; k < calSpread; k++ {
+			at[k] += at[k-1]
+		}
+		out := slices.Grow(c.sorted[:0], len(b))[:len(b)]
+		for j := range b {
+			d := timeKey(b[j].t+0) - lo
+			out[at[d]] = b[j]
+			at[d]++
+		}
+		c.slots[i], c.run, c.sorted = out, out, b[:0]
+	default:
+		c.count(sortRun(b))
+	}
+}
+
+// calSpread bounds the times open counts: within calSpread-1 of the
+// least's key.
+const calSpread = 16
+
+// sortRun sorts b by (time, sequence), by insertion, and returns how many
+// events it moved back past others.
+func sortRun(b []event) int {
+	moved := 0
+	for i := 1; i < len(b); i++ {
+		e := b[i]
+		j := i
+		for j > 0 && e.before(&b[j-1]) {
+			b[j] = b[j-1]
+			j--
+		}
+		b[j] = e
+		moved += i - j
+	}
+	return moved
 }
 
 // nextUsed is how many slots after cur the next one holding events lies;

@@ -58,6 +58,38 @@ func spread(rng *topo.Rand, n int, span float64) []queueOp {
 	return ops
 }
 
+// ulps pushes times a few cycles after the last popped one, each a few
+// units in the last place from its cycle, in any order: a slot's times
+// that open counts; and some a fraction of a cycle off (too far apart to
+// count) or past the ring (brought in behind later pushes, sequences out
+// of order). It pops from a heap of its own, as the simulator learns the
+// time it pushes after.
+func ulps(rng *topo.Rand, n int) []queueOp {
+	var ops []queueOp
+	var h refHeap
+	now := 0.0
+	for len(ops) < n {
+		if h.Len() > 50 && rng.Intn(200) < h.Len() {
+			ops = append(ops, queueOp{pop: true})
+			now = heap.Pop(&h).(event).t
+			continue
+		}
+		t := math.Floor(now) + float64(1+rng.Intn(3))
+		for range rng.Intn(8) {
+			t = math.Nextafter(t, []float64{0, math.Inf(1)}[rng.Intn(2)])
+		}
+		switch rng.Intn(40) {
+		case 0:
+			t += 0.3
+		case 1:
+			t += 2 * calSlots
+		}
+		ops = append(ops, queueOp{t: t})
+		heap.Push(&h, event{t: t, seq: uint64(len(ops))})
+	}
+	return ops
+}
+
 // earlier pushes times around the last popped one, many before it and
 // before its slot (negative, signed zeros, minus infinity among them),
 // with few pending.
@@ -94,15 +126,19 @@ func earlier(rng *topo.Rand, n int) []queueOp {
 // slot.
 func TestCalendarPopsInHeapOrder(t *testing.T) {
 	rng := topo.NewRand(11)
+	// Times a few quanta ahead, a quarter past the ring or any slot
+	// (which stay behind the ring's while it has any).
 	far := func(n int) []queueOp {
 		ts := []float64{math.Inf(1), math.MaxFloat64, 1e300, 1e20, 1e18, 3e3}
 		var ops []queueOp
+		now := 0.0
 		for range n {
-			t := float64(rng.Intn(10)) + rng.Float64()
+			t := now + float64(rng.Intn(10)) + rng.Float64()
 			if rng.Intn(4) == 0 {
 				t = ts[rng.Intn(len(ts))]
 			}
-			ops = append(ops, queueOp{t: t}, queueOp{pop: rng.Intn(3) > 0})
+			ops = append(ops, queueOp{t: t}, queueOp{t: now + 10}, queueOp{pop: true})
+			now += 0.5
 		}
 		return ops
 	}
@@ -113,6 +149,7 @@ func TestCalendarPopsInHeapOrder(t *testing.T) {
 	}{
 		{"whole cycles summed in different orders", 1e-9, cycleSums(rng, 200000)},
 		{"times between cycles", 1e-9, noisySums(rng, 100000)},
+		{"a slot's times units in the last place apart", 1, ulps(rng, 100000)},
 		{"the ring wraps, far events come in", 1, spread(rng, 50000, 3*calSlots)},
 		{"before the open slot", 1, earlier(rng, 20000)},
 		{"past the ring and past any slot", 1, far(1000)},
@@ -238,5 +275,48 @@ func TestOfferedPointsAreTheSameInACalendar(t *testing.T) {
 		if string(out[0]) != string(out[1]) {
 			t.Errorf("%s: in a calendar\n%s\nin the time lists\n%s", c.name, out[0], out[1])
 		}
+	}
+}
+
+// Sequences need not come in order (the simulator's do, a queue's caller
+// need not): a calendar still pops by (time, sequence), a slot's equal
+// times by sequence, not by push order.
+func TestCalendarOrdersAnySequence(t *testing.T) {
+	rng := topo.NewRand(8)
+	var q evQueue
+	q.reset()
+	q.useCalendar(1)
+	var ref refHeap
+	seqs := make([]uint64, 600)
+	for i := range seqs {
+		seqs[i] = uint64(i + 1)
+	}
+	for i := range seqs {
+		j := i + rng.Intn(len(seqs)-i)
+		seqs[i], seqs[j] = seqs[j], seqs[i]
+	}
+	for i, seq := range seqs {
+		tm := float64(2 + rng.Intn(20))
+		if rng.Intn(2) == 0 {
+			tm = math.Nextafter(tm, 0)
+		}
+		e := event{t: tm, seq: seq, id: int32(i)}
+		heap.Push(&ref, e)
+		q.push(e)
+		if rng.Intn(2) == 0 {
+			want := heap.Pop(&ref).(event)
+			if got := q.pop(); got != want {
+				t.Fatalf("push %d: popped (t=%v, seq=%d), want (t=%v, seq=%d)", i, got.t, got.seq, want.t, want.seq)
+			}
+		}
+	}
+	for ref.Len() > 0 {
+		want := heap.Pop(&ref).(event)
+		if got := q.pop(); got != want {
+			t.Fatalf("draining: popped (t=%v, seq=%d), want (t=%v, seq=%d)", got.t, got.seq, want.t, want.seq)
+		}
+	}
+	if !q.cal.on {
+		t.Errorf("the calendar gave up")
 	}
 }
