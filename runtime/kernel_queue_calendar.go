@@ -108,6 +108,13 @@ func (c *calendar) push(e *event) {
 		c.far = heapPush4(c.far, *e)
 		c.full = c.full || len(c.far) > calSlots
 	case x >= c.nextF:
+		i := int64(x) & calMask
+		if b := c.slots[i]; len(b) < cap(b) {
+			// link's commonest case, inlined: the slot has room.
+			c.slots[i] = append(b, *e)
+			c.n++
+			return
+		}
 		c.link(int64(x), e)
 	case e.t == e.t:
 		c.addRun(e)
@@ -250,7 +257,7 @@ func (c *calendar) open() {
 		for j := range b {
 			at[timeKey(b[j].t+0)-lo+1]++
 		}
-		for k := 1; k < calSpread; k++ {
+		for k := 1; k <= int(hi-lo); k++ {
 			at[k] += at[k-1]
 		}
 		out := slices.Grow(c.sorted[:0], len(b))[:len(b)]
