@@ -142,14 +142,13 @@ func (q *evQueue) useCalendar(quantum float64) {
 // they give up, the heap or ladder), which keep them from now on: in
 // order of sequence, as the lists take them.
 func (q *evQueue) leaveCalendar() {
-	es := q.scratch[:0]
+	es := make([]event, 0, q.n)
 	q.cal.drain(func(e event) { es = append(es, e) })
 	slices.SortFunc(es, func(a, b event) int { return cmp.Compare(a.seq, b.seq) })
 	q.n, q.listed = 0, true
 	for _, e := range es {
 		q.push(e)
 	}
-	q.scratch = es[:0]
 }
 
 // bucket returns where time t belongs in the rung: below 0 for the open
