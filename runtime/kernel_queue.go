@@ -138,6 +138,15 @@ func (q *evQueue) useCalendar(quantum float64) {
 	}
 }
 
+// pushCal is push into the calendar, which must be on (the simulator's
+// push does the same in its own body).
+func (q *evQueue) pushCal(e *event) {
+	q.n++
+	if q.cal.push(e); q.cal.full {
+		q.leaveCalendar()
+	}
+}
+
 // leaveCalendar moves the calendar's events to the time lists (or, if
 // they give up, the heap or ladder), which keep them from now on: in
 // order of sequence, as the lists take them.
@@ -182,13 +191,11 @@ func (q *evQueue) pushFast(e *event) bool {
 }
 
 func (q *evQueue) push(e event) {
-	q.n++
 	if q.cal.on {
-		if q.cal.push(&e); q.cal.full {
-			q.leaveCalendar()
-		}
+		q.pushCal(&e)
 		return
 	}
+	q.n++
 	if q.listed {
 		if q.lists.push(e) {
 			return

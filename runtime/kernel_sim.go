@@ -513,7 +513,12 @@ func (s *sim) push(t float64, kind uint8, id, aux int32) {
 		s.err = s.guard.exceeded("pending events", s.q.len(), eventBytes)
 	}
 	e := event{t: t, seq: s.seq<<8 | uint64(kind), id: id, aux: aux}
-	if !s.q.pushFast(&e) {
+	if c := &s.q.cal; c.on { // q.pushCal, inlined (it is too large to be)
+		s.q.n++
+		if c.push(&e); c.full {
+			s.q.leaveCalendar()
+		}
+	} else if !s.q.pushFast(&e) {
 		s.q.push(e)
 	}
 }
