@@ -228,7 +228,7 @@ func (c *calendar) popNext() event {
 // floats within a few units in the last place of each other (one cycle
 // written as sums in different orders): then a stable order by time is
 // the order, found by counting the events of each time's distance from
-// the least (in the same order as the times, timeKey) and placing them,
+// the least (in units in the last place) and placing them,
 // without a comparison between events; otherwise they are sorted by
 // insertion.
 func (c *calendar) open() {
@@ -238,11 +238,13 @@ func (c *calendar) open() {
 	if len(b) < 2 {
 		return
 	}
+	// A slot after the first holds times above 0 (at(t) ≥ 1), finite and
+	// not NaN (those wait in far or nan): their bits are in their order.
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	inOrder, ascend := true, true
-	prev := timeKey(b[0].t + 0)
+	prev := math.Float64bits(b[0].t)
 	for j := range b {
-		k := timeKey(b[j].t + 0) // +0: -0 and +0 are one time
+		k := math.Float64bits(b[j].t)
 		lo, hi = min(lo, k), max(hi, k)
 		inOrder = inOrder && k >= prev
 		prev = k
@@ -255,14 +257,14 @@ func (c *calendar) open() {
 	case ascend && hi-lo < calSpread:
 		var at [calSpread + 1]int32
 		for j := range b {
-			at[timeKey(b[j].t+0)-lo+1]++
+			at[math.Float64bits(b[j].t)-lo+1]++
 		}
 		for k := 1; k <= int(hi-lo); k++ {
 			at[k] += at[k-1]
 		}
 		out := slices.Grow(c.sorted[:0], len(b))[:len(b)]
 		for j := range b {
-			d := timeKey(b[j].t+0) - lo
+			d := math.Float64bits(b[j].t) - lo
 			out[at[d]] = b[j]
 			at[d]++
 		}
