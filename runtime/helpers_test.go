@@ -233,19 +233,26 @@ func checkBreakdown(t *testing.T, res *ProgramResult) {
 	}
 }
 
-// runOnce runs one repetition of opts on spec and returns the worker state
-// after it, so a test can inspect lanes and packets.
-func runOnce(t *testing.T, spec *Spec, opts Options) (*sim, runResult) {
+// simFor compiles spec for opts and returns a worker state for it and
+// opts' traffic.
+func simFor(t *testing.T, spec *Spec, opts *Options) (*sim, *traffic) {
 	t.Helper()
 	n, err := compile(spec, opts.Routing, opts.Switching, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := n.traffic(&opts)
+	tr, err := n.traffic(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSim(n, &opts)
+	return newSim(n, opts), tr
+}
+
+// runOnce runs one repetition of opts on spec and returns the worker state
+// after it, so a test can inspect lanes and packets.
+func runOnce(t *testing.T, spec *Spec, opts Options) (*sim, runResult) {
+	t.Helper()
+	s, tr := simFor(t, spec, &opts)
 	r := s.once(context.Background(), tr, runSeed(opts.Seed, 0))
 	if r.err != nil {
 		t.Fatal(r.err)

@@ -506,15 +506,7 @@ func (q *evQueue) sortEvents(b []event) {
 		}
 		return
 	}
-	for ; i < len(b); i++ {
-		e := b[i]
-		j := i
-		for j > 0 && e.before(&b[j-1]) {
-			b[j] = b[j-1]
-			j--
-		}
-		b[j] = e
-	}
+	sortRun(b, i)
 }
 
 // maxDistinct is the most distinct times sortByTime counts.

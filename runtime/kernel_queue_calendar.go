@@ -270,7 +270,7 @@ func (c *calendar) open() {
 		}
 		c.slots[i], c.run, c.sorted = out, out, b[:0]
 	default:
-		c.count(sortRun(b))
+		c.count(sortRun(b, 1))
 	}
 }
 
@@ -278,11 +278,12 @@ func (c *calendar) open() {
 // least's key.
 const calSpread = 16
 
-// sortRun sorts b by (time, sequence), by insertion, and returns how many
-// events it moved back past others.
-func sortRun(b []event) int {
+// sortRun sorts b, whose first from events are in order, by (time,
+// sequence), by insertion, and returns how many events it moved back past
+// others.
+func sortRun(b []event, from int) int {
 	moved := 0
-	for i := 1; i < len(b); i++ {
+	for i := max(from, 1); i < len(b); i++ {
 		e := b[i]
 		j := i
 		for j > 0 && e.before(&b[j-1]) {

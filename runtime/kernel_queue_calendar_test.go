@@ -253,15 +253,7 @@ func TestOfferedPointsAreTheSameInACalendar(t *testing.T) {
 			if err := checkOptions(&opts); err != nil {
 				t.Fatal(err)
 			}
-			n, err := compile(c.spec, opts.Routing, opts.Switching, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := n.traffic(&opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := newSim(n, &opts)
+			s, tr := simFor(t, c.spec, &opts)
 			s.fetchAhead = lists
 			r, err := s.offered(context.Background(), tr, c.l, opts.Seed, 0)
 			if err != nil {

@@ -485,15 +485,7 @@ func TestOfferedHoldsOnlyTheMessagesInFlight(t *testing.T) {
 	if err := checkOptions(&opts); err != nil {
 		t.Fatal(err)
 	}
-	n, err := compile(spec, opts.Routing, opts.Switching, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := n.traffic(&opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSim(n, &opts)
+	s, tr := simFor(t, spec, &opts)
 	r, err := s.offered(context.Background(), tr, Load{Fraction: 0.1}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
