@@ -51,8 +51,9 @@ type calendar struct {
 	slots       [][]event // by slot & calMask; nil when empty
 	spare       [][]event // storage given back, reused last first
 	used        [calSlots / 64]uint64
-	sorted      []event // storage open places a slot's events in
-	far         []event // a 4-ary heap of the events at slot lim or later
+	sorted      []event              // storage open places a slot's events in
+	counts      [calSpread + 1]int32 // open's counts
+	far         []event              // a 4-ary heap of the events at slot lim or later
 	nan         []event
 	nanHd       int
 	// moves counts the events that events put in order moved back past,
@@ -255,7 +256,8 @@ func (c *calendar) open() {
 	switch {
 	case ascend && inOrder:
 	case ascend && hi-lo < calSpread:
-		var at [calSpread + 1]int32
+		at := &c.counts
+		clear(at[:hi-lo+2])
 		for j := range b {
 			at[math.Float64bits(b[j].t)-lo+1]++
 		}
@@ -274,9 +276,12 @@ func (c *calendar) open() {
 	}
 }
 
-// calSpread bounds the times open counts: within calSpread-1 of the
-// least's key.
-const calSpread = 16
+// calSpread bounds the times open counts: within calSpread-1 units in the
+// last place of the least. A 32×32 mesh's long sums write one cycle as up
+// to ~20 floats over as many units (6.479999999999984e-07 to 6.48e-07);
+// with a bound of 16 it sorted most of its slots by insertion, and ran 4%
+// slower than the time lists.
+const calSpread = 64
 
 // sortRun sorts b, whose first from events are in order, by (time,
 // sequence), by insertion, and returns how many events it moved back past
