@@ -118,6 +118,34 @@ func (s *sim) islipBook(p *packet, w int32, start, dur, loss, end float64, share
 	wr.free = femto(wr.free + dur - fill + loss)
 }
 
+// allocOverlaps tells whether a waiting head handed lane ch of wire w
+// now starts at once, without the router's AllocDelay: under iSLIP, while
+// another lane of the wire is held until now or later. BookSim's router
+// runs VC allocation for the waiting heads in the same cycle as switch
+// allocation for the VCs that already hold an output
+// (IQRouter::_InternalStep, iq_router.cpp:226–275), and the output sends
+// a flit of any of those VCs that has one and a credit; VCs that share a
+// wire flit by flit send their tails in successive cycles. So the cycle a
+// freed VC takes to be allocated anew is filled by the other VCs' last
+// flits, and the wire idles for it only when the freed VC was its only
+// busy one (AllocDelay's gap, router.go). Parasol's lanes that share a
+// wire end together (shareWire), so without this the wire idled a cycle
+// at each hand-over: on the 8×8 mesh's transpose the links into the hot
+// corner carried at most 98.5% of their cycles under overload, where
+// BookSim's carry 100% (docs/RUNTIME.md).
+func (s *sim) allocOverlaps(w, ch int32) bool {
+	if s.alloc == nil {
+		return false
+	}
+	first := w * s.net.lanes
+	for c := first; c < first+s.net.lanes; c++ {
+		if c != ch && s.wl.laneOn(w, c).until >= s.now {
+			return true
+		}
+	}
+	return false
+}
+
 // A terminal that injects one packet at a time under iSLIP: BookSim's
 // terminal sends a packet's flits in turn and gives the next packet's
 // head the next VC round robin that is free and has a credit once the

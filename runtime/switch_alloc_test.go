@@ -180,3 +180,43 @@ func TestTerminalMovesOnOnceItsTailHasGone(t *testing.T) {
 		}
 	}
 }
+
+// Under iSLIP a lane handed over to a waiting head while another lane of
+// its wire is still held costs the wire no allocation cycle (AllocDelay):
+// BookSim allocates the freed VC while the other VCs send their last
+// flits (switch_alloc.go, allocOverlaps). Chain 0-1-2, wires as above,
+// 2 lanes of 8-flit buffers, AllocDelay d; A and B, 4 B each, and C, 1 B,
+// all from 0 to 2 at 0. Worked by hand: A takes 0→1 alone, tail at 4; B
+// shares it from 0, a flit in two, tail at 0 + 4 + 4 = 8, and A's lane is
+// given back later by 4, at 8. C waits for the first lane (both held to
+// 8) and takes it at 8; B's is held to 8 too, so with iSLIP C leaves at 8
+// whatever d, tail at 9, head at node 1 at 9, routed at 13. There both
+// lanes of 1→2 are free at 13 (A took it at 5, tail at 4 + 1 + 4 = 9,
+// given back later by B's 4; B's tail at 13), so C leaves at 13, tail at
+// 14: delivered at 15. With allocator = packet the hand-over takes d: C
+// leaves node 0 at 8 + d, delivered at 15 + d. A and B are delivered at
+// 10 and 14 either way.
+func TestISLIPHandsOverALaneWhileAnotherIsHeld(t *testing.T) {
+	for _, tc := range []struct {
+		a       Allocator
+		d, want float64
+	}{
+		{AnyLane, 0, 15},
+		{AnyLane, 2, 17},
+		{ISLIP, 0, 15},
+		{ISLIP, 2, 15},
+	} {
+		spec := creditSpec(mustGen(t, "chain", 3), true, 8, 2)
+		spec.Allocator = tc.a
+		spec.DefaultNode.AllocDelay = tc.d
+		s := runMessages(t, spec, 1, testMsg{0, 2, 4}, testMsg{0, 2, 4}, testMsg{0, 2, 1})
+		if s.nDone != 3 {
+			t.Fatalf("allocator %d, d = %v: %d of 3 delivered", tc.a, tc.d, s.nDone)
+		}
+		for i, want := range []float64{10, 14, tc.want} {
+			if got := s.msgs[i].lat; got != want {
+				t.Errorf("allocator %d, d = %v: message %d delivered at %v, want %v", tc.a, tc.d, i+1, got, want)
+			}
+		}
+	}
+}
