@@ -21,6 +21,9 @@ import "math"
 //     of the two inputs also sending to another output, loses a share of
 //     its time: half (the input accepts one of two grants, round robin) of
 //     its transmission time times the share of the wire's lanes so held.
+//   - A VC freed on an output is allocated to a waiting head while the
+//     output's other VCs send, so the hand-over costs the wire no cycle
+//     while another lane of it is held (allocOverlaps).
 //
 // Measured in BookSim (a copy counting, each cycle, each router's grants
 // against a maximum matching; docs/RUNTIME.md): on the 8×8 mesh's uniform

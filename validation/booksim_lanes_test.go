@@ -30,7 +30,7 @@ func bookSimLanes(t *testing.T) section {
 			"credit delay 1, speedup 1) beside std:booksim-mesh and std:booksim with `vcs` lanes a wire sharing it flit by flit, " +
 			"`buffer` flits a lane under credit flow control (`credit_delay = 4 * cycle`: with the two channels BookSim's 6-cycle " +
 			"credit loop, measured), iSLIP's switch allocation (`allocator = islip`: the cycles a lone packet waits carry other lanes' flits, " +
-			"and mismatched grants cost a wire shared by inputs that also send elsewhere), terminals that inject one packet at a time, an input buffer served in order (a head behind a packet starts its pipeline once " +
+			"a lane handed over while another lane of its wire is held takes no allocation cycle, and mismatched grants cost a wire shared by inputs that also send elsewhere), terminals that inject one packet at a time, an input buffer served in order (a head behind a packet starts its pipeline once " +
 			"that packet's tail has been switch-allocated), dimension order splitting the ties half way round a torus, and " +
 			"`num_vcs`, `vc_buf_size` set alike (docs/RUNTIME.md maps the rest). Both count the packets a terminal sends itself " +
 			"(BookSim's uniform picks the sender too, its transpose has the diagonal; Parasol's `--self`). Latency is the mean " +
@@ -38,7 +38,8 @@ func bookSimLanes(t *testing.T) section {
 			"accepted flit rate at the last load of seed 1's sweep (0.02 apart, 0.01 on the 16×16 mesh) that BookSim ran stably. The saturation throughput is the " +
 			"accepted flit rate at an offered 0.9 (the plateau; Parasol's likewise, `--load 0.9`). BookSim's figures, with the " +
 			"commands that produced them, are in validation/testdata/booksim_lanes.txt: the means over the seeds a row names " +
-			"(1, 2 and 3 where all ran) of its printed numbers; Parasol's are the means over the same seeds. BookSim warms up for " +
+			"(1, 2 and 3 where all ran) of its printed numbers (the 4 VCs × 8 flits transpose's saturation: of its sample periods after the warm-up, " +
+			"with `latency_thres=1000000.0`, as the default run ends in its first warm-up period, the network filling); Parasol's are the means over the same seeds. BookSim warms up for " +
 			"three sample periods of 1000 cycles whatever the latency does (warmup_periods = 3), and so does Parasol here " +
 			"(`--warmup 3us`, where sim alone warms up until two windows agree within 5%); BookSim then measures until three " +
 			"successive periods agree within 5% (3 to 7 periods), Parasol for 3. Asserted: latency within 10% up to 90% of saturation " +
