@@ -1233,7 +1233,7 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 	ln.owner = id
 	start := s.now
 	if p.waitCh != -1 {
-		if p.waitCh >= 0 && !s.allocOverlaps(w, ch) {
+		if p.waitCh >= 0 && !(s.alloc != nil && s.allocOverlaps(w, ch)) {
 			// A lane handed over to a waiting head is allocated anew,
 			// which takes the router's AllocDelay (router.go).
 			start += n.nodeP(p.at).AllocDelay

@@ -135,11 +135,12 @@ func (s *sim) islipBook(p *packet, w int32, start, dur, loss, end float64, share
 // wire end together (shareWire), so without this the wire idled a cycle
 // at each hand-over: on the 8×8 mesh's transpose the links into the hot
 // corner carried at most 98.5% of their cycles under overload, where
-// BookSim's carry 100% (docs/RUNTIME.md).
+// BookSim's carry 100% (docs/RUNTIME.md). Only where s.alloc is set; kept
+// out of line, as inlined into acquire it slowed the one-lane mesh curve
+// by 5% (BenchmarkOfferedMeshCurve).
+//
+//go:noinline
 func (s *sim) allocOverlaps(w, ch int32) bool {
-	if s.alloc == nil {
-		return false
-	}
 	first := w * s.net.lanes
 	for c := first; c < first+s.net.lanes; c++ {
 		if c != ch && s.wl.laneOn(w, c).until >= s.now {
