@@ -38,8 +38,9 @@ func bookSimLanes(t *testing.T) section {
 			"accepted flit rate at the last load of seed 1's sweep (0.02 apart, 0.01 on the 16×16 mesh) that BookSim ran stably. The saturation throughput is the " +
 			"accepted flit rate at an offered 0.9 (the plateau; Parasol's likewise, `--load 0.9`). BookSim's figures, with the " +
 			"commands that produced them, are in validation/testdata/booksim_lanes.txt: the means over the seeds a row names " +
-			"(1, 2 and 3 where all ran) of its printed numbers (the 4 VCs × 8 flits transpose's saturation: of its sample periods after the warm-up, " +
-			"with `latency_thres=1000000.0`, as the default run ends in its first warm-up period, the network filling); Parasol's are the means over the same seeds. BookSim warms up for " +
+			"(1, 2 and 3 where all ran) of its printed numbers; at 0.9 BookSim's default run ends in its first warm-up period " +
+			"(latency over `latency_thres`, 500), printing the network filling, so its saturation throughput is the rate over the seven " +
+			"sample periods after the warm-up with `latency_thres=1000000.0`. Parasol's are the means over the same seeds. BookSim warms up for " +
 			"three sample periods of 1000 cycles whatever the latency does (warmup_periods = 3), and so does Parasol here " +
 			"(`--warmup 3us`, where sim alone warms up until two windows agree within 5%); BookSim then measures until three " +
 			"successive periods agree within 5% (3 to 7 periods), Parasol for 3. Asserted: latency within 10% up to 90% of saturation " +
