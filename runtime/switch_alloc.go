@@ -166,7 +166,7 @@ func (s *sim) allocOverlaps(w, ch int32) bool {
 // due to leave at end, has sent its tail from its terminal: end if it
 // fits the first router's buffer, +Inf if not (sim.injSent).
 func (s *sim) tailLeaves(p *packet, end float64) float64 {
-	if n := s.net; p.bytes > n.bufFlits*n.flitSize {
+	if p.bytes > s.net.bufBytes {
 		return math.Inf(1)
 	}
 	return end
