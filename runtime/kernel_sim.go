@@ -811,6 +811,16 @@ func (s *sim) newPacket(pi, from, to int32, ack bool) int32 {
 		}
 		flits := (size + flit - 1) / flit
 		p.k = int32(max(1, (flits+buf-1)/buf))
+		if s.net.credits && s.net.roomFor(size) {
+			// Under credits a packet that fits its buffer with room to
+			// spare keeps no lane when its head blocks: BookSim 2
+			// (wait_for_tail_credit = 0) frees a VC once its tail is sent
+			// (buffer_state.cpp:640–646), the blocked packet's flits wait
+			// in the buffer ahead, and the next packet follows them there,
+			// behind it in order (inLane), while the lane's credits last
+			// (owe).
+			p.k = 0
+		}
 		s.maxKeep = max(s.maxKeep, p.k)
 	}
 	return id

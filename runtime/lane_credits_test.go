@@ -211,3 +211,36 @@ func TestUsedOfIsTheCreditsNotBack(t *testing.T) {
 		t.Fatalf("only %d reads", reads)
 	}
 }
+
+// Under credits a packet that fits its buffer with room to spare keeps no
+// lane when its head blocks: BookSim 2 frees a VC once its tail is sent,
+// and the packets behind follow it into the buffer ahead, where they wait
+// behind it in order (issue 28). Chain 0-1-2-3, 1 s wires of 1 B/s,
+// 1-byte flits, routers of HopDelay 4, CreditDelay 1, buffers of 16 flits;
+// A (20 B, 2 → 3), B (6 B, 1 → 3), C (2 B, 0 → 3), D (1 B, 0 → 2), all
+// ready at 0. Worked by hand: A holds 2→3 from 0 to 20 (delivered at 21).
+// B crosses 1→2 from 0 to 6; its head, at node 2 at 1, is routed at 5 and
+// blocks on 2→3 with its tail still on the wire. C crosses 0→1 from 0 to 2
+// and D from 2 to 3; C is routed at node 1 at 5 and waits for 1→2, D (at
+// node 1 at 3) behind C in node 1's buffer. B's tail leaves 1→2 at 6,
+// which frees it: C takes it from 6 to 8 (8 of the buffer's 16 flits
+// owed), and D, whose pipeline starts as C's last flit is switch-allocated
+// (8 − 2), is routed at 6 + 4 = 10, crosses 1→2 from 10 to 11 and is
+// delivered at 12 (it ends at node 2, off the buffer). At 20 B takes 2→3
+// (20 to 26: delivered at 27); C, at node 2 since 7 but behind B in its
+// buffer, is routed at 26 − 2 + 4 = 28 and delivered at 31: it does not
+// overtake B. While B kept 1→2 until its head moved on (the wormhole
+// hold, as before), C waited at node 1 until 21, and D behind it: D was
+// delivered at 27.
+func TestBlockedPacketThatFitsKeepsNoLane(t *testing.T) {
+	spec := creditSpec(mustGen(t, "chain", 4), true, 16, 0)
+	s := runMessages(t, spec, 1, testMsg{2, 3, 20}, testMsg{1, 3, 6}, testMsg{0, 3, 2}, testMsg{0, 2, 1})
+	if s.nDone != 4 {
+		t.Fatalf("%d of 4 delivered", s.nDone)
+	}
+	for i, want := range []float64{21, 27, 31, 12} {
+		if got := s.msgs[i].lat; got != want {
+			t.Errorf("%c delivered at %v, want %v", 'A'+i, got, want)
+		}
+	}
+}

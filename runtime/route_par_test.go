@@ -29,16 +29,20 @@ func parSpec(t *testing.T, lanes int) *Spec {
 // router 3 by the local link to router 2: 300 − 1 = 299 > 2·max(0, 0 − 1)
 // + 30, so it turns toward router 26, on lane class 1 (its second local
 // hop in the source group). With 20 used credits (19 > 30 false) it stays.
+// UGAL-L's minimal packet is in its minimal phase's class, 1, up to the
+// global link and 2 from it on (BookSim's VC per phase: ugalLPhase); PAR's
+// in class 0.
 func TestPARDivertsAtTheSourceGroupsSecondRouter(t *testing.T) {
 	for _, c := range []struct {
 		routing      string
 		used         int32
 		target, next int32
-		class        int32
+		class0       int32 // at router 0
+		class        int32 // at router 3
 	}{
-		{"ugal-l", 300, 107, 32, 0},
-		{"par", 300, 26, 2, 1},
-		{"par", 20, 107, 32, 0},
+		{"ugal-l", 300, 107, 32, 1, 2},
+		{"par", 300, 26, 2, 0, 1},
+		{"par", 20, 107, 32, 0, 0},
 	} {
 		n, err := compile(parSpec(t, 4), c.routing, "", 0)
 		if err != nil {
@@ -56,8 +60,8 @@ func TestPARDivertsAtTheSourceGroupsSecondRouter(t *testing.T) {
 		s.used[global] = c.used
 		p := &packet{at: 0, target: 107, dst: 107, nhops: 1, lastDim: 0}
 		a, _, _, ok := s.switchedHop(p)
-		if !ok || a.Node != 3 || p.target != 107 || p.class != 0 {
-			t.Fatalf("%s at router 0: hop to %d (ok %v), target %d, class %d; want minimal to 3, class 0", c.routing, a.Node, ok, p.target, p.class)
+		if !ok || a.Node != 3 || p.target != 107 || p.class != c.class0 {
+			t.Fatalf("%s at router 0: hop to %d (ok %v), target %d, class %d; want minimal to 3, class %d", c.routing, a.Node, ok, p.target, p.class, c.class0)
 		}
 		p.at, p.nhops, p.lastDim = 3, 2, 1
 		a, _, _, ok = s.switchedHop(p)

@@ -29,15 +29,23 @@ import (
 //     local; Valiant goes minimally to a random intermediate group other
 //     than the source's and the destination's, then minimally on; UGAL-G
 //     chooses at the source between the two by queue × hops. The class is
-//     the number of global links taken (2 classes minimal, 3 otherwise).
+//     the number of global links taken (2 classes minimal, 3 otherwise;
+//     minimal on three lanes takes the first two, one lane a class, as
+//     BookSim's min_dragonflynew its VC 0 and 1 of 3).
 //     UGAL-L is BookSim's ugal_dragonflynew: at the source router a random
 //     intermediate router anywhere (one in the source's group means
 //     minimal), taken if the used credits of the minimal port exceed twice
-//     those of the port toward it plus 30 flits. Its phase ends on
-//     reaching the intermediate group, as Valiant's does: BookSim's goes
-//     on to the intermediate router, whose extra local hop there would
-//     make the classes cyclic (BookSim's VC 0 is: a local channel is the
-//     first hop of some packets and the last of phase one of others).
+//     those of the port toward it plus 30 flits; its classes are BookSim's
+//     VC per phase (ugalLPhase). Its phase ends on reaching the
+//     intermediate group, as Valiant's does: BookSim's goes on to the
+//     intermediate router, whose extra local hop there would make the
+//     classes cyclic (BookSim's VC 0 is: a local channel is the first hop
+//     of some packets and the last of phase one of others). No three
+//     classes take that hop acyclically: a nonminimal path then has four
+//     local hops (source group, to the intermediate router, to the
+//     intermediate group's gateway, destination group), any local channel
+//     may be any of them, and two on one class close a cycle through the
+//     others; it would take four lanes a local channel.
 //   - flattened butterfly and HyperX (dor, min, valiant, ugal): dimension
 //     order; minimal adaptive (any unresolved dimension, the emptiest
 //     port, the class the number of hops taken); Valiant through a random
@@ -270,7 +278,11 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 		}
 		r.byA = newDivider(uint32(r.a))
 		need = 2
-		if alg != swMin {
+		if alg != swMin || n.lanes == 3 {
+			// With three lanes, one per routing phase as BookSim's
+			// dragonflynew has its VCs, minimal routing takes the first
+			// two (min_dragonflynew: VC 0 up to the global link, 1 from
+			// it on; VC 2 idle), one lane a class, as BookSim's one VC.
 			need = 3
 		}
 		if alg == swPAR {
@@ -607,12 +619,15 @@ func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 	r := n.swr
 	switch r.kind {
 	case topo.Dragonfly:
-		if p.lastDim == 2 {
+		switch {
+		case r.alg == swUGALL:
+			s.ugalLPhase(p)
+		case p.lastDim == 2:
 			p.class++
 		}
 		if r.alg == swPAR {
 			s.parChoose(p) // route_par.go
-		} else if p.nhops == 1 && !p.ack && r.alg != swMin && r.g > 2 {
+		} else if p.nhops == 1 && !p.ack && r.alg != swMin && r.alg != swUGALL && r.g > 2 {
 			s.dfChoose(p)
 		}
 		if p.target != p.dst && r.group(p.at) == r.group(p.target) {
@@ -635,6 +650,9 @@ func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 			return a, 0, 0, false
 		case 1:
 			a, w, d = n.portHop(p.at, j)
+			if d == dfGlobalDim && p.class == 1 && r.alg == swUGALL && r.kind == topo.Dragonfly {
+				p.class = 2 // (ugalLPhase) the minimal phase's global link on
+			}
 			return a, w, d, true
 		}
 	}
@@ -651,6 +669,46 @@ func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 	}
 	a = s.cand[ci]
 	return a, n.wire(a.Link, p.at), n.dim(a.Link), true
+}
+
+// dfGlobalDim is the dimension of a dragonfly's global links (its local
+// ones are 1, a terminal's 0: topo's gen_switched.go).
+const dfGlobalDim = 2
+
+// ugalLPhase sets UGAL-L's routing phase and lane class for packet p at
+// its router, as BookSim's ugal_dragonflynew gives each phase its own VC
+// (dragonfly.cpp:503–559): class 0 toward the intermediate (the
+// nonminimal phase, chosen at the source router: dfChoose), 1 minimally
+// toward the destination up to the global link (a packet UGAL-L sends
+// minimally, from the source router; one nonminimal, from the
+// intermediate group on), 2 from that global link on (switchedHop), and 2
+// for a destination in the source's group. A minimal packet and the
+// nonminimal ones' first phase so travel on different lanes of a local
+// channel and of the global link, where class = global links taken (as
+// Valiant's and UGAL-G's) put them on one. The phase ends on reaching the
+// intermediate group (switchedHop), not, as BookSim's, at the intermediate
+// router: see the package comment. Acyclic: class 0 is a local hop then a
+// global one, class 1 a local hop then (class 2) a global one, class 2 a
+// global hop then a local one into the destination's router.
+func (s *sim) ugalLPhase(p *packet) {
+	if p.nhops != 1 {
+		if p.target != p.dst && s.net.swr.group(p.at) == s.net.swr.group(p.target) {
+			p.class = 1 // the intermediate group reached
+		}
+		return
+	}
+	r := s.net.swr
+	if r.group(p.at) == r.group(s.net.g.Attached(p.dst)) {
+		p.class = 2
+		return
+	}
+	if !p.ack && r.g > 2 {
+		s.dfChoose(p)
+	}
+	p.class = 1
+	if p.target != p.dst {
+		p.class = 0
+	}
 }
 
 // ugalLDetour is UGAL-L's choice at router at for a packet bound for router
@@ -809,6 +867,10 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		}
 		return buf
 	case topo.Dragonfly:
+		if r.alg == swUGALL && n.classes > 1 {
+			n.ugalLNext(v, d, dimIn, cl, lk, add)
+			return buf
+		}
 		if dimIn == 2 && n.classes > 1 {
 			cl++
 		}
@@ -872,6 +934,51 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 		add(a, cl)
 	}
 	return buf
+}
+
+// ugalLNext is switchedNext for UGAL-L on a dragonfly with its three
+// lane classes (ugalLPhase): at router v toward processor dst, having
+// come by a link of dimension dimIn (-1 at the source processor) on a
+// lane of class cl, the minimal hop in the class its phase gives it and,
+// at the source router and in the first phase, the nonminimal hops in
+// class 0 (any local hop from the source router, then any global link).
+func (n *network) ugalLNext(v, dst, dimIn, cl int32, lk *checkLinks, add func(topo.Adj, int32)) {
+	r, g := n.swr, n.g
+	var tmp [16]topo.Adj
+	src := v < r.S && dimIn == 0 // the source router
+	away := v < r.S && v/r.a != g.Attached(dst)/r.a
+	for _, a := range n.switchedCandidates(v, dst, dst, r.alg, tmp[:0]) {
+		dim := lk.dim[a.Link]
+		if dimIn == 1 && dim == 1 {
+			// A local hop never follows a local hop: a packet that came
+			// by one is at the router whose global link it takes.
+			continue
+		}
+		c := cl
+		switch {
+		case src && away:
+			c = 1
+		case src:
+			c = 2
+		case dimIn == 2 && cl == 0:
+			c = 1 // the intermediate group reached
+		}
+		if dim == dfGlobalDim && c == 1 {
+			c = 2
+		}
+		add(a, c)
+	}
+	if away && (src || dimIn == 1 && cl == 0) {
+		// The first phase: from the source router any local hop or
+		// global link, from a local hop any global link.
+		lo := r.p + r.a - 1
+		if src {
+			lo = r.p
+		}
+		for _, a := range g.Adj(v)[lo:] {
+			add(a, 0)
+		}
+	}
 }
 
 // checkLinks are the figures of the graph's links route --check's view

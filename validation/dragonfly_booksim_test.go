@@ -56,9 +56,12 @@ func dragonflyBookSim(t *testing.T) section {
 			"does: at the source router, a random intermediate router anywhere (one in the source's group: minimal), " +
 			"taken only if the used credits of the minimal output exceed twice those toward it plus 30 flits " +
 			"(adaptive_threshold), the used credits being the flits sent on that channel whose credits have not come " +
-			"back. Under the adversarial pattern the group's minimal packets come in on one VC of the global link, whose " +
+			"back; each routing phase on its own VC, as BookSim's (0 toward the intermediate, 1 minimally up to the " +
+			"global link, 2 from it on; min 0 and 1). Under the adversarial pattern the group's minimal packets come " +
+			"in on one VC of the global link, whose " +
 			"buffer at the far end is served in order (8 flits in 10 cycles: minimal's saturation near 0.1), and a VC " +
-			"sends only while it holds credits (256 flits less those on the wire, in the buffer or on their way back), " +
+			"sends only while it holds credits (256 flits less those on the wire, in the buffer or on their way back: " +
+			"a blocked packet's flits wait in the buffer ahead, the VC free for the next once its tail is sent), " +
 			"so the queue behind the global link backs up into the group's routers, whose used credits UGAL-L reads " +
 			"(docs/RUNTIME.md, credit_delay). So the shape holds in Parasol too: its UGAL-L carries at least twice " +
 			"what its minimal routing does (asserted).",
