@@ -29,9 +29,8 @@ func parSpec(t *testing.T, lanes int) *Spec {
 // router 3 by the local link to router 2: 300 − 1 = 299 > 2·max(0, 0 − 1)
 // + 30, so it turns toward router 26, on lane class 1 (its second local
 // hop in the source group). With 20 used credits (19 > 30 false) it stays.
-// UGAL-L's minimal packet is in its minimal phase's class, 1, up to the
-// global link and 2 from it on (BookSim's VC per phase: ugalLPhase); PAR's
-// in class 0.
+// UGAL-L's minimal packet is in its minimal phase's class (ugalLPhase: on
+// these four lanes 2, up to and over the global link); PAR's in class 0.
 func TestPARDivertsAtTheSourceGroupsSecondRouter(t *testing.T) {
 	for _, c := range []struct {
 		routing      string
@@ -40,7 +39,7 @@ func TestPARDivertsAtTheSourceGroupsSecondRouter(t *testing.T) {
 		class0       int32 // at router 0
 		class        int32 // at router 3
 	}{
-		{"ugal-l", 300, 107, 32, 1, 2},
+		{"ugal-l", 300, 107, 32, 2, 2},
 		{"par", 300, 26, 2, 0, 1},
 		{"par", 20, 107, 32, 0, 0},
 	} {

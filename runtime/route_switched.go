@@ -45,7 +45,8 @@ import (
 //     local hops (source group, to the intermediate router, to the
 //     intermediate group's gateway, destination group), any local channel
 //     may be any of them, and two on one class close a cycle through the
-//     others; it would take four lanes a local channel.
+//     others. Where the lanes number four or more UGAL-L takes it, in a
+//     class of its own (ugalLPhase).
 //   - flattened butterfly and HyperX (dor, min, valiant, ugal): dimension
 //     order; minimal adaptive (any unresolved dimension, the emptiest
 //     port, the class the number of hops taken); Valiant through a random
@@ -284,6 +285,9 @@ func (n *network) setSwitched(given, name string) (bool, error) {
 			// two (min_dragonflynew: VC 0 up to the global link, 1 from
 			// it on; VC 2 idle), one lane a class, as BookSim's one VC.
 			need = 3
+		}
+		if alg == swUGALL && n.lanes >= 4 {
+			need = 4 // the intermediate router's hop in a class of its own (ugalLPhase)
 		}
 		if alg == swPAR {
 			need = parClasses
@@ -630,8 +634,8 @@ func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 		} else if p.nhops == 1 && !p.ack && r.alg != swMin && r.alg != swUGALL && r.g > 2 {
 			s.dfChoose(p)
 		}
-		if p.target != p.dst && r.group(p.at) == r.group(p.target) {
-			p.target = p.dst
+		if p.target != p.dst && r.group(p.at) == r.group(p.target) && (r.alg != swUGALL || n.classes != 4) {
+			p.target = p.dst // (UGAL-L on four lanes: ugalLPhase)
 		}
 	case topo.FlatFly, topo.HyperX:
 		if r.alg == swMin && p.lastDim > 0 {
@@ -650,7 +654,7 @@ func (s *sim) switchedHop(p *packet) (a topo.Adj, w, d int32, ok bool) {
 			return a, 0, 0, false
 		case 1:
 			a, w, d = n.portHop(p.at, j)
-			if d == dfGlobalDim && p.class == 1 && r.alg == swUGALL && r.kind == topo.Dragonfly {
+			if d == dfGlobalDim && p.class == 1 && r.alg == swUGALL && r.kind == topo.Dragonfly && n.classes == 3 {
 				p.class = 2 // (ugalLPhase) the minimal phase's global link on
 			}
 			return a, w, d, true
@@ -690,22 +694,45 @@ const dfGlobalDim = 2
 // router: see the package comment. Acyclic: class 0 is a local hop then a
 // global one, class 1 a local hop then (class 2) a global one, class 2 a
 // global hop then a local one into the destination's router.
+//
+// With four lanes or more UGAL-L takes BookSim's path: the first phase goes
+// on from the intermediate group to the intermediate router
+// (dragonfly.cpp:535–540), that local hop in a class of its own, so the
+// classes are 0 toward the intermediate group, 1 in it toward the
+// intermediate router, 2 minimally up to and over the global link, 3 from
+// it on (and within the source's group): acyclic as the three are, class 1
+// a local hop into class 2.
 func (s *sim) ugalLPhase(p *packet) {
+	r := s.net.swr
+	four := s.net.classes == 4
 	if p.nhops != 1 {
-		if p.target != p.dst && s.net.swr.group(p.at) == s.net.swr.group(p.target) {
+		switch {
+		case p.target == p.dst:
+			if four && p.lastDim == dfGlobalDim && p.class == 2 {
+				p.class = 3
+			}
+		case !four && r.group(p.at) == r.group(p.target):
+			p.class = 1 // the intermediate group reached
+		case !four:
+		case p.at == p.target:
+			p.target, p.class = p.dst, 2 // the intermediate router reached
+		case r.group(p.at) == r.group(p.target):
 			p.class = 1 // the intermediate group reached
 		}
 		return
 	}
-	r := s.net.swr
+	minimal, local := int32(1), int32(2) // the minimal phase's class, and a destination's in the source's group
+	if four {
+		minimal, local = 2, 3
+	}
 	if r.group(p.at) == r.group(s.net.g.Attached(p.dst)) {
-		p.class = 2
+		p.class = local
 		return
 	}
 	if !p.ack && r.g > 2 {
 		s.dfChoose(p)
 	}
-	p.class = 1
+	p.class = minimal
 	if p.target != p.dst {
 		p.class = 0
 	}
@@ -936,34 +963,44 @@ func (n *network) switchedNext(buf []int, _, dst, at, in int) []int {
 	return buf
 }
 
-// ugalLNext is switchedNext for UGAL-L on a dragonfly with its three
-// lane classes (ugalLPhase): at router v toward processor dst, having
-// come by a link of dimension dimIn (-1 at the source processor) on a
-// lane of class cl, the minimal hop in the class its phase gives it and,
-// at the source router and in the first phase, the nonminimal hops in
-// class 0 (any local hop from the source router, then any global link).
+// ugalLNext is switchedNext for UGAL-L on a dragonfly with its lane
+// classes (ugalLPhase; three, or four with the intermediate router's hop):
+// at router v toward processor dst, having come by a link of dimension
+// dimIn (-1 at the source processor) on a lane of class cl, the minimal hop
+// in the class its phase gives it and, in the first phase, the nonminimal
+// hops in theirs (any local hop from the source router, then any global
+// link in class 0; on four lanes any local hop in the intermediate group
+// in class 1).
 func (n *network) ugalLNext(v, dst, dimIn, cl int32, lk *checkLinks, add func(topo.Adj, int32)) {
 	r, g := n.swr, n.g
+	four := n.classes == 4
+	minimal, after := int32(1), int32(2) // the minimal phase's class before its global link, and from it on
+	if four {
+		minimal, after = 2, 3
+	}
 	var tmp [16]topo.Adj
 	src := v < r.S && dimIn == 0 // the source router
 	away := v < r.S && v/r.a != g.Attached(dst)/r.a
 	for _, a := range n.switchedCandidates(v, dst, dst, r.alg, tmp[:0]) {
 		dim := lk.dim[a.Link]
-		if dimIn == 1 && dim == 1 {
-			// A local hop never follows a local hop: a packet that came
-			// by one is at the router whose global link it takes.
+		if dimIn == 1 && dim == 1 && !(four && cl == 1) {
+			// A local hop never follows a local hop (a packet that came
+			// by one is at the router whose global link it takes), but
+			// at the intermediate router.
 			continue
 		}
 		c := cl
 		switch {
 		case src && away:
-			c = 1
+			c = minimal
 		case src:
-			c = 2
-		case dimIn == 2 && cl == 0:
-			c = 1 // the intermediate group reached
+			c = after
+		case dimIn == 2 && cl == 0, four && cl == 1:
+			c = minimal // the intermediate group, or router, reached
+		case four && dimIn == 2 && cl == 2:
+			c = after
 		}
-		if dim == dfGlobalDim && c == 1 {
+		if !four && dim == dfGlobalDim && c == 1 {
 			c = 2
 		}
 		add(a, c)
@@ -977,6 +1014,12 @@ func (n *network) ugalLNext(v, dst, dimIn, cl int32, lk *checkLinks, add func(to
 		}
 		for _, a := range g.Adj(v)[lo:] {
 			add(a, 0)
+		}
+	}
+	if four && dimIn == 2 && cl == 0 {
+		// In the intermediate group: toward any intermediate router.
+		for _, a := range g.Adj(v)[r.p : r.p+r.a-1] {
+			add(a, 1)
 		}
 	}
 }

@@ -490,70 +490,94 @@ func TestPortsAreTheGraphs(t *testing.T) {
 // every hop, the lane of BookSim's VC for its phase (ugal_dragonflynew:
 // VC 2 for a destination in the source's group; else 0 toward the
 // intermediate, 1 minimally, 2 from the minimal phase's global link on),
-// Parasol's first phase ending on reaching the intermediate group; and
-// that lane is among those route --check's view of the routing offers
-// from the lane the packet came by (switchedNext), so the proof covers
-// what runs. dragonfly(2, 4, 2, 9), 3 lanes, random used credits, every
-// hop of 3000 random routes.
+// Parasol's first phase ending on reaching the intermediate group; with
+// four lanes it goes on to the intermediate router, as BookSim's does,
+// that hop in class 1 (then 2 minimally up to and over the global link, 3
+// from it on and within the source's group). And that lane is among those
+// route --check's view of the routing offers from the lane the packet
+// came by (switchedNext), so the proof covers what runs.
+// dragonfly(2, 4, 2, 9), random used credits, every hop of 3000 random
+// routes on each.
 func TestUGALLLaneClassIsBookSimsVCPerPhase(t *testing.T) {
 	const p, a, G = 2, 4, 9
-	spec := basic(mustGen(t, "dragonfly", p, a, 2, G, topo.Absolute), 1e-9, 4e9)
-	spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, 3, Wormhole
-	s, _ := runOnce(t, spec, Options{Op: "uniform", Size: 32, Seed: 1, Routing: "ugal-l"})
-	n, g, S := s.net, s.net.g, int32(a*G)
-	rnd := topo.NewRand(11)
-	seen := map[[2]int32]bool{} // (phase at the source, VC) pairs met
-	for range 3000 {
-		src, dst := int32(rnd.Intn(int(S))), S+int32(rnd.Intn(int(S*p)))
-		for w := range s.used {
-			s.used[w] = int32(rnd.Intn(90))
+	for _, lanes := range []int{3, 4} {
+		spec := basic(mustGen(t, "dragonfly", p, a, 2, G, topo.Absolute), 1e-9, 4e9)
+		spec.Packet.FlitBytes, spec.Packet.VirtualChannels, spec.Switching = 4, lanes, Wormhole
+		s, _ := runOnce(t, spec, Options{Op: "uniform", Size: 32, Seed: 1, Routing: "ugal-l"})
+		n, g, S := s.net, s.net.g, int32(a*G)
+		four := lanes == 4
+		minimal, after := int32(1), int32(2)
+		if four {
+			minimal, after = 2, 3
 		}
-		pk := &packet{at: src, dst: dst, target: dst, nhops: 1, lastDim: 0}
-		term := S + src*p                                 // a terminal of the source router
-		in := n.wire(g.Adj(term)[0].Link, term) * n.lanes // its injection lane (whose class is not read)
-		vc, first, mid := int32(-1), int32(-1), int32(-1)
-		for hops := 0; pk.at != dst; hops++ {
-			if hops > 6 {
-				t.Fatalf("router %d toward %d: no arrival in 6 hops", src, dst)
+		rnd := topo.NewRand(11)
+		seen := map[[2]int32]bool{} // (class at the source router, class) pairs met
+		long := 0                   // routes through an intermediate router other than the arrival one
+		for range 3000 {
+			src, dst := int32(rnd.Intn(int(S))), S+int32(rnd.Intn(int(S*p)))
+			for w := range s.used {
+				s.used[w] = int32(rnd.Intn(90))
 			}
-			at := pk.at
-			adj, w, d, ok := s.switchedHop(pk)
-			if !ok {
-				t.Fatalf("router %d toward %d: no hop at %d", src, dst, at)
+			pk := &packet{at: src, dst: dst, target: dst, nhops: 1, lastDim: 0}
+			term := S + src*p                                 // a terminal of the source router
+			in := n.wire(g.Adj(term)[0].Link, term) * n.lanes // its injection lane (whose class is not read)
+			vc, first, mid, lastDim := int32(-1), int32(-1), int32(-1), int32(0)
+			for hops := 0; pk.at != dst; hops++ {
+				if hops > 7 {
+					t.Fatalf("%d lanes: router %d toward %d: no arrival in 7 hops", lanes, src, dst)
+				}
+				at := pk.at
+				adj, w, d, ok := s.switchedHop(pk)
+				if !ok {
+					t.Fatalf("%d lanes: router %d toward %d: no hop at %d", lanes, src, dst, at)
+				}
+				// The phase, worked out here from where the packet is.
+				switch {
+				case hops == 0 && at/a == g.Attached(dst)/a:
+					vc = after
+				case hops == 0 && pk.target != dst:
+					vc, mid = 0, pk.target
+				case hops == 0:
+					vc = minimal
+				case vc == 0 && at/a == mid/a && (!four || at == mid):
+					vc = minimal // the intermediate group (three lanes) or router reached
+				case vc == 0 && at/a == mid/a:
+					vc, long = 1, long+1 // on four lanes, toward the intermediate router
+				case four && vc == 1 && at == mid:
+					vc = minimal
+				case four && vc == minimal && lastDim == dfGlobalDim:
+					vc = after
+				}
+				if !four && vc == 1 && d == dfGlobalDim {
+					vc = 2
+				}
+				if hops == 0 {
+					first = vc
+				}
+				ch := w*n.lanes + n.classLo[vc]
+				if d == 0 { // the ejection port: any class's lane leads out
+					ch = w*n.lanes + n.classLo[min(pk.class, n.classes-1)]
+				} else if got := pk.class; got != vc {
+					t.Fatalf("%d lanes: router %d toward %d, at %d: class %d, want %d", lanes, src, dst, at, got, vc)
+				}
+				if !slices.Contains(n.switchedNext(nil, int(term), int(dst), int(at), int(in)), int(ch)) {
+					t.Fatalf("%d lanes: router %d toward %d, at %d: lane %d (class %d) not among route --check's from lane %d", lanes, src, dst, at, ch, pk.class, in)
+				}
+				seen[[2]int32{first, vc}] = true
+				pk.at, pk.nhops, pk.lastDim, in, lastDim = adj.Node, pk.nhops+1, d, ch, d
 			}
-			// BookSim's phase, worked out here from where the packet is.
-			switch {
-			case hops == 0 && at/a == g.Attached(dst)/a:
-				vc = 2
-			case hops == 0 && pk.target != dst:
-				vc, mid = 0, pk.target
-			case hops == 0:
-				vc = 1
-			case vc == 0 && at/a == mid/a: // the intermediate group reached
-				vc = 1
-			}
-			if vc == 1 && d == dfGlobalDim {
-				vc = 2
-			}
-			if hops == 0 {
-				first = vc
-			}
-			ch := w*n.lanes + vc
-			if d == 0 { // the ejection port: any class's lane leads out
-				ch = w*n.lanes + min(pk.class, n.classes-1)
-			} else if got := pk.class; got != vc {
-				t.Fatalf("router %d toward %d, at %d: class %d, BookSim's VC %d", src, dst, at, got, vc)
-			}
-			if !slices.Contains(n.switchedNext(nil, int(term), int(dst), int(at), int(in)), int(ch)) {
-				t.Fatalf("router %d toward %d, at %d: lane %d (class %d) not among route --check's from lane %d", src, dst, at, ch, pk.class, in)
-			}
-			seen[[2]int32{first, vc}] = true
-			pk.at, pk.nhops, pk.lastDim, in = adj.Node, pk.nhops+1, d, ch
 		}
-	}
-	for _, want := range [][2]int32{{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}} {
-		if !seen[want] {
-			t.Errorf("no hop in VC %d of a packet that started in VC %d: want every phase met", want[1], want[0])
+		want := [][2]int32{{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}}
+		if four {
+			want = [][2]int32{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {2, 2}, {2, 3}, {3, 3}}
+		}
+		for _, w := range want {
+			if !seen[w] {
+				t.Errorf("%d lanes: no hop in class %d of a packet that started in class %d: want every phase met", lanes, w[1], w[0])
+			}
+		}
+		if four != (long > 0) {
+			t.Errorf("%d lanes: %d routes went on to an intermediate router in its group", lanes, long)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func dragonflyPAR(t *testing.T) section {
 			"uniform traffic it stays near minimal's (here: within 10%). The machine is std:booksim's dragonfly " +
 			"(k = 2: 72 terminals, 9 groups); PAR needs 4 VCs (`--set 'topology(dragonfly).vcs=4'`), min and UGAL-L " +
 			"run on std:booksim's own 3 (BookSim's configuration); given 4 VCs too, min's second class has two lanes " +
-			"and UGAL-L's third two, shown in the last row (min's uniform throughput then passes 0.7; not compared). A saturation throughput is the load accepted at the " +
+			"and UGAL-L goes on to the intermediate router as BookSim's does, that hop in a class of its own, shown in the last row (min's uniform throughput then passes 0.7; not compared). A saturation throughput is the load accepted at the " +
 			"last load of a grid of steps of 0.025 that does not saturate (seed 1). The **seed** column is the " +
 			"bound the shape sets on the ratio; nothing here is compared with PAR's own earlier output.",
 	}
