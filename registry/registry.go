@@ -102,7 +102,7 @@ var Routing = &Enum{What: "routing", Entries: []Entry{
 	{Name: "nca", Doc: "fat tree/XGFT: up to the nearest common ancestor, D-mod-k up port, then down (by rule)"},
 	{Name: "nca-adaptive", Doc: "fat tree/XGFT: as nca, the up port whose lanes hold fewest packets"},
 	{Name: "nca-random", Doc: "fat tree/XGFT: as nca, an up port at random for each packet (BookSim's nca)"},
-	{Name: "ugal-l", Doc: "dragonfly: BookSim's UGAL-L, Valiant at the source router if the minimal output's used credits exceed twice the detour's + 30 flits (3 lane classes)"},
+	{Name: "ugal-l", Doc: "dragonfly: BookSim's UGAL-L, Valiant at the source router if the minimal output's used credits exceed twice the detour's + 30 flits (3 lane classes, one per phase; with 4 lanes or more 4, going on to the intermediate router as BookSim's does)"},
 	{Name: "ugal-g", Doc: "dragonfly: as ugal-l, comparing the queues of the global links themselves"},
 	{Name: "par", Doc: "dragonfly: progressive adaptive (Jiang, Kim & Dally 2009): UGAL-L's rule at the source router and, while still minimal, again at the source group's second router, on used credits less the wire's flits in flight (4 lane classes)"},
 	{Name: "ugal", Doc: "flattened butterfly/HyperX: BookSim's UGAL, Valiant at the source router if used credits × hops say so (2 lane classes)"},

@@ -38,7 +38,8 @@ import (
 //     Valiant's, UGAL's and PAR's first phase may take any local or
 //     global link of the source group while the router is outside the
 //     destination's group; and the lane class is the global links taken
-//     (and PAR's diverted local hop), which the lane held tells
+//     (and PAR's diverted local hop), or UGAL-L's phase (ugalLPhase),
+//     which the lane held tells
 //     (TestDragonflyGroupStandsForItsDestinations checks this by brute
 //     force). So the routes toward every router of a group run alike,
 //     lane for lane, until they enter the group: the check follows the
