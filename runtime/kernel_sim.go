@@ -635,6 +635,7 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 	if s.star {
 		return s.runStar(ctx, limit)
 	}
+	plain := s.plainHops()
 	for s.q.len() > 0 && s.err == nil {
 		if s.events >= limit {
 			return true
@@ -659,7 +660,11 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		case evRoute:
 			s.route(e.id, &s.pkts[e.id])
 		case evArrive:
-			s.arrive(e.id)
+			if plain {
+				s.arrivePlain(e.id)
+			} else {
+				s.arrive(e.id)
+			}
 		case evGrant:
 			s.grant(e.id)
 		case evDeliver:

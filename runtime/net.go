@@ -54,6 +54,9 @@ type network struct {
 	// softRoute: some node routes in software (NodeParams.RouteFixed and
 	// the rest), which arrive asks of a node only then.
 	softRoute bool
+	// hopDelay: some node's HopDelay is not 0 (arrivePlain takes only
+	// hops without one).
+	hopDelay bool
 	// credits: wormhole lanes under credit flow control (Spec.Credits),
 	// with buffers of bufFlits flits of flitBytes.
 	credits bool
@@ -187,6 +190,7 @@ func compile(spec *Spec, routing, switching string, maxMemory int64) (*network, 
 			}
 		}
 		n.softRoute = n.softRoute || p.RouteFixed > 0 || p.RoutePerByte > 0 || routesOnCPU(&p)
+		n.hopDelay = n.hopDelay || p.HopDelay > 0
 	}
 	pk := spec.Packet
 	if err := checkPacket(pk); err != nil {
