@@ -58,7 +58,11 @@ func (s *sim) arrivePlain(id int32) {
 			class = 1
 		}
 	}
-	ch := s.pickLane(w, class)
+	// pickLane, whose commonest case (a class of one lane) is inlined.
+	ch := w*n.lanes + n.classLo[class]
+	if n.classLo[class+1]-n.classLo[class] != 1 {
+		ch = s.pickLane(w, class)
+	}
 	ln := s.wl.laneOn(w, ch)
 	wr := s.wire(w)
 	if !ln.free(s.now) || n.shareWire && wr.free > s.now {
@@ -83,10 +87,19 @@ func (s *sim) arrivePlain(id int32) {
 	wr.free = end
 	wr.busy += dur
 	ln.until = end
-	if !p.spilled && p.nhops-p.tail == ringHops {
-		p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
+	if !p.spilled {
+		if p.nhops-p.tail == ringHops {
+			p.tail = max(p.tail, p.nhops+1-max(s.maxKeep, 1))
+		}
+		if p.nhops-p.tail < ringHops { // addHop's commonest case
+			p.ring[uint32(p.nhops)%ringHops] = hop{end: end, ch: ch}
+			p.nhops++
+		} else {
+			p.addHop(hop{end: end, ch: ch})
+		}
+	} else {
+		p.addHop(hop{end: end, ch: ch})
 	}
-	p.addHop(hop{end: end, ch: ch})
 	p.lastEnd, p.lastLat = end, lp.Latency
 	if next == p.dst {
 		p.lastTx = start
