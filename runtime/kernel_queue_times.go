@@ -250,7 +250,9 @@ func (l *timeLists) peek(d int) *event {
 
 // aheadFar is the pending event d places after the next where that is
 // past the earliest list's head chunk: in the chunk after, or, past the
-// list's end, in the next list's head chunk; nil otherwise.
+// list's end, in the next list's head chunk once that list is known;
+// nil otherwise (and on the call that finds that list, which only
+// fetches its head chunk).
 func (l *timeLists) aheadFar(d int) *event {
 	c, i := l.cc, l.hd+int32(d)
 	if c.n == chunkEvents && c.next != nil {
@@ -262,7 +264,11 @@ func (l *timeLists) aheadFar(d int) *event {
 			return nil // the list goes on
 		}
 	}
-	if l.nc == nil && !l.findNext() {
+	if l.nc == nil {
+		// The next list's head chunk is fetched now; reading it at once
+		// would wait for it (a cache miss a list on a large network), so
+		// the events there are looked at from the next call on.
+		l.findNext()
 		return nil
 	}
 	if i += l.nhd - c.n; i < l.nc.n {
@@ -272,7 +278,9 @@ func (l *timeLists) aheadFar(d int) *event {
 }
 
 // findNext sets nc and nhd to the head of the list after the earliest,
-// the earliest of the heap root's children, and fetches its first events.
+// the earliest of the heap root's children, and fetches its first events
+// without reading the chunk (its count, read at once, was a cache miss
+// a list on a large network: 4% of a 512×512 burst's samples).
 func (l *timeLists) findNext() bool {
 	h := l.heap
 	if len(h) < 2 {
@@ -292,7 +300,7 @@ func (l *timeLists) findNext() bool {
 	tl := &l.lists[h[m].id]
 	l.nc, l.nhd = tl.head, tl.hd
 	const size = unsafe.Sizeof(event{})
-	prefetchSpan(uintptr(unsafe.Pointer(tl.head))+unsafe.Offsetof(tl.head.ev)+uintptr(tl.hd)*size, uintptr(min(tl.head.n-tl.hd, 16))*size)
+	prefetchSpan(uintptr(unsafe.Pointer(tl.head)), unsafe.Offsetof(tl.head.ev)+uintptr(min(tl.hd+16, chunkEvents))*size)
 	return true
 }
 
