@@ -162,40 +162,46 @@ func (n *network) firstHopTo(at, dst int32, h *ruleHop) bool {
 	}
 	// The coordinates by successive division, axis by axis, as far as
 	// the first that differs: the last axis's is what the others leave.
+	// (A torus routed by rule has sides above 2, so every axis's divider
+	// multiplies: divider.div's test for 1 is left out.)
 	x, y, last := uint32(at), uint32(dst), len(n.axes)-1
-	for i := range n.axes {
+	i := 0
+	a, b := int32(x), int32(y)
+	for ; i < last; i++ {
 		ax := &n.axes[i]
-		k, stride := ax.k, ax.stride
-		a, b := int32(x), int32(y)
-		if i < last {
-			qx, qy := ax.byK.div(x), ax.byK.div(y)
-			a, b = int32(x-qx*uint32(k)), int32(y-qy*uint32(k))
-			x, y = qx, qy
+		qx, _ := bits.Mul64(ax.byK.m, uint64(x))
+		qy, _ := bits.Mul64(ax.byK.m, uint64(y))
+		a, b = int32(x-uint32(qx)*uint32(ax.k)), int32(y-uint32(qy)*uint32(ax.k))
+		if a != b {
+			break
 		}
-		if a == b {
-			continue
-		}
-		d := int32(i)
-		fwd := b - a // steps forward, mod k
-		if fwd < 0 {
-			fwd += k
-		}
-		// Forward (also when half way round: candidates lists it first)
-		// or backward, chosen under a mask rather than by a jump, which
-		// a random permutation mispredicts half the time: fm is all ones
-		// forward, 0 backward. The hop steps by ±stride and wraps round
-		// from the last coordinate forward, from 0 backward; its link is
-		// numbered from the node it leaves forward (at forward, next
-		// backward), its wire 2l forward and 2l+1 backward.
-		fm := -int32(b2i(2*fwd <= k))
-		step := stride&fm | -stride&^fm
-		wrap := a == (k-1)&fm
-		next := at + step - (k*step)&-int32(b2i(wrap))
-		l := d*n.ruleN + (at&fm | next&^fm)
-		h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l+1+fm, d, wrap, 2*fwd == k
-		return true
+		x, y = uint32(qx), uint32(qy)
+		a, b = int32(x), int32(y)
 	}
-	return false
+	if a == b {
+		return false
+	}
+	ax := &n.axes[i]
+	k, stride := ax.k, ax.stride
+	d := int32(i)
+	fwd := b - a // steps forward, mod k
+	if fwd < 0 {
+		fwd += k
+	}
+	// Forward (also when half way round: candidates lists it first)
+	// or backward, chosen under a mask rather than by a jump, which
+	// a random permutation mispredicts half the time: fm is all ones
+	// forward, 0 backward. The hop steps by ±stride and wraps round
+	// from the last coordinate forward, from 0 backward; its link is
+	// numbered from the node it leaves forward (at forward, next
+	// backward), its wire 2l forward and 2l+1 backward.
+	fm := -int32(b2i(2*fwd <= k))
+	step := stride&fm | -stride&^fm
+	wrap := a == (k-1)&fm
+	next := at + step - (k*step)&-int32(b2i(wrap))
+	l := d*n.ruleN + (at&fm | next&^fm)
+	h.next, h.link, h.wire, h.dim, h.wrap, h.tie = next, l, 2*l+1+fm, d, wrap, 2*fwd == k
+	return true
 }
 
 // backHop is the backward hop from torus node at along dimension d, the
