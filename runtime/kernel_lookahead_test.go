@@ -51,7 +51,7 @@ func (w *windowProfile) at(e *event) int32 {
 		return s.msgs[e.id].src
 	case evPartStart:
 		return s.parts[e.id].src
-	case evGrant:
+	case evGrant, evLaneOpen:
 		return s.fromNode(e.id)
 	case evAckGen:
 		return e.aux
@@ -126,12 +126,14 @@ func (w *windowProfile) run() {
 		case evAckGen:
 			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
 			s.route(p, &s.pkts[p])
+		case evLaneOpen:
+			s.laneOpen(e.id)
 		}
 		if s.rng != rng {
 			w.draws++
 		}
 		if k := e.kind(); (k == evArrive || k == evRoute) && !waiting {
-			if p := &s.pkts[e.id]; p.waitCh >= 0 && w.remote(p, p.tail, st) {
+			if p := &s.pkts[e.id]; p.waitCh >= 0 && w.remote(p, max(p.tail, p.nhops-p.k), st) {
 				w.blockRemote++
 			}
 		}
@@ -195,19 +197,24 @@ func TestWindowProfileCountsByHand(t *testing.T) {
 // messages on a k × k torus (the benchmark machine of
 // BenchmarkTorusRandperm; 512 with PARASOL_BIG=1) in windows of one link
 // latency (10 ns, the lookahead a cut link gives a head) and two stripes;
-// "-credits" with credit flow control and a credit delay of 1 ns.
+// "-credits" with credit flow control and a credit delay of 1 ns,
+// "-credits-room" with buffers of 16 flits, which hold a whole packet (9
+// flits) with room to spare, so that a blocked packet keeps no lane.
 // Its metrics are per run: events, windows, events a window, the speed-up
 // bound of two stripes with free barriers (events over the critical
 // stripe's), heads crossing the cut a window, the same-instant remote
 // writes a window, and the events a window that draw random numbers.
 func BenchmarkWindowProfile(b *testing.B) {
 	for _, tc := range []struct {
-		k       int
-		credits bool
-	}{{64, false}, {64, true}, {256, false}, {256, true}, {512, false}} {
+		k             int
+		credits, room bool
+	}{{64, false, false}, {64, true, false}, {64, true, true}, {256, false, false}, {256, true, false}, {256, true, true}, {512, false, false}} {
 		name := strconv.Itoa(tc.k)
 		if tc.credits {
 			name += "-credits"
+		}
+		if tc.room {
+			name += "-room"
 		}
 		k := tc.k
 		b.Run(name, func(b *testing.B) {
@@ -219,6 +226,9 @@ func BenchmarkWindowProfile(b *testing.B) {
 			// lane's release reaches back one hop no sooner than the
 			// credit delay and a link latency: the lookahead it adds.
 			spec.Credits, spec.CreditDelay = tc.credits, 1e-9*float64(btoi(tc.credits))
+			if tc.room {
+				spec.Packet.BufferFlits = 16
+			}
 			opts := Options{Op: "randperm", Size: 32, Workers: 1}
 			n, err := compile(spec, "", "", 0)
 			if err != nil {
