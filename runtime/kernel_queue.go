@@ -225,11 +225,7 @@ func (q *evQueue) push(e event) {
 // empty. Its common cases are the next event of the list being popped or
 // of the calendar's open slot.
 func (q *evQueue) pop() event {
-	l := &q.lists
-	if c := l.cc; c != nil && l.hd < c.n {
-		q.n--
-		e := c.ev[l.hd]
-		l.hd++
+	if e, ok := q.popListed(); ok {
 		return e
 	}
 	if c := &q.cal; c.hd < len(c.run) { // calendar's pop, inlined
@@ -240,6 +236,20 @@ func (q *evQueue) pop() event {
 		return e
 	}
 	return q.popSlow()
+}
+
+// popListed pops the next event of the time list being popped, if there
+// is one: pop's commonest case, small enough to be inlined where pop is
+// not (the simulator's loop).
+func (q *evQueue) popListed() (e event, ok bool) {
+	l := &q.lists
+	if c := l.cc; c != nil && l.hd < c.n {
+		q.n--
+		e = c.ev[l.hd]
+		l.hd++
+		return e, true
+	}
+	return e, false
 }
 
 func (q *evQueue) popSlow() event {

@@ -657,14 +657,10 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		if s.events&0xffff == 0xffff && s.poll(ctx) {
 			return true
 		}
-		// s.pop(), with the time lists' commonest case inline (the
-		// queue's pop is too large to be).
-		var e event
-		if l := &s.q.lists; l.cc != nil && l.hd < l.cc.n {
-			s.q.n--
-			e = l.cc.ev[l.hd]
-			l.hd++
-		} else {
+		// s.pop(), its commonest case inlined (the queue's pop is too
+		// large to be).
+		e, ok := s.q.popListed()
+		if !ok {
 			e = s.q.pop()
 		}
 		if s.fetchAhead {
