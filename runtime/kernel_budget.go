@@ -61,6 +61,7 @@ func checkOptions(o *Options) error {
 		{"Channels", int64(o.Channels), math.MaxInt32, " (0 means 1)"},
 		{"Links", int64(o.Links), math.MaxInt32, " (0 means 1)"},
 		{"MaxEvents", o.MaxEvents, math.MaxInt64, " (0: no limit)"},
+		{"Stripes", int64(o.Stripes), stripesMax, " (0: chosen)"},
 	} {
 		switch {
 		case f.v < 0 && f.max == math.MaxInt64:

@@ -110,25 +110,7 @@ func (w *windowProfile) run() {
 			}
 		}
 		rng := s.rng
-		switch e.kind() {
-		case evMsgReady:
-			s.msgReady(e.id)
-		case evPartStart:
-			s.launch(e.id)
-		case evRoute:
-			s.route(e.id, &s.pkts[e.id])
-		case evArrive:
-			s.arrive(e.id)
-		case evGrant:
-			s.grant(e.id)
-		case evDeliver:
-			s.deliver(e.id)
-		case evAckGen:
-			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
-			s.route(p, &s.pkts[p])
-		case evLaneOpen:
-			s.laneOpen(e.id)
-		}
+		s.handle(&e, false)
 		if s.rng != rng {
 			w.draws++
 		}

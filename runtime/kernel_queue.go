@@ -252,6 +252,34 @@ func (q *evQueue) popListed() (e event, ok bool) {
 	return e, false
 }
 
+// nextTime is the time of the event pop would return next; the queue must
+// not be empty. It pops nothing (a striped run's window ends at the first
+// event past it, which stays first).
+func (q *evQueue) nextTime() float64 {
+	switch {
+	case q.cal.on:
+		if c := &q.cal; c.hd < len(c.run) {
+			return c.run[c.hd].t
+		}
+		// (Only an open-loop point keeps a calendar, and no striped
+		// run is one: were it, the event would go behind those of its
+		// time pushed after it.)
+		e := q.pop()
+		q.push(e)
+		return e.t
+	case q.listed:
+		q.lists.settle()
+		return q.lists.cc.ev[q.lists.hd].t
+	}
+	if q.bi == len(q.bot) && len(q.near) == 0 {
+		q.advance()
+	}
+	if q.bi < len(q.bot) && (len(q.near) == 0 || q.bot[q.bi].before(&q.near[0])) {
+		return q.bot[q.bi].t
+	}
+	return q.near[0].t
+}
+
 func (q *evQueue) popSlow() event {
 	if q.cal.on {
 		q.n--

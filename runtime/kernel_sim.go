@@ -414,6 +414,18 @@ type sim struct {
 	// alloc is the iSLIP switch allocator's state (switch_alloc.go), nil
 	// on every network without it.
 	alloc *islipState
+	// cut is, in a run cut into stripes (kernel_stripes.go), the cut this
+	// sim is stripe stripe of; nil in a run of one queue. cuts keeps a
+	// cut's sims from run to run, and cores is how many cores a run may
+	// use.
+	cut    *stripes
+	stripe uint8
+	cuts   *stripes
+	cores  int
+	// stripes is how many stripes the last run was cut into (1: none),
+	// and unstriped why, where Options.Stripes asked for more.
+	stripes   int
+	unstriped string
 }
 
 func newSim(n *network, opt *Options) *sim {
@@ -631,6 +643,9 @@ const touchDistance = 16
 // run processes events until none are left, the event limit is hit or ctx
 // is cancelled.
 func (s *sim) run(ctx context.Context) (partial bool) {
+	if partial, ok := s.runStriped(ctx); ok {
+		return partial
+	}
 	if n := len(s.parts); cap(s.pkts) < n && len(s.pkts) == 0 {
 		// Every part sends a packet, in a burst nearly all at once: room
 		// for them now spares growing the packets by copies (each 1.25
@@ -671,38 +686,43 @@ func (s *sim) run(ctx context.Context) (partial bool) {
 		if e.t > s.last || e.t != e.t { // max(s.last, e.t), without its signed-zero cases (s.last is never -0)
 			s.last = e.t
 		}
-		switch e.kind() {
-		case evMsgReady:
-			s.msgReady(e.id)
-		case evPartStart:
-			s.launch(e.id)
-		case evRoute:
-			s.route(e.id, &s.pkts[e.id])
-		case evArrive:
-			if plain {
-				s.arrivePlain(e.id)
-			} else {
-				s.arrive(e.id)
-			}
-		case evGrant:
-			s.grant(e.id)
-		case evDeliver:
-			s.deliver(e.id)
-		case evAckGen:
-			p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
-			s.route(p, &s.pkts[p])
-		case evDriver:
-			s.drv.wake(e.id, e.aux)
-		case evRetry:
-			s.retry(e.id)
-		case evLaneOpen:
-			s.laneOpen(e.id)
-		}
+		s.handle(&e, plain)
 	}
 	if s.usedLast > s.last && s.err == nil {
 		s.last = s.usedLast // as if their events had been handled (lane_credits.go's usedBack)
 	}
 	return false
+}
+
+// handle handles event e (plain: heads may take arrivePlain's way).
+func (s *sim) handle(e *event, plain bool) {
+	switch e.kind() {
+	case evMsgReady:
+		s.msgReady(e.id)
+	case evPartStart:
+		s.launch(e.id)
+	case evRoute:
+		s.route(e.id, &s.pkts[e.id])
+	case evArrive:
+		if plain {
+			s.arrivePlain(e.id)
+		} else {
+			s.arrive(e.id)
+		}
+	case evGrant:
+		s.grant(e.id)
+	case evDeliver:
+		s.deliver(e.id)
+	case evAckGen:
+		p := s.newPacket(e.id, e.aux, s.parts[e.id].src, true)
+		s.route(p, &s.pkts[p])
+	case evDriver:
+		s.drv.wake(e.id, e.aux)
+	case evRetry:
+		s.retry(e.id)
+	case evLaneOpen:
+		s.laneOpen(e.id)
+	}
 }
 
 // poll, every 65,536 events, tells whether ctx is cancelled and calls
@@ -1382,6 +1402,10 @@ func (s *sim) acquire(id int32, p *packet, w, ch, next int32) {
 		}
 		s.push(end+lp.Latency, evArrive, id, p.nhops-1)
 	default:
+		if s.cut != nil && s.cut.of[next] != s.stripe {
+			s.send(s.cut.of[next], crossing{t: start + lp.Latency, kind: evArrive, id: id, aux: p.nhops - 1})
+			break
+		}
 		s.push(start+lp.Latency, evArrive, id, p.nhops-1)
 	}
 	if p.nhops == 1 && !p.ack {

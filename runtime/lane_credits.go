@@ -84,7 +84,11 @@ func (s *sim) countCredits(p *packet, w int32, start, end float64, next int32) {
 		win := s.wl.wireOf(in)
 		t := (start+end)/2 + n.spec.CreditDelay + n.linkP(win>>1).Latency
 		if ownLane {
-			s.creditOnItsWay(in, t, flits)
+			if c := s.cut; c != nil && c.sender[win] != s.stripe {
+				s.send(c.sender[win], crossing{t: t, kind: evLaneOpen, id: in, aux: flits})
+			} else {
+				s.creditOnItsWay(in, t, flits)
+			}
 		} else if s.used != nil && p.nhops > 1 {
 			s.usedBack(win, t, flits)
 		}

@@ -18,6 +18,14 @@ type Options struct {
 	Channels  int    // message channels per link (seed 000 c); 0 means 1
 	Links     int    // links a message is split over (seed 000 l); 0 means 1
 	Workers   int    // 0 means GOMAXPROCS
+	// Stripes cuts each run into this many stripes of nodes, run in
+	// windows of the network's lookahead on as many of the workers as
+	// are left to a run, where the network has one (kernel_stripes.go:
+	// a burst under credits with buffers that hold a packet with room to
+	// spare); 0 chooses (4 on networks of 16,384 nodes or more, else 1).
+	// The answer depends on Stripes, which orders simultaneous events
+	// stripe by stripe, never on Workers.
+	Stripes int
 	// MaxMemory bounds what a simulation may allocate (network state, lanes,
 	// buffers, per-run results), in bytes; 0 means limits.Default().
 	MaxMemory int64
@@ -72,8 +80,14 @@ type Result struct {
 	ProcLoadAvg float64      `json:"proc_load_max_mean"`
 	LinkUtil    UtilStats    `json:"link_util"`
 	Events      int64        `json:"events"`
-	Histogram   Histogram    `json:"histogram"`
-	Deadlock    bool         `json:"deadlock"`
+	// Stripes is how many stripes each run was cut into (Options.Stripes),
+	// absent where runs kept one queue.
+	Stripes int `json:"stripes,omitempty"`
+	// Unstriped says why runs kept one queue where Options.Stripes asked
+	// for more (sim's notes print it).
+	Unstriped string    `json:"-"`
+	Histogram Histogram `json:"histogram"`
+	Deadlock  bool      `json:"deadlock"`
 	// DeadlockRuns counts deadlocked runs; Cycle is the cycle of waiting
 	// lanes of the first of them.
 	DeadlockRuns int       `json:"deadlock_runs,omitempty"`
@@ -204,6 +218,8 @@ type runResult struct {
 	cycle       []Channel
 	partial     bool
 	undelivered int
+	stripes     int    // the run was cut into (1: one queue)
+	unstriped   string // why not, where Options.Stripes asked
 	err         error
 }
 

@@ -30,6 +30,12 @@ func newRunFold(op string, latencies int64) *runFold {
 func (f *runFold) add(x *runResult) {
 	r := f.r
 	r.Runs++
+	if x.stripes > 1 {
+		r.Stripes = max(r.Stripes, x.stripes)
+	}
+	if r.Unstriped == "" {
+		r.Unstriped = x.unstriped
+	}
 	for _, b := range x.byHops {
 		if b.Messages > 0 {
 			f.byHops = f.byHops.add(b.Hops, b.Messages, b.Mean, b.Min, b.Max)

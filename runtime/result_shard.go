@@ -32,13 +32,15 @@ type RunRecord struct {
 	Cycle       []Channel    `json:"cycle,omitempty"`
 	Partial     bool         `json:"partial,omitempty"`
 	Undelivered int          `json:"undelivered,omitempty"`
+	Stripes     int          `json:"stripes,omitempty"`
+	Unstriped   string       `json:"unstriped,omitempty"`
 }
 
 func (r *runResult) record(index int) RunRecord {
 	return RunRecord{Index: index, Latencies: r.lat, SendSum: r.sendSum, SendMax: r.sendMax, AckSum: r.ackSum, HopSum: r.hopSum,
 		HopMax: r.hopMax, ByHops: r.byHops, Makespan: r.makespan, LinkLoad: r.linkLoad, ProcLoad: r.procLoad,
 		UtilMean: r.utilMean, UtilMax: r.utilMax, Events: r.events, Deadlock: r.deadlock, Cycle: r.cycle,
-		Partial: r.partial, Undelivered: r.undelivered}
+		Partial: r.partial, Undelivered: r.undelivered, Stripes: r.stripes, Unstriped: r.unstriped}
 }
 
 // checkRecordBudget adds the records KeepRuns keeps, every run's
@@ -58,7 +60,7 @@ func (rec *RunRecord) result() runResult {
 	return runResult{lat: lat, sendSum: rec.SendSum, sendMax: rec.SendMax, ackSum: rec.AckSum, hopSum: rec.HopSum, hopMax: rec.HopMax,
 		byHops: rec.ByHops, makespan: rec.Makespan, linkLoad: rec.LinkLoad, procLoad: rec.ProcLoad,
 		utilMean: rec.UtilMean, utilMax: rec.UtilMax, events: rec.Events, deadlock: rec.Deadlock, cycle: rec.Cycle,
-		partial: rec.Partial, undelivered: rec.Undelivered}
+		partial: rec.Partial, undelivered: rec.Undelivered, stripes: rec.Stripes, unstriped: rec.Unstriped}
 }
 
 // Aggregate joins the records of runs 0 … runs-1, from any number of

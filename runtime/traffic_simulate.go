@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -163,6 +164,8 @@ func (n *network) onSims(ctx context.Context, opts *Options, guard growthGuard, 
 	makeSim := func() *sim {
 		s := newSim(n, opts)
 		s.guard = guard
+		// The cores left to each worker's run (kernel_stripes.go).
+		s.cores = max(1, workers.Count(opts.Workers, math.MaxInt)/nworkers)
 		return s
 	}
 	// The only error is ctx's, which the callers read from ctx.
@@ -301,7 +304,7 @@ func (s *sim) once(ctx context.Context, tr *traffic, seed uint64) runResult {
 	if s.err != nil {
 		return runResult{err: s.err}
 	}
-	r := runResult{lat: append([]float64{}, s.lat...), makespan: s.last, events: s.events, partial: partial}
+	r := runResult{lat: append([]float64{}, s.lat...), makespan: s.last, events: s.events, partial: partial, stripes: s.stripes, unstriped: s.unstriped}
 	for i := range s.msgs {
 		m := &s.msgs[i]
 		if m.done {

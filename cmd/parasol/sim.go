@@ -35,6 +35,7 @@ type simFlags struct {
 	trace                  bool // sim --trace: keep the first run's messages
 	shardI, shardN         int  // sim --shard: this process's runs, with their records
 	workers                int  // sim --workers: cores the simulation may use (0: all)
+	stripes                int  // sim --stripes: stripes a run is cut into (0: chosen)
 }
 
 func (sf *simFlags) register(fs *flag.FlagSet, e *env) {
@@ -177,7 +178,7 @@ func checkRouting(cmd, routing string, rs *runtime.Spec) error {
 func (sf *simFlags) options() runtime.Options {
 	opts := runtime.Options{Op: sf.op, Size: int(sf.size.bytes()), Runs: sf.runs, Seed: sf.seed, MaxEvents: sf.maxEvents,
 		Routing: sf.routing, Switching: sf.switching, Channels: sf.channels, Links: sf.links, MaxMemory: sf.memory(),
-		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0, Trace: sf.trace, Workers: sf.workers}
+		LinkLoads: sf.linkLoads, Shard: sf.shardI, Shards: sf.shardN, KeepRuns: sf.shardN > 0, Trace: sf.trace, Workers: sf.workers, Stripes: sf.stripes}
 	if sf.src.set {
 		opts.Src = runtime.Node(sf.src.n)
 	}
@@ -305,9 +306,20 @@ carried —, "saturated", "latency", …, "run"; what a point does not
 measure is null); csv one row per point.
 
 --workers N uses at most N cores (default: all): --runs and the points of
-a curve are spread over them, and one run's events are simulated on one
-core (docs/PERFORMANCE.md, "One run on both cores", says why); the output
-is the same bytes for any N.
+a curve are spread over them, and the cores left to a run simulate it
+where it is cut into stripes; the output is the same bytes for any N.
+--stripes K cuts each run of a burst into K stripes of nodes (rows of a
+torus), each with its own events, run in windows as long as the least
+latency of a link between stripes, on as many cores as are left to the
+run; only where nothing one node does reaches another sooner: wormhole
+lanes under credits (credit_delay) with buffers that hold every packet
+with room to spare, routing that reads no other node's state, messages
+that wait for none (docs/PERFORMANCE.md, "One run on both cores"). The
+default cuts runs on such networks of 16,384 nodes or more into 4, and
+keeps one queue elsewhere; --stripes 1 keeps one queue. The answer
+depends on K (simultaneous events are ordered stripe by stripe, each
+stripe draws its own random numbers), never on --workers; the text and
+JSON ("stripes") say when runs were cut.
 
 --shard I/N runs only the runs i with i % N == I of --runs (each with the
 seed it has among all of them) and prints their records; 'parasol merge'
@@ -358,7 +370,8 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	var shard shardFlag
 	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
-	fs.IntVar(&sf.workers, "workers", 0, "cores to use (default: all): --runs and --load points are spread over them, one run uses one; the output is the same for any number")
+	fs.IntVar(&sf.workers, "workers", 0, "cores to use (default: all): --runs and --load points are spread over them, and a run cut into stripes over those left to it; the output is the same for any number")
+	fs.IntVar(&sf.stripes, "stripes", 0, "cut each run of a burst into `K` stripes run side by side where the network allows (default: 4 on such networks of 16,384 nodes or more; 1: one queue)")
 	return func(pos []string) error {
 		if err := lf.check(fs); err != nil {
 			return err
@@ -366,7 +379,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 		if err := checkPlotFile("sim", *plotFile); err != nil {
 			return err
 		}
-		if err := checkCounts("sim", fs, append(sf.countFlags(), countFlag{"workers", int64(sf.workers), 1, math.MaxInt32})); err != nil {
+		if err := checkCounts("sim", fs, append(sf.countFlags(), countFlag{"workers", int64(sf.workers), 1, math.MaxInt32}, countFlag{"stripes", int64(sf.stripes), 1, 64})); err != nil {
 			return err
 		}
 		if len(pos) != 1 {
@@ -467,6 +480,9 @@ func simNotes(r *runtime.Result) []string {
 	if note := quantileNote(r); note != "" {
 		notes = append(notes, "quantiles "+note)
 	}
+	if r.Unstriped != "" {
+		notes = append(notes, "--stripes: runs kept one queue: "+r.Unstriped)
+	}
 	return notes
 }
 
@@ -520,7 +536,14 @@ func printResult(w io.Writer, r *runtime.Result) {
 	}
 	fmt.Fprintf(w, "load      busiest link %d message%s, busiest processor %d through-routed\n", r.LinkLoadMax, plural(r.LinkLoadMax), r.ProcLoadMax)
 	fmt.Fprintf(w, "link use  mean %.1f%%  busiest %.1f%%\n", 100*r.LinkUtil.Mean, 100*r.LinkUtil.Max)
-	fmt.Fprintf(w, "events    %d\n", r.Events)
+	switch {
+	case r.Stripes > 1:
+		fmt.Fprintf(w, "events    %d (each run cut into %d stripes: --stripes)\n", r.Events, r.Stripes)
+	case r.Unstriped != "":
+		fmt.Fprintf(w, "events    %d (--stripes: runs kept one queue: %s)\n", r.Events, r.Unstriped)
+	default:
+		fmt.Fprintf(w, "events    %d\n", r.Events)
+	}
 	printHistogram(w, r.Histogram)
 }
 
