@@ -25,7 +25,7 @@ func TestSimulationBeyondTheMemoryLimitIsRefusedBeforeAllocating(t *testing.T) {
 		want string
 	}{
 		{"raw records of runs", hc6, Options{Runs: 1e12, KeepRuns: true},
-			"the raw records of 1000000000000 runs needs about 200 TB; the limit is 67 MB, set --max-memory to raise it"},
+			"the raw records of 1000000000000 runs needs about 224 TB; the limit is 67 MB, set --max-memory to raise it"},
 		{"messages", hc12, Options{Op: "alltoall"},
 			"op alltoall on 4096 processors (16773120 messages a run, 1 run) needs about"},
 		{"routing tables", ham, Options{},

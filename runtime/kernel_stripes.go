@@ -48,6 +48,9 @@ type stripes struct {
 	look   float64 // the window: the least latency of a cut link
 	// out[a*len(st)+b] is what stripe a sent stripe b in this window.
 	out [][]crossing
+	// starved counts the windows of an open-loop point's stripes that
+	// stopped for want of a packet or a message (topUp).
+	starved int
 }
 
 // stripeOwn is what a stripe's sim keeps of its own across runs.
@@ -61,6 +64,10 @@ type stripeOwn struct {
 	perm []int
 	ties []int
 	next float64 // its first pending event's time after the barrier, +Inf if none
+	// An open-loop point's: the stripe's driver, and whether its window
+	// stopped for want of a packet or a message (topUp).
+	loop    openLoop
+	starved bool
 }
 
 // crossing is an event one stripe gives another: a head's arrival (kind
@@ -92,11 +99,14 @@ const (
 func (s *sim) stripable(k int) (float64, []uint8, string) {
 	n := s.net
 	pk := &n.spec.Packet
+	loop := int64(-1) // an open-loop point's packets (loopPacket)
+	if s.drv != nil {
+		loop = s.loopPacket()
+	}
 	for _, c := range []struct {
 		no  bool
 		why string
 	}{
-		{s.drv != nil, "an open-loop point or a program keeps one queue"},
 		{s.opt.MaxEvents > 0, "a run stopped after so many events keeps one queue"},
 		{s.sw != Wormhole || !s.keepsWorm, "only wormhole switching with input buffers is cut"},
 		{!n.credits, "without credits (credit_delay) a blocked worm holds lanes across the network at once"},
@@ -105,6 +115,7 @@ func (s *sim) stripable(k int) (float64, []uint8, string) {
 		{s.star || s.nic != nil || s.injNext != nil || s.injLast != nil || n.softRoute || s.bufPkts > 0, "the network models NICs, injection lanes, software routing or packet buffers"},
 		{n.spec.Speedup > 0 || s.alloc != nil || s.used != nil || n.buses, "the routers model crossbar inputs, iSLIP, used credits or buses"},
 		{s.busy != nil || s.passing != nil || s.routeCPU != nil, "a trace or a program watches every hop"},
+		{s.drv != nil && loop < 0, "a program, a message list, or messages of several packets or parts keep one queue"},
 		{n.g.N() < k, fmt.Sprintf("the network has fewer than %d nodes", k)},
 	} {
 		if c.no {
@@ -113,8 +124,11 @@ func (s *sim) stripable(k int) (float64, []uint8, string) {
 	}
 	for i := range s.parts {
 		if pt := &s.parts[i]; !n.roomFor(max(pt.bytes, pt.last) + int64(pk.Header+pk.Trailer)) {
-			return 0, nil, fmt.Sprintf("a packet does not fit its buffer of %d flits with room to spare, so a blocked one holds lanes behind it", n.bufFlits)
+			loop = math.MaxInt64
 		}
+	}
+	if loop > 0 && !n.roomFor(loop) {
+		return 0, nil, fmt.Sprintf("a packet does not fit its buffer of %d flits with room to spare, so a blocked one holds lanes behind it", n.bufFlits)
 	}
 	for i := range s.msgs {
 		if s.msgs[i].deps != 0 {
@@ -195,20 +209,23 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		s.cuts = c
 	}
 	s.stripes = k
-	c.of, c.look = of, look
+	c.of, c.look, c.starved = of, look, 0
 	c.sender = senders(s.net.g, of)
-	// Every packet the run sends, numbered by its sender's stripe: each
-	// stripe hands out its own.
+	// Every packet a burst sends, numbered by its sender's stripe: each
+	// stripe hands out its own. (An open-loop point's stripes take theirs
+	// from the pools topUp keeps.)
 	total := 0
 	count := make([]int, k)
 	for i := range s.parts {
 		count[of[s.parts[i].src]] += int(s.parts[i].npk)
 		total += int(s.parts[i].npk)
 	}
-	if cap(s.pkts) < total {
-		s.pkts = hugepages.Make[packet](total, total) // (as run's)
+	if s.drv == nil {
+		if cap(s.pkts) < total {
+			s.pkts = hugepages.Make[packet](total, total) // (as run's)
+		}
+		s.pkts = s.pkts[:total]
 	}
-	s.pkts = s.pkts[:total]
 	lo := 0
 	for i := range c.st {
 		o := &c.own[i]
@@ -229,7 +246,7 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		t.q, t.free, t.cred, t.credFree, t.lat = o.q, o.free, o.cred, 0, o.lat
 		t.cand, t.lbuf, t.perm, t.ties = o.cand, o.lbuf, o.perm, o.ties
 		t.rng = *topo.NewRand(s.rng.Uint64())
-		t.seq, t.events, t.nDone, t.err, t.last, t.now, t.maxKeep = 0, 0, 0, nil, 0, 0, 0
+		t.seq, t.events, t.nDone, t.err, t.last, t.now, t.maxKeep, t.tick = 0, 0, 0, nil, 0, 0, 0, nil
 		for j := range t.hopMemo {
 			t.hopMemo[j].id = -1
 		}
@@ -243,34 +260,57 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		c.st[j].push(0, evMsgReady, int32(i), 0)
 		c.own[j].next = 0
 	}
+	ol := s.stripeLoops()
 	cores := max(1, min(s.cores, k))
 	step := func(phase func(t *sim) error) error {
 		return workers.For(ctx, cores, k, nil, func(ctx context.Context, _ struct{}, i int) error {
 			return phase(c.st[i])
 		})
 	}
-	for {
+	barriers := 0
+	for ctx.Err() == nil && s.err == nil {
 		start := math.Inf(1)
 		for _, t := range c.st {
 			start = min(start, c.own[t.stripe].next)
 		}
-		if math.IsInf(start, 1) || ctx.Err() != nil {
+		end := start + look
+		if ol != nil {
+			if ol.due <= start {
+				s.endLoopWindow(ol) // (every stripe is past the window)
+				continue
+			}
+			end = min(end, ol.due)
+		}
+		if math.IsInf(start, 1) {
 			break
 		}
-		end := start + look
 		err := step(func(t *sim) error { t.window(end); return t.err })
+		for err == nil && ol != nil && s.topUp() {
+			// A stripe that ran out of packets or messages stopped
+			// before the event that would take one: on with more.
+			err = step(func(t *sim) error {
+				if c.own[t.stripe].starved {
+					t.window(end)
+				}
+				return t.err
+			})
+		}
 		if err == nil {
 			err = step(func(t *sim) error { t.receive(); return t.err })
 		}
-		if err != nil || ctx.Err() != nil {
+		if err != nil {
 			break
 		}
-		if s.tick != nil {
-			s.tick()
+		if ol != nil {
+			barriers++
+			s.loopBarrier(ol, barriers)
 		}
 	}
 	// The run's figures, stripe by stripe in order.
-	s.lat = s.lat[:0]
+	if ol != nil {
+		ol.fold(c)
+	}
+	s.lat, s.events = s.lat[:0], 0
 	for i, t := range c.st {
 		o := &c.own[i]
 		o.q, o.free, o.cred, o.lat = t.q, t.free, t.cred, t.lat
@@ -279,6 +319,7 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		s.events += t.events
 		s.nDone += t.nDone
 		s.last = max(s.last, t.last)
+		s.now = max(s.now, t.now)
 		if s.err == nil {
 			s.err = t.err
 		}
@@ -291,9 +332,16 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 func (s *sim) window(end float64) {
 	o := &s.cut.own[s.stripe]
 	o.next = math.Inf(1)
+	o.starved = false
 	for s.q.len() > 0 && s.err == nil {
 		if t := s.q.nextTime(); t >= end {
 			o.next = t
+			return
+		}
+		if s.drv != nil && (len(s.free) == 0 || len(s.drv.(*openLoop).spare) == 0) {
+			// An event takes at most a packet and a message: this
+			// stripe's pools are refilled at the barrier (topUp).
+			o.starved, o.next = true, s.q.nextTime()
 			return
 		}
 		e := s.q.pop()

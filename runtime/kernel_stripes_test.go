@@ -130,3 +130,79 @@ func BenchmarkStripedTorus(b *testing.B) {
 		}
 	}
 }
+
+// An open-loop point cut into stripes: the same on any number of workers,
+// its stripes' pools of packets and messages refilled mid-window where
+// they run out (16 a stripe on these small tori), and the same model as
+// one queue's: the latency and throughput within noise.
+func TestStripedPointIsTheSameOnAnyNumberOfWorkers(t *testing.T) {
+	for _, stripes := range []int{2, 3} {
+		for _, load := range []float64{0.1, 0.5} {
+			var want *LoadResult
+			for _, w := range []int{1, 2} {
+				s, tr := simFor(t, roomTorus(t, 12), &Options{Op: "uniform", Size: 32, Stripes: stripes, Workers: w})
+				s.cores = w
+				got, err := s.offered(context.Background(), tr, Load{Fraction: load}, 5, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Stripes != stripes || got.Marked == 0 || got.Drained == (load > 0.2) {
+					t.Fatalf("%d stripes, load %g: cut into %d, %d marked, drained %v", stripes, load, got.Stripes, got.Marked, got.Drained)
+				}
+				if load > 0.2 && s.cuts.starved == 0 {
+					t.Errorf("%d stripes, load %g: no stripe ran out of packets or messages", stripes, load)
+				}
+				if want == nil {
+					want = got
+				} else if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%d stripes, load %g: 2 workers differ from 1 (-1 +2):\n%s", stripes, load, d)
+				}
+			}
+		}
+	}
+}
+
+func TestStripedPointAgreesWithOneQueue(t *testing.T) {
+	for _, load := range []float64{0.05, 0.1, 0.4} {
+		var lat, acc [2]float64
+		for i, stripes := range []int{1, 4} {
+			res, err := Offered(context.Background(), roomTorus(t, 16), Options{Op: "uniform", Size: 32, Stripes: stripes}, Load{Fraction: load})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := stripes * int(btoi(stripes > 1)); res.Stripes != want {
+				t.Fatalf("load %g: cut into %d stripes, asked %d", load, res.Stripes, stripes)
+			}
+			lat[i], acc[i] = res.Latency.Mean, res.Accepted
+		}
+		// Below saturation (0.05, 0.1) the latencies within 3%; at 0.4
+		// (saturated, its latency a lower bound) the throughput within 5%.
+		if r := lat[1] / lat[0]; load < 0.2 && math.Abs(r-1) > 0.03 {
+			t.Errorf("load %g: mean latency striped %g, one queue %g (%+.1f%%)", load, lat[1], lat[0], 100*(r-1))
+		}
+		if r := acc[1] / acc[0]; math.Abs(r-1) > 0.05 {
+			t.Errorf("load %g: accepted striped %g, one queue %g (%+.1f%%)", load, acc[1], acc[0], 100*(r-1))
+		}
+		t.Logf("load %g: mean latency striped %g, one queue %g; accepted %g, %g", load, lat[1], lat[0], acc[1], acc[0])
+	}
+}
+
+// BenchmarkStripedPoint is one open-loop point of uniform traffic at load
+// 0.005 on the 256 × 256 room torus, below its saturation, in one queue
+// or cut into 4 stripes on 1 or 2 workers.
+func BenchmarkStripedPoint(b *testing.B) {
+	for _, c := range []struct{ stripes, workers int }{{1, 1}, {4, 1}, {4, 2}} {
+		b.Run(fmt.Sprintf("256/stripes=%d/workers=%d", c.stripes, c.workers), func(b *testing.B) {
+			spec := roomTorus(b, 256)
+			var events int64
+			for b.Loop() {
+				res, err := Offered(context.Background(), spec, Options{Op: "uniform", Size: 32, Stripes: c.stripes, Workers: c.workers}, Load{Fraction: 0.005})
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += res.Events
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

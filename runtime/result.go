@@ -18,11 +18,12 @@ type Options struct {
 	Channels  int    // message channels per link (seed 000 c); 0 means 1
 	Links     int    // links a message is split over (seed 000 l); 0 means 1
 	Workers   int    // 0 means GOMAXPROCS
-	// Stripes cuts each run into this many stripes of nodes, run in
-	// windows of the network's lookahead on as many of the workers as
-	// are left to a run, where the network has one (kernel_stripes.go:
-	// a burst under credits with buffers that hold a packet with room to
-	// spare); 0 chooses (4 on networks of 16,384 nodes or more, else 1).
+	// Stripes cuts each run (and each open-loop point) into this many
+	// stripes of nodes, run in windows of the network's lookahead on as
+	// many of the workers as are left to it, where the network has one
+	// (kernel_stripes.go: wormhole lanes under credits with buffers that
+	// hold every packet with room to spare); 0 chooses (4 on such
+	// networks of 16,384 nodes or more, else 1).
 	// The answer depends on Stripes, which orders simultaneous events
 	// stripe by stripe, never on Workers.
 	Stripes int

@@ -399,6 +399,12 @@ type openLoop struct {
 	spare  []int32
 	reuse  bool
 	wires0 []wireState // at the start of measurement, for per-link figures
+	// striped: the point runs cut into stripes (kernel_stripes.go), each
+	// with a copy of this driver that counts its own part of the sums
+	// above, folded into this one at each window's end (stripeLoops);
+	// due is then when the window ends, which no event marks.
+	striped bool
+	due     float64
 }
 
 // offered runs one point on s.
@@ -617,6 +623,10 @@ func (o *openLoop) startWindow() {
 	if o.phase == warming && o.load.Warmup > 0 {
 		end = min(end, o.load.Warmup) // the last warm-up window ends exactly at Warmup
 	}
+	if o.striped {
+		o.due = end
+		return
+	}
 	o.s.push(end, evDriver, -1, drvWindow)
 }
 
@@ -797,8 +807,8 @@ func (o *openLoop) delivered(m int32) {
 	o.hopSum += int64(msg.hops)
 	o.hopMax = max(o.hopMax, int(msg.hops))
 	o.byHops = o.byHops.add(int(msg.hops), 1, lat, lat, lat)
-	if o.markedLeft--; o.markedLeft == 0 && o.phase == draining {
-		s.err = errStopRun
+	if o.markedLeft--; o.markedLeft == 0 && o.phase == draining && !o.striped {
+		s.err = errStopRun // (striped, the sum over the stripes is checked at each barrier)
 	}
 }
 
@@ -843,7 +853,7 @@ func (o *openLoop) result(partial bool) *LoadResult {
 		}
 	}
 	slices.SortFunc(s.lat[k:], func(a, b float64) int { return cmp.Compare(b, a) })
-	rr := runResult{lat: s.lat, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial}
+	rr := runResult{lat: s.lat, hopSum: o.hopSum, hopMax: o.hopMax, byHops: o.byHops, makespan: s.last, events: s.events, partial: partial, stripes: s.stripes, unstriped: s.unstriped}
 	rr.undelivered = o.markedLeft
 	// Wire figures are over the measurement and the drain, where the
 	// marked messages travelled.

@@ -174,7 +174,7 @@ func runLoad(e *env, sf *simFlags, lf *loadFlags, spec string, format string, pl
 	case outJSON:
 		enc := results.NewEncoder(e.stdout)
 		for _, p := range done {
-			if err := enc.Encode(results.Load{LoadResult: p, Run: run}); err != nil {
+			if err := enc.Encode(results.Load{LoadResult: p, Notes: stripesNotes(p.Unstriped), Run: run}); err != nil {
 				return err
 			}
 		}
@@ -232,6 +232,12 @@ func printLoadCurve(w io.Writer, pts []*runtime.LoadResult, what string) {
 		} else {
 			fmt.Fprintf(w, "no point saturated; the largest accepted load is %.4f (at load %.4g)\n", acc, at.Load)
 		}
+	}
+	if k := pts[0].Stripes; k > 1 {
+		fmt.Fprintf(w, "each point cut into %d stripes (--stripes)\n", k)
+	}
+	for _, n := range stripesNotes(pts[0].Unstriped) {
+		fmt.Fprintln(w, n)
 	}
 }
 

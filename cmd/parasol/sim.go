@@ -308,13 +308,14 @@ measure is null); csv one row per point.
 --workers N uses at most N cores (default: all): --runs and the points of
 a curve are spread over them, and the cores left to a run simulate it
 where it is cut into stripes; the output is the same bytes for any N.
---stripes K cuts each run of a burst into K stripes of nodes (rows of a
-torus), each with its own events, run in windows as long as the least
-latency of a link between stripes, on as many cores as are left to the
-run; only where nothing one node does reaches another sooner: wormhole
-lanes under credits (credit_delay) with buffers that hold every packet
-with room to spare, routing that reads no other node's state, messages
-that wait for none (docs/PERFORMANCE.md, "One run on both cores"). The
+--stripes K cuts each run, and each load point, into K stripes of nodes
+(rows of a torus), each with its own events, run in windows as long as
+the least latency of a link between stripes, on as many cores as are
+left to it; only where nothing one node does reaches another sooner:
+wormhole lanes under credits (credit_delay) with buffers that hold every
+packet with room to spare, routing that reads no other node's state, a
+burst of messages that wait for none or a load point of one-packet
+messages (docs/PERFORMANCE.md, "One run on both cores"). The
 default cuts runs on such networks of 16,384 nodes or more into 4, and
 keeps one queue elsewhere; --stripes 1 keeps one queue. The answer
 depends on K (simultaneous events are ordered stripe by stripe, each
@@ -371,7 +372,7 @@ func declareSim(e *env, fs *flag.FlagSet) func(pos []string) error {
 	fs.Var(&shard, "shard", "run only shard `I/N` of --runs: the runs i with i % N == I, printed as records for 'parasol merge' (auto: I and N from $SLURM_ARRAY_TASK_ID and $SLURM_ARRAY_TASK_COUNT, or $JOB_COMPLETION_INDEX and --shards)")
 	shards := fs.Int("shards", 0, "the number of shards for --shard auto with $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions), or overriding $SLURM_ARRAY_TASK_COUNT")
 	fs.IntVar(&sf.workers, "workers", 0, "cores to use (default: all): --runs and --load points are spread over them, and a run cut into stripes over those left to it; the output is the same for any number")
-	fs.IntVar(&sf.stripes, "stripes", 0, "cut each run of a burst into `K` stripes run side by side where the network allows (default: 4 on such networks of 16,384 nodes or more; 1: one queue)")
+	fs.IntVar(&sf.stripes, "stripes", 0, "cut each run or load point into `K` stripes run side by side where the network allows (default: 4 on such networks of 16,384 nodes or more; 1: one queue)")
 	return func(pos []string) error {
 		if err := lf.check(fs); err != nil {
 			return err
@@ -480,10 +481,16 @@ func simNotes(r *runtime.Result) []string {
 	if note := quantileNote(r); note != "" {
 		notes = append(notes, "quantiles "+note)
 	}
-	if r.Unstriped != "" {
-		notes = append(notes, "--stripes: runs kept one queue: "+r.Unstriped)
+	return append(notes, stripesNotes(r.Unstriped)...)
+}
+
+// stripesNotes says why runs kept one queue where --stripes asked for more
+// (runtime.Result.Unstriped), if they did.
+func stripesNotes(why string) []string {
+	if why == "" {
+		return nil
 	}
-	return notes
+	return []string{"--stripes: runs kept one queue: " + why}
 }
 
 // partialNote says that a simulation stopped early (--max-events, Ctrl-C).
@@ -540,7 +547,7 @@ func printResult(w io.Writer, r *runtime.Result) {
 	case r.Stripes > 1:
 		fmt.Fprintf(w, "events    %d (each run cut into %d stripes: --stripes)\n", r.Events, r.Stripes)
 	case r.Unstriped != "":
-		fmt.Fprintf(w, "events    %d (--stripes: runs kept one queue: %s)\n", r.Events, r.Unstriped)
+		fmt.Fprintf(w, "events    %d (%s)\n", r.Events, stripesNotes(r.Unstriped)[0])
 	default:
 		fmt.Fprintf(w, "events    %d\n", r.Events)
 	}

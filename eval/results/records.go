@@ -93,7 +93,10 @@ func CompareRow(c *eval.Comparison) []string {
 type Load struct {
 	*runtime.LoadResult
 	Unmeasured
-	Run *Run `json:"run"`
+	// Notes are the notes sim's text prints below the curve that concern
+	// this point (why it kept one queue where --stripes asked for more).
+	Notes []string `json:"notes,omitempty"`
+	Run   *Run     `json:"run"`
 }
 
 // Unmeasured, embedded beside a *runtime.LoadResult, makes the keys of
