@@ -49,8 +49,10 @@ type stripes struct {
 	// out[a*len(st)+b] is what stripe a sent stripe b in this window.
 	out [][]crossing
 	// starved counts the windows of an open-loop point's stripes that
-	// stopped for want of a packet or a message (topUp).
+	// stopped for want of a packet or a message (topUp), and ended is
+	// when the point's last measurement window ended.
 	starved int
+	ended   float64
 }
 
 // stripeOwn is what a stripe's sim keeps of its own across runs.
@@ -96,6 +98,11 @@ const (
 // none, wormhole lanes under credits with buffers that hold every packet
 // with room to spare, routing by a rule or a table that reads no other
 // node's state, and none of the models that reach across the network.
+// The router models it keeps split their state between a wire's two ends,
+// each written only by its own node: iSLIP's gap and a lane's input at the
+// sender, the outputs an input took at the receiver (allocWire); a wire's
+// crossbar input (wireState.xbar) at the receiver; a terminal's injection
+// lanes (injNext, injLast, injSent) at the terminal.
 func (s *sim) stripable(k int) (float64, []uint8, string) {
 	n := s.net
 	pk := &n.spec.Packet
@@ -112,8 +119,8 @@ func (s *sim) stripable(k int) (float64, []uint8, string) {
 		{!n.credits, "without credits (credit_delay) a blocked worm holds lanes across the network at once"},
 		{pk.Window > 0 || len(s.depList) > 0, "messages wait for others (acknowledgements or the op's order)"},
 		{n.rk != rStatic || s.alts != nil, "the routing chooses by other nodes' state or at random"},
-		{s.star || s.nic != nil || s.injNext != nil || s.injLast != nil || n.softRoute || s.bufPkts > 0, "the network models NICs, injection lanes, software routing or packet buffers"},
-		{n.spec.Speedup > 0 || s.alloc != nil || s.used != nil || n.buses, "the routers model crossbar inputs, iSLIP, used credits or buses"},
+		{s.star || s.nic != nil || n.softRoute || s.bufPkts > 0, "the network models LogGOPS's NICs, software routing or packet buffers"},
+		{s.used != nil || n.buses, "the routing reads used credits, or the network has buses"},
 		{s.busy != nil || s.passing != nil || s.routeCPU != nil, "a trace or a program watches every hop"},
 		{s.drv != nil && loop < 0, "a program, a message list, or messages of several packets or parts keep one queue"},
 		{n.g.N() < k, fmt.Sprintf("the network has fewer than %d nodes", k)},
@@ -209,7 +216,7 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		s.cuts = c
 	}
 	s.stripes = k
-	c.of, c.look, c.starved = of, look, 0
+	c.of, c.look, c.starved, c.ended = of, look, 0, 0
 	c.sender = senders(s.net.g, of)
 	// Every packet a burst sends, numbered by its sender's stripe: each
 	// stripe hands out its own. (An open-loop point's stripes take theirs
@@ -303,14 +310,16 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		}
 		if ol != nil {
 			barriers++
-			s.loopBarrier(ol, barriers)
+			s.loopBarrier(ol, barriers, end)
 		}
 	}
 	// The run's figures, stripe by stripe in order.
 	if ol != nil {
 		ol.fold(c)
 	}
-	s.lat, s.events = s.lat[:0], 0
+	// (The time is the last event's, or the last window's end handled
+	// after it.)
+	s.lat, s.events, s.now = s.lat[:0], 0, c.ended
 	for i, t := range c.st {
 		o := &c.own[i]
 		o.q, o.free, o.cred, o.lat = t.q, t.free, t.cred, t.lat

@@ -115,7 +115,7 @@ func (o *openLoop) fold(c *stripes) {
 func (s *sim) endLoopWindow(o *openLoop) {
 	c := s.cuts
 	o.fold(c)
-	s.now = o.due
+	s.now, c.ended = o.due, o.due
 	s.sumEvents()
 	o.endWindow()
 	for i := range c.own {
@@ -126,10 +126,10 @@ func (s *sim) endLoopWindow(o *openLoop) {
 	}
 }
 
-// loopBarrier is the point's part of a barrier: it stops the point once
-// its marked messages are all in while it drains, and tells of progress
-// now and then.
-func (s *sim) loopBarrier(o *openLoop, n int) {
+// loopBarrier is the point's part of the n-th barrier, at time end: it
+// stops the point once its marked messages are all in while it drains,
+// and tells of progress now and then.
+func (s *sim) loopBarrier(o *openLoop, n int, end float64) {
 	c := s.cuts
 	left := o.markedLeft
 	for i := range c.own {
@@ -140,6 +140,7 @@ func (s *sim) loopBarrier(o *openLoop, n int) {
 		return
 	}
 	if s.tick != nil && n%64 == 0 {
+		s.now = end
 		s.sumEvents()
 		s.tick()
 	}

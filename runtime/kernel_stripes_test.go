@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/parasol-lang/parasol/stdlib/topo"
 )
 
 // roomTorus is the benchmark torus (torusSpec) under credits with a 1 ns
@@ -204,5 +205,53 @@ func BenchmarkStripedPoint(b *testing.B) {
 			}
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 		})
+	}
+}
+
+// std:booksim-mesh's routers on a torus (iSLIP, a crossbar input passing
+// one packet at a time, terminals behind routers injecting one packet at
+// a time), its packets of 7 flits fitting the 8-flit buffers with room:
+// cut, and the same on any number of workers.
+func TestStripedRunOfBookSimsRouters(t *testing.T) {
+	g, err := topo.NewGrid([]int{8, 8}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := creditSpec(g, true, 8, 2)
+	spec.DefaultLink.Latency = 2
+	spec.Allocator, spec.Speedup = ISLIP, 1
+	if spec, err = WithNIC(spec, 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"randperm", "uniform"} {
+		var want any
+		for _, w := range []int{1, 2} {
+			opts := Options{Op: op, Size: 7, Runs: 2, Seed: 9, Stripes: 4, Workers: w}
+			var got any
+			if op == "uniform" {
+				r, err := Offered(context.Background(), spec, opts, Load{Fraction: 0.2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Stripes != 4 {
+					t.Fatalf("%s: cut into %d stripes (%s)", op, r.Stripes, r.Unstriped)
+				}
+				got = r
+			} else {
+				r, err := Simulate(context.Background(), spec, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Stripes != 4 {
+					t.Fatalf("%s: cut into %d stripes (%s)", op, r.Stripes, r.Unstriped)
+				}
+				got = r
+			}
+			if want == nil {
+				want = got
+			} else if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s: 2 workers differ from 1 (-1 +2):\n%s", op, d)
+			}
+		}
 	}
 }
