@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/parasol-lang/parasol/internal/limits"
 )
@@ -162,6 +163,14 @@ func (s *sim) topUp() (starved bool) {
 	o := s.drv.(*openLoop)
 	grew := false
 	pool := loopPool(len(o.procs), len(c.st))
+	// Grown once a barrier, not by appends' copies.
+	pkts, msgs := 0, 0
+	for i, t := range c.st {
+		pkts += max(0, pool-len(t.free))
+		msgs += max(0, pool-len(c.own[i].loop.spare))
+	}
+	s.pkts = slices.Grow(s.pkts, pkts)
+	s.msgs, s.parts = slices.Grow(s.msgs, msgs), slices.Grow(s.parts, msgs)
 	for i, t := range c.st {
 		own := &c.own[i]
 		if own.starved {

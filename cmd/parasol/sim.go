@@ -277,6 +277,7 @@ Examples:
   parasol sim std:c104-chain --op send --size 4096 --channels 3
   parasol sim examples/ring.machine --op alltoall --routing shortest --json
   parasol sim std:booksim-mesh --op uniform --load 0.05:0.25:0.05 --plot curve.svg
+  parasol sim examples/credit-torus.machine --set k=256 --op randperm --size 32 --workers 2
 
 With --load, every processor generates messages of --size bytes at an
 offered load, a share of its injection bandwidth (its fastest link) or a
