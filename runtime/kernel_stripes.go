@@ -45,7 +45,6 @@ type stripes struct {
 	// sender is, per wire, the stripe of the node it leaves: where its
 	// lanes' credits go back to.
 	sender []uint8
-	look   float64 // the window: the least latency of a cut link
 	// out[a*len(st)+b] is what stripe a sent stripe b in this window.
 	out [][]crossing
 	// starved counts the windows of an open-loop point's stripes that
@@ -117,6 +116,7 @@ func (s *sim) stripable(k int) (float64, []uint8, string) {
 		{s.opt.MaxEvents > 0, "a run stopped after so many events keeps one queue"},
 		{s.sw != Wormhole || !s.keepsWorm, "only wormhole switching with input buffers is cut"},
 		{!n.credits, "without credits (credit_delay) a blocked worm holds lanes across the network at once"},
+		// (depList holds every message's dependents: linkDeps.)
 		{pk.Window > 0 || len(s.depList) > 0, "messages wait for others (acknowledgements or the op's order)"},
 		{n.rk != rStatic || s.alts != nil, "the routing chooses by other nodes' state or at random"},
 		{s.star || s.nic != nil || n.softRoute || s.bufPkts > 0, "the network models LogGOPS's NICs, software routing or packet buffers"},
@@ -129,18 +129,13 @@ func (s *sim) stripable(k int) (float64, []uint8, string) {
 			return 0, nil, c.why
 		}
 	}
-	for i := range s.parts {
-		if pt := &s.parts[i]; !n.roomFor(max(pt.bytes, pt.last) + int64(pk.Header+pk.Trailer)) {
-			loop = math.MaxInt64
-		}
+	fits := loop < 0 || n.roomFor(loop)
+	for i := 0; i < len(s.parts) && fits; i++ {
+		pt := &s.parts[i]
+		fits = n.roomFor(max(pt.bytes, pt.last) + int64(pk.Header+pk.Trailer))
 	}
-	if loop > 0 && !n.roomFor(loop) {
+	if !fits {
 		return 0, nil, fmt.Sprintf("a packet does not fit its buffer of %d flits with room to spare, so a blocked one holds lanes behind it", n.bufFlits)
-	}
-	for i := range s.msgs {
-		if s.msgs[i].deps != 0 {
-			return 0, nil, "messages wait for others (the op's order)"
-		}
 	}
 	g := n.g
 	N := g.N()
@@ -216,7 +211,7 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		s.cuts = c
 	}
 	s.stripes = k
-	c.of, c.look, c.starved, c.ended = of, look, 0, 0
+	c.of, c.starved, c.ended = of, 0, 0
 	c.sender = senders(s.net.g, of)
 	// Every packet a burst sends, numbered by its sender's stripe: each
 	// stripe hands out its own. (An open-loop point's stripes take theirs
@@ -254,10 +249,7 @@ func (s *sim) runStriped(ctx context.Context) (partial, ok bool) {
 		t.cand, t.lbuf, t.perm, t.ties = o.cand, o.lbuf, o.perm, o.ties
 		t.rng = *topo.NewRand(s.rng.Uint64())
 		t.seq, t.events, t.nDone, t.err, t.last, t.now, t.maxKeep, t.tick = 0, 0, 0, nil, 0, 0, 0, nil
-		for j := range t.hopMemo {
-			t.hopMemo[j].id = -1
-		}
-		o.q = evQueue{} // (t's now)
+		o.q = evQueue{} // (t's now; its hop memo is s's, cleared by reset)
 	}
 	for i := range c.own {
 		c.own[i].next = math.Inf(1)
@@ -347,7 +339,7 @@ func (s *sim) window(end float64) {
 			o.next = t
 			return
 		}
-		if s.drv != nil && (len(s.free) == 0 || len(s.drv.(*openLoop).spare) == 0) {
+		if s.drv != nil && (len(s.free) == 0 || len(o.loop.spare) == 0) {
 			// An event takes at most a packet and a message: this
 			// stripe's pools are refilled at the barrier (topUp).
 			o.starved, o.next = true, s.q.nextTime()

@@ -69,20 +69,11 @@ func (s *sim) stripeLoops() *openLoop {
 		lo := &c.own[i].loop
 		spare, hops := lo.spare[:0], lo.byHops[:0]
 		*lo = *o
-		lo.s, lo.spare, lo.byHops = t, spare, hops
-		lo.zero()
+		lo.s, lo.spare, lo.loopCounts = t, spare, loopCounts{byHops: hops}
 		t.drv = lo
 	}
 	s.topUp()
 	return o
-}
-
-// zero clears the counts a stripe's copy of a driver keeps of its own.
-func (o *openLoop) zero() {
-	o.winLat, o.winN, o.winBytes, o.winGen = 0, 0, 0, 0
-	o.inflight, o.genBytes, o.accByte = 0, 0, 0
-	o.nMarked, o.markedLeft, o.markedDone, o.hopSum, o.hopMax = 0, 0, 0, 0, 0
-	o.byHops = o.byHops[:0]
 }
 
 // fold adds the stripes' counts, in their order, into the point's driver
@@ -90,24 +81,8 @@ func (o *openLoop) zero() {
 func (o *openLoop) fold(c *stripes) {
 	for i := range c.own {
 		lo := &c.own[i].loop
-		o.winLat += lo.winLat
-		o.winN += lo.winN
-		o.winBytes += lo.winBytes
-		o.winGen += lo.winGen
-		o.inflight += lo.inflight
-		o.genBytes += lo.genBytes
-		o.accByte += lo.accByte
-		o.nMarked += lo.nMarked
-		o.markedLeft += lo.markedLeft
-		o.markedDone += lo.markedDone
-		o.hopSum += lo.hopSum
-		o.hopMax = max(o.hopMax, lo.hopMax)
-		for _, b := range lo.byHops {
-			if b.Messages > 0 {
-				o.byHops = o.byHops.add(b.Hops, b.Messages, b.Mean, b.Min, b.Max)
-			}
-		}
-		lo.zero()
+		o.add(&lo.loopCounts)
+		lo.loopCounts = loopCounts{byHops: lo.byHops[:0]}
 	}
 }
 

@@ -355,6 +355,45 @@ const (
 	drvWindow                // a window ends
 )
 
+// loopCounts are what an open-loop point counts as messages are generated
+// and delivered: a striped point's stripes count their own, folded into
+// the point's (add) at each window's end.
+type loopCounts struct {
+	winLat            float64 // sum of latencies delivered in the window
+	winN              int
+	winBytes          int64
+	winGen            int64 // bytes generated in the window
+	nMarked           int   // messages generated during measurement (message.marked)
+	genBytes, accByte int64 // measurement phase
+	markedLeft        int
+	hopSum            int64
+	hopMax            int
+	markedDone        int   // marked messages delivered
+	inflight          int64 // wire bytes generated and not yet delivered
+	byHops            hopAgg
+}
+
+// add adds the counts x into c.
+func (c *loopCounts) add(x *loopCounts) {
+	c.winLat += x.winLat
+	c.winN += x.winN
+	c.winBytes += x.winBytes
+	c.winGen += x.winGen
+	c.nMarked += x.nMarked
+	c.genBytes += x.genBytes
+	c.accByte += x.accByte
+	c.markedLeft += x.markedLeft
+	c.hopSum += x.hopSum
+	c.hopMax = max(c.hopMax, x.hopMax)
+	c.markedDone += x.markedDone
+	c.inflight += x.inflight
+	for _, b := range x.byHops {
+		if b.Messages > 0 {
+			c.byHops = c.byHops.add(b.Hops, b.Messages, b.Mean, b.Min, b.Max)
+		}
+	}
+}
+
 // openLoop is the driver of one open-loop point.
 type openLoop struct {
 	s     *sim
@@ -370,28 +409,17 @@ type openLoop struct {
 	wire  int64   // wire bytes of one message
 	inj   float64 // total injection bandwidth of the processors
 
-	phase             loadPhase
-	window            float64
-	windows           int     // windows finished in this phase
-	winLat            float64 // sum of latencies delivered in the window
-	winN              int
-	winBytes          int64
-	winGen            int64 // bytes generated in the window
-	short             int   // successive warm-up windows that accepted short of what was generated
-	overloaded        bool
-	prevLat, prevAcc  float64
-	settled           bool
-	t0, t1            float64
-	nMarked           int   // messages generated during measurement (message.marked)
-	genBytes, accByte int64 // measurement phase
-	markedLeft        int
-	hopSum            int64
-	hopMax            int
-	markedDone        int   // marked messages delivered
-	inflight          int64 // wire bytes generated and not yet delivered
-	inflight0         int64 // inflight when measurement began
-	byHops            hopAgg
-	maxMsgs           int
+	phase            loadPhase
+	window           float64
+	windows          int // windows finished in this phase
+	short            int // successive warm-up windows that accepted short of what was generated
+	overloaded       bool
+	prevLat, prevAcc float64
+	settled          bool
+	t0, t1           float64
+	inflight0        int64 // inflight when measurement began
+	maxMsgs          int
+	loopCounts
 	// spare holds the delivered messages, which carry the next ones
 	// generated (sim.reuse): a point's records are those in flight or
 	// queued, not every message it generated; nil while a trace will read
